@@ -1,0 +1,1 @@
+print("hdrshoot-bench: no benchmarks yet")

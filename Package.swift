@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// hdrshoot: automated HDR bracketing for Sony Alpha cameras over PTP/IP.
+// No third-party dependencies: only what the Swift toolchain ships.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "hdrshoot",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hdrshoot", targets: ["hdrshoot"]),
+    ],
+    targets: [
+        // Pure layers (no I/O, no Glibc).
+        .target(name: "Exposure", swiftSettings: strict),
+        .target(name: "ByteCoding", swiftSettings: strict),
+
+        // Protocol and device layers.
+        .target(name: "PTPIP", dependencies: ["ByteCoding"], swiftSettings: strict),
+        .target(name: "Shooting", dependencies: ["Exposure"], swiftSettings: strict),
+        .target(name: "SonyCamera", dependencies: ["PTPIP", "Shooting", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(name: "CameraSimulator", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
+
+        // Front end.
+        .target(
+            name: "HDRShootCLI",
+            dependencies: ["Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
+
+        // Test helpers shared by the test targets (a virtual clock, fixture loading, process running).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+
+        // Benchmarks: print figures, never assert timings.
+        .executableTarget(
+            name: "hdrshoot-bench",
+            dependencies: ["Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator"],
+            path: "Benchmarks/hdrshoot-bench",
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
+        .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SonyCameraTests",
+            dependencies: ["SonyCamera", "CameraSimulator", "PTPIP", "Shooting", "Exposure", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "CameraSimulatorTests", dependencies: ["CameraSimulator", "PTPIP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HDRShootCLITests", dependencies: ["HDRShootCLI", "Exposure", "TestSupport"], swiftSettings: strict),
+    ]
+)

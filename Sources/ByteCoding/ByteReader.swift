@@ -1,0 +1,131 @@
+/// Errors a `ByteReader` raises when bytes from a peer do not fit the expected layout.
+public enum ByteCodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Fewer bytes were left than the named field needs.
+    case truncated(field: String, needed: Int, available: Int)
+    /// A field held a value that cannot be right (a count larger than the data, a bad terminator, ...).
+    case invalidValue(field: String, reason: String)
+    /// Bytes were left over after a structure that must fill its buffer exactly.
+    case trailingBytes(count: Int, after: String)
+
+    public var description: String {
+        switch self {
+        case let .truncated(field, needed, available):
+            return "truncated \(field): needed \(needed) bytes, \(available) left"
+        case let .invalidValue(field, reason):
+            return "invalid \(field): \(reason)"
+        case let .trailingBytes(count, after):
+            return "\(count) unexpected bytes after \(after)"
+        }
+    }
+}
+
+/// Byte order of multi-byte integers on the wire.
+public enum ByteOrder: Sendable {
+    /// Least significant byte first (PTP/IP; netlink on the machines we run on).
+    case littleEndian
+    /// Most significant byte first (network byte order).
+    case bigEndian
+    /// The host's own order (netlink).
+    public static var host: ByteOrder { 1.littleEndian == 1 ? .littleEndian : .bigEndian }
+}
+
+/// A bounds-checked cursor over bytes received from a peer.
+///
+/// Every read names the field it reads, so a short buffer becomes
+/// `ByteCodingError.truncated(field:...)` instead of a trap. Nothing here subscripts
+/// with a peer-supplied index without checking it first.
+public struct ByteReader: Sendable {
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline let end: Int
+    /// The offset of the next byte to read.
+    public private(set) var offset: Int
+    /// The byte order used for integers.
+    public let order: ByteOrder
+
+    /// Creates a reader over `bytes`, starting at the first one.
+    public init(_ bytes: [UInt8], order: ByteOrder = .littleEndian) {
+        self.bytes = bytes
+        self.end = bytes.count
+        self.offset = 0
+        self.order = order
+    }
+
+    /// Creates a reader over a slice of bytes (copied once).
+    public init<C: Collection>(bytes: C, order: ByteOrder = .littleEndian) where C.Element == UInt8 {
+        self.init(Array(bytes), order: order)
+    }
+
+    /// The number of bytes not read yet.
+    public var remaining: Int { end - offset }
+
+    /// Whether every byte has been read.
+    public var isAtEnd: Bool { offset >= end }
+
+    /// Reads a fixed-width integer in the reader's byte order.
+    public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self, field: String) throws -> T {
+        let size = MemoryLayout<T>.size
+        try require(size, field: field)
+        var value: T = 0
+        if order == .littleEndian {
+            for index in 0..<size { value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index) }
+        } else {
+            for index in 0..<size { value = (value << 8) | T(truncatingIfNeeded: bytes[offset + index]) }
+        }
+        offset += size
+        return value
+    }
+
+    /// Reads `count` bytes.
+    public mutating func readBytes(_ count: Int, field: String) throws -> [UInt8] {
+        guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
+        try require(count, field: field)
+        let slice = Array(bytes[offset..<(offset + count)])
+        offset += count
+        return slice
+    }
+
+    /// Reads every byte that is left.
+    public mutating func readRemainingBytes() -> [UInt8] {
+        let slice = Array(bytes[offset..<end])
+        offset = end
+        return slice
+    }
+
+    /// Skips `count` bytes.
+    public mutating func skip(_ count: Int, field: String) throws {
+        guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
+        try require(count, field: field)
+        offset += count
+    }
+
+    /// Returns a reader over the next `count` bytes and moves past them (for nested structures).
+    public mutating func subReader(_ count: Int, field: String) throws -> ByteReader {
+        let inner = try readBytes(count, field: field)
+        return ByteReader(inner, order: order)
+    }
+
+    /// Reads a count-prefixed array of integers, refusing a count that the remaining bytes cannot hold.
+    public mutating func readArray<Count: FixedWidthInteger, T: FixedWidthInteger>(
+        of type: T.Type, countType: Count.Type, field: String
+    ) throws -> [T] {
+        let count = try readInteger(Count.self, field: "\(field).count")
+        let size = MemoryLayout<T>.size
+        guard count >= 0, UInt64(count) <= UInt64(remaining / size) else {
+            throw ByteCodingError.invalidValue(
+                field: "\(field).count", reason: "\(count) elements of \(size) bytes do not fit in \(remaining) bytes")
+        }
+        var values: [T] = []
+        values.reserveCapacity(Int(count))
+        for index in 0..<Int(count) { values.append(try readInteger(T.self, field: "\(field)[\(index)]")) }
+        return values
+    }
+
+    /// Throws unless every byte has been consumed.
+    public func expectEnd(after structure: String) throws {
+        if remaining > 0 { throw ByteCodingError.trailingBytes(count: remaining, after: structure) }
+    }
+
+    private func require(_ count: Int, field: String) throws {
+        if count > remaining { throw ByteCodingError.truncated(field: field, needed: count, available: remaining) }
+    }
+}

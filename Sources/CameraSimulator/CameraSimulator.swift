@@ -1,0 +1,1 @@
+// The CameraSimulator layer; see HOUSE_STYLE.md for what belongs here.

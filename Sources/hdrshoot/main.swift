@@ -1,0 +1,3 @@
+import HDRShootCLI
+
+HDRShoot.main()
