@@ -19,8 +19,11 @@ let package = Package(
         // Protocol and device layers.
         .target(name: "PTPIP", dependencies: ["ByteCoding"], swiftSettings: strict),
         .target(name: "Shooting", dependencies: ["Exposure"], swiftSettings: strict),
-        .target(name: "SonyCamera", dependencies: ["PTPIP", "Shooting", "Exposure", "ByteCoding"], swiftSettings: strict),
-        .target(name: "CameraSimulator", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
+        // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
+        // so the two never hold two codecs.
+        .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
 
         // Front end.
@@ -37,7 +40,7 @@ let package = Package(
         // Benchmarks: print figures, never assert timings.
         .executableTarget(
             name: "hdrshoot-bench",
-            dependencies: ["Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator"],
+            dependencies: ["Exposure", "ByteCoding", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator"],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
         ),
@@ -45,6 +48,7 @@ let package = Package(
         .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SonyCameraTests",
@@ -53,6 +57,6 @@ let package = Package(
         ),
         .testTarget(name: "CameraSimulatorTests", dependencies: ["CameraSimulator", "PTPIP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HDRShootCLITests", dependencies: ["HDRShootCLI", "Exposure", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HDRShootCLITests", dependencies: ["HDRShootCLI", "Exposure", "CameraSimulator", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,1 @@
+// The SonyProtocol layer; see HOUSE_STYLE.md for what belongs here.
