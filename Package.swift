@@ -46,7 +46,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
+        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
