@@ -1,7 +1,7 @@
 import Exposure
 import Testing
 import TestSupport
-@testable import SonyProtocol
+import SonyProtocol
 
 /// The real RX100M7 0x9209 dump: decoded byte-exactly, re-encoded identically.
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
