@@ -151,3 +151,42 @@ struct SonyPropertyDumpCodingTests {
         }
     }
 }
+
+/// What a camera accepts with SDIO_SetExtDevicePropValue (0x9205).
+struct SonyPropertyDescriptorAllowsTests {
+    @Test func anEnumerationAllowsOnlyItsSettableValues() {
+        let shutter = SonyPropertyDescriptorTests.shutter
+        #expect(shutter.allows(.uint32(0x0001_00FA)))
+        // Supported but not settable now.
+        #expect(!shutter.allows(.uint32(0)))
+        #expect(!shutter.allows(.uint32(0x0001_1F40)))
+        #expect(!shutter.allows(.uint16(0x00FA)))
+    }
+
+    @Test func aRangeAllowsValuesOnItsSteps() {
+        let temperature = SonyPropertyDescriptor(
+            code: SonyPropertyCode(rawValue: 0xD20F), dataType: .uint16, factoryValue: .uint16(0), currentValue: .uint16(5500),
+            form: .range(minimum: .uint16(2500), maximum: .uint16(9900), step: .uint16(100)))
+        #expect(temperature.allows(.uint16(2500)))
+        #expect(temperature.allows(.uint16(5600)))
+        #expect(temperature.allows(.uint16(9900)))
+        #expect(!temperature.allows(.uint16(5550)))
+        #expect(!temperature.allows(.uint16(2400)))
+        #expect(!temperature.allows(.uint16(10000)))
+    }
+
+    @Test func aReadOnlyOrDisabledPropertyAllowsNothing() {
+        #expect(!SonyPropertyDescriptorTests.battery.allows(.int8(50)))
+        var greyed = SonyPropertyDescriptorTests.shutter
+        greyed.enabled = .off
+        #expect(!greyed.allows(.uint32(0x0001_00FA)))
+    }
+
+    @Test func wideRangesCompareWithoutOverflow() {
+        let huge = SonyPropertyDescriptor(
+            code: SonyPropertyCode(rawValue: 0xD2FE), dataType: .uint64, factoryValue: .uint64(0), currentValue: .uint64(0),
+            form: .range(minimum: .uint64(0), maximum: .uint64(.max), step: .uint64(1)))
+        #expect(huge.allows(.uint64(.max)))
+        #expect(PTPValue.uint128(.max).wideValue == nil)
+    }
+}
