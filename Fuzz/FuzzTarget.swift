@@ -12,6 +12,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// What each input is put through; decoded values must survive an encode/decode round trip.
 enum FuzzTarget {
+    /// Puts one input through every decoder; traps (the fuzzer's "crash") only on a codec bug.
     static func run(_ bytes: [UInt8]) {
         // The first byte picks how the stream is split, so splits are explored along with contents.
         let chunk = 1 + Int(bytes.first ?? 0) % 97
