@@ -29,7 +29,7 @@ struct ClientRobustnessTests {
             _ = try await session.command.readPacket(timeout: .seconds(30))
         }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
-            await #expect(throws: PTPIPError.protocolViolation(expected: "2 bytes of data as announced", received: "at least 3 bytes")) {
+            await #expect(throws: PTPIPError.protocolViolation(expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")) {
                 _ = try await client.execute(.getObject)
             }
             await client.disconnect()

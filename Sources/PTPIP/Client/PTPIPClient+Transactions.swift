@@ -2,11 +2,11 @@
 package struct DataProgress: Sendable, Equatable {
     /// Payload bytes received so far.
     package var received: UInt64
-    /// The total the Start Data packet announced; nil when the camera said "unknown" (0xFFFFFFFFFFFFFFFF).
-    package var total: UInt64?
+    /// The total the Start Data packet announced.
+    package var total: UInt64
 
     /// Creates a progress value.
-    package init(received: UInt64, total: UInt64?) {
+    package init(received: UInt64, total: UInt64) {
         self.received = received
         self.total = total
     }
