@@ -155,7 +155,7 @@ struct ClientRobustnessTests {
         let port = listener.port
         let start = ContinuousClock.now
         // The kernel completes the TCP handshake from the backlog; nobody ever answers Init Command.
-        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(port)", during: "receive")) {
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(port)", during: "the Init Command handshake")) {
             _ = try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: configuration)
         }
         #expect(ContinuousClock.now - start < .seconds(2))
