@@ -17,8 +17,6 @@ public enum ExposureError: Error, Sendable, Hashable {
     case frameCountOutOfRange(Int, allowed: ClosedRange<Int>)
     /// The text is not one of the allowed bracket spacings.
     case invalidSpacing(text: String, allowed: [EVAmount])
-    /// An exposure limit longer than the longest timed speed was asked for; that needs bulb support.
-    case bulbNotSupported(requested: ShutterSpeed, longestTimed: ShutterSpeed)
     /// Speed matching was asked to match against a camera that offers no speeds.
     case noOfferedSpeeds
 
