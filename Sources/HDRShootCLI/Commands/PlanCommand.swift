@@ -33,10 +33,15 @@ enum PlanCommand {
 
     /// The options of one `plan` invocation, converted and validated.
     struct Options: Sendable {
+        /// The shadow reading, resolved to a stop.
         var shadow: ParsedSpeed
+        /// The highlight reading, resolved to a stop.
         var highlight: ParsedSpeed
+        /// The planner configured from `--frames`, `--ev`, `--scale`, `--dedupe`, `--order`.
         var planner: BracketPlanner
+        /// `--overhead` in seconds.
         var overhead: Double
+        /// `--json`.
         var json: Bool
     }
 

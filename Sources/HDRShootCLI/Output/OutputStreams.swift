@@ -16,10 +16,12 @@ package struct StandardStreams: OutputStreams {
     /// Creates the writer for the process's own streams.
     package init() {}
 
+    /// Writes to the stream at once (no buffering to interleave wrongly with standard error).
     package func writeOut(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// Writes to standard error at once.
     package func writeError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
@@ -32,10 +34,12 @@ package final class CapturedOutput: OutputStreams {
     /// Creates an empty capture.
     package init() {}
 
+    /// Appends to the captured standard output.
     package func writeOut(_ text: String) {
         buffers.withLock { $0.out += text }
     }
 
+    /// Appends to the captured standard error.
     package func writeError(_ text: String) {
         buffers.withLock { $0.error += text }
     }
