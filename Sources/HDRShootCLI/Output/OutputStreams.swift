@@ -50,3 +50,27 @@ package final class CapturedOutput: OutputStreams {
     /// Everything written to standard error so far.
     package var standardError: String { buffers.withLock { $0.error } }
 }
+
+/// The outcome of one in-process CLI run: what a shell would see, without a process.
+package struct CapturedRun: Sendable, Hashable {
+    /// The exit status `main` would have exited with.
+    package let exitCode: Int32
+    /// Everything written to standard output.
+    package let standardOutput: String
+    /// Everything written to standard error.
+    package let standardError: String
+
+    /// Standard error split into lines, without the trailing empty line.
+    package var errorLines: [Substring] {
+        standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    }
+}
+
+extension HDRShoot {
+    /// Runs `hdrshoot <arguments>` in-process and captures both streams (for tests of any command).
+    package static func runCapturing(_ arguments: [String]) async -> CapturedRun {
+        let output = CapturedOutput()
+        let code = await run(arguments, output: output)
+        return CapturedRun(exitCode: code, standardOutput: output.standardOutput, standardError: output.standardError)
+    }
+}
