@@ -48,7 +48,9 @@ enum PlanCommand {
     /// Converts parsed arguments into planner inputs; every bad value is a usage error naming its option.
     static func options(from arguments: ParsedArguments) throws(UsageError) -> Options {
         let scale = try arguments.value("scale", default: ShutterScale.third) { text in
-            guard let scale = ShutterScale(rawValue: text) else { throw UsageError("'\(text)' is not a scale; use third or half") }
+            guard let scale = ShutterScale(rawValue: text) else {
+                throw UsageError("'\(text)' is not a scale; use third or half")
+            }
             return scale
         }
         let shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }
