@@ -18,11 +18,29 @@ enum Benchmarks {
     /// Every benchmark, in usage order.
     static let all: [Benchmark] = [
         PlanBenchmark.benchmark,
+        Benchmark(name: "codec", summary: "PTP/IP decode throughput: 1 MB Data packets (MB/s), small responses (packets/s)") { _ in
+            runCodecBenchmark()
+            return 0
+        },
+        Benchmark(name: "client", summary: "PTPIPClient round trip per empty operation on loopback, and data-in throughput") { _ in
+            BenchmarkSupport.blocking { await runClientBenchmark() }
+            return 0
+        },
     ]
 }
 
 /// Timing helpers shared by the benchmarks.
 enum BenchmarkSupport {
+    /// Runs async benchmark code to completion from the synchronous entry point (main thread waits).
+    static func blocking(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            done.signal()
+        }
+        done.wait()
+    }
+
     /// The median of `samples` (the mean of the middle two for an even count).
     static func median(_ samples: [Duration]) -> Duration {
         let sorted = samples.sorted()
