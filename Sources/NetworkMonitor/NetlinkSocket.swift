@@ -48,8 +48,8 @@ package final class NetlinkSocket {
     private static let solNetlink: Int32 = 270
     /// NETLINK_ADD_MEMBERSHIP (linux/netlink.h).
     private static let addMembership: Int32 = 1
-    /// A netlink datagram is at most a few pages; 64 KiB holds any of them.
-    private static let bufferSize = 65_536
+    /// The kernel caps a dump datagram at 32 KiB (netlink_recvmsg max_recvmsg_len); events are smaller.
+    private static let bufferSize = 32_768
 
     /// The file descriptor (for poll).
     package let descriptor: Int32
