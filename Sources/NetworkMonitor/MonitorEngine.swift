@@ -115,13 +115,16 @@ final class MonitorEngine {
             if let wireless { descriptors.append(wireless.events.descriptor) }
             let ready = try pollReadable(descriptors)
             if ready.contains(0) { return }
-            if ready.contains(1) {
-                try drain(routeEvents, from: configuration.routeEndpoint.peerPortID) { handleRoute($0) }
-            }
-            if ready.contains(2), let wireless {
-                try drain(wireless.events, from: wireless.endpoint.peerPortID) { handleWireless($0) }
-            }
+            try handlePendingEvents()
             publish(snapshot)
+        }
+    }
+
+    /// Handles everything queued on the event sockets, without waiting for more.
+    func handlePendingEvents() throws(NetworkMonitorError) {
+        try drain(routeEvents, from: configuration.routeEndpoint.peerPortID) { handleRoute($0) }
+        if let wireless {
+            try drain(wireless.events, from: wireless.endpoint.peerPortID) { handleWireless($0) }
         }
     }
 
