@@ -12,7 +12,8 @@ final class MonitorEngine {
     }
 
     let configuration: NetworkMonitorConfiguration
-    let emit: (NetworkEvent) -> Void
+    private let sink: (NetworkEvent) -> Void
+    private let publish: (NetworkSnapshot) -> Void
     let routeRequests: NetlinkRequester
     let routeEvents: NetlinkSocket
     var wireless: WirelessChannel?
@@ -23,9 +24,11 @@ final class MonitorEngine {
 
     /// Opens the sockets, joins the groups (before reading, so no change slips between), finds the
     /// interface and reads its full state.
-    init(configuration: NetworkMonitorConfiguration, emit: @escaping (NetworkEvent) -> Void) throws(NetworkMonitorError) {
+    init(configuration: NetworkMonitorConfiguration, publish: @escaping (NetworkSnapshot) -> Void = { _ in },
+         emit: @escaping (NetworkEvent) -> Void) throws(NetworkMonitorError) {
         self.configuration = configuration
-        self.emit = emit
+        self.sink = emit
+        self.publish = publish
         let route = configuration.routeEndpoint
         routeEvents = try NetlinkSocket(netlinkProtocol: route.netlinkProtocol,
                                         receiveBufferSize: configuration.eventReceiveBufferSize)
@@ -47,6 +50,12 @@ final class MonitorEngine {
             wirelessStatus = readWirelessStatus(assumingConnected: false, fallback: nil)
             lastSSID = snapshot.ssid
         }
+    }
+
+    /// Publishes the current state, then reports `event`.
+    func emit(_ event: NetworkEvent) {
+        publish(snapshot)
+        sink(event)
     }
 
     /// The state as the public snapshot.
@@ -109,7 +118,7 @@ final class MonitorEngine {
     // MARK: - Events
 
     /// Blocks in poll until events arrive or `wakeup` fires; returns when woken.
-    func run(wakeup: Wakeup, publish: (NetworkSnapshot) -> Void) throws(NetworkMonitorError) {
+    func run(wakeup: Wakeup) throws(NetworkMonitorError) {
         while true {
             var descriptors = [wakeup.descriptor, routeEvents.descriptor]
             if let wireless { descriptors.append(wireless.events.descriptor) }
@@ -163,13 +172,14 @@ final class MonitorEngine {
             setLink(present: false, usable: false)
         }
         let current = link.isPresent ? try readAddresses() : []
-        for lost in addresses.subtracting(current).sorted(by: { $0.description < $1.description }) {
+        let previous = addresses
+        addresses = current
+        for lost in previous.subtracting(current).sorted(by: { $0.description < $1.description }) {
             emit(.addressLost(interface: link.name, address: lost))
         }
-        for gained in current.subtracting(addresses).sorted(by: { $0.description < $1.description }) {
+        for gained in current.subtracting(previous).sorted(by: { $0.description < $1.description }) {
             emit(.addressGained(interface: link.name, address: gained))
         }
-        addresses = current
         if wireless != nil { setWireless(readWirelessStatus(assumingConnected: false, fallback: nil), reason: nil) }
     }
 
@@ -205,13 +215,12 @@ final class MonitorEngine {
         link.isPresent = present
         link.isUsable = usable
         let isUsable = present && usable
+        if !present {
+            let lost = addresses.sorted { $0.description < $1.description }
+            addresses = []
+            for address in lost { emit(.addressLost(interface: link.name, address: address)) }
+        }
         if wasUsable, !isUsable { emit(.linkDown(interface: link.name)) }
         if !wasUsable, isUsable { emit(.linkUp(interface: link.name)) }
-        if !present {
-            for address in addresses.sorted(by: { $0.description < $1.description }) {
-                emit(.addressLost(interface: link.name, address: address))
-            }
-            addresses = []
-        }
     }
 }

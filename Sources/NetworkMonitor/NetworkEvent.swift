@@ -8,8 +8,9 @@ public enum NetworkEvent: Sendable, Equatable {
     case addressLost(interface: String, address: IPAddress)
     /// An address was added to the interface.
     case addressGained(interface: String, address: IPAddress)
-    /// The host is on another Wi-Fi network than before (`from` is nil when none was known).
-    case ssidChanged(from: SSID?, to: SSID?)
+    /// The host is on another Wi-Fi network than before (`from` is nil when none was known yet).
+    /// Follows `connected(ssid:)` after a reconnect, or comes alone after a roam across SSIDs.
+    case ssidChanged(from: SSID?, to: SSID)
     /// The Wi-Fi association ended (`reason` is the IEEE 802.11 reason code when known).
     case disconnected(reason: UInt16?)
     /// The host associated with a Wi-Fi network (`ssid` nil when it could not be read).

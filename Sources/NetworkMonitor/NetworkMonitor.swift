@@ -68,7 +68,10 @@ public actor NetworkMonitor {
                     let engine: MonitorEngine
                     do {
                         try configuration.prepareThread?()
-                        engine = try MonitorEngine(configuration: configuration) { continuation.yield($0) }
+                        engine = try MonitorEngine(
+                            configuration: configuration,
+                            publish: { snapshot in latest.value.withLock { $0 = snapshot } },
+                            emit: { continuation.yield($0) })
                     } catch {
                         started.resume(throwing: error)
                         return
@@ -77,7 +80,7 @@ public actor NetworkMonitor {
                     latest.value.withLock { $0 = first }
                     started.resume(returning: first)
                     do {
-                        try engine.run(wakeup: wakeup) { snapshot in latest.value.withLock { $0 = snapshot } }
+                        try engine.run(wakeup: wakeup)
                         continuation.finish()
                     } catch {
                         continuation.finish(throwing: error)

@@ -85,6 +85,18 @@ struct RtnetlinkNamespaceTests {
         }
     }
 
+    @Test func findsTheInterfaceFromTheConnectedSocketsLocalAddress() async throws {
+        try await VethPair.withVethPair { pair in
+            var configuration = NetworkMonitorConfiguration(target: .localAddress(try #require(IPAddress(pair.monitorAddress))))
+            configuration.prepareThread = { try pair.enterMonitorNamespace() }
+            let monitor = NetworkMonitor(configuration: configuration)
+            let initial = try await monitor.start()
+            await monitor.stop()
+            #expect(initial.interfaceName == pair.monitorLink)
+            #expect(initial.interfaceIndex == 5)
+        }
+    }
+
     @Test func refusesToStartWithoutARouteToTheCamera() async throws {
         try await VethPair.withVethPair { pair in
             var configuration = NetworkMonitorConfiguration(target: .routeTo(try #require(IPAddress("198.51.100.7"))))
