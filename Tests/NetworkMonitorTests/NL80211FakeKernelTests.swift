@@ -93,12 +93,14 @@ struct NL80211FakeKernelTests {
         let monitor = monitor(for: kernel)
         let log = EventLog()
         let collector = collect(monitor, into: log)
-        let initial = try await monitor.start()
-        #expect(initial.wireless == .unavailable)
-        #expect(initial.interfaceName == "lo")
+        let started: Result<NetworkSnapshot, any Error>
+        do { started = .success(try await monitor.start()) } catch { started = .failure(error) }
         await monitor.stop()
         await kernel.stop()
         await collector.value
+        let initial = try started.get()
+        #expect(initial.wireless == .unavailable)
+        #expect(initial.interfaceName == "lo")
         #expect(await log.events == [.wirelessUnavailable])
     }
 }
