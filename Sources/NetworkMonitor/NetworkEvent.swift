@@ -1,0 +1,102 @@
+/// A change of the watched interface's network, in the order the kernel reported it.
+public enum NetworkEvent: Sendable, Equatable {
+    /// The interface stopped carrying traffic (admin down, carrier lost, DORMANT, removed).
+    case linkDown(interface: String)
+    /// The interface carries traffic again (IFF_UP and IFF_RUNNING, operstate UP).
+    case linkUp(interface: String)
+    /// An address was removed from the interface.
+    case addressLost(interface: String, address: IPAddress)
+    /// An address was added to the interface.
+    case addressGained(interface: String, address: IPAddress)
+    /// The host is on another Wi-Fi network than before (`from` is nil when none was known yet).
+    /// Follows `connected(ssid:)` after a reconnect, or comes alone after a roam across SSIDs.
+    case ssidChanged(from: SSID?, to: SSID)
+    /// The Wi-Fi association ended (`reason` is the IEEE 802.11 reason code when known).
+    case disconnected(reason: UInt16?)
+    /// The host associated with a Wi-Fi network (`ssid` nil when it could not be read).
+    case connected(ssid: SSID?)
+    /// The kernel dropped events (ENOBUFS); the monitor re-read the full state, and any differences
+    /// follow as ordinary events.
+    case eventsLost
+    /// The kernel has no nl80211 (no Wi-Fi support): the monitor watches links and addresses only.
+    /// Sent once, at start.
+    case wirelessUnavailable
+}
+
+/// What the monitor knows about the host's Wi-Fi on the watched interface.
+public enum WirelessStatus: Sendable, Equatable {
+    /// nl80211 is absent (ENOENT for the family): no Wi-Fi information at all.
+    case unavailable
+    /// The interface is not a Wi-Fi interface (nl80211 does not know it).
+    case notWireless
+    /// A Wi-Fi interface that is not associated.
+    case disconnected
+    /// Associated; `ssid` nil when neither GET_INTERFACE nor a scan dump gave it.
+    case connected(ssid: SSID?)
+}
+
+/// The current state of the watched interface.
+public struct NetworkSnapshot: Sendable, Equatable {
+    /// The interface name ("wlan0"), nil before the first read.
+    public var interfaceName: String?
+    /// The ifindex.
+    public var interfaceIndex: Int32?
+    /// Whether the link exists and carries traffic (IFF_UP, IFF_RUNNING, operstate UP).
+    public var isUsable: Bool
+    /// The addresses on the interface, sorted by text.
+    public var addresses: [IPAddress]
+    /// The Wi-Fi state.
+    public var wireless: WirelessStatus
+
+    /// The SSID when associated and known.
+    public var ssid: SSID? {
+        if case let .connected(ssid) = wireless { return ssid }
+        return nil
+    }
+
+    /// Creates a snapshot.
+    public init(interfaceName: String? = nil, interfaceIndex: Int32? = nil, isUsable: Bool = false,
+                addresses: [IPAddress] = [], wireless: WirelessStatus = .unavailable) {
+        self.interfaceName = interfaceName
+        self.interfaceIndex = interfaceIndex
+        self.isUsable = isUsable
+        self.addresses = addresses
+        self.wireless = wireless
+    }
+}
+
+/// Which interface to watch.
+public enum WatchTarget: Sendable, Equatable {
+    /// An interface by name ("wlan0").
+    case interface(name: String)
+    /// The interface the kernel routes `address` (the camera) through (RTM_GETROUTE, RTA_OIF).
+    case routeTo(IPAddress)
+    /// The interface holding `address` (the local address of the socket connected to the camera).
+    case localAddress(IPAddress)
+}
+
+/// How a `NetworkMonitor` is set up.
+public struct NetworkMonitorConfiguration: Sendable {
+    /// The interface to watch.
+    public var target: WatchTarget
+    /// How long a netlink request may wait for its answer.
+    public var requestTimeout: Duration
+    /// How many undelivered events the stream keeps before dropping the oldest.
+    public var eventBufferSize: Int
+
+    /// The rtnetlink endpoint (tests only: the real kernel in practice).
+    package var routeEndpoint: NetlinkEndpoint = .route
+    /// The generic netlink endpoint (tests point it at a fake kernel on NETLINK_USERSOCK).
+    package var genericEndpoint: NetlinkEndpoint = .generic
+    /// SO_RCVBUF for the event sockets (tests make it tiny to provoke ENOBUFS).
+    package var eventReceiveBufferSize: Int?
+    /// Runs first on the monitor thread, before any socket is opened (tests enter a network namespace).
+    package var prepareThread: (@Sendable () throws -> Void)?
+
+    /// Watches `target`, with a 2-second request timeout and room for 256 undelivered events.
+    public init(target: WatchTarget, requestTimeout: Duration = .seconds(2), eventBufferSize: Int = 256) {
+        self.target = target
+        self.requestTimeout = requestTimeout
+        self.eventBufferSize = eventBufferSize
+    }
+}
