@@ -122,7 +122,7 @@ struct EventLossAndCostTests {
             print("netmon: monitor thread CPU idle over 1 s: \(idleCPU) ns; for 40 link toggles (\(handled) events): \(busyCPU) ns; "
                   + "RSS growth after start + 40 link events: \(growth / 1024) KiB")
             #expect(idleCPU < 5_000_000, "an idle monitor must sleep in poll, not spin")
-            #expect(growth < 4 << 20, "whole-process RSS growth (includes other suites running in parallel)")
+            // Memory is a figure, not an assertion: the whole test process's RSS moves with the other suites.
         }
     }
 

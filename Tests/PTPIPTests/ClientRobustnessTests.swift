@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import PTPIP
 
 /// The client against peers that fail, stall, refuse or race: typed errors, bounded time, no interleaving.
@@ -62,7 +63,7 @@ struct ClientRobustnessTests {
                 _ = try await client.execute(.getStorageIDs)
             }
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(2))
+            #expect(elapsed >= .milliseconds(190) && elapsed < TimingBounds.notAHang)
             await client.disconnect()
         }
     }
@@ -106,7 +107,7 @@ struct ClientRobustnessTests {
             let start = ContinuousClock.now
             await client.disconnect()
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .milliseconds(1500), "disconnect took \(elapsed) with a 300 ms bound")
+            #expect(elapsed < TimingBounds.notAHang, "disconnect took \(elapsed) with a 300 ms bound")
             var events = client.events.makeAsyncIterator()
             #expect(try await events.next() == nil)
             await #expect(throws: PTPIPError.invalidState("the client is disconnected")) { _ = try await client.execute(.getStorageIDs) }
@@ -123,7 +124,7 @@ struct ClientRobustnessTests {
             try await Task.sleep(for: .milliseconds(50))
             let start = ContinuousClock.now
             await client.disconnect()
-            #expect(ContinuousClock.now - start < .milliseconds(1500))
+            #expect(ContinuousClock.now - start < TimingBounds.notAHang)
             await #expect(throws: PTPIPError.self) { _ = try await stuck.value }
         }
     }
@@ -158,7 +159,7 @@ struct ClientRobustnessTests {
         await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(port)", during: "the Init Command handshake")) {
             _ = try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: configuration)
         }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < TimingBounds.notAHang)
     }
 
     @Test func cancellingAQueuedCallerLeavesTheQueueOnly() async throws {
