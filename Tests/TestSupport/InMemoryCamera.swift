@@ -108,6 +108,9 @@ public actor InMemoryCamera: RemoteCamera {
         for subscriber in subscribers { subscriber.yield(newStatus) }
     }
 
+    /// Drops the connection now, as a Wi-Fi loss would: status `.disconnected`, status streams end.
+    public func dropConnection() { if connected { drop() } }
+
     /// Lets one held shot (see `Script.heldShots`) continue; a release before the shot arrives is kept.
     public nonisolated func releaseCapture() { gateOpener.yield() }
 
