@@ -47,6 +47,7 @@ public enum JournalListing: Sendable {
 public struct JournalStore: Sendable {
     /// The state directory.
     public let directory: URL
+    /// Injected write faults (none outside tests).
     let faults: JournalFaults
 
     private static let queue = DispatchQueue(label: "hdrshoot.journal")
@@ -199,6 +200,7 @@ public struct JournalStore: Sendable {
 
     // MARK: - Coding
 
+    /// Pretty, key-sorted JSON with ISO 8601 dates: readable and diffable by a person.
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -206,6 +208,7 @@ public struct JournalStore: Sendable {
         return encoder
     }
 
+    /// The twin of `encoder`.
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

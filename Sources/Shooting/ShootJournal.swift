@@ -126,7 +126,16 @@ public struct ShootJournal: Sendable, Hashable, Codable {
 
     /// Why a run stopped, without the error value (which is not stored).
     public enum StopKind: String, Sendable, Hashable, Codable {
-        case stopRequested, cancelled, failed, reconnectGaveUp, recordingFailed
+        /// `StopReason.stopRequested`.
+        case stopRequested
+        /// `StopReason.cancelled`.
+        case cancelled
+        /// `StopReason.failed`.
+        case failed
+        /// `StopReason.reconnectGaveUp`.
+        case reconnectGaveUp
+        /// `StopReason.recordingFailed`.
+        case recordingFailed
     }
 
     /// Where a shoot stands.

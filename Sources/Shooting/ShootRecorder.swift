@@ -1,8 +1,11 @@
 /// Receives the runner's durable milestones; the journal implements it (`JournalRecorder`).
 ///
-/// The runner stays independent of files: it awaits each call and stops the run with
+/// The runner stays independent of files: it awaits each frame call and stops the run with
 /// `StopReason.recordingFailed` when one throws, so no frame is ever fired that the journal
-/// does not know about. Calls come one at a time, in run order.
+/// does not know about. Frame calls come in run order; `runDidPause`/`runDidResume` may overlap them
+/// (the keyboard or the network monitor calls `pause` at any time), so implementations are actors.
+/// Errors of `frameDidFail`, `runDidPause`, `runDidResume` and `runDidFinish` are ignored: the frame
+/// records already on disk are what resume relies on.
 public protocol ShootRecorder: Sendable {
     /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws

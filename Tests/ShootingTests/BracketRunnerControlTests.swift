@@ -176,3 +176,35 @@ import TestSupport
         #expect(CameraShutterSpeed.resolve(ShutterSpeed(numerator: 45, denominator: 1), in: timedOnly) == nil)
     }
 }
+
+/// Ending a run while it is parked.
+@Suite(.timeLimit(.minutes(1))) struct BracketRunnerParkedTests {
+    @Test func stopWhilePausedEndsAtOnce() async {
+        let camera = InMemoryCamera()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
+        await runner.pause(reason: PauseReason(.user))  // before the first frame: the run parks at once
+        let task = Task { await runner.run() }
+        for await event in runner.events {
+            if case .started = event { await runner.stop() }
+        }
+        let result = await task.value
+        guard case .stopRequested = result.stopReason else {
+            Issue.record("expected stopRequested, got \(String(describing: result.stopReason))")
+            return
+        }
+        #expect(result.resumePosition == .start)
+        #expect(await camera.shotSettings.isEmpty)
+    }
+
+    @Test func cancelWhilePausedEndsAtOnce() async {
+        let camera = InMemoryCamera()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
+        await runner.pause(reason: PauseReason(.network))
+        let task = Task { await runner.run() }
+        for await event in runner.events {
+            if case .started = event { task.cancel() }
+        }
+        #expect(await task.value.wasCancelled)
+        #expect(await camera.shotSettings.isEmpty)
+    }
+}
