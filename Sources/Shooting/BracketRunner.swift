@@ -161,6 +161,11 @@ public actor BracketRunner {
         } catch {
             return await finish(stopReason(for: error), resumeAt: first)
         }
+        do {
+            try await recorder.runWillStart(at: first, restartingSet: restartingInterruptedSet)
+        } catch {
+            return await finish(.recordingFailed(error), resumeAt: first)
+        }
         eventSink.yield(.started(position: first, completed: completed, total: positions.count))
 
         while index < positions.count {

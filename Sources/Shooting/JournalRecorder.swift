@@ -17,7 +17,8 @@ public actor JournalRecorder: ShootRecorder {
         self.now = now
     }
 
-    /// Logs that a run starts at `position` (fresh, or resuming) and marks the shoot in progress.
+    /// Logs that a run starts at `position` (fresh, or resuming) and marks the shoot in progress (the runner
+    /// calls this; nothing else needs to).
     public func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
         try await change { journal, time in
             journal.status = .inProgress

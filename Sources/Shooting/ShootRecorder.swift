@@ -7,6 +7,8 @@
 /// Errors of `frameDidFail`, `runDidPause`, `runDidResume` and `runDidFinish` are ignored: the frame
 /// records already on disk are what resume relies on.
 public protocol ShootRecorder: Sendable {
+    /// A run starts at `position` (fresh or resuming), after the camera checks passed; a throw stops it.
+    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws
     /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws
     /// The frame at `position` is saved and the camera is idle again.
@@ -25,6 +27,8 @@ public protocol ShootRecorder: Sendable {
 public struct NoRecorder: ShootRecorder {
     /// Creates the recorder.
     public init() {}
+    /// Does nothing.
+    public func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {}
     /// Does nothing.
     public func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
     /// Does nothing.

@@ -107,7 +107,7 @@ import TestSupport
         let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), recorder: recorder))
         #expect(result.isComplete)
         let first = ShootPosition(set: 1, frame: 1), second = ShootPosition(set: 1, frame: 2)
-        #expect(await recorder.entries == [.willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
+        #expect(await recorder.entries == [.started(first), .willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
     }
 
     @Test func recorderFailureStopsBeforeTheFrameFires() async {

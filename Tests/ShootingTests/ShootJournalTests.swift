@@ -52,7 +52,6 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.failingShots = [8: .fault("card error")]
         let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
-        try await recorder.runWillStart(at: .start, restartingSet: false)
         let first = await runCollecting(makeRunner(InMemoryCamera(script: script), plan: journal.plan, recorder: recorder)).0
         #expect(first.resumePosition == ShootPosition(set: 2, frame: 3))
 
@@ -71,7 +70,6 @@ import TestSupport
         let resumeAt = try #require(stopped.resumePosition)
         let camera = InMemoryCamera()
         let again = JournalRecorder(journal: stopped, store: store, now: { journalEpoch })
-        try await again.runWillStart(at: resumeAt, restartingSet: false)
         let second = await runCollecting(makeRunner(camera, plan: stopped.plan, recorder: again), from: resumeAt).0
         #expect(second.isComplete && second.capturedThisRun == 8)
         #expect(await camera.shotSettings.count == 8)
