@@ -36,7 +36,7 @@ public final class TestClock: Clock, Sendable {
         var sleepers: [UInt64: Sleeper] = [:]
         /// Sleeps cancelled before they registered (the cancellation handler ran first).
         var cancelledEarly: Set<UInt64> = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var sleepsRegistered = 0
 
         /// Removes and returns the waiters whose sleeper count is reached.
@@ -95,15 +95,32 @@ public final class TestClock: Clock, Sendable {
         }
     }
 
-    /// Returns once at least `count` sleepers are waiting (at once if they already are).
+    /// Returns once at least `count` sleepers are waiting (at once if they already are), or when the
+    /// waiting task is cancelled (a test's time limit), so a runner that never sleeps fails the test
+    /// instead of hanging it.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.sleepers.count >= count || state.cancelledEarly.remove(id) != nil { return true }
+                    state.waiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledEarly.insert(id)
+                    return nil
+                }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume()
         }
     }
 
