@@ -41,6 +41,11 @@ public struct ReconnectPolicy: Sendable, Hashable {
     /// 2 s, 5 s, 10 s, then every 10 s, for up to 5 minutes (`--reconnect-timeout` overrides the 5 minutes).
     public static let standard = ReconnectPolicy(delays: [.seconds(2), .seconds(5), .seconds(10)], timeout: .seconds(300))
 
+    /// The standard schedule with another overall timeout (`--reconnect-timeout`).
+    public static func standard(timeout: Duration) -> ReconnectPolicy {
+        ReconnectPolicy(delays: standard.delays, timeout: timeout)
+    }
+
     /// Never reconnect: a drop stops the run at once (resumable).
     public static let disabled = ReconnectPolicy(delays: [], timeout: .zero)
 
