@@ -46,6 +46,10 @@ public protocol RemoteCamera: Sendable {
     /// the shutter open that long; otherwise it only sizes the timeouts. The implementation creates
     /// `destination.directory` when missing, keeps the camera's own file names (with
     /// `destination.fileNamePrefix` in front) and never overwrites an existing file.
+    ///
+    /// A transient (busy) error means the shutter was NOT released, because the runner retries it; once the
+    /// shutter may have fired, failures must be permanent or connection-lost (the runner then records the
+    /// frame as possibly fired and reshoots it only on reconnect or resume).
     func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame
 
     /// A new stream of the camera's status: first the current status at once, then every change.
