@@ -33,61 +33,81 @@ public enum ByteOrder: Sendable {
 ///
 /// Every read names the field it reads, so a short buffer becomes
 /// `ByteCodingError.truncated(field:...)` instead of a trap. Nothing here subscripts
-/// with a peer-supplied index without checking it first.
+/// with a peer-supplied index without checking it first. The reader views its bytes as a slice,
+/// so sub-readers and `readSlice` share storage instead of copying (large PTP/IP data payloads).
 public struct ByteReader: Sendable {
-    @usableFromInline let bytes: [UInt8]
-    @usableFromInline let end: Int
+    @usableFromInline let bytes: ArraySlice<UInt8>
+    // Stored under another name so `readInteger` can be inlined (and specialized) into the decoders.
+    @usableFromInline var storedOffset: Int
     /// The offset of the next byte to read.
-    public private(set) var offset: Int
+    public var offset: Int { storedOffset }
     /// The byte order used for integers.
     public let order: ByteOrder
 
     /// Creates a reader over `bytes`, starting at the first one.
     public init(_ bytes: [UInt8], order: ByteOrder = .littleEndian) {
-        self.bytes = bytes
-        self.end = bytes.count
-        self.offset = 0
+        self.init(slice: bytes[...], order: order)
+    }
+
+    /// Creates a reader over a slice of an array without copying it; offsets count from the slice's start.
+    public init(slice: ArraySlice<UInt8>, order: ByteOrder = .littleEndian) {
+        self.bytes = slice
+        self.storedOffset = 0
         self.order = order
     }
 
-    /// Creates a reader over a slice of bytes (copied once).
+    /// Creates a reader over a collection of bytes (copied once).
     public init<C: Collection>(bytes: C, order: ByteOrder = .littleEndian) where C.Element == UInt8 {
         self.init(Array(bytes), order: order)
     }
 
     /// The number of bytes not read yet.
-    public var remaining: Int { end - offset }
+    public var remaining: Int { bytes.count - offset }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset >= end }
+    public var isAtEnd: Bool { offset >= bytes.count }
 
     /// Reads a fixed-width integer in the reader's byte order.
+    @inlinable
     public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self, field: String) throws -> T {
         let size = MemoryLayout<T>.size
-        try require(size, field: field)
+        guard size <= bytes.count - storedOffset else {
+            throw ByteCodingError.truncated(field: field, needed: size, available: bytes.count - storedOffset)
+        }
+        let start = bytes.startIndex + storedOffset
         var value: T = 0
         if order == .littleEndian {
-            for index in 0..<size { value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index) }
+            for index in 0..<size { value |= T(truncatingIfNeeded: bytes[start + index]) << (8 * index) }
         } else {
-            for index in 0..<size { value = (value << 8) | T(truncatingIfNeeded: bytes[offset + index]) }
+            for index in 0..<size { value = (value << 8) | T(truncatingIfNeeded: bytes[start + index]) }
         }
-        offset += size
+        storedOffset += size
         return value
     }
 
-    /// Reads `count` bytes.
+    /// Reads `count` bytes into a new array.
     public mutating func readBytes(_ count: Int, field: String) throws -> [UInt8] {
+        Array(try readSlice(count, field: field))
+    }
+
+    /// Reads `count` bytes as a slice sharing the reader's storage (no copy).
+    public mutating func readSlice(_ count: Int, field: String) throws -> ArraySlice<UInt8> {
         guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
         try require(count, field: field)
-        let slice = Array(bytes[offset..<(offset + count)])
-        offset += count
-        return slice
+        let start = bytes.startIndex + offset
+        storedOffset += count
+        return bytes[start..<(start + count)]
     }
 
     /// Reads every byte that is left.
     public mutating func readRemainingBytes() -> [UInt8] {
-        let slice = Array(bytes[offset..<end])
-        offset = end
+        Array(readRemainingSlice())
+    }
+
+    /// Reads every byte that is left as a slice sharing the reader's storage (no copy).
+    public mutating func readRemainingSlice() -> ArraySlice<UInt8> {
+        let slice = bytes[(bytes.startIndex + offset)...]
+        storedOffset = bytes.count
         return slice
     }
 
@@ -95,13 +115,12 @@ public struct ByteReader: Sendable {
     public mutating func skip(_ count: Int, field: String) throws {
         guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
         try require(count, field: field)
-        offset += count
+        storedOffset += count
     }
 
-    /// Returns a reader over the next `count` bytes and moves past them (for nested structures).
+    /// Returns a reader over the next `count` bytes and moves past them (for nested structures; no copy).
     public mutating func subReader(_ count: Int, field: String) throws -> ByteReader {
-        let inner = try readBytes(count, field: field)
-        return ByteReader(inner, order: order)
+        ByteReader(slice: try readSlice(count, field: field), order: order)
     }
 
     /// Reads a count-prefixed array of integers, refusing a count that the remaining bytes cannot hold.

@@ -1,0 +1,108 @@
+import ByteCoding
+
+/// The one error of the PTPIP layer: connections, framing, codec and PTP responses.
+///
+/// Every case carries enough context for the CLI to say what failed, where and while doing what.
+/// `isTransient` tells retry policies whether the same step may succeed if tried again.
+package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
+    // MARK: - Connection
+
+    /// The camera at `address` (host:port) refused the TCP connection (nothing listening).
+    case connectionRefused(address: String)
+    /// No route to the host at `address`.
+    case hostUnreachable(address: String)
+    /// The local network is down or has no route toward `address`.
+    case networkUnreachable(address: String)
+    /// The host name could not be resolved.
+    case nameResolutionFailed(host: String, reason: String)
+    /// Nothing happened within the deadline while doing `during` (e.g. "connect", "GetObject data phase").
+    case timedOut(address: String, during: String)
+    /// The peer closed the connection (orderly EOF) while we were doing `during`.
+    case peerClosed(during: String)
+    /// The peer reset the connection (ECONNRESET, EPIPE) while we were doing `during`.
+    case connectionReset(during: String)
+    /// Any other system call failure: the call, its errno and the system's message.
+    case systemCallFailed(call: String, errno: Int32, message: String)
+
+    // MARK: - Protocol
+
+    /// The peer sent something the protocol does not allow here.
+    case protocolViolation(expected: String, received: String)
+    /// The camera answered an operation with a response code other than OK.
+    case response(code: ResponseCode, operation: OperationCode)
+    /// The camera refused the Init Command or Init Event request.
+    case initFailed(reason: InitFailReason)
+    /// A packet's bytes do not fit its layout (a field is short, a count is too large, bytes are left over).
+    case malformed(ByteCodingError)
+    /// A packet header declares a length below the 8-byte header.
+    case packetTooShort(declaredLength: UInt32)
+    /// A packet header declares a length above what we accept for that packet type.
+    case packetTooLarge(declaredLength: UInt32, maximum: Int, type: PacketType?)
+    /// A packet header carries a type outside 1...14.
+    case unknownPacketType(UInt32)
+
+    // MARK: - Local
+
+    /// The operation was cancelled by our side (task cancellation, disconnect).
+    case cancelled(during: String)
+    /// The session is not in a state that allows the request (our misuse, e.g. an operation before connect).
+    case invalidState(String)
+
+    /// Whether the same step may succeed if tried again (after a pause, or on a new connection).
+    package var isTransient: Bool {
+        switch self {
+        case .timedOut, .peerClosed, .connectionReset, .hostUnreachable, .networkUnreachable,
+             .connectionRefused, .nameResolutionFailed:
+            // Wi-Fi links drop and cameras restart their PTP/IP server; a later attempt may succeed.
+            return true
+        case let .response(code, _):
+            return code.isTransient
+        case let .initFailed(reason):
+            return reason.isTransient
+        case .systemCallFailed, .protocolViolation, .malformed, .packetTooShort, .packetTooLarge,
+             .unknownPacketType, .cancelled, .invalidState:
+            return false
+        }
+    }
+
+    /// One sentence a person can read: names and hex numbers, no Swift type names.
+    package var description: String {
+        switch self {
+        case let .connectionRefused(address):
+            return "the camera at \(address) refused the connection"
+        case let .hostUnreachable(address):
+            return "no route to the camera at \(address)"
+        case let .networkUnreachable(address):
+            return "the network toward \(address) is unreachable"
+        case let .nameResolutionFailed(host, reason):
+            return "cannot resolve host name '\(host)': \(reason)"
+        case let .timedOut(address, during):
+            return "the camera at \(address) did not answer in time during \(during)"
+        case let .peerClosed(during):
+            return "the camera closed the connection during \(during)"
+        case let .connectionReset(during):
+            return "the connection was reset during \(during)"
+        case let .systemCallFailed(call, errno, message):
+            return "\(call) failed: \(message) (errno \(errno))"
+        case let .protocolViolation(expected, received):
+            return "protocol violation: expected \(expected), received \(received)"
+        case let .response(code, operation):
+            return "the camera answered \(operation) with \(code)"
+        case let .initFailed(reason):
+            return "the camera refused the PTP/IP connection: \(reason)"
+        case let .malformed(error):
+            return "malformed packet: \(error)"
+        case let .packetTooShort(declaredLength):
+            return "packet declares length \(declaredLength), shorter than its 8-byte header"
+        case let .packetTooLarge(declaredLength, maximum, type):
+            let kind = type.map { "\($0) " } ?? ""
+            return "\(kind)packet declares length \(declaredLength) (\(hex32(declaredLength))), above the maximum of \(maximum)"
+        case let .unknownPacketType(type):
+            return "unknown PTP/IP packet type \(type) (\(hex32(type)))"
+        case let .cancelled(during):
+            return "cancelled during \(during)"
+        case let .invalidState(what):
+            return "invalid state: \(what)"
+        }
+    }
+}
