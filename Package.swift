@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
 
         // Test helpers shared by the test targets (a virtual clock, fixture loading, process running).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Shooting", "Exposure"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // Benchmarks: print figures, never assert timings.
         .executableTarget(

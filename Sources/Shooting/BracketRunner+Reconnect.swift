@@ -1,0 +1,66 @@
+extension BracketRunner {
+    /// Holds shooting, reconnects per the reconnect policy, re-checks mode and speeds, and releases the
+    /// hold. Returns `nil` when the camera is back, else why the run must stop.
+    ///
+    /// Attempts are skipped (the schedule keeps running) while a `.network` hold says the network is down,
+    /// so shooting continues only once the network is back AND the camera answers. `stop()` is honoured
+    /// between attempts; cancellation ends the wait at once.
+    func reconnect(
+        after error: any Error, before position: ShootPosition, remaining: ArraySlice<ShootPosition>
+    ) async -> StopReason? {
+        let policy = configuration.reconnect
+        guard policy.delay(beforeAttempt: 1) != nil else { return .reconnectGaveUp(attempts: 0, lastError: error) }
+        await pause(reason: PauseReason(.connection))
+        enter(.reconnecting(position, attempt: 0))
+        await camera.disconnect()
+
+        let elapsed = Self.stopwatch(clock)
+        var lastError: (any Error)? = error
+        var attempt = 0
+        while true {
+            guard let delay = policy.delay(beforeAttempt: attempt + 1), elapsed() + delay <= policy.timeout else {
+                return .reconnectGaveUp(attempts: attempt, lastError: lastError)
+            }
+            attempt += 1
+            enter(.reconnecting(position, attempt: attempt))
+            emit(.reconnecting(attempt: attempt, delay: delay))
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return .cancelled
+            }
+            if Task.isCancelled { return .cancelled }
+            if stopRequested { return .stopRequested }
+            if holds[.network] != nil { continue }
+            do {
+                try await camera.connect()
+            } catch {
+                if Task.isCancelled || ErrorDisposition(error) == .cancelled { return .cancelled }
+                // Whatever connect says (refused, timed out, unreachable), the schedule decides when to give up.
+                lastError = error
+                emit(.reconnectFailed(attempt: attempt, error: error))
+                continue
+            }
+            do {
+                _ = try await prepareCamera(for: remaining, reportingAt: position)
+            } catch {
+                if Task.isCancelled || ErrorDisposition(error) == .cancelled { return .cancelled }
+                // The camera answers but cannot shoot the plan (mode changed, speed gone): a real stop.
+                guard ErrorDisposition(error) == .reconnect else { return .failed(error) }
+                lastError = error
+                emit(.reconnectFailed(attempt: attempt, error: error))
+                await camera.disconnect()
+                continue
+            }
+            emit(.reconnected(attempt: attempt))
+            await resume(reason: PauseReason(.connection))
+            return nil
+        }
+    }
+
+    /// A function returning the time elapsed on `clock` since this call (opens the existential once).
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+}

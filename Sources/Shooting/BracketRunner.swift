@@ -1,0 +1,270 @@
+import Exposure
+import Foundation
+
+/// Fires every frame of a bracket plan on a `RemoteCamera`, in order, through busy answers, pauses and
+/// dropped connections, and reports progress as an `AsyncSequence` of `ShootEvent`s.
+///
+/// Per frame: set the speed (confirmed by the camera), record "about to fire", capture, wait for the
+/// camera to report idle, record "saved". Control from outside:
+/// - `pause(reason:)` / `resume(reason:)` add and release holds; shooting parks between frames while any
+///   hold is active (the keyboard, a network monitor and the reconnect loop each hold their own kind).
+/// - `stop()` finishes the frame in flight, then ends the run (resumable).
+/// - Cancelling the task that awaits `run(from:restartingInterruptedSet:)` abandons the frame in flight;
+///   it is reshot on resume.
+///
+/// Durable bookkeeping goes through a `ShootRecorder` (the journal), so the runner never touches files.
+/// Time goes through the injected clock, so tests run backoffs and timeouts in virtual time.
+public actor BracketRunner {
+    /// Settings of a run.
+    public struct Configuration: Sendable {
+        /// Added to the exposure time to give the idle timeout (exposure + 10 s by default).
+        public var idleMargin: Duration
+        /// Retries for busy (transient) camera errors.
+        public var busyRetry: RetryPolicy
+        /// Auto-reconnect after the connection drops.
+        public var reconnect: ReconnectPolicy
+        /// The shoot's output folder; frames go to one subfolder per set (`set-01`, `set-02`, ...).
+        public var outputDirectory: URL
+
+        /// Creates a configuration.
+        public init(
+            outputDirectory: URL,
+            idleMargin: Duration = .seconds(10),
+            busyRetry: RetryPolicy = .busy,
+            reconnect: ReconnectPolicy = .standard
+        ) {
+            self.outputDirectory = outputDirectory
+            self.idleMargin = idleMargin
+            self.busyRetry = busyRetry
+            self.reconnect = reconnect
+        }
+
+        /// Where the frame at `position` is saved: `<output>/set-NN/`, camera file names kept.
+        public func destination(for position: ShootPosition) -> CaptureDestination {
+            let number = position.set < 10 ? "0\(position.set)" : "\(position.set)"
+            return CaptureDestination(directory: outputDirectory.appendingPathComponent("set-\(number)", isDirectory: true))
+        }
+    }
+
+    /// What the runner is doing; every transition happens on the actor and is re-checked after each await.
+    public enum State: Sendable {
+        /// Created, `run` not called yet.
+        case ready
+        /// Checking the camera before the first frame.
+        case preparing
+        /// Working on the frame at the position.
+        case running(ShootPosition)
+        /// Parked before the frame at the position while holds are active.
+        case paused(ShootPosition)
+        /// Reconnecting before reshooting the frame at the position.
+        case reconnecting(ShootPosition, attempt: Int)
+        /// Over; the result says why.
+        case finished(ShootResult)
+    }
+
+    /// The run's events, in order; `.finished` is the last. One consumer.
+    public nonisolated let events: AsyncStream<ShootEvent>
+
+    let camera: any RemoteCamera
+    let plan: BracketPlan
+    let configuration: Configuration
+    let clock: any Clock<Duration>
+    let recorder: any ShootRecorder
+    private let eventSink: AsyncStream<ShootEvent>.Continuation
+    /// Pokes the parked run loop after a hold is released or a stop is requested.
+    private let wakeups: AsyncStream<Void>
+    private let wakeSink: AsyncStream<Void>.Continuation
+
+    /// The current state.
+    public private(set) var state: State = .ready
+    /// Active pause holds, one per kind.
+    private(set) var holds: [PauseReason.Kind: PauseReason] = [:]
+    /// Set by `stop()`; honoured between frames and between reconnect attempts.
+    private(set) var stopRequested = false
+    /// Frames of the plan saved (frames before the start position included).
+    var completed = 0
+    /// Frames saved by this run.
+    var capturedThisRun = 0
+
+    /// Creates a runner for `plan` on `camera`; `recorder` receives the durable milestones (the journal).
+    public init(
+        camera: any RemoteCamera,
+        plan: BracketPlan,
+        configuration: Configuration,
+        recorder: any ShootRecorder = NoRecorder(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.camera = camera
+        self.plan = plan
+        self.configuration = configuration
+        self.recorder = recorder
+        self.clock = clock
+        (events, eventSink) = AsyncStream.makeStream(of: ShootEvent.self, bufferingPolicy: .unbounded)
+        (wakeups, wakeSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The active pause holds.
+    public var activeHolds: [PauseReason] { holds.values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
+
+    // MARK: - Control
+
+    /// Holds shooting for `reason` (parks before the next frame); a second hold of the same kind only
+    /// updates its detail. Ignored once the run is finished.
+    public func pause(reason: PauseReason) async {
+        if case .finished = state { return }
+        let isNew = holds[reason.kind] == nil
+        holds[reason.kind] = reason
+        guard isNew else { return }
+        eventSink.yield(.paused(reason))
+        // A pause that is not logged loses no frame; the frame records are what resume relies on.
+        try? await recorder.runDidPause(reason)
+    }
+
+    /// Releases the hold of `reason.kind` (`reason` is what is reported: "network back"); shooting
+    /// continues when no hold is left. Ignored when no such hold is active.
+    public func resume(reason: PauseReason) async {
+        guard holds.removeValue(forKey: reason.kind) != nil else { return }
+        eventSink.yield(.resumed(reason))
+        wakeSink.yield()
+        try? await recorder.runDidResume(reason)
+    }
+
+    /// Ends the run after the frame in flight is saved (or at once when parked or reconnecting).
+    public func stop() {
+        stopRequested = true
+        wakeSink.yield()
+    }
+
+    // MARK: - Run
+
+    /// Shoots the plan from `start` (1-based; frames before it count as done) to the end and returns how
+    /// it went. With `restartingInterruptedSet`, shooting starts at the first frame of `start`'s set.
+    /// Call once per runner.
+    public func run(from start: ShootPosition = .start, restartingInterruptedSet: Bool = false) async -> ShootResult {
+        guard case .ready = state else { preconditionFailure("a BracketRunner runs once") }
+        let positions = plan.positions
+        let first = restartingInterruptedSet ? ShootPosition(set: start.set, frame: 1) : start
+        if positions.isEmpty { return await finish(nil, resumeAt: nil) }
+        guard var index = positions.firstIndex(of: first) else {
+            return await finish(.failed(ShootingError.invalidResumePosition(first)), resumeAt: first)
+        }
+        completed = index
+        state = .preparing
+        let settings: [ShootPosition: CameraShutterSpeed]
+        do {
+            settings = try await prepareCamera(for: positions[index...], reportingAt: first)
+        } catch {
+            return await finish(stopReason(for: error), resumeAt: first)
+        }
+        eventSink.yield(.started(position: first, completed: completed, total: positions.count))
+
+        while index < positions.count {
+            let position = positions[index]
+            if let reason = await parkIfHeld(before: position) { return await finish(reason, resumeAt: position) }
+            do {
+                guard let setting = settings[position] else { preconditionFailure("prepared every remaining frame") }
+                try await shootFrame(at: position, setting: setting)
+                index += 1
+            } catch let failure as RecordingFailure {
+                return await finish(.recordingFailed(failure.underlying), resumeAt: position)
+            } catch {
+                guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
+                    return await finish(stopReason(for: error), resumeAt: position)
+                }
+                if let reason = await reconnect(after: error, before: position, remaining: positions[index...]) {
+                    return await finish(reason, resumeAt: position)
+                }
+            }
+        }
+        return await finish(nil, resumeAt: nil)
+    }
+
+    // MARK: - Steps
+
+    /// Returns a reason to stop, or `nil` to shoot the frame at `position`; parks while holds are active.
+    private func parkIfHeld(before position: ShootPosition) async -> StopReason? {
+        while true {
+            if Task.isCancelled { return .cancelled }
+            if stopRequested { return .stopRequested }
+            if holds.isEmpty {
+                state = .running(position)
+                return nil
+            }
+            state = .paused(position)
+            // Ends early (nil) on cancellation; every wake-up re-checks the state above.
+            for await _ in wakeups { break }
+        }
+    }
+
+    /// Connects when needed, checks the mode, and resolves the camera setting of every remaining frame.
+    func prepareCamera(
+        for positions: ArraySlice<ShootPosition>, reportingAt position: ShootPosition
+    ) async throws -> [ShootPosition: CameraShutterSpeed] {
+        if await !camera.isConnected { try await camera.connect() }
+        let camera = self.camera
+        let mode = try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.shootingMode() }
+        guard mode.allowsShutterControl else { throw ShootingError.unsupportedMode(mode) }
+        let available = try await withBusyRetry(at: position, phase: .settingSpeed) {
+            try await camera.availableShutterSpeeds()
+        }
+        var settings: [ShootPosition: CameraShutterSpeed] = [:]
+        for position in positions {
+            guard let speed = plan.speed(at: position) else { continue }
+            guard let setting = CameraShutterSpeed.resolve(speed, in: available) else {
+                throw ShootingError.speedUnavailable(speed)
+            }
+            settings[position] = setting
+        }
+        return settings
+    }
+
+    /// Maps an error that ends the run to its stop reason.
+    func stopReason(for error: any Error) -> StopReason {
+        Task.isCancelled || ErrorDisposition(error) == .cancelled ? .cancelled : .failed(error)
+    }
+
+    /// Ends the run: records and reports the result, closes the event stream.
+    private func finish(_ reason: StopReason?, resumeAt position: ShootPosition?) async -> ShootResult {
+        let result = ShootResult(
+            completed: completed,
+            total: plan.totalExposures,
+            capturedThisRun: capturedThisRun,
+            resumePosition: reason == nil ? nil : position,
+            stopReason: reason
+        )
+        state = .finished(result)
+        // The frame records are already durable; a lost "finished" mark only makes status say "stopped".
+        try? await recorder.runDidFinish(result)
+        eventSink.yield(.finished(result))
+        eventSink.finish()
+        wakeSink.finish()
+        return result
+    }
+
+    /// Reports a phase of the frame at `position`.
+    func report(_ phase: FramePhase, at position: ShootPosition, setting: CameraShutterSpeed, saved: CapturedFrame? = nil) {
+        guard let speed = plan.speed(at: position) else { return }
+        eventSink.yield(.progress(FrameProgress(
+            position: position,
+            setCount: plan.sets.count,
+            framesInSet: plan.sets[position.set - 1].count,
+            speed: speed,
+            setting: setting,
+            phase: phase,
+            completed: completed,
+            total: plan.totalExposures,
+            saved: saved
+        )))
+    }
+
+    /// Emits an event (for the extensions).
+    func emit(_ event: ShootEvent) { eventSink.yield(event) }
+
+    /// Sets the state (for the extensions).
+    func enter(_ newState: State) { state = newState }
+}
+
+/// A recorder failure, kept apart from camera errors so the run stops with `.recordingFailed`.
+struct RecordingFailure: Error {
+    let underlying: any Error
+}

@@ -1,0 +1,188 @@
+import Exposure
+import Foundation
+
+/// A camera the bracket runner can drive: connect, check, set the shutter speed, fire, and save.
+///
+/// `Shooting` knows cameras only through this protocol (it never imports PTP/IP or Sony code).
+/// Conforming types are usually actors. Requirements every implementation must meet:
+///
+/// - Every method may be called again after it threw; none may hang forever. In particular
+///   `capture(exposure:to:)` must time out on its own (at least the exposure plus 10 s plus transfer time).
+/// - Errors should conform to ``RemoteCameraError`` so the runner can tell a busy camera (retried with
+///   backoff) and a lost connection (auto-reconnect) from everything else (the run stops). Any other
+///   error is treated as permanent. `CancellationError` means the caller cancelled.
+/// - Methods honour task cancellation where they wait (a cancelled capture is abandoned).
+public protocol RemoteCamera: Sendable {
+    /// Who the camera is; fields the camera has not reported yet are empty or `nil`.
+    var identity: CameraIdentity { get async }
+
+    /// Whether a session is open and usable (false after `disconnect()` or a detected drop).
+    var isConnected: Bool { get async }
+
+    /// Opens a session (one bounded attempt; the runner owns reconnect backoff). Connecting while connected
+    /// returns at once. A refused, reset or timed-out connection throws an error with `isConnectionLost`.
+    func connect() async throws
+
+    /// Closes the session in a safe order, bounded in time; never throws, harmless when not connected.
+    func disconnect() async
+
+    /// The exposure mode the camera's dial or menu is in now.
+    func shootingMode() async throws -> ShootingMode
+
+    /// Every shutter speed the camera offers in its current mode, including `.bulb` when available.
+    func availableShutterSpeeds() async throws -> [CameraShutterSpeed]
+
+    /// The shutter speed the camera reports now.
+    func currentShutterSpeed() async throws -> CameraShutterSpeed
+
+    /// Sets the shutter speed and returns only once the camera reports the new value back.
+    ///
+    /// A speed the camera does not offer is a permanent error; a busy camera is a transient one.
+    func setShutterSpeed(_ speed: CameraShutterSpeed) async throws
+
+    /// Takes one picture and returns once every resulting image is saved under `destination`.
+    ///
+    /// `exposure` is the planned exposure time: with the camera set to `.bulb` the implementation holds
+    /// the shutter open that long; otherwise it only sizes the timeouts. The implementation creates
+    /// `destination.directory` when missing, keeps the camera's own file names (with
+    /// `destination.fileNamePrefix` in front) and never overwrites an existing file.
+    func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame
+
+    /// A new stream of the camera's status: first the current status at once, then every change.
+    ///
+    /// Each call returns an independent stream; it ends (or yields `.disconnected`) when the session drops.
+    func statusUpdates() async -> AsyncStream<CameraStatus>
+}
+
+/// Errors a camera implementation throws, classified so the runner can react without knowing the protocol.
+public protocol RemoteCameraError: Error {
+    /// Trying the same operation again after a pause may succeed (the camera said it is busy).
+    var isTransient: Bool { get }
+    /// The connection to the camera is gone; reconnecting may help.
+    var isConnectionLost: Bool { get }
+}
+
+/// A shutter speed as a camera offers it: an exact time, or BULB (held open by the caller).
+public enum CameraShutterSpeed: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A timed exposure the camera meters itself.
+    case timed(ShutterSpeed)
+    /// The shutter stays open while the release is held (Sony encodes it as 0).
+    case bulb
+
+    /// The camera's label: `1/250`, `2.5"`, `BULB`.
+    public var description: String {
+        switch self {
+        case .timed(let speed): speed.label
+        case .bulb: "BULB"
+        }
+    }
+
+    /// The camera setting that shoots `speed`: the same timed value when offered, else BULB when
+    /// `speed` is longer than every timed value and the camera offers BULB, else `nil`.
+    public static func resolve(_ speed: ShutterSpeed, in available: [CameraShutterSpeed]) -> CameraShutterSpeed? {
+        if available.contains(.timed(speed)) { return .timed(speed) }
+        guard available.contains(.bulb) else { return nil }
+        let timed = available.compactMap { setting -> ShutterSpeed? in
+            if case .timed(let value) = setting { return value }
+            return nil
+        }
+        if let longest = timed.max(), speed < longest { return nil }
+        return .bulb
+    }
+}
+
+/// The camera's exposure mode, as far as shooting is concerned.
+public enum ShootingMode: Sendable, Hashable, Codable {
+    /// M: aperture and shutter set by hand (BULB available).
+    case manual
+    /// S: shutter priority.
+    case shutterPriority
+    /// A: aperture priority (the camera picks the shutter speed).
+    case aperturePriority
+    /// P: program auto.
+    case program
+    /// Anything else (movie, scene, auto), with the camera's raw code for the message.
+    case other(code: UInt32)
+
+    /// Whether hdrshoot can set shutter speeds in this mode (M or S).
+    public var allowsShutterControl: Bool { self == .manual || self == .shutterPriority }
+}
+
+/// What the camera is doing, as reported on its event channel.
+public enum CameraStatus: Sendable, Hashable {
+    /// Ready for the next command; every image of the last capture is saved.
+    case idle
+    /// The shutter is open.
+    case exposing
+    /// The camera is processing or the image is being transferred.
+    case saving
+    /// The session is gone.
+    case disconnected
+    /// The camera reported a fault (card full, lens error); `code` is the camera's, for the message.
+    case error(code: UInt32)
+}
+
+/// Who a camera is: shown in summaries and stored in the journal so a resume reconnects to the same body.
+public struct CameraIdentity: Sendable, Hashable, Codable {
+    /// The model name (`DSC-RX100M7`).
+    public var model: String
+    /// The serial number, or the PTP/IP GUID when the body reports no serial.
+    public var serialNumber: String?
+    /// Where it was reached: `host:port`.
+    public var address: String
+    /// The Wi-Fi network it was reached on, when the host knows it.
+    public var ssid: String?
+
+    /// Creates an identity.
+    public init(model: String, serialNumber: String? = nil, address: String, ssid: String? = nil) {
+        self.model = model
+        self.serialNumber = serialNumber
+        self.address = address
+        self.ssid = ssid
+    }
+}
+
+/// Where a capture's images go: a directory and a prefix for the camera's file names.
+public struct CaptureDestination: Sendable, Hashable, Codable {
+    /// The folder the images are written into (created by the camera implementation when missing).
+    public var directory: URL
+    /// Put in front of the camera's own file name (may be empty).
+    public var fileNamePrefix: String
+
+    /// Creates a destination.
+    public init(directory: URL, fileNamePrefix: String = "") {
+        self.directory = directory
+        self.fileNamePrefix = fileNamePrefix
+    }
+}
+
+/// One image file a capture produced.
+public struct SavedImage: Sendable, Hashable, Codable {
+    /// The file name as written (prefix plus the camera's name, e.g. `DSC01234.ARW`).
+    public var fileName: String
+    /// The full path of the written file.
+    public var path: String
+    /// The number of bytes written.
+    public var byteCount: Int
+
+    /// Creates a record of a saved image.
+    public init(fileName: String, path: String, byteCount: Int) {
+        self.fileName = fileName
+        self.path = path
+        self.byteCount = byteCount
+    }
+}
+
+/// What one capture produced: one file, or more (RAW + JPEG).
+public struct CapturedFrame: Sendable, Hashable, Codable {
+    /// The saved files, in the order the camera offered them.
+    public var images: [SavedImage]
+    /// The shutter speed the camera actually used, when it reported one.
+    public var actualSpeed: CameraShutterSpeed?
+
+    /// Creates a capture result.
+    public init(images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil) {
+        self.images = images
+        self.actualSpeed = actualSpeed
+    }
+}

@@ -1,0 +1,37 @@
+/// Receives the runner's durable milestones; the journal implements it (`JournalRecorder`).
+///
+/// The runner stays independent of files: it awaits each call and stops the run with
+/// `StopReason.recordingFailed` when one throws, so no frame is ever fired that the journal
+/// does not know about. Calls come one at a time, in run order.
+public protocol ShootRecorder: Sendable {
+    /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
+    func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws
+    /// The frame at `position` is saved and the camera is idle again.
+    func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws
+    /// The frame at `position` failed; `mayHaveFired` is true when the shutter may have been released.
+    func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws
+    /// A pause hold was added.
+    func runDidPause(_ reason: PauseReason) async throws
+    /// A pause hold was released.
+    func runDidResume(_ reason: PauseReason) async throws
+    /// The run ended.
+    func runDidFinish(_ result: ShootResult) async throws
+}
+
+/// A recorder that records nothing: for runs without a journal.
+public struct NoRecorder: ShootRecorder {
+    /// Creates the recorder.
+    public init() {}
+    /// Does nothing.
+    public func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
+    /// Does nothing.
+    public func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {}
+    /// Does nothing.
+    public func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {}
+    /// Does nothing.
+    public func runDidPause(_ reason: PauseReason) async throws {}
+    /// Does nothing.
+    public func runDidResume(_ reason: PauseReason) async throws {}
+    /// Does nothing.
+    public func runDidFinish(_ result: ShootResult) async throws {}
+}

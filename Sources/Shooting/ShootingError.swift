@@ -1,0 +1,44 @@
+import Exposure
+
+/// Why the shooting layer stopped a frame or a run; camera errors are passed through unchanged.
+public enum ShootingError: Error, Sendable, Equatable {
+    /// The camera is in a mode where hdrshoot cannot set the shutter speed (needs M or S).
+    case unsupportedMode(ShootingMode)
+    /// The plan needs a speed the camera does not offer (and BULB cannot stand in for it).
+    case speedUnavailable(ShutterSpeed)
+    /// The camera did not report idle within `timeout` after capturing the frame at `position`.
+    case idleTimeout(position: ShootPosition, timeout: Duration)
+    /// The camera reported a fault while the frame at `position` was being saved.
+    case cameraFault(code: UInt32, position: ShootPosition)
+    /// The camera's status stream said the session is gone (or ended) during the frame at `position`.
+    case disconnected(position: ShootPosition)
+    /// A resume position outside the plan.
+    case invalidResumePosition(ShootPosition)
+
+    /// Whether retrying the same step later may succeed. No shooting-layer error is.
+    public var isTransient: Bool { false }
+}
+
+extension ShootingError: RemoteCameraError {
+    /// Only `.disconnected` is a lost connection (auto-reconnect applies).
+    public var isConnectionLost: Bool {
+        if case .disconnected = self { return true }
+        return false
+    }
+}
+
+/// How the runner reacts to an error.
+enum ErrorDisposition: Equatable {
+    case retry, reconnect, cancelled, stop
+
+    /// Classifies any error: `RemoteCameraError`s by their flags, cancellation as such, the rest as permanent.
+    init(_ error: any Error) {
+        if error is CancellationError {
+            self = .cancelled
+        } else if let camera = error as? any RemoteCameraError {
+            self = camera.isConnectionLost ? .reconnect : (camera.isTransient ? .retry : .stop)
+        } else {
+            self = .stop
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import Exposure
+import Foundation
+import Shooting
+import Testing
+import TestSupport
+
+/// The runner's frame loop, in virtual time: every test that waits does so on the `TestClock`.
+@Suite(.timeLimit(.minutes(1))) struct BracketRunnerTests {
+    @Test func singleSetShootsThreeFrames() async {
+        let camera = InMemoryCamera()
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
+        #expect(result.isComplete)
+        #expect(result.completed == 3 && result.total == 3 && result.capturedThisRun == 3)
+        #expect(result.resumePosition == nil)
+        #expect(await camera.shotSettings.count == 3)
+    }
+
+    @Test func speedsAreSetInOrder() async {
+        let camera = InMemoryCamera()
+        let shootPlan = BracketPlan(sets: [[speed(1000), speed(250), speed(60), speed(15)]])
+        _ = await runCollecting(makeRunner(camera, plan: shootPlan))
+        let expected = shootPlan.sets[0].map { CameraShutterSpeed.timed($0) }
+        #expect(await camera.speedsSet == expected)
+        #expect(await camera.shotSettings == expected)
+    }
+
+    @Test func multipleSetsShootAllFrames() async {
+        let camera = InMemoryCamera()
+        let shootPlan = plan(sets: 3, frames: 5)
+        let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan))
+        #expect(result.isComplete && result.completed == 15)
+        #expect(await camera.shotSettings == shootPlan.sets.flatMap { $0 }.map { .timed($0) })
+        let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
+        #expect(saved.map(\.position) == shootPlan.positions)
+        #expect(saved.map(\.completed) == Array(1...15))
+        // One folder per set.
+        let folders = await camera.calls.compactMap { call -> String? in
+            if case .capture(_, _, let destination) = call { return destination.directory.lastPathComponent }
+            return nil
+        }
+        #expect(folders == Array(repeating: "set-01", count: 5) + Array(repeating: "set-02", count: 5)
+            + Array(repeating: "set-03", count: 5))
+    }
+
+    @Test func progressReportsAllPhases() async {
+        let (result, events) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 2, frames: 2)))
+        #expect(result.isComplete)
+        guard case .started(let position, 0, 4) = events.first else {
+            Issue.record("first event is not .started: \(String(describing: events.first))")
+            return
+        }
+        #expect(position == .start)
+        let progress = events.compactMap { $0.progress }
+        let phases: [FramePhase] = [.settingSpeed, .capturing, .waitingForIdle, .saved]
+        #expect(progress.map(\.phase) == Array([[FramePhase]](repeating: phases, count: 4).joined()))
+        let first = progress[0]
+        #expect(first.setCount == 2 && first.framesInSet == 2 && first.total == 4 && first.completed == 0)
+        #expect(first.speed == speed(1000) && first.setting == .timed(speed(1000)))
+        #expect(progress[3].saved?.images.count == 1)
+        guard case .finished(let finished) = events.last else {
+            Issue.record("last event is not .finished")
+            return
+        }
+        #expect(finished.isComplete && finished.completed == 4)
+    }
+
+    @Test func waitForIdleReturnsAtOnce() async {
+        let clock = TestClock()
+        let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), clock: clock))
+        #expect(result.isComplete)
+        // An idle camera never needed the timeout timer.
+        #expect(clock.sleepsRegistered == 0)
+    }
+
+    @Test func waitForIdleReturnsAfterCapturingAndSaving() async {
+        var script = InMemoryCamera.Script()
+        script.statusAfterShot = .exposing
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
+        let task = Task { await runner.run() }
+        await clock.waitForSleepers(1)  // the idle timeout: the runner is waiting
+        await camera.send(.saving)
+        #expect(clock.sleeperCount == 1)
+        await camera.send(.idle)
+        let result = await task.value
+        #expect(result.isComplete)
+        #expect(clock.now == TestClock.Instant(offset: .zero))
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func waitForIdleTimesOut() async throws {
+        var script = InMemoryCamera.Script()
+        script.statusAfterShot = .saving  // never idle
+        let clock = TestClock()
+        let runner = makeRunner(InMemoryCamera(script: script), plan: BracketPlan(sets: [[speed(100)]]), clock: clock)
+        let task = Task { await runner.run() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        #expect(clock.sleeperCount == 1)  // exposure (10 ms) + 10 s not yet reached
+        clock.advance(by: .milliseconds(10))
+        let result = await task.value
+        let expected = ShootingError.idleTimeout(position: .start, timeout: .milliseconds(10_010))
+        #expect(result.failure as? ShootingError == expected)
+        #expect(result.completed == 0 && result.resumePosition == .start)
+    }
+
+    @Test func waitForIdleSeesErrorStatus() async {
+        var script = InMemoryCamera.Script()
+        script.statusAfterShot = .saving
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let task = Task { await runner.run() }
+        await clock.waitForSleepers(1)
+        await camera.send(.error(code: 0xC1))
+        let result = await task.value
+        #expect(result.failure as? ShootingError == .cameraFault(code: 0xC1, position: .start))
+        #expect(await camera.shotSettings.count == 1)
+    }
+
+    @Test func setSpeedFailurePropagates() async {
+        var script = InMemoryCamera.Script()
+        script.failingSpeedSets = [2: .fault("dial locked")]
+        let camera = InMemoryCamera(script: script)
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
+        #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("dial locked"))
+        #expect(result.completed == 1 && result.resumePosition == ShootPosition(set: 1, frame: 2))
+        #expect(await camera.shotSettings.count == 1)
+    }
+
+    @Test func retriesBusyTwiceThenSucceeds() async {
+        var script = InMemoryCamera.Script()
+        script.busySetSpeeds = 2
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
+        let task = Task { await collect(runner.events) }
+        let result = Task { await runner.run() }
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .milliseconds(500))])
+        clock.advance(by: .milliseconds(500))
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .milliseconds(1500))])
+        clock.advance(by: .seconds(1))
+        #expect(await result.value.isComplete)
+        let retries = await task.value.compactMap { event -> Int? in
+            if case .retrying(_, .settingSpeed, let attempt, _, _) = event { return attempt }
+            return nil
+        }
+        #expect(retries == [2, 3])
+        #expect(await camera.speedsSet.count == 3)
+    }
+
+    @Test func busyExhaustedPropagates() async {
+        var script = InMemoryCamera.Script()
+        script.busyCaptures = 3
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock)
+        let task = Task { await runner.run() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(500))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        let result = await task.value
+        #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .busy)
+        #expect(result.completed == 0 && result.resumePosition == .start)
+        #expect(await camera.shotSettings.isEmpty)
+    }
+
+    @Test func emptyPlanCompletesAtOnce() async {
+        let camera = InMemoryCamera()
+        let (result, events) = await runCollecting(makeRunner(camera, plan: BracketPlan(sets: [])))
+        #expect(result.isComplete && result.completed == 0 && result.total == 0)
+        #expect(events.count == 1)
+        #expect(await camera.calls.isEmpty)
+    }
+
+    @Test func failureAtSet2Frame3ReportsCompletedFramesAndResumePosition() async {
+        var script = InMemoryCamera.Script()
+        script.failingShots = [8: .fault("shutter jammed")]
+        let camera = InMemoryCamera(script: script)
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 3, frames: 5)))
+        #expect(!result.isComplete)
+        // The issue text says "8 completed"; frames 1...7 are saved and the 8th shot (set 2, frame 3) failed,
+        // so 7 are complete and 8 remain (see the report to the coordinator).
+        #expect(result.completed == 7)
+        #expect(result.resumePosition == ShootPosition(set: 2, frame: 3))
+        #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("shutter jammed"))
+    }
+
+    @Test func resumeFromSet2Frame3FiresOnlyTheRemainingFrames() async {
+        let camera = InMemoryCamera()
+        let shootPlan = plan(sets: 3, frames: 5)
+        let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan), from: ShootPosition(set: 2, frame: 3))
+        #expect(result.isComplete && result.completed == 15 && result.capturedThisRun == 8)
+        let remaining = shootPlan.positions.filter { $0 >= ShootPosition(set: 2, frame: 3) }
+        #expect(events.compactMap { $0.progress }.filter { $0.phase == .saved }.map(\.position) == remaining)
+        #expect(await camera.shotSettings == remaining.map { .timed(shootPlan.speed(at: $0)!) })
+    }
+
+    @Test func restartingTheInterruptedSetShootsItFromItsFirstFrame() async {
+        let camera = InMemoryCamera()
+        let runner = makeRunner(camera, plan: plan(sets: 3, frames: 5))
+        let (result, _) = await runCollecting(runner, from: ShootPosition(set: 2, frame: 3), restartingInterruptedSet: true)
+        #expect(result.isComplete && result.capturedThisRun == 10)
+        #expect(await camera.shotSettings.count == 10)
+    }
+
+    @Test func resumePositionOutsideThePlanIsRejected() async {
+        let camera = InMemoryCamera()
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2)), from: ShootPosition(set: 2, frame: 1))
+        #expect(result.failure as? ShootingError == .invalidResumePosition(ShootPosition(set: 2, frame: 1)))
+        #expect(await camera.calls.isEmpty)
+    }
+}

@@ -1,0 +1,125 @@
+import Synchronization
+
+/// A virtual clock for tests: time moves only when the test advances it.
+///
+/// Code under test sleeps on it like on any `Clock<Duration>`; the test waits until the expected number
+/// of sleepers is registered (`waitForSleepers`), then moves time (`advance(by:)`), which wakes every
+/// sleeper whose deadline has come. Nothing depends on real time, so a 10 s backoff takes microseconds
+/// and the order of events is fixed by the test. Modelled on pointfreeco/swift-clocks' `TestClock`.
+public final class TestClock: Clock, Sendable {
+    /// A point in virtual time: the offset from the clock's creation.
+    public struct Instant: InstantProtocol, CustomStringConvertible {
+        /// Time since the clock was created.
+        public var offset: Duration
+
+        /// Creates an instant `offset` after the clock's start.
+        public init(offset: Duration) { self.offset = offset }
+
+        /// The instant `duration` later.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Earlier instants sort first.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// `t+2.0 seconds`.
+        public var description: String { "t+\(offset)" }
+    }
+
+    private struct Sleeper {
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID: UInt64 = 0
+        var sleepers: [UInt64: Sleeper] = [:]
+        /// Sleeps cancelled before they registered (the cancellation handler ran first).
+        var cancelledEarly: Set<UInt64> = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleepsRegistered = 0
+
+        /// Removes and returns the waiters whose sleeper count is reached.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            let ready = waiters.filter { $0.count <= sleepers.count }.map(\.continuation)
+            waiters.removeAll { $0.count <= sleepers.count }
+            return ready
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a clock at virtual time zero.
+    public init() {}
+
+    /// The current virtual time.
+    public var now: Instant { state.withLock { $0.now } }
+
+    /// Virtual time has no granularity.
+    public var minimumResolution: Duration { .zero }
+
+    /// The number of sleepers waiting now.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// The number of sleeps that ever had to wait (a deadline in the past returns at once and is not counted).
+    public var sleepsRegistered: Int { state.withLock { $0.sleepsRegistered } }
+
+    /// The deadlines of the waiting sleepers, earliest first.
+    public var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+
+    /// Suspends until `deadline` is reached by `advance`; throws `CancellationError` when cancelled.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (immediate, waiters) = state.withLock { state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+                    if state.cancelledEarly.remove(id) != nil { return (.failure(CancellationError()), []) }
+                    if deadline <= state.now { return (.success(()), []) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    state.sleepsRegistered += 1
+                    return (nil, state.satisfiedWaiters())
+                }
+                if let immediate { continuation.resume(with: immediate) }
+                for waiter in waiters { waiter.resume() }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                if let sleeper = state.sleepers.removeValue(forKey: id) { return sleeper }
+                state.cancelledEarly.insert(id)
+                return nil
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Returns once at least `count` sleepers are waiting (at once if they already are).
+    public func waitForSleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Moves time forward by `duration` and wakes every sleeper whose deadline has come, earliest first.
+    public func advance(by duration: Duration) {
+        advance(to: now.advanced(by: duration))
+    }
+
+    /// Moves time to `instant` (never backwards) and wakes every sleeper whose deadline has come.
+    public func advance(to instant: Instant) {
+        let due = state.withLock { state -> [Sleeper] in
+            if instant > state.now { state.now = instant }
+            let due = state.sleepers.filter { $0.value.deadline <= state.now }
+            for id in due.keys { state.sleepers.removeValue(forKey: id) }
+            return due.values.sorted { $0.deadline < $1.deadline }
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}
