@@ -1,0 +1,127 @@
+import Glibc
+import Synchronization
+
+/// A `Transport` over a non-blocking TCP socket with `TCP_NODELAY`.
+///
+/// Requests are small and latency-bound (each PTP operation is a round trip), so Nagle's algorithm
+/// is off. Waits never occupy a pool thread: they park on the shared `IOEventLoop`.
+package final class TCPTransport: Transport {
+    /// Size of the reusable receive buffer; also the largest chunk one `receive` returns.
+    static let scratchSize = 256 * 1024
+
+    private let socket: Socket
+    /// The peer's address ("host:port").
+    package let peerDescription: String
+    /// The peer's address, when the kernel reported one.
+    package let peerAddress: SocketAddress?
+    private let receiving = Atomic(false)
+    /// Reused by every receive (only one runs at a time), so a read allocates only its right-sized result.
+    private nonisolated(unsafe) let scratch: UnsafeMutableRawBufferPointer
+
+    init(socket: Socket, peer: SocketAddress?, description: String) {
+        self.socket = socket
+        self.peerAddress = peer
+        self.peerDescription = description
+        self.scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
+        // Best effort: a socket that refuses TCP_NODELAY still works, only slower.
+        try? socket.setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, call: "setsockopt(TCP_NODELAY)")
+    }
+
+    deinit {
+        socket.close()
+        scratch.deallocate()
+    }
+
+    /// Connects to `host` (an IPv4 or IPv6 literal, or a name) within `timeout` (resolution included).
+    ///
+    /// Each resolved address is tried in turn; the error of the last attempt is thrown if none accepts.
+    package static func connect(host: String, port: UInt16, timeout: Duration?) async throws -> TCPTransport {
+        let deadline = MonotonicTime.deadline(after: timeout)
+        let addresses = try await SocketAddress.resolve(host: host, port: port, timeout: timeout)
+        var lastError: any Error = PTPIPError.nameResolutionFailed(host: host, reason: "no address")
+        for address in addresses {
+            do {
+                let socket = try Socket(family: address.family)
+                do {
+                    try await socket.connect(to: address, deadline: deadline)
+                } catch {
+                    socket.close()
+                    throw error
+                }
+                return TCPTransport(socket: socket, peer: address, description: address.description)
+            } catch {
+                lastError = error.ptpip(address: address.description, during: "connect")
+                if Task.isCancelled { throw lastError }
+            }
+        }
+        throw lastError
+    }
+
+    package func send(_ buffers: [[UInt8]], timeout: Duration?) async throws {
+        let total = buffers.reduce(0) { $0 + $1.count }
+        var written = 0
+        do {
+            while written < total {
+                if let count = try socket.tryWrite(buffers, skipping: written) {
+                    written += count
+                } else {
+                    try await socket.wait(for: .writable, deadline: MonotonicTime.deadline(after: timeout))
+                }
+            }
+        } catch {
+            throw error.ptpip(address: peerDescription, during: "send")
+        }
+    }
+
+    package func receive(upTo maxCount: Int, timeout: Duration?) async throws -> [UInt8] {
+        precondition(maxCount > 0, "receive needs room for at least one byte")
+        guard !receiving.exchange(true, ordering: .acquiring) else {
+            throw PTPIPError.invalidState("two receives at once on the connection to \(peerDescription)")
+        }
+        defer { receiving.store(false, ordering: .releasing) }
+        let window = UnsafeMutableRawBufferPointer(rebasing: scratch[..<min(maxCount, scratch.count)])
+        do {
+            while true {
+                if let count = try socket.tryRead(into: window) {
+                    return [UInt8](UnsafeRawBufferPointer(rebasing: window[..<count]))
+                }
+                try await socket.wait(for: .readable, deadline: MonotonicTime.deadline(after: timeout))
+            }
+        } catch {
+            throw error.ptpip(address: peerDescription, during: "receive")
+        }
+    }
+
+    package func close() {
+        socket.close()
+    }
+}
+
+extension SocketFailure {
+    /// The layer's error for this failure, naming the peer and what we were doing.
+    func ptpip(address: String, during: String) -> PTPIPError {
+        switch self {
+        case .timedOut:
+            return .timedOut(address: address, during: during)
+        case .closed, .cancelled:
+            return .cancelled(during: "\(during) (\(address))")
+        case let .system(errno, call):
+            switch errno {
+            case .connectionRefused: return .connectionRefused(address: address)
+            case .hostUnreachable: return .hostUnreachable(address: address)
+            case .networkUnreachable: return .networkUnreachable(address: address)
+            case .timedOut: return .timedOut(address: address, during: during)
+            case .connectionReset, .brokenPipe: return .connectionReset(during: "\(during) (\(address))")
+            default: return .systemCallFailed(call: call, errno: errno.rawValue, message: errno.description)
+            }
+        }
+    }
+}
+
+extension Error {
+    /// Maps socket failures to `PTPIPError`; passes other errors (already `PTPIPError`) through.
+    func ptpip(address: String, during: String) -> any Error {
+        if let failure = self as? SocketFailure { return failure.ptpip(address: address, during: during) }
+        return self
+    }
+}

@@ -1,0 +1,149 @@
+import Testing
+@testable import PTPIP
+
+/// The TCP transport and listener over real loopback sockets.
+@Suite("TCP transport")
+struct TransportTests {
+    /// Connects a client to a fresh listener and returns both ends.
+    static func connectedPair(host: String = "127.0.0.1") async throws -> (TCPListener, TCPTransport, TCPTransport) {
+        let listener = try TCPListener.bind(host: host, port: 0)
+        async let accepted = listener.accept(timeout: .seconds(5))
+        let client = try await TCPTransport.connect(host: host, port: listener.port, timeout: .seconds(5))
+        return (listener, client, try await accepted)
+    }
+
+    /// Reads exactly `count` bytes.
+    static func receiveExactly(_ count: Int, from transport: any Transport) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while bytes.count < count {
+            let chunk = try await transport.receive(upTo: count - bytes.count, timeout: .seconds(5))
+            if chunk.isEmpty { break }
+            bytes += chunk
+        }
+        return bytes
+    }
+
+    @Test func listenerOnPortZeroReportsTheChosenPort() throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        #expect(listener.port != 0)
+        #expect(listener.localAddress.description == "127.0.0.1:\(listener.port)")
+    }
+
+    @Test func bytesFlowBothWaysAndEOFIsEmpty() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        try await client.send([[1, 2, 3], [], [4, 5]], timeout: .seconds(1))
+        #expect(try await Self.receiveExactly(5, from: server) == [1, 2, 3, 4, 5])
+        try await server.send([9, 8, 7], timeout: .seconds(1))
+        #expect(try await Self.receiveExactly(3, from: client) == [9, 8, 7])
+        server.close()
+        #expect(try await client.receive(upTo: 16, timeout: .seconds(1)) == [])
+    }
+
+    @Test func largeGatheredWriteArrivesIntactThroughBackpressure() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        // 8 MiB is far more than the socket buffers, so the sender must wait for writability.
+        let payload = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        async let sent: Void = client.send([[0xAA], payload, [0xBB]], timeout: .seconds(5))
+        var received: [UInt8] = []
+        for try await chunk in server.chunks(idleTimeout: .seconds(5)) {
+            received += chunk
+            if received.count == payload.count + 2 { break }
+        }
+        try await sent
+        #expect(received.first == 0xAA && received.last == 0xBB)
+        #expect(Array(received[1..<(received.count - 1)]) == payload)
+    }
+
+    @Test func receiveTimesOutWithTheAddress() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        let start = ContinuousClock.now
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "receive")) {
+            _ = try await client.receive(upTo: 16, timeout: .milliseconds(200))
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(2))
+    }
+
+    @Test func closeWakesAPendingReceiveAtOnce() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); server.close() }
+        let start = ContinuousClock.now
+        let waiting = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(50))
+        client.close()
+        await #expect(throws: PTPIPError.self) { _ = try await waiting.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        // The peer sees EOF.
+        #expect(try await server.receive(upTo: 16, timeout: .seconds(2)) == [])
+    }
+
+    @Test func cancellationWakesAPendingReceive() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        let start = ContinuousClock.now
+        let task = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let result = await task.result
+        #expect(throws: PTPIPError.self) { try result.get() }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func closingTheListenerEndsAPendingAccept() async throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        let accepting = Task { try await listener.accept() }
+        try await Task.sleep(for: .milliseconds(50))
+        listener.close()
+        await #expect(throws: PTPIPError.cancelled(during: "accept (127.0.0.1:\(listener.port))")) { _ = try await accepting.value }
+    }
+
+    @Test func connectingToAClosedPortIsRefused() async throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        let port = listener.port
+        listener.close()
+        await #expect(throws: PTPIPError.connectionRefused(address: "127.0.0.1:\(port)")) {
+            _ = try await TCPTransport.connect(host: "127.0.0.1", port: port, timeout: .seconds(2))
+        }
+    }
+
+    @Test func ipv6LoopbackWorksWhenAvailable() async throws {
+        let listener: TCPListener
+        do {
+            listener = try TCPListener.bind(host: "::1", port: 0)
+        } catch {
+            print("skipping IPv6 test: cannot bind ::1 (\(error))")
+            return
+        }
+        defer { listener.close() }
+        async let accepted = listener.accept(timeout: .seconds(5))
+        let client = try await TCPTransport.connect(host: "::1", port: listener.port, timeout: .seconds(5))
+        let server = try await accepted
+        defer { client.close(); server.close() }
+        #expect(client.peerDescription == "[::1]:\(listener.port)")
+        try await client.send([42], timeout: .seconds(1))
+        #expect(try await server.receive(upTo: 4, timeout: .seconds(1)) == [42])
+    }
+
+    @Test func hostNamesAreResolved() async throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        async let accepted = listener.accept(timeout: .seconds(5))
+        let client = try await TCPTransport.connect(host: "localhost", port: listener.port, timeout: .seconds(5))
+        let server = try await accepted
+        defer { client.close(); server.close() }
+        #expect(client.peerAddress?.port == listener.port)
+    }
+
+    @Test func unknownHostNamesFailResolution() async throws {
+        await #expect {
+            _ = try await TCPTransport.connect(host: "no-such-host.invalid", port: 1, timeout: .seconds(5))
+        } throws: { error in
+            if case .nameResolutionFailed(host: "no-such-host.invalid", _)? = error as? PTPIPError { return true }
+            return false
+        }
+    }
+}
