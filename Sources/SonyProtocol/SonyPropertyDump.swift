@@ -1,0 +1,95 @@
+import ByteCoding
+
+/// The data phase of SDIO_GetAllExtDevicePropInfo (0x9209): a u64 count, then that many
+/// `SonyPropertyDescriptor`s, filling the data exactly.
+///
+/// With param 1 = 0 the camera sends every property; with param 1 = 1 only those that changed
+/// since the previous call (possibly none: a count of 0).
+package struct SonyPropertyDump: Hashable, Sendable {
+    /// The descriptors in the order the camera sent them.
+    package var descriptors: [SonyPropertyDescriptor]
+
+    /// Wraps descriptors (for encoding, e.g. in the simulator).
+    package init(descriptors: [SonyPropertyDescriptor]) {
+        self.descriptors = descriptors
+    }
+
+    /// Decodes a whole 0x9209 data phase. `protocolVersion` (from SDIO_GetExtDeviceInfo) decides
+    /// whether enumerations carry one list (2.00) or two (3.00).
+    package init(decoding bytes: [UInt8], protocolVersion: SonyProtocolVersion) throws {
+        var reader = ByteReader(bytes, order: .littleEndian)
+        let count = try decoding { try reader.readInteger(UInt64.self, field: "propertyCount") }
+        // The smallest descriptor is 9 bytes (u8 values, no form): refuse counts the data cannot hold
+        // before reserving anything.
+        guard count <= UInt64(reader.remaining / Self.minimumDescriptorSize) else {
+            throw SonyProtocolError.malformed(.invalidValue(
+                field: "propertyCount",
+                reason: "\(count) descriptors do not fit in \(reader.remaining) bytes"))
+        }
+        var descriptors: [SonyPropertyDescriptor] = []
+        descriptors.reserveCapacity(Int(count))
+        for _ in 0..<Int(count) {
+            descriptors.append(try SonyPropertyDescriptor.read(from: &reader, layout: protocolVersion.enumerationLayout))
+        }
+        try decoding { try reader.expectEnd(after: "\(count) property descriptors") }
+        self.descriptors = descriptors
+    }
+
+    /// The 0x9209 data phase for these descriptors in `protocolVersion`'s layout.
+    package func encoded(protocolVersion: SonyProtocolVersion) -> [UInt8] {
+        var writer = ByteWriter(order: .littleEndian)
+        writer.writeInteger(UInt64(descriptors.count))
+        for descriptor in descriptors {
+            descriptor.write(to: &writer, layout: protocolVersion.enumerationLayout)
+        }
+        return writer.bytes
+    }
+
+    /// code (2) + type (2) + getSet (1) + isEnabled (1) + two 1-byte values + form flag (1).
+    static let minimumDescriptorSize = 9
+}
+
+/// The data phase of SDIO_GetExtDeviceInfo (0x9202): the protocol version, then the property
+/// codes and the control codes the camera supports, each a u32-counted array of u16.
+package struct SonyExtDeviceInfo: Hashable, Sendable {
+    /// The camera's SDIO protocol version (0x00C8 = 2.00, 0x012C = 3.00).
+    package var protocolVersion: SonyProtocolVersion
+    /// Property codes the camera describes in 0x9209.
+    package var propertyCodes: [SonyPropertyCode]
+    /// Control codes the camera accepts with 0x9207 (S1 0xD2C1, S2 0xD2C2, ...).
+    package var controlCodes: [SonyControlCode]
+
+    /// Creates the info a camera (or the simulator) reports.
+    package init(protocolVersion: SonyProtocolVersion, propertyCodes: [SonyPropertyCode], controlCodes: [SonyControlCode]) {
+        self.protocolVersion = protocolVersion
+        self.propertyCodes = propertyCodes
+        self.controlCodes = controlCodes
+    }
+
+    /// Decodes a whole 0x9202 data phase; an empty one (some bodies while they start) throws
+    /// `.malformed(.truncated)`, which callers retry.
+    package init(decoding bytes: [UInt8]) throws {
+        var reader = ByteReader(bytes, order: .littleEndian)
+        let (version, properties, controls) = try decoding {
+            (try reader.readInteger(UInt16.self, field: "protocolVersion"),
+             try reader.readArray(of: UInt16.self, countType: UInt32.self, field: "propertyCodes"),
+             try reader.readArray(of: UInt16.self, countType: UInt32.self, field: "controlCodes"))
+        }
+        try decoding { try reader.expectEnd(after: "SDIO_GetExtDeviceInfo") }
+        self.init(
+            protocolVersion: SonyProtocolVersion(rawValue: version),
+            propertyCodes: properties.map(SonyPropertyCode.init(rawValue:)),
+            controlCodes: controls.map(SonyControlCode.init(rawValue:)))
+    }
+
+    /// The 0x9202 data phase.
+    package var encoded: [UInt8] {
+        var writer = ByteWriter(order: .littleEndian)
+        writer.writeInteger(protocolVersion.rawValue)
+        writer.writeInteger(UInt32(propertyCodes.count))
+        for code in propertyCodes { writer.writeInteger(code.rawValue) }
+        writer.writeInteger(UInt32(controlCodes.count))
+        for code in controlCodes { writer.writeInteger(code.rawValue) }
+        return writer.bytes
+    }
+}

@@ -1,1 +1,0 @@
-// The SonyProtocol layer; see HOUSE_STYLE.md for what belongs here.
