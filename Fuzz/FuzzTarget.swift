@@ -1,0 +1,83 @@
+// libFuzzer entry point for the PTP/IP codec: arbitrary bytes go to both framer modes, the whole-packet
+// decoder, every body decoder and the datasets. Any trap is a bug: the peer must only ever cause a throw.
+// Built by Fuzz/run.sh together with the ByteCoding and PTPIP codec sources (one module, no SwiftPM).
+
+/// libFuzzer calls this once per input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+    FuzzTarget.run(bytes)
+    return 0
+}
+
+/// What each input is put through; decoded values must survive an encode/decode round trip.
+enum FuzzTarget {
+    static func run(_ bytes: [UInt8]) {
+        // The first byte picks how the stream is split, so splits are explored along with contents.
+        let chunk = 1 + Int(bytes.first ?? 0) % 97
+        wholePackets(bytes, chunk: chunk)
+        streamedFrames(bytes, chunk: chunk)
+        singlePackets(bytes)
+        datasets(bytes)
+    }
+
+    private static func wholePackets(_ bytes: [UInt8], chunk: Int) {
+        var framer = PacketFramer(maximumPacketLength: 1 << 16)
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + chunk, bytes.count)
+            framer.append(bytes[start..<end])
+            start = end
+            do {
+                while let packet = try framer.nextPacket() { checkRoundTrip(packet) }
+            } catch {
+                return
+            }
+        }
+    }
+
+    private static func streamedFrames(_ bytes: [UInt8], chunk: Int) {
+        var framer = PacketFramer(maximumPacketLength: 512, maximumStreamedPacketLength: 1 << 20)
+        var start = 0
+        var payloadBytes = 0
+        while start < bytes.count {
+            let end = min(start + chunk, bytes.count)
+            framer.append(bytes[start..<end])
+            start = end
+            do {
+                while let frame = try framer.nextFrame() {
+                    switch frame {
+                    case let .packet(packet): checkRoundTrip(packet)
+                    case let .dataChunk(piece): payloadBytes += piece.bytes.count
+                    }
+                }
+            } catch {
+                return
+            }
+        }
+        precondition(payloadBytes <= bytes.count, "streamed more payload than was fed")
+    }
+
+    private static func singlePackets(_ bytes: [UInt8]) {
+        if let packet = try? Packet.decode(bytes) { checkRoundTrip(packet) }
+        let body = bytes.dropFirst(min(1, bytes.count))
+        for type in PacketType.allCases {
+            if let packet = try? Packet.decode(type: type, body: body) { checkRoundTrip(packet) }
+        }
+    }
+
+    private static func datasets(_ bytes: [UInt8]) {
+        if let info = try? DeviceInfo(decoding: bytes) {
+            precondition((try? DeviceInfo(decoding: info.encoded())) == info, "DeviceInfo twins disagree")
+        }
+        if let info = try? ObjectInfo(decoding: bytes) {
+            precondition((try? ObjectInfo(decoding: info.encoded())) == info, "ObjectInfo twins disagree")
+        }
+    }
+
+    private static func checkRoundTrip(_ packet: Packet) {
+        let encoded = packet.encoded()
+        precondition(encoded.count == packet.encodedLength, "encodedLength disagrees with encode")
+        precondition((try? Packet.decode(encoded)) == packet, "packet twins disagree")
+    }
+}

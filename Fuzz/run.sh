@@ -1,0 +1,31 @@
+#!/bin/sh
+# Builds the PTP/IP codec fuzz target with libFuzzer + AddressSanitizer and runs it.
+#
+#   Fuzz/run.sh                       # 10 minutes (default arguments below)
+#   Fuzz/run.sh -runs=100000          # any libFuzzer arguments replace the defaults
+#
+# Only pure sources go in (ByteCoding and the PTPIP codec: PTPIPError, Codec/, Datasets/), so the
+# target needs nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
+set -eu
+cd "$(dirname "$0")/.."
+out=.build/fuzz
+mkdir -p "$out/corpus"
+flags="-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name hdrshoot"
+
+# ByteCoding as its own module (PTPIP imports it).
+swiftc $flags -module-name ByteCoding -emit-module -emit-module-path "$out/ByteCoding.swiftmodule" \
+    -wmo -c -o "$out/ByteCoding.o" Sources/ByteCoding/*.swift
+# The codec and the entry point as one module.
+swiftc $flags -module-name PTPIP -I "$out" \
+    Sources/PTPIP/PTPIPError.swift Sources/PTPIP/Codec/*.swift Sources/PTPIP/Datasets/*.swift Fuzz/FuzzTarget.swift \
+    "$out/ByteCoding.o" -o "$out/ptpip-fuzz"
+
+# Seed the corpus with real camera bytes when the shared fixtures are there.
+for seed in ../shared/fixtures/sony/*.bin; do
+    [ -f "$seed" ] && cp "$seed" "$out/corpus/"
+done
+
+if [ $# -eq 0 ]; then
+    set -- -max_total_time=600 -print_final_stats=1
+fi
+exec "$out/ptpip-fuzz" "$out/corpus" "$@"
