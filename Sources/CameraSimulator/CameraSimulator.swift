@@ -1,1 +1,0 @@
-// The CameraSimulator layer; see HOUSE_STYLE.md for what belongs here.
