@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import PTPIP
@@ -102,17 +103,20 @@ struct ClientSessionTests {
     }
 
     @Test func largeDataInStreamsToTheSinkInBoundedChunksWithProgress() async throws {
-        let size = 20 << 20
+        let size = 16 << 20
         let chunkSize = 64 << 10
+        // A pattern with a prime period, built by block copies (per-byte loops are slow in debug builds
+        // and would hog the two pool threads other tests share).
+        let block = (0..<65_521).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 8) }
+        var body: [UInt8] = []
+        body.reserveCapacity(size)
+        while body.count < size { body.append(contentsOf: block.prefix(size - body.count)) }
+        let payload = body
         try await withPeer(script: { session in
             try await serve(session) { request, _ in
-                // One 20 MiB Data packet: the client must stream it, not buffer it whole.
-                let body = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-                    for index in 0..<size { buffer[index] = UInt8(truncatingIfNeeded: index &* 13 &+ index >> 16) }
-                    count = size
-                }
+                // One 16 MiB Data packet, larger than maximumPacketLength: the client must stream it.
                 let id = request.transactionID
-                return [.startData(transactionID: id, totalLength: UInt64(size)), .data(transactionID: id, payload: body[...]),
+                return [.startData(transactionID: id, totalLength: UInt64(size)), .data(transactionID: id, payload: payload[...]),
                         .endData(transactionID: id, payload: []), ok(request)]
             }
         }) { peer in
@@ -123,14 +127,15 @@ struct ClientSessionTests {
             let tally = Mutex<(count: Int, largest: Int, mismatches: Int, last: DataProgress?)>((0, 0, 0, nil))
             let result = try await client.execute(.getObject, parameters: [1]) { chunk, progress in
                 tally.withLock { tally in
-                    var index = tally.count
-                    for byte in chunk {
-                        if byte != UInt8(truncatingIfNeeded: index &* 13 &+ index >> 16) { tally.mismatches += 1 }
-                        index += 1
+                    let expected = payload[tally.count..<min(size, tally.count + chunk.count)]
+                    let same = chunk.withUnsafeBytes { got in
+                        expected.withUnsafeBytes { want in got.count == want.count && memcmp(got.baseAddress!, want.baseAddress!, got.count) == 0 }
                     }
-                    tally.count = index
+                    if !same { tally.mismatches += 1 }
+                    tally.count += chunk.count
                     tally.largest = max(tally.largest, chunk.count)
                     if let last = tally.last, last.received >= progress.received { tally.mismatches += 1 }
+                    if progress.received != UInt64(tally.count) { tally.mismatches += 1 }
                     tally.last = progress
                 }
             }

@@ -153,6 +153,7 @@ final class TestPeer: Sendable {
 }
 
 /// Runs `body` against a fresh peer and stops the peer afterwards, whatever happens.
+@discardableResult
 func withPeer<Result>(
     host: String = "127.0.0.1", handshake: TestPeer.Handshake = .accept,
     script: @escaping @Sendable (TestPeer.Session) async throws -> Void,

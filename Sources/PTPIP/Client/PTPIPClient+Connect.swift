@@ -68,8 +68,13 @@ extension PTPIPClient {
     ) async throws -> Packet {
         while true {
             if let packet = try framer.nextPacket() { return packet }
-            let chunk = try await transport.receive(upTo: 4096, timeout: timeout)
-            if chunk.isEmpty { throw PTPIPError.peerClosed(during: during) }
+            let chunk: [UInt8]
+            do {
+                chunk = try await transport.receive(upTo: 4096, timeout: timeout)
+            } catch {
+                throw withContext(error, during: "the \(during) handshake")
+            }
+            if chunk.isEmpty { throw PTPIPError.peerClosed(during: "the \(during) handshake") }
             framer.append(chunk)
         }
     }

@@ -1,28 +1,19 @@
 extension PTPIPClient {
-    /// Where a transaction's data-in phase stands.
-    private enum DataPhase {
-        /// No Start Data yet.
-        case none
-        /// Between Start Data and the end of End Data.
-        case receiving(total: UInt64?, received: UInt64)
-        /// End Data is complete; only the response may follow.
-        case finished
-    }
-
     /// Reads the command connection until the Operation Response of `transactionID`, reassembling a
     /// data-in phase on the way (collected into the result, or streamed to `sink`).
     ///
-    /// Checks that every packet belongs to this transaction, that Start Data comes first and at most
-    /// once, that no more and no fewer bytes arrive than it announced, and that the response comes last.
+    /// The codec's `DataPhaseReceiver` checks the data phase itself (transaction ids, Start Data first,
+    /// exactly the announced total); this adds the response checks: it belongs to this transaction and
+    /// does not cut a data phase short.
     func receiveResponse(
         to code: OperationCode, transactionID: UInt32, sink: DataSink?, timeout: Duration
     ) async throws -> OperationResult {
-        var phase = DataPhase.none
+        var receiver = DataPhaseReceiver(transactionID: transactionID)
         var collected: [UInt8] = []
-        let expected = "transaction \(transactionID) (\(code))"
+        let limit = configuration.maximumCollectedDataLength
         while true {
             guard let frame = try commandFramer.nextFrame() else {
-                let during = if case .receiving = phase { "the data phase of \(code)" } else { "waiting for the response to \(code)" }
+                let during = if case .receiving = receiver.state { "the data phase of \(code)" } else { "waiting for the response to \(code)" }
                 let chunk: [UInt8]
                 do {
                     chunk = try await command.receive(upTo: configuration.receiveChunkSize, timeout: timeout)
@@ -33,73 +24,60 @@ extension PTPIPClient {
                 commandFramer.append(chunk)
                 continue
             }
-            switch frame {
-            case let .packet(.startData(id, total)):
-                guard id == transactionID, case .none = phase else {
-                    throw PTPIPError.protocolViolation(expected: "data or response for \(expected)", received: "Start Data for transaction \(id)")
-                }
-                let known: UInt64? = total == UInt64.max ? nil : total
-                if sink == nil, let known, known > UInt64(configuration.maximumCollectedDataLength) {
+            if sink == nil, case let .packet(.startData(_, total)) = frame {
+                // Refuse before allocating: a camera announcing gigabytes must not make us reserve them.
+                guard total <= UInt64(limit) else {
                     throw PTPIPError.protocolViolation(
-                        expected: "at most \(configuration.maximumCollectedDataLength) bytes of data (larger needs a sink)",
-                        received: "Start Data announcing \(known) bytes")
+                        expected: "at most \(limit) bytes of data (larger needs a sink)", received: "Start_Data announcing \(total) bytes")
                 }
-                if sink == nil, let known { collected.reserveCapacity(Int(known)) }
-                phase = .receiving(total: known, received: 0)
-
-            case let .dataChunk(chunk):
-                guard chunk.transactionID == transactionID, case let .receiving(total, received) = phase else {
-                    throw PTPIPError.protocolViolation(
-                        expected: "Start Data or response for \(expected)",
-                        received: "\(chunk.type) for transaction \(chunk.transactionID)")
-                }
-                let now = received + UInt64(chunk.bytes.count)
-                if let total, now > total {
-                    throw PTPIPError.protocolViolation(expected: "\(total) bytes of data as announced", received: "at least \(now) bytes")
-                }
-                if !chunk.bytes.isEmpty {
-                    if let sink {
-                        try await sink(chunk.bytes, DataProgress(received: now, total: total))
-                    } else {
-                        if now > UInt64(configuration.maximumCollectedDataLength) {
-                            throw PTPIPError.protocolViolation(
-                                expected: "at most \(configuration.maximumCollectedDataLength) bytes of data (larger needs a sink)",
-                                received: "\(now) bytes")
-                        }
-                        collected.append(contentsOf: chunk.bytes)
-                    }
-                }
-                if chunk.type == .endData, chunk.isLastChunkOfPacket {
-                    if let total, now != total {
-                        throw PTPIPError.protocolViolation(expected: "\(total) bytes of data as announced", received: "\(now) bytes")
-                    }
-                    phase = .finished
+                collected.reserveCapacity(Int(total))
+            }
+            var piece: ArraySlice<UInt8>?
+            if try receiver.accept(frame, sink: { piece = $0 }) {
+                guard let piece else { continue }
+                if let sink {
+                    try await sink(piece, Self.progress(of: receiver))
                 } else {
-                    phase = .receiving(total: total, received: now)
+                    guard collected.count + piece.count <= limit else {
+                        throw PTPIPError.protocolViolation(
+                            expected: "at most \(limit) bytes of data (larger needs a sink)", received: "\(collected.count + piece.count) bytes")
+                    }
+                    collected.append(contentsOf: piece)
                 }
-
+                continue
+            }
+            switch frame {
             case let .packet(.operationResponse(response)):
                 guard response.transactionID == transactionID else {
                     throw PTPIPError.protocolViolation(
-                        expected: "the response to \(expected)", received: "a response for transaction \(response.transactionID)")
+                        expected: "the response to transaction \(transactionID) (\(code))",
+                        received: "a response for transaction \(response.transactionID)")
                 }
-                if case .receiving = phase {
-                    throw PTPIPError.protocolViolation(expected: "End Data for \(expected)", received: "Operation Response")
+                if case .receiving = receiver.state {
+                    throw PTPIPError.protocolViolation(expected: "End_Data for transaction \(transactionID)", received: "Operation_Response")
                 }
                 return OperationResult(
                     code: response.code, parameters: response.parameters, transactionID: transactionID, data: collected)
-
             case .packet(.probeRequest):
                 try await command.send(Packet.probeResponse.encoded(), timeout: timeout)
-
             case let .packet(other):
-                throw PTPIPError.protocolViolation(expected: "data or response for \(expected)", received: other.type.description)
+                throw PTPIPError.protocolViolation(
+                    expected: "data or the response for transaction \(transactionID) (\(code))", received: other.type.description)
+            case .dataChunk:
+                preconditionFailure("the data phase receiver takes every data chunk")
             }
         }
     }
-}
 
-extension PTPIPClient {
+    /// The progress a receiver has made.
+    private static func progress(of receiver: DataPhaseReceiver) -> DataProgress {
+        switch receiver.state {
+        case .awaitingStart: return DataProgress(received: 0, total: 0)
+        case let .receiving(total, received): return DataProgress(received: received, total: total)
+        case let .complete(total): return DataProgress(received: total, total: total)
+        }
+    }
+
     /// Replaces the transport's generic "receive" in timeouts and resets with what the client was doing.
     static func withContext(_ error: any Error, during: String) -> any Error {
         switch error as? PTPIPError {

@@ -2,11 +2,11 @@
 package struct DataProgress: Sendable, Equatable {
     /// Payload bytes received so far.
     package var received: UInt64
-    /// The total the Start Data packet announced; nil when the camera said "unknown" (0xFFFFFFFFFFFFFFFF).
-    package var total: UInt64?
+    /// The total the Start Data packet announced.
+    package var total: UInt64
 
     /// Creates a progress value.
-    package init(received: UInt64, total: UInt64?) {
+    package init(received: UInt64, total: UInt64) {
         self.received = received
         self.total = total
     }
@@ -162,14 +162,16 @@ extension PTPIPClient {
 
     /// Closes both connections after a broken transaction; later calls throw the reason.
     private func breakConnection(because error: any Error, during code: OperationCode) {
-        guard case .failed = state else {
-            if case .disconnected = state { return }
+        switch state {
+        case .failed, .disconnected:
+            // Already closed: keep the first reason.
+            return
+        case .connected, .inSession:
             let reason = (error as? PTPIPError)
                 ?? .cancelled(during: "the data phase of \(code): the receiver failed (\(error))")
             state = .failed(reason)
             command.close()
             event.close()
-            return
         }
     }
 }

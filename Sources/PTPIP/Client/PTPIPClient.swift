@@ -113,7 +113,7 @@ package actor PTPIPClient {
             let remaining = Duration.nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicTime.now())))
             _ = try? await runTransaction(.closeSession, parameters: [], dataOut: nil, sink: nil, timeout: remaining)
         }
-        if case .failed = state {} else { state = .disconnected }
+        state = .disconnected
         command.close()
         event.close()
         eventReader.cancel()
