@@ -34,8 +34,8 @@ package struct SimulatorDatasets: Sendable {
     ]
 
     /// Builds the datasets for `configuration`, reading its replay files.
-    package init(configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
-        let replayedExt = try configuration.replayExtDeviceInfoPath.map { path throws(SimulatorConfigurationError) in
+    package init(configuration: SimulatorConfiguration) throws(SimulatorError) {
+        let replayedExt = try configuration.replayExtDeviceInfoPath.map { path throws(SimulatorError) in
             (path, try Self.read(path))
         }
         var version = SonyProtocolVersion(rawValue: configuration.protocolVersion)
@@ -111,7 +111,7 @@ package struct SimulatorDatasets: Sendable {
     /// PTP ObjectFormatCode for EXIF/JPEG (PTP 1.0 §6.2).
     static let jpegFormat: UInt16 = 0x3801
 
-    private static func read(_ path: String) throws(SimulatorConfigurationError) -> [UInt8] {
+    private static func read(_ path: String) throws(SimulatorError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadableReplay(path: path, reason: "cannot read the file")
         }
