@@ -61,7 +61,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         --replay-device-info FILE       serve a recorded GetDeviceInfo data phase
         --replay-ext-device-info FILE   serve a recorded 0x9202 data phase
         --replay-props FILE             serve a recorded 0x9209 data phase
-        --fault SPEC              busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
+        --fault SPEC[,SPEC...]    busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
                                   hang-at-op:N, refuse-connections:N, never-idle, mode-at-frame:N:A
                                   (repeatable)
         """
@@ -148,7 +148,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             case "--replay-props":
                 configuration.replayPropertiesPath = try next()
             case "--fault":
-                configuration.faults.append(try SimulatorFault.parse(try next()))
+                // Repeatable, and a comma-separated list also works: busy:0x9205:2,drop-at-op:9.
+                for spec in try next().split(separator: ",") {
+                    configuration.faults.append(try SimulatorFault.parse(String(spec)))
+                }
             default:
                 throw .unknownOption(option)
             }

@@ -87,9 +87,15 @@ package struct SimulatorDatasets: Sendable {
     ///
     /// A full answer from a replayed body is the recording with changed fixed-width values patched in;
     /// change-only answers and the built-in body are encoded with SonyProtocol's descriptor codec.
-    package func propertyDump(_ properties: [SonyPropertyDescriptor], complete: Bool) -> [UInt8] {
-        guard complete, var dump = replayedDump?.bytes, let offsets = replayedDump?.currentValueOffsets else {
-            return SonyPropertyDump(descriptors: properties).encoded(protocolVersion: protocolVersion)
+    /// `version` is the layout negotiated with the host (see `SimulatedCamera.negotiatedVersion`); a
+    /// recording is only replayed verbatim in its own layout.
+    package func propertyDump(
+        _ properties: [SonyPropertyDescriptor], complete: Bool, version: SonyProtocolVersion
+    ) -> [UInt8] {
+        guard complete, version.enumerationLayout == protocolVersion.enumerationLayout,
+            var dump = replayedDump?.bytes, let offsets = replayedDump?.currentValueOffsets
+        else {
+            return SonyPropertyDump(descriptors: properties).encoded(protocolVersion: version)
         }
         for property in properties {
             guard let offset = offsets[property.code] else { continue }
