@@ -12,6 +12,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// What each input is put through; decoded values must survive an encode/decode round trip.
 enum FuzzTarget {
+    /// Puts one input through every decoder; traps (the fuzzer's "crash") only on a codec bug.
     static func run(_ bytes: [UInt8]) {
         // The first byte picks how the stream is split, so splits are explored along with contents.
         let chunk = 1 + Int(bytes.first ?? 0) % 97
@@ -40,12 +41,19 @@ enum FuzzTarget {
         var framer = PacketFramer(maximumPacketLength: 512, maximumStreamedPacketLength: 1 << 20)
         var start = 0
         var payloadBytes = 0
+        var sunkBytes = 0
+        var receiver: DataPhaseReceiver?
         while start < bytes.count {
             let end = min(start + chunk, bytes.count)
             framer.append(bytes[start..<end])
             start = end
             do {
                 while let frame = try framer.nextFrame() {
+                    // The first Start_Data opens a data phase that every later frame is checked against.
+                    if receiver == nil, case let .packet(.startData(transactionID, _)) = frame {
+                        receiver = DataPhaseReceiver(transactionID: transactionID)
+                    }
+                    if receiver != nil { _ = try receiver?.accept(frame, sink: { sunkBytes += $0.count }) }
                     switch frame {
                     case let .packet(packet): checkRoundTrip(packet)
                     case let .dataChunk(piece): payloadBytes += piece.bytes.count
@@ -56,6 +64,7 @@ enum FuzzTarget {
             }
         }
         precondition(payloadBytes <= bytes.count, "streamed more payload than was fed")
+        precondition(sunkBytes <= payloadBytes, "the data phase sink got more than was streamed")
     }
 
     private static func singlePackets(_ bytes: [UInt8]) {

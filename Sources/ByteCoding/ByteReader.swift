@@ -36,9 +36,11 @@ public enum ByteOrder: Sendable {
 /// with a peer-supplied index without checking it first. The reader views its bytes as a slice,
 /// so sub-readers and `readSlice` share storage instead of copying (large PTP/IP data payloads).
 public struct ByteReader: Sendable {
-    let bytes: ArraySlice<UInt8>
+    @usableFromInline let bytes: ArraySlice<UInt8>
+    // Stored under another name so `readInteger` can be inlined (and specialized) into the decoders.
+    @usableFromInline var storedOffset: Int
     /// The offset of the next byte to read.
-    public private(set) var offset: Int
+    public var offset: Int { storedOffset }
     /// The byte order used for integers.
     public let order: ByteOrder
 
@@ -50,7 +52,7 @@ public struct ByteReader: Sendable {
     /// Creates a reader over a slice of an array without copying it; offsets count from the slice's start.
     public init(slice: ArraySlice<UInt8>, order: ByteOrder = .littleEndian) {
         self.bytes = slice
-        self.offset = 0
+        self.storedOffset = 0
         self.order = order
     }
 
@@ -66,19 +68,20 @@ public struct ByteReader: Sendable {
     public var isAtEnd: Bool { offset >= bytes.count }
 
     /// Reads a fixed-width integer in the reader's byte order.
+    @inlinable
     public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self, field: String) throws -> T {
         let size = MemoryLayout<T>.size
-        guard size <= bytes.count - offset else {
-            throw ByteCodingError.truncated(field: field, needed: size, available: bytes.count - offset)
+        guard size <= bytes.count - storedOffset else {
+            throw ByteCodingError.truncated(field: field, needed: size, available: bytes.count - storedOffset)
         }
-        let start = bytes.startIndex + offset
+        let start = bytes.startIndex + storedOffset
         var value: T = 0
         if order == .littleEndian {
             for index in 0..<size { value |= T(truncatingIfNeeded: bytes[start + index]) << (8 * index) }
         } else {
             for index in 0..<size { value = (value << 8) | T(truncatingIfNeeded: bytes[start + index]) }
         }
-        offset += size
+        storedOffset += size
         return value
     }
 
@@ -92,7 +95,7 @@ public struct ByteReader: Sendable {
         guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
         try require(count, field: field)
         let start = bytes.startIndex + offset
-        offset += count
+        storedOffset += count
         return bytes[start..<(start + count)]
     }
 
@@ -104,7 +107,7 @@ public struct ByteReader: Sendable {
     /// Reads every byte that is left as a slice sharing the reader's storage (no copy).
     public mutating func readRemainingSlice() -> ArraySlice<UInt8> {
         let slice = bytes[(bytes.startIndex + offset)...]
-        offset = bytes.count
+        storedOffset = bytes.count
         return slice
     }
 
@@ -112,7 +115,7 @@ public struct ByteReader: Sendable {
     public mutating func skip(_ count: Int, field: String) throws {
         guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
         try require(count, field: field)
-        offset += count
+        storedOffset += count
     }
 
     /// Returns a reader over the next `count` bytes and moves past them (for nested structures; no copy).

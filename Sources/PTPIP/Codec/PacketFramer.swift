@@ -64,7 +64,8 @@ package struct PacketFramer: Sendable {
     }
 
     /// Lets a transport read straight into the framer's buffer: `body` gets room for up to `maximumCount`
-    /// bytes and returns how many it wrote (0...maximumCount). Returns that count.
+    /// bytes and returns how many it wrote (0...maximumCount). Returns that count. Once the framer has
+    /// failed, `body` is not called and 0 is returned: check `nextPacket()`/`nextFrame()` first, which throw.
     package mutating func receive(
         maximumCount: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> Int
     ) rethrows -> Int {

@@ -43,7 +43,8 @@ extension Socket {
     /// Returns the number of bytes written, or nil if the send buffer is full. `MSG_NOSIGNAL` turns a
     /// write to a closed peer into `EPIPE` instead of killing the process with SIGPIPE.
     func tryWrite(_ buffers: [[UInt8]], skipping offset: Int) throws(SocketFailure) -> Int? {
-        try withDescriptor { fd throws(SocketFailure) in
+        if buffers.count == 1 { return try tryWrite(buffers[0], skipping: offset) }
+        return try withDescriptor { fd throws(SocketFailure) in
             var skip = offset
             var vectors: [iovec] = []
             vectors.reserveCapacity(buffers.count)
@@ -67,6 +68,21 @@ extension Socket {
                 case .failure(.wouldBlock): return nil
                 case let .failure(error): throw .system(error, call: "sendmsg")
                 }
+            }
+        }
+    }
+
+    /// The single-buffer case of `tryWrite`: a plain `send`, no iovec array to build.
+    private func tryWrite(_ bytes: [UInt8], skipping offset: Int) throws(SocketFailure) -> Int? {
+        if offset >= bytes.count { return 0 }
+        return try withDescriptor { fd throws(SocketFailure) in
+            let result = bytes.withUnsafeBytes { raw in
+                retryingInterrupts { Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+            }
+            switch result {
+            case let .success(count): return count
+            case .failure(.wouldBlock): return nil
+            case let .failure(error): throw .system(error, call: "send")
             }
         }
     }

@@ -1,0 +1,81 @@
+/// Opens one byte stream to the camera; called twice per session (command, then event connection).
+package typealias TransportConnector = @Sendable (_ timeout: Duration) async throws -> any Transport
+
+extension PTPIPClient {
+    /// PTP/IP's registered TCP port (CIPA DC-005 §2.2).
+    package static let defaultPort: UInt16 = 15740
+
+    /// Connects over TCP to `host` (IPv4/IPv6 literal or name) and performs both Init handshakes.
+    package static func connect(
+        host: String, port: UInt16 = defaultPort, configuration: Configuration
+    ) async throws -> PTPIPClient {
+        let address = SocketAddress(numericHost: host, port: port)?.description ?? "\(host):\(port)"
+        return try await connect(address: address, configuration: configuration) { timeout in
+            try await TCPTransport.connect(host: host, port: port, timeout: timeout)
+        }
+    }
+
+    /// Performs both Init handshakes over streams from `connector` (a seam for other transports).
+    ///
+    /// Command connection: Init Command Request (our GUID and name) → Init Command Ack (the camera's
+    /// connection number). Event connection: Init Event Request (that number) → Init Event Ack.
+    /// Init Fail on either becomes `.initFailed(reason:)`; anything else unexpected `.protocolViolation`.
+    package static func connect(
+        address: String, configuration: Configuration, connector: TransportConnector
+    ) async throws -> PTPIPClient {
+        let command = try await connector(configuration.connectTimeout)
+        do {
+            var commandFramer = PacketFramer(maximumPacketLength: configuration.maximumPacketLength)
+            let request = InitCommandRequest(
+                guid: configuration.identity.guid, friendlyName: configuration.identity.friendlyName)
+            try await command.send(Packet.initCommandRequest(request).encoded(), timeout: configuration.connectTimeout)
+            let ack: InitCommandAck
+            switch try await readHandshakePacket(
+                from: command, framer: &commandFramer, timeout: configuration.connectTimeout, during: "Init Command") {
+            case let .initCommandAck(received): ack = received
+            case let .initFail(reason): throw PTPIPError.initFailed(reason: reason)
+            case let other: throw PTPIPError.protocolViolation(expected: "Init Command Ack", received: other.type.description)
+            }
+
+            let event = try await connector(configuration.connectTimeout)
+            do {
+                var eventFramer = PacketFramer(maximumPacketLength: configuration.maximumPacketLength)
+                try await event.send(
+                    Packet.initEventRequest(connectionNumber: ack.connectionNumber).encoded(),
+                    timeout: configuration.connectTimeout)
+                switch try await readHandshakePacket(
+                    from: event, framer: &eventFramer, timeout: configuration.connectTimeout, during: "Init Event") {
+                case .initEventAck: break
+                case let .initFail(reason): throw PTPIPError.initFailed(reason: reason)
+                case let other: throw PTPIPError.protocolViolation(expected: "Init Event Ack", received: other.type.description)
+                }
+                return PTPIPClient(
+                    camera: ack, address: address, configuration: configuration,
+                    command: command, commandFramer: commandFramer, event: event, eventFramer: eventFramer)
+            } catch {
+                event.close()
+                throw error
+            }
+        } catch {
+            command.close()
+            throw error
+        }
+    }
+
+    /// Reads one whole packet during a handshake; EOF is `.peerClosed`.
+    private static func readHandshakePacket(
+        from transport: any Transport, framer: inout PacketFramer, timeout: Duration, during: String
+    ) async throws -> Packet {
+        while true {
+            if let packet = try framer.nextPacket() { return packet }
+            let chunk: [UInt8]
+            do {
+                chunk = try await transport.receive(upTo: 4096, timeout: timeout)
+            } catch {
+                throw withContext(error, during: "the \(during) handshake")
+            }
+            if chunk.isEmpty { throw PTPIPError.peerClosed(during: "the \(during) handshake") }
+            framer.append(chunk)
+        }
+    }
+}

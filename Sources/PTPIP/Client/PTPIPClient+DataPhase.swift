@@ -1,0 +1,89 @@
+extension PTPIPClient {
+    /// Reads the command connection until the Operation Response of `transactionID`, reassembling a
+    /// data-in phase on the way (collected into the result, or streamed to `sink`).
+    ///
+    /// The codec's `DataPhaseReceiver` checks the data phase itself (transaction ids, Start Data first,
+    /// exactly the announced total); this adds the response checks: it belongs to this transaction and
+    /// does not cut a data phase short.
+    func receiveResponse(
+        to code: OperationCode, transactionID: UInt32, sink: DataSink?, timeout: Duration
+    ) async throws -> OperationResult {
+        var receiver = DataPhaseReceiver(transactionID: transactionID)
+        var collected: [UInt8] = []
+        let limit = configuration.maximumCollectedDataLength
+        while true {
+            guard let frame = try commandFramer.nextFrame() else {
+                let during = if case .receiving = receiver.state { "the data phase of \(code)" } else { "waiting for the response to \(code)" }
+                let chunk: [UInt8]
+                do {
+                    chunk = try await command.receive(upTo: configuration.receiveChunkSize, timeout: timeout)
+                } catch {
+                    throw Self.withContext(error, during: during)
+                }
+                if chunk.isEmpty { throw PTPIPError.peerClosed(during: during) }
+                commandFramer.append(chunk)
+                continue
+            }
+            if sink == nil, case let .packet(.startData(_, total)) = frame {
+                // Refuse before allocating: a camera announcing gigabytes must not make us reserve them.
+                guard total <= UInt64(limit) else {
+                    throw PTPIPError.protocolViolation(
+                        expected: "at most \(limit) bytes of data (larger needs a sink)", received: "Start_Data announcing \(total) bytes")
+                }
+                collected.reserveCapacity(Int(total))
+            }
+            var piece: ArraySlice<UInt8>?
+            if try receiver.accept(frame, sink: { piece = $0 }) {
+                guard let piece else { continue }
+                if let sink {
+                    try await sink(piece, Self.progress(of: receiver))
+                } else {
+                    guard collected.count + piece.count <= limit else {
+                        throw PTPIPError.protocolViolation(
+                            expected: "at most \(limit) bytes of data (larger needs a sink)", received: "\(collected.count + piece.count) bytes")
+                    }
+                    collected.append(contentsOf: piece)
+                }
+                continue
+            }
+            switch frame {
+            case let .packet(.operationResponse(response)):
+                guard response.transactionID == transactionID else {
+                    throw PTPIPError.protocolViolation(
+                        expected: "the response to transaction \(transactionID) (\(code))",
+                        received: "a response for transaction \(response.transactionID)")
+                }
+                if case .receiving = receiver.state {
+                    throw PTPIPError.protocolViolation(expected: "End_Data for transaction \(transactionID)", received: "Operation_Response")
+                }
+                return OperationResult(
+                    code: response.code, parameters: response.parameters, transactionID: transactionID, data: collected)
+            case .packet(.probeRequest):
+                try await command.send(Packet.probeResponse.encoded(), timeout: timeout)
+            case let .packet(other):
+                throw PTPIPError.protocolViolation(
+                    expected: "data or the response for transaction \(transactionID) (\(code))", received: other.type.description)
+            case .dataChunk:
+                preconditionFailure("the data phase receiver takes every data chunk")
+            }
+        }
+    }
+
+    /// The progress a receiver has made.
+    private static func progress(of receiver: DataPhaseReceiver) -> DataProgress {
+        switch receiver.state {
+        case .awaitingStart: return DataProgress(received: 0, total: 0)
+        case let .receiving(total, received): return DataProgress(received: received, total: total)
+        case let .complete(total): return DataProgress(received: total, total: total)
+        }
+    }
+
+    /// Replaces the transport's generic "receive" in timeouts and resets with what the client was doing.
+    static func withContext(_ error: any Error, during: String) -> any Error {
+        switch error as? PTPIPError {
+        case let .timedOut(address, _)?: return PTPIPError.timedOut(address: address, during: during)
+        case .connectionReset?: return PTPIPError.connectionReset(during: during)
+        default: return error
+        }
+    }
+}

@@ -1,0 +1,152 @@
+/// A PTP/IP session with one camera (CIPA DC-005): a command connection and an event connection.
+///
+/// `connect` performs both Init handshakes; then `openSession`, `execute` (one transaction at a time,
+/// concurrent callers served first-come first-served, never interleaved), `closeSession` and
+/// `disconnect`. Events from the event connection arrive on `events`; Probe Requests are answered.
+///
+/// A transaction that fails in the middle (timeout, peer closed, protocol violation, cancellation)
+/// leaves the command connection out of step, so the client closes both connections and every later
+/// call throws that first error: reconnect to continue. A response code other than OK is thrown as
+/// `PTPIPError.response(code:operation:)` and leaves the session usable.
+package actor PTPIPClient {
+    /// Timeouts and limits of a client.
+    package struct Configuration: Sendable {
+        /// The GUID and name sent in the Init Command Request.
+        package var identity: HostIdentity
+        /// Longest time for TCP connect plus each Init handshake.
+        package var connectTimeout: Duration = .seconds(10)
+        /// Longest the camera may stay silent within one operation (per wait, so long transfers that keep
+        /// moving never time out).
+        package var operationTimeout: Duration = .seconds(10)
+        /// Upper bound of `disconnect()`, however silent the camera is.
+        package var disconnectTimeout: Duration = .seconds(2)
+        /// Largest packet buffered whole; Data payloads are streamed and not bound by this.
+        package var maximumPacketLength: Int = PacketFramer.defaultMaximumPacketLength
+        /// Largest data-in phase `execute` collects into memory; larger ones need a sink.
+        package var maximumCollectedDataLength: Int = 64 << 20
+        /// Largest chunk read from the socket at once (and so the largest chunk a sink receives).
+        package var receiveChunkSize: Int = 256 << 10
+        /// Events kept for a slow consumer of `events`; older ones are dropped beyond this.
+        package var eventBufferLimit: Int = 1024
+
+        /// A configuration with default timeouts for `identity`.
+        package init(identity: HostIdentity) {
+            self.identity = identity
+        }
+    }
+
+    /// Where the session stands; re-checked after every `await`.
+    enum State: Sendable {
+        /// Both connections are up, no session is open.
+        case connected
+        /// A session is open.
+        case inSession(id: UInt32)
+        /// A transaction broke the connection; both sockets are closed.
+        case failed(PTPIPError)
+        /// `disconnect()` ran.
+        case disconnected
+    }
+
+    /// What the camera said about itself in the Init Command Ack.
+    package nonisolated let camera: InitCommandAck
+    /// The camera's address ("192.168.122.1:15740").
+    package nonisolated let address: String
+    /// Events from the event connection, in arrival order. One consumer. Finishes after `disconnect()`,
+    /// or throws the error that ended the event connection.
+    package nonisolated let events: AsyncThrowingStream<PTPEvent, any Error>
+
+    let configuration: Configuration
+    let command: any Transport
+    let event: any Transport
+    let gate = TransactionGate()
+    var state: State = .connected
+    /// Framing state of the command connection (bytes that arrived after the last packet stay here).
+    var commandFramer: PacketFramer
+    /// The id the next in-session transaction uses (ISO 15740 §9.3.1: 1 after OpenSession, never 0 or ~0).
+    var nextTransactionID: UInt32 = 1
+    private let eventReader: Task<Void, Never>
+
+    init(
+        camera: InitCommandAck, address: String, configuration: Configuration,
+        command: any Transport, commandFramer: PacketFramer, event: any Transport, eventFramer: PacketFramer
+    ) {
+        self.camera = camera
+        self.address = address
+        self.configuration = configuration
+        self.command = command
+        self.commandFramer = commandFramer
+        self.event = event
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: PTPEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventBufferLimit))
+        self.events = stream
+        // Owned, not fire-and-forget: `disconnect()` cancels this task and waits for it.
+        self.eventReader = Task { [event, configuration] in
+            await Self.readEvents(
+                from: event, framer: eventFramer, into: continuation,
+                chunkSize: configuration.receiveChunkSize, sendTimeout: configuration.operationTimeout)
+        }
+    }
+
+    deinit {
+        command.close()
+        event.close()
+        eventReader.cancel()
+    }
+
+    /// The open session's id, if any.
+    package var sessionID: UInt32? {
+        if case let .inSession(id) = state { return id }
+        return nil
+    }
+
+    // MARK: - Disconnect
+
+    /// Closes the session if one is open, then both connections; returns within `disconnectTimeout`.
+    ///
+    /// A transaction still running gets until the deadline to finish; after that its sockets are closed
+    /// under it (it throws `.cancelled`). CloseSession is best effort: a silent or failing camera does not
+    /// stop the sockets from closing. Calls waiting for their turn throw once they get it. Idempotent.
+    package func disconnect() async {
+        let deadline = MonotonicTime.deadline(after: configuration.disconnectTimeout)
+        let entered = await gate.enter(until: deadline)
+        if entered, case .inSession = state {
+            let remaining = Duration.nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicTime.now())))
+            _ = try? await runTransaction(.closeSession, parameters: [], dataOut: nil, sink: nil, timeout: remaining)
+        }
+        state = .disconnected
+        command.close()
+        event.close()
+        eventReader.cancel()
+        await eventReader.value
+        if entered { gate.leave() }
+    }
+}
+
+extension TransactionGate {
+    /// Enters unless `deadline` (monotonic nanoseconds) passes first; returns whether it entered.
+    func enter(until deadline: UInt64) async -> Bool {
+        if tryEnter() { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await self.enter()
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                // A pure timer on the I/O loop (no descriptor): cancellable, no pool thread held.
+                try? await IOEventLoop.shared.wait(fd: -1, for: .readable, deadline: deadline)
+                return false
+            }
+            var entered = false
+            // Whichever finishes first, stop the other; if both "won", the gate is still ours.
+            for await result in group {
+                entered = entered || result
+                group.cancelAll()
+            }
+            return entered
+        }
+    }
+}
