@@ -65,6 +65,16 @@ package enum PTPValue: Hashable, Sendable {
         }
     }
 
+    /// The value as an Int128 when it is an integer scalar that fits (every type but huge UINT128s).
+    package var wideValue: Int128? {
+        switch self {
+        case let .int128(value): value
+        case let .uint128(value): Int128(exactly: value)
+        case let .uint64(value): Int128(value)
+        default: integerValue.map { Int128($0) }
+        }
+    }
+
     /// The value as a UInt32 when it is an integer scalar in 0...0xFFFFFFFF.
     package var uint32Value: UInt32? { integerValue.flatMap { UInt32(exactly: $0) } }
 

@@ -86,6 +86,24 @@ package struct SonyPropertyDescriptor: Hashable, Sendable {
         return []
     }
 
+    /// Whether the camera would take `value` now: settable, of the right type, and in the
+    /// settable list (enumeration) or on a step of the range (range); any value of the type for
+    /// form none. The simulator answers 0x9205 with this; the camera module checks before setting.
+    package func allows(_ value: PTPValue) -> Bool {
+        guard isSettable, value.dataType == dataType else { return false }
+        switch form {
+        case .none:
+            return true
+        case let .enumeration(settable, _):
+            return settable.contains(value)
+        case let .range(minimum, maximum, step):
+            guard let low = minimum.wideValue, let high = maximum.wideValue, let stride = step.wideValue,
+                  let candidate = value.wideValue, low <= candidate, candidate <= high
+            else { return false }
+            return stride <= 0 || (candidate - low) % stride == 0
+        }
+    }
+
     private var allValues: [PTPValue] {
         var values = [factoryValue, currentValue]
         switch form {

@@ -1,7 +1,7 @@
 import Exposure
 import Testing
 import TestSupport
-@testable import SonyProtocol
+import SonyProtocol
 
 /// The real RX100M7 0x9209 dump: decoded byte-exactly, re-encoded identically.
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
@@ -117,5 +117,41 @@ struct SonyPropertyDumpTests {
             #expect(single.currentValue == original.currentValue)
         }
         #expect(decoded.encoded(protocolVersion: .v2_00) == old)
+    }
+}
+
+/// Corrupted copies of the real dump: every outcome is a value or a `SonyProtocolError`, never a trap.
+@Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
+struct SonyPropertyDumpCorruptionTests {
+    /// A fixed-seed generator (SplitMix64), so every run corrupts the same bytes.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func randomByteCorruptionsDecodeOrThrowTypedErrors() throws {
+        let bytes = try Fixtures.load(SonyPropertyDumpTests.dumpPath)
+        var generator = SplitMix64(state: 0x5E5_D20D)
+        var refused = 0
+        for _ in 0..<500 {
+            var corrupted = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                corrupted[Int.random(in: 0..<corrupted.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            do {
+                let dump = try SonyPropertyDump(decoding: corrupted, protocolVersion: .v3_00)
+                // Whatever decodes must encode back to the very same bytes.
+                #expect(dump.encoded(protocolVersion: .v3_00) == corrupted)
+            } catch is SonyProtocolError {
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
     }
 }

@@ -1,0 +1,90 @@
+import Testing
+import SonyProtocol
+
+/// The wire constants, each checked against libgphoto2, rocc and the recorded bytes.
+struct SonyCodesTests {
+    @Test func operationCodesAndNames() {
+        #expect(SonyOperationCode.sdioConnect.rawValue == 0x9201)
+        #expect(SonyOperationCode.sdioGetExtDeviceInfo.rawValue == 0x9202)
+        #expect(SonyOperationCode.sdioSetExtDevicePropValue.rawValue == 0x9205)
+        #expect(SonyOperationCode.sdioControlDevice.rawValue == 0x9207)
+        #expect(SonyOperationCode.sdioGetAllExtDevicePropInfo.rawValue == 0x9209)
+        #expect(SonyOperationCode.sdioGetAllExtDevicePropInfo.name == "SDIO_GetAllExtDevicePropInfo")
+        #expect(SonyOperationCode(rawValue: 0x1001).name == nil)
+        #expect(SonyOperationCode.changedPropertiesOnly == 1)
+        #expect(SonyConnectPhase.allCases.map(\.rawValue) == [1, 2, 3])
+    }
+
+    @Test func eventControlAndHandleCodes() {
+        #expect(SonyEventCode.objectAdded.rawValue == 0xC201)
+        #expect(SonyEventCode.objectRemoved.rawValue == 0xC202)
+        #expect(SonyEventCode.devicePropChanged.rawValue == 0xC203)
+        #expect(SonyControlCode.s1Button.rawValue == 0xD2C1)
+        #expect(SonyControlCode.s2Button.rawValue == 0xD2C2)
+        #expect(SonyObjectHandle.stillImage == 0xFFFF_C001)
+    }
+
+    @Test func buttonsSendTwoForDownAndOneForUpAsU16() {
+        // As in rocc's recorded TakePic flow: data phases 02 00 (press) and 01 00 (release).
+        #expect(SonyButtonState.down.dataPhase == [0x02, 0x00])
+        #expect(SonyButtonState.up.dataPhase == [0x01, 0x00])
+    }
+
+    @Test func propertyCodes() {
+        #expect(SonyPropertyCode.compressionSetting.rawValue == 0x5004)
+        #expect(SonyPropertyCode.focusMode.rawValue == 0x500A)
+        #expect(SonyPropertyCode.exposureProgramMode.rawValue == 0x500E)
+        #expect(SonyPropertyCode.shutterSpeed.rawValue == 0xD20D)
+        #expect(SonyPropertyCode.focusIndication.rawValue == 0xD213)
+        #expect(SonyPropertyCode.shootingFileInfo.rawValue == 0xD215)
+        #expect(SonyPropertyCode.saveDestination.rawValue == 0xD222)
+        #expect(SonyPropertyCode.priorityKeySettings.rawValue == 0xD25A)
+        #expect(SonyPropertyCode.shutterSpeed.description == "0xD20D")
+        #expect(SonyPropertyCode(rawValue: 0x500A).description == "0x500A")
+    }
+
+    @Test func protocolVersionsPickTheEnumerationLayout() {
+        #expect(SonyProtocolVersion.v2_00.rawValue == 0x00C8)
+        #expect(SonyProtocolVersion.v3_00.rawValue == 0x012C)
+        #expect(SonyProtocolVersion.v2_00.enumerationLayout == .oneList)
+        #expect(SonyProtocolVersion.v3_00.enumerationLayout == .twoLists)
+        #expect(SonyProtocolVersion(rawValue: 0x012D).enumerationLayout == .twoLists)
+        #expect(SonyProtocolVersion.v3_00.setsShutterSpeedAbsolutely)
+    }
+
+    @Test(arguments: [
+        (SonyExposureMode.manual, UInt32(0x0000_0001), "M", true),
+        (.programAuto, 0x0001_0002, "P", false),
+        (.aperturePriority, 0x0002_0003, "A", false),
+        (.shutterPriority, 0x0003_0004, "S", true),
+        (.intelligentAuto, 0x0004_8000, "Intelligent Auto", false),
+        (.movieManual, 0x0007_8053, "Movie M", false),
+        (.other(0x0005_8011), 0x0005_8011, "mode 0x00058011", false),
+    ])
+    func exposureModesRoundTripTheirRawValues(mode: SonyExposureMode, raw: UInt32, name: String, shootable: Bool) {
+        #expect(SonyExposureMode(rawValue: raw) == mode)
+        #expect(mode.rawValue == raw)
+        #expect(mode.name == name)
+        #expect(mode.allowsShutterSpeedControl == shootable)
+    }
+
+    @Test func focusModesRoundTripTheirRawValues() {
+        let table: [(SonyFocusMode, UInt16)] = [
+            (.manual, 0x0001), (.singleAF, 0x0002), (.continuousAF, 0x8004), (.automaticAF, 0x8005),
+            (.directManual, 0x8006), (.other(0x8009), 0x8009),
+        ]
+        for (mode, raw) in table {
+            #expect(SonyFocusMode(rawValue: raw) == mode)
+            #expect(mode.rawValue == raw)
+        }
+    }
+
+    @Test func shootingFileInfoFlagsWaitingImagesWithBitFifteen() {
+        #expect(SonyShootingFileInfo.waiting(1).rawValue == 0x8001)
+        #expect(SonyShootingFileInfo(rawValue: 0x8001).hasImages)
+        #expect(SonyShootingFileInfo(rawValue: 0x8003).imageCount == 3)
+        #expect(!SonyShootingFileInfo(rawValue: 0x8000).hasImages)
+        #expect(!SonyShootingFileInfo.empty.hasImages)
+        #expect(SonyShootingFileInfo(rawValue: 0x0005).imageCount == 0)
+    }
+}
