@@ -45,6 +45,8 @@ package struct SimulatedCamera: Sendable {
     /// The highest SDIO_Connect phase completed in this session (0 before the first).
     package private(set) var connectPhase: UInt32 = 0
     package private(set) var shutter: ShutterState = .idle
+    /// The property layout agreed in SDIO_GetExtDeviceInfo: the older of the host's and the body's versions.
+    package private(set) var negotiatedVersion: SonyProtocolVersion
     package private(set) var buffered: BufferedImage?
     /// Frames fired so far.
     package private(set) var frameCount = 0
@@ -66,6 +68,7 @@ package struct SimulatedCamera: Sendable {
         self.configuration = configuration
         self.datasets = datasets
         properties = datasets.initialProperties
+        negotiatedVersion = datasets.protocolVersion
         changed = Set(properties.map(\.code))
         faults = FaultState(configuration.faults)
     }
@@ -112,6 +115,7 @@ package struct SimulatedCamera: Sendable {
         advance(to: now)
         session = .closed
         connectPhase = 0
+        negotiatedVersion = datasets.protocolVersion
         hanging = false
         if s2Held { releaseS2(now: now) }
         s1Held = false
@@ -186,12 +190,17 @@ package struct SimulatedCamera: Sendable {
             // Each phase answers 8 bytes; real bodies send zeros here.
             return .reply(.ok(data: [UInt8](repeating: 0, count: 8)))
         case .sdioGetExtDeviceInfo:
+            // Param 1 is the host's protocol version. A body answers with its own version, but describes
+            // its properties in the older layout to an older host: libgphoto2 2.5 asks with 0x00C8 and
+            // parses one enumeration list, hdrshoot asks with 0x012C and gets two.
+            let requested = SonyProtocolVersion(rawValue: UInt16(clamping: parameter(0)))
+            negotiatedVersion = parameter(0) == 0 ? datasets.protocolVersion : min(requested, datasets.protocolVersion)
             return .reply(.ok(data: datasets.extDeviceInfo))
         case .sdioGetAllExtDevicePropInfo:
             let onlyChanged = parameter(0) == SonyOperationCode.changedPropertiesOnly
             let selected = onlyChanged ? properties.filter { changed.contains($0.code) } : properties
             changed.removeAll()
-            return .reply(.ok(data: datasets.propertyDump(selected, complete: !onlyChanged)))
+            return .reply(.ok(data: datasets.propertyDump(selected, complete: !onlyChanged, version: negotiatedVersion)))
         case .sdioSetExtDevicePropValue:
             return .reply(setProperty(code: SonyPropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0))), data: dataOut))
         case .sdioControlDevice:
@@ -233,9 +242,11 @@ package struct SimulatedCamera: Sendable {
         guard let value = try? PTPValue(decoding: data, as: property.dataType) else {
             return CameraReply(.invalidDevicePropFormat)
         }
-        // Protocol 2.00 bodies move the shutter speed only by notches (0x9207), never absolutely.
-        if code == .shutterSpeed && !datasets.protocolVersion.setsShutterSpeedAbsolutely {
-            return CameraReply(.accessDenied)
+        // Protocol 2.00 bodies move the shutter speed only by notches (0x9207): an absolute set is answered
+        // OK and ignored. libgphoto2 2.5 depends on this: after stepping it sends SetControlDeviceA 0xD20D
+        // with a zero value and fails the whole set on any other answer.
+        if code == .shutterSpeed && !negotiatedVersion.setsShutterSpeedAbsolutely {
+            return CameraReply(.ok)
         }
         guard property.isSettable else { return CameraReply(.accessDenied) }
         guard property.accepts(value) else { return CameraReply(.invalidDevicePropValue) }

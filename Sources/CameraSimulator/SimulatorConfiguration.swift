@@ -61,21 +61,21 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         --replay-device-info FILE       serve a recorded GetDeviceInfo data phase
         --replay-ext-device-info FILE   serve a recorded 0x9202 data phase
         --replay-props FILE             serve a recorded 0x9209 data phase
-        --fault SPEC              busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
+        --fault SPEC[,SPEC...]    busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
                                   hang-at-op:N, refuse-connections:N, never-idle, mode-at-frame:N:A
                                   (repeatable)
         """
 
     /// Parses the simulator's options (everything after `simulate`); throws on any unknown or malformed one.
-    public static func parse(arguments: [String]) throws(SimulatorConfigurationError) -> SimulatorConfiguration {
+    public static func parse(arguments: [String]) throws(SimulatorError) -> SimulatorConfiguration {
         var configuration = SimulatorConfiguration()
         var index = 0
-        func value(_ option: String) throws(SimulatorConfigurationError) -> String {
+        func value(_ option: String) throws(SimulatorError) -> String {
             index += 1
             guard index < arguments.count else { throw .missingValue(option: option) }
             return arguments[index]
         }
-        func integer(_ option: String, _ text: String, minimum: Int = 0) throws(SimulatorConfigurationError) -> Int {
+        func integer(_ option: String, _ text: String, minimum: Int = 0) throws(SimulatorError) -> Int {
             guard let number = Int(text), number >= minimum else {
                 throw .invalidValue(option: option, value: text, expected: "a whole number >= \(minimum)")
             }
@@ -88,7 +88,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
                 inline = String(option[option.index(after: equals)...])
                 option = String(option[..<equals])
             }
-            func next() throws(SimulatorConfigurationError) -> String {
+            func next() throws(SimulatorError) -> String {
                 if let inline { return inline }
                 return try value(option)
             }
@@ -148,7 +148,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             case "--replay-props":
                 configuration.replayPropertiesPath = try next()
             case "--fault":
-                configuration.faults.append(try SimulatorFault.parse(try next()))
+                // Repeatable, and a comma-separated list also works: busy:0x9205:2,drop-at-op:9.
+                for spec in try next().split(separator: ",") {
+                    configuration.faults.append(try SimulatorFault.parse(String(spec)))
+                }
             default:
                 throw .unknownOption(option)
             }
@@ -158,8 +161,8 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     }
 }
 
-/// Why the simulator's options or its replay files could not be used.
-public enum SimulatorConfigurationError: Error, Sendable, Equatable {
+/// Everything that can go wrong with the simulator: its options, its files, its listening socket.
+public enum SimulatorError: Error, Sendable, Equatable {
     /// An option the simulator does not know.
     case unknownOption(String)
     /// An option given without its value.
@@ -170,7 +173,22 @@ public enum SimulatorConfigurationError: Error, Sendable, Equatable {
     case invalidFault(spec: String, reason: String)
     /// A replay file that cannot be read or decoded.
     case unreadableReplay(path: String, reason: String)
+    /// A log file that cannot be opened for appending.
+    case unwritableLog(path: String, reason: String)
+    /// The address cannot be listened on (in use, not local, not an IP literal).
+    case cannotListen(host: String, port: UInt16, reason: String)
 
-    /// Configuration errors never go away by retrying.
-    public var isTransient: Bool { false }
+    /// Whether trying again unchanged may work: only a port in use can free up.
+    public var isTransient: Bool {
+        if case .cannotListen = self { return true }
+        return false
+    }
+
+    /// Whether this is a mistake in the options (a usage error) rather than a runtime failure.
+    public var isUsageError: Bool {
+        switch self {
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault: return true
+        case .unreadableReplay, .unwritableLog, .cannotListen: return false
+        }
+    }
 }

@@ -34,8 +34,8 @@ package struct SimulatorDatasets: Sendable {
     ]
 
     /// Builds the datasets for `configuration`, reading its replay files.
-    package init(configuration: SimulatorConfiguration) throws(SimulatorConfigurationError) {
-        let replayedExt = try configuration.replayExtDeviceInfoPath.map { path throws(SimulatorConfigurationError) in
+    package init(configuration: SimulatorConfiguration) throws(SimulatorError) {
+        let replayedExt = try configuration.replayExtDeviceInfoPath.map { path throws(SimulatorError) in
             (path, try Self.read(path))
         }
         var version = SonyProtocolVersion(rawValue: configuration.protocolVersion)
@@ -87,9 +87,15 @@ package struct SimulatorDatasets: Sendable {
     ///
     /// A full answer from a replayed body is the recording with changed fixed-width values patched in;
     /// change-only answers and the built-in body are encoded with SonyProtocol's descriptor codec.
-    package func propertyDump(_ properties: [SonyPropertyDescriptor], complete: Bool) -> [UInt8] {
-        guard complete, var dump = replayedDump?.bytes, let offsets = replayedDump?.currentValueOffsets else {
-            return SonyPropertyDump(descriptors: properties).encoded(protocolVersion: protocolVersion)
+    /// `version` is the layout negotiated with the host (see `SimulatedCamera.negotiatedVersion`); a
+    /// recording is only replayed verbatim in its own layout.
+    package func propertyDump(
+        _ properties: [SonyPropertyDescriptor], complete: Bool, version: SonyProtocolVersion
+    ) -> [UInt8] {
+        guard complete, version.enumerationLayout == protocolVersion.enumerationLayout,
+            var dump = replayedDump?.bytes, let offsets = replayedDump?.currentValueOffsets
+        else {
+            return SonyPropertyDump(descriptors: properties).encoded(protocolVersion: version)
         }
         for property in properties {
             guard let offset = offsets[property.code] else { continue }
@@ -111,7 +117,7 @@ package struct SimulatorDatasets: Sendable {
     /// PTP ObjectFormatCode for EXIF/JPEG (PTP 1.0 §6.2).
     static let jpegFormat: UInt16 = 0x3801
 
-    private static func read(_ path: String) throws(SimulatorConfigurationError) -> [UInt8] {
+    private static func read(_ path: String) throws(SimulatorError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadableReplay(path: path, reason: "cannot read the file")
         }

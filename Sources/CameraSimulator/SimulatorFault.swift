@@ -35,15 +35,15 @@ public enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses one `--fault` spec such as `busy:0x9205:2`, `drop-at-op:12` or `mode-at-frame:3:A`.
-    public static func parse(_ spec: String) throws(SimulatorConfigurationError) -> SimulatorFault {
+    public static func parse(_ spec: String) throws(SimulatorError) -> SimulatorFault {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        func number(_ index: Int, minimum: Int = 1) throws(SimulatorConfigurationError) -> Int {
+        func number(_ index: Int, minimum: Int = 1) throws(SimulatorError) -> Int {
             guard index < parts.count, let value = Int(parts[index]), value >= minimum else {
                 throw .invalidFault(spec: spec, reason: "expected a whole number >= \(minimum) in field \(index + 1)")
             }
             return value
         }
-        func arity(_ count: Int) throws(SimulatorConfigurationError) {
+        func arity(_ count: Int) throws(SimulatorError) {
             guard parts.count == count else {
                 throw .invalidFault(spec: spec, reason: "expected \(count - 1) value(s) after '\(parts[0])'")
             }

@@ -1,20 +1,83 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Dispatch
+import Foundation
 
-/// The `hdrshoot` command line: parses arguments, runs a command, maps errors to exit codes.
+/// The `hdrshoot` command line: finds the command, parses its options, runs it, maps errors to exit codes.
 public enum HDRShoot {
     /// The tool's version, printed by `--version`.
     public static let version = "0.1.0"
 
+    /// The executable's name, used in help and hints.
+    package static let toolName = "hdrshoot"
+
+    /// One line saying what the tool is for.
+    package static let abstract = "Automated HDR bracketing for Sony Alpha cameras over Wi-Fi."
+
+    /// Every subcommand, in help order. Add a command by declaring its `CommandSpec` in its own file and
+    /// listing it here.
+    package static let commands: [CommandSpec] = [
+        PlanCommand.spec,
+        SimulateCommand.spec,
+    ]
+
     /// Runs the command named by the process arguments and exits with its status.
-    public static func main() {
+    public static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments == ["--version"] {
-            print("hdrshoot \(version)")
-            exit(0)
+        // The process's only top-level task: it ends the process, so nothing is left running.
+        Task {
+            let status = await run(arguments, output: StandardStreams())
+            exit(status)
         }
-        print("hdrshoot \(version): automated HDR bracketing (commands arrive with the planner issue)")
-        exit(0)
+        dispatchMain()
+    }
+
+    /// Runs the command line `arguments` (without the tool name), writing to `output`; returns the exit status.
+    ///
+    /// This is the whole CLI minus the process: tests call it in-process with a `CapturedOutput`.
+    package static func run(_ arguments: [String], output: any OutputStreams) async -> Int32 {
+        guard let first = arguments.first else {
+            return report(UsageError("missing command"), command: nil, to: output).rawValue
+        }
+        switch first {
+        case "--help", "-h":
+            output.writeOut(HelpFormatter.toolHelp(commands: commands))
+            return ExitCode.success.rawValue
+        case "help":
+            return help(for: Array(arguments.dropFirst()), output: output)
+        case "--version":
+            output.writeOut("\(toolName) \(version)\n")
+            return ExitCode.success.rawValue
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            let kind = first.hasPrefix("-") ? "option" : "command"
+            let hint = ArgumentParser.closest(to: first, among: commands.map(\.name) + ["--help", "--version"])
+                .map { " (did you mean '\($0)'?)" } ?? ""
+            return report(UsageError("unknown \(kind) '\(first)'\(hint)"), command: nil, to: output).rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        if ArgumentParser.asksForHelp(rest) {
+            output.writeOut(HelpFormatter.commandHelp(command))
+            return ExitCode.success.rawValue
+        }
+        do {
+            let parsed = try ArgumentParser.parse(rest, for: command)
+            return try await command.run(parsed, CommandContext(output: output)).rawValue
+        } catch {
+            return report(error, command: command, to: output).rawValue
+        }
+    }
+
+    /// `hdrshoot help [command]`: the same text as `--help`.
+    private static func help(for arguments: [String], output: any OutputStreams) -> Int32 {
+        guard let name = arguments.first else {
+            output.writeOut(HelpFormatter.toolHelp(commands: commands))
+            return ExitCode.success.rawValue
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            return report(UsageError("unknown command '\(name)'"), command: nil, to: output).rawValue
+        }
+        output.writeOut(HelpFormatter.commandHelp(command))
+        return ExitCode.success.rawValue
     }
 }

@@ -64,7 +64,7 @@ struct CameraDriver {
     /// The property dump the camera answers now (0 = all, 1 = changed only).
     mutating func properties(changedOnly: Bool = false) throws -> [SonyPropertyDescriptor] {
         let reply = send(.sdioGetAllExtDevicePropInfo, [changedOnly ? 1 : 0])
-        let version = camera.datasetsProtocolVersion
+        let version = camera.negotiatedVersion
         return try SonyPropertyDump(decoding: reply.data?.allBytes ?? [], protocolVersion: version).descriptors
     }
 }

@@ -117,8 +117,10 @@ struct SimulatedCameraTests {
             $0.stepDelay = .milliseconds(300)
         }
         driver.connect()
+        // An absolute set is answered OK and ignored, as 2.00 bodies do.
         let absolute = SonyShutterValue(numerator: 1, denominator: 250).ptpValue.encoded
-        #expect(driver.send(.sdioSetExtDevicePropValue, [0xD20D], data: absolute).code == .accessDenied)
+        #expect(driver.send(.sdioSetExtDevicePropValue, [0xD20D], data: absolute).code == .ok)
+        #expect(driver.camera.shutterSpeed == SonyShutterValue(numerator: 1, denominator: 125))
         // Three notches faster from 1/125: 1/160, 1/200, 1/250.
         #expect(driver.send(.sdioControlDevice, [0xD20D], data: [0x03]).code == .ok)
         driver.wait(.milliseconds(299))

@@ -1,0 +1,147 @@
+/// The order frames are shot in.
+public enum BracketOrder: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Shortest exposure first, the reference order: sets run from the highlights to the shadows.
+    case fastFirst = "fast-first"
+    /// Longest exposure first: the whole sequence reversed (sets and frames).
+    case slowFirst = "slow-first"
+}
+
+/// Turns two meter readings into bracket sets, using HDR Calc's rule with its defects fixed.
+///
+/// The rule, on scale positions (index 0 = 1/8000): bright = the highlight reading, dark = the shadow reading.
+/// Each frame of a set is `ceil(spacing × steps per EV)` positions after the previous one (1.5 EV on the
+/// 1/3-stop scale is 5 thirds). If the range fits in one set's nominal span, one set starts at the highlight;
+/// otherwise each next set starts on the previous set's last frame until a set ends strictly slower than the
+/// shadow reading. Fixes over the reference: frames past the longest timed speed are not clamped to it one
+/// after another (the reference repeated 30" and, with a 30" shadow, chained sets forever); the last set is
+/// shortened instead, ends on the longest speed once if the shadow still needs it, and a warning says so.
+/// Positions past the scale are computed, then cut at `longestIndex`, so bulb (`--max-exposure`) can later
+/// extend the ladder without changing the rule.
+public struct BracketPlanner: Sendable, Hashable {
+    /// The allowed number of frames per set.
+    public static let frameRange = 2...15
+
+    /// Frames per set.
+    public let frames: Int
+    /// The EV between neighbouring frames of a set.
+    public let spacing: EVAmount
+    /// The scale both readings and all frames are on.
+    public let scale: ShutterScale
+    /// Whether to drop the frame a set shares with the previous set (it is shot once, not twice).
+    public let dedupe: Bool
+    /// Whether to shoot fastest or slowest first.
+    public let order: BracketOrder
+
+    /// Creates a planner; throws when `frames` or `spacing` is not allowed.
+    public init(
+        frames: Int = 5,
+        spacing: EVAmount = EVAmount(stops: 1),
+        scale: ShutterScale = .third,
+        dedupe: Bool = false,
+        order: BracketOrder = .fastFirst
+    ) throws(ExposureError) {
+        guard Self.frameRange.contains(frames) else {
+            throw .frameCountOutOfRange(frames, allowed: Self.frameRange)
+        }
+        guard EVAmount.allowedSpacings.contains(spacing) else {
+            throw .invalidSpacing(text: spacing.label, allowed: EVAmount.allowedSpacings)
+        }
+        self.frames = frames
+        self.spacing = spacing
+        self.scale = scale
+        self.dedupe = dedupe
+        self.order = order
+    }
+
+    /// Scale positions between neighbouring frames: the spacing rounded up to whole steps of the scale.
+    public var stepPositions: Int {
+        let numerator = spacing.sixths * scale.stepsPerEV
+        return (numerator + 5) / 6
+    }
+
+    /// Plans the sets for a shadow and a highlight reading, both stops of `scale`.
+    public func plan(shadow: ShutterSpeed, highlight: ShutterSpeed) throws(ExposureError) -> BracketPlan {
+        guard let bright = scale.index(of: highlight) else { throw .speedNotOnScale(highlight, scale: scale) }
+        guard let dark = scale.index(of: shadow) else { throw .speedNotOnScale(shadow, scale: scale) }
+        guard dark >= bright else { throw .shadowFasterThanHighlight(shadow: shadow, highlight: highlight) }
+
+        let speeds = scale.speeds
+        if dark == bright {
+            return BracketPlan(sets: [[speeds[bright]]])
+        }
+        let longestIndex = speeds.count - 1
+        let step = stepPositions
+        let rangeSixths = (dark - bright) * (6 / scale.stepsPerEV)
+        let singleSet = rangeSixths <= (frames - 1) * spacing.sixths
+
+        var sets: [[Int]] = []
+        var shortened = false
+        var endsEarlyOnLongest = false
+        var stoppedAtLongest = false
+        var start = bright
+        while true {
+            var set: [Int] = []
+            set.reserveCapacity(frames)
+            var position = start
+            for _ in 0..<frames where position <= longestIndex {
+                set.append(position)
+                position += step
+            }
+            let last = set[set.count - 1]
+            if set.count < frames {
+                // Past the longest timed speed: end on it once if the shadow is not yet covered.
+                if last <= dark && last < longestIndex {
+                    set.append(longestIndex)
+                    endsEarlyOnLongest = true
+                }
+                shortened = true
+            }
+            sets.append(set)
+            let end = set[set.count - 1]
+            if shortened || singleSet || end > dark { break }
+            if end >= longestIndex {
+                // The reference would start another set past 30"; there is nothing slower to shoot.
+                stoppedAtLongest = true
+                break
+            }
+            start = end
+        }
+
+        // Counted before deduplication, which drops a shared frame, not a planned one.
+        let lastSetFrames = sets[sets.count - 1].count
+        if dedupe {
+            for index in sets.indices.dropFirst() where sets[index].first == sets[index - 1].last {
+                sets[index].removeFirst()
+            }
+        }
+        var speedSets = sets.map { $0.map { speeds[$0] } }
+        if order == .slowFirst {
+            speedSets = speedSets.reversed().map { $0.reversed() }
+        }
+
+        var warnings: [String] = []
+        if shortened {
+            let setNumber = order == .fastFirst ? speedSets.count : 1
+            let longest = scale.longest.label
+            let what: String
+            if lastSetFrames == frames {
+                what = "ends on \(longest) after a shorter step"
+            } else if endsEarlyOnLongest {
+                what = "has \(lastSetFrames) frames instead of \(frames), the last one \(longest)"
+            } else {
+                what = "has \(lastSetFrames) frames instead of \(frames)"
+            }
+            warnings.append(
+                "set \(setNumber) \(what): \(longest) is the longest timed speed "
+                    + "(bulb is not supported yet)"
+            )
+        }
+        if stoppedAtLongest {
+            warnings.append(
+                "no set goes past the shadow reading: \(scale.longest.label) is the longest timed speed "
+                    + "(bulb is not supported yet)"
+            )
+        }
+        return BracketPlan(sets: speedSets, warnings: warnings)
+    }
+}

@@ -1,0 +1,109 @@
+import Exposure
+
+/// `hdrshoot plan`: turns a shadow and a highlight meter reading into bracket sets.
+enum PlanCommand {
+    /// The command's declaration: options, help, and `run`.
+    static let spec = CommandSpec(
+        name: "plan",
+        abstract: "Plan HDR bracket sets from two meter readings.",
+        discussion: """
+            Meter the darkest shadow and the brightest highlight you want detail in (same aperture and ISO) and
+            give both readings as shutter speeds: 1/250, 0.5, 0.5", 2s. Speeds between stops snap to the
+            nearest stop of the scale, with a warning.
+            """,
+        options: [
+            .value("shadow", placeholder: "<speed>", help: "Reading for the darkest shadow (e.g. 1/4).", required: true),
+            .value(
+                "highlight", placeholder: "<speed>", help: "Reading for the brightest highlight (e.g. 1/1000).",
+                required: true),
+            .value("frames", placeholder: "<n>", help: "Frames per set, 2 to 15.", default: "5"),
+            .value(
+                "ev", placeholder: "<stops>", help: "EV between frames: 0.3 to 3 in thirds, or 1.5, 2.5.",
+                default: "1"),
+            .value("scale", placeholder: "<third|half>", help: "Shutter-speed scale.", default: "third"),
+            .value("order", placeholder: "<fast-first|slow-first>", help: "Shooting order.", default: "fast-first"),
+            .flag("dedupe", help: "Shoot the frame two consecutive sets share only once."),
+            .value(
+                "overhead", placeholder: "<seconds>", help: "Per-frame overhead for the time estimate.",
+                default: "0.25"),
+            .flag("json", help: "Print the plan as one JSON object."),
+        ],
+        run: run
+    )
+
+    /// The options of one `plan` invocation, converted and validated.
+    struct Options: Sendable {
+        var shadow: ParsedSpeed
+        var highlight: ParsedSpeed
+        var planner: BracketPlanner
+        var overhead: Double
+        var json: Bool
+    }
+
+    /// Converts parsed arguments into planner inputs; every bad value is a usage error naming its option.
+    static func options(from arguments: ParsedArguments) throws(UsageError) -> Options {
+        let scale = try arguments.value("scale", default: ShutterScale.third) { text in
+            guard let scale = ShutterScale(rawValue: text) else { throw UsageError("'\(text)' is not a scale; use third or half") }
+            return scale
+        }
+        let shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }
+        let highlight = try arguments.required("highlight") { try scale.parseSpeed($0) }
+        let frames = try arguments.value("frames", default: 5) { text in
+            let range = BracketPlanner.frameRange
+            guard let frames = Int(text), range.contains(frames) else {
+                throw UsageError("'\(text)' is not a frame count; use \(range.lowerBound) to \(range.upperBound)")
+            }
+            return frames
+        }
+        let spacing = try arguments.value("ev", default: EVAmount(stops: 1)) { try EVAmount.spacing(parsing: $0) }
+        let order = try arguments.value("order", default: BracketOrder.fastFirst) { text in
+            guard let order = BracketOrder(rawValue: text) else {
+                throw UsageError("'\(text)' is not an order; use fast-first or slow-first")
+            }
+            return order
+        }
+        let overhead = try arguments.value("overhead", default: 0.25) { text in
+            let body = text.hasSuffix("s") ? String(text.dropLast()) : text
+            guard let seconds = Double(body), seconds.isFinite, seconds >= 0, seconds <= 60 else {
+                throw UsageError("'\(text)' is not an overhead; use seconds from 0 to 60 (e.g. 0.25)")
+            }
+            return seconds
+        }
+        let planner: BracketPlanner
+        do {
+            planner = try BracketPlanner(
+                frames: frames, spacing: spacing, scale: scale, dedupe: arguments.flag("dedupe"), order: order)
+        } catch {
+            throw UsageError(error.cliMessage, command: arguments.command)
+        }
+        return Options(
+            shadow: shadow, highlight: highlight, planner: planner, overhead: overhead, json: arguments.flag("json"))
+    }
+
+    /// Plans and prints: a table and a summary line, or one JSON object with `--json`.
+    @Sendable static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        let options = try options(from: arguments)
+        let report = try makeReport(options, command: arguments.command)
+        context.output.writeOut(options.json ? try report.json() : report.text())
+        return .success
+    }
+
+    /// Plans `options` into a report, turning planner errors (all caused by the readings) into usage errors.
+    static func makeReport(_ options: Options, command: String) throws(UsageError) -> PlanReport {
+        let planner = options.planner
+        let plan: BracketPlan
+        do {
+            plan = try planner.plan(shadow: options.shadow.speed, highlight: options.highlight.speed)
+        } catch {
+            throw UsageError(error.cliMessage, command: command)
+        }
+        var notes: [String] = []
+        for (name, parsed) in [("shadow", options.shadow), ("highlight", options.highlight)] where parsed.wasSnapped {
+            notes.append(
+                "--\(name) \(parsed.typed) is not a \(planner.scale.displayName) speed; using \(parsed.speed.label)")
+        }
+        let range = planner.scale.distance(from: options.highlight.speed, to: options.shadow.speed)
+            ?? EVAmount(sixths: 0)
+        return PlanReport(plan: plan, range: range, overhead: options.overhead, notes: notes)
+    }
+}

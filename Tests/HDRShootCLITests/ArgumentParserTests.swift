@@ -1,0 +1,77 @@
+import Testing
+@testable import HDRShootCLI
+
+/// The declarative parser, against a small command declared here.
+@Suite struct ArgumentParserTests {
+    static let command = CommandSpec(
+        name: "demo", abstract: "A demo.",
+        options: [
+            .value("speed", placeholder: "<speed>", help: "A speed.", required: true),
+            .value("count", placeholder: "<n>", help: "A count.", default: "1"),
+            .flag("json", help: "JSON."),
+        ],
+        run: { _, _ in .success }
+    )
+
+    @Test func acceptsSpaceAndEqualsForms() throws {
+        let spaced = try ArgumentParser.parse(["--speed", "1/4", "--count", "3", "--json"], for: Self.command)
+        let joined = try ArgumentParser.parse(["--speed=1/4", "--count=3", "--json"], for: Self.command)
+        #expect(spaced == joined)
+        #expect(spaced.string("speed") == "1/4" && spaced.string("count") == "3" && spaced.flag("json"))
+    }
+
+    @Test func valuesMayStartWithASingleDashOrContainEquals() throws {
+        let parsed = try ArgumentParser.parse(["--speed", "-1", "--count=a=b"], for: Self.command)
+        #expect(parsed.string("speed") == "-1")
+        #expect(parsed.string("count") == "a=b")
+    }
+
+    @Test(arguments: [
+        (["--speed", "1", "--sped", "2"], "unknown option '--sped' (did you mean '--speed'?)"),
+        (["--speed", "1", "--zzzzzz"], "unknown option '--zzzzzz'"),
+        (["--speed", "1", "-x"], "unknown option '-x'"),
+        (["--speed"], "option '--speed' needs a value (<speed>)"),
+        (["--speed", "--json"], "option '--speed' needs a value (<speed>)"),
+        (["--speed="], "option '--speed' needs a value (<speed>)"),
+        (["--speed", "1", "--json=true"], "option '--json' does not take a value"),
+        (["--speed", "1", "--speed", "2"], "option '--speed' is given more than once"),
+        (["--speed", "1", "stray"], "unexpected argument 'stray'"),
+        (["--speed", "1", "-5"], "unexpected argument '-5'"),
+        (["--count", "2"], "missing required option '--speed'"),
+    ])
+    func rejectsBadCommandLines(arguments: [String], message: String) {
+        #expect(throws: UsageError(message, command: "demo")) {
+            try ArgumentParser.parse(arguments, for: Self.command)
+        }
+    }
+
+    @Test func typedAccessorsNameTheOptionInConversionErrors() throws {
+        let parsed = try ArgumentParser.parse(["--speed", "1", "--count", "x"], for: Self.command)
+        #expect(throws: UsageError("--count: 'x' is not a number", command: "demo")) {
+            try parsed.value("count", default: 1) { text in
+                guard let count = Int(text) else { throw UsageError("'\(text)' is not a number") }
+                return count
+            }
+        }
+        #expect(try parsed.value("missing", default: 7) { Int($0) ?? 0 } == 7)
+    }
+
+    @Test func helpIsFoundAnywhere() {
+        #expect(ArgumentParser.asksForHelp(["--speed", "1", "--help"]))
+        #expect(ArgumentParser.asksForHelp(["-h"]))
+        #expect(!ArgumentParser.asksForHelp(["--speed", "1"]))
+    }
+
+    @Test func helpListsEveryOptionWithDefaultsAndTheUsageLine() {
+        let help = HelpFormatter.commandHelp(Self.command)
+        #expect(help.contains("USAGE: hdrshoot demo --speed <speed> [<options>]"))
+        #expect(help.contains("  --count <n>      A count. (default: 1)\n"))
+        #expect(help.contains("  --json           JSON.\n"))
+        #expect(help.contains("  -h, --help       Show help information.\n"))
+    }
+
+    @Test(arguments: [("--shdow", "--shadow"), ("plna", "plan"), ("--jsn", "--json")])
+    func suggestsTheClosestName(typed: String, expected: String) {
+        #expect(ArgumentParser.closest(to: typed, among: ["--shadow", "plan", "--json", "--highlight"]) == expected)
+    }
+}

@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a finished child process left behind.
+public struct ProcessResult: Sendable, Hashable {
+    /// The exit status, or `128 + signal` when a signal ended it (as a shell reports it).
+    public let exitCode: Int32
+    /// Everything the process wrote to standard output, as UTF-8.
+    public let standardOutput: String
+    /// Everything the process wrote to standard error, as UTF-8.
+    public let standardError: String
+    /// Whether the runner killed the process because it outlived its timeout.
+    public let timedOut: Bool
+
+    /// Standard error split into lines, without the trailing empty line.
+    public var errorLines: [Substring] { standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+}
+
+/// Runs executables as child processes and captures their output, with a timeout.
+///
+/// Blocking work (pipe reads, waiting) happens on dedicated dispatch threads and is bridged to `async`
+/// with a continuation, so callers never block the cooperative pool. A process that outlives `timeout`
+/// is killed (by its own PID, SIGKILL) and reported with `timedOut`.
+public enum ProcessRunner {
+    /// Why a process could not be run at all.
+    public enum Failure: Error, CustomStringConvertible {
+        /// The executable does not exist; `hint` says how to build it.
+        case missingExecutable(path: String, hint: String)
+        /// `Process.run()` failed.
+        case launchFailed(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .missingExecutable(let path, let hint): "no executable at \(path); \(hint)"
+            case .launchFailed(let path, let reason): "could not launch \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Runs `executable` with `arguments`, feeding `standardInput` (then EOF), and waits up to `timeout`.
+    public static func run(
+        _ executable: URL,
+        arguments: [String] = [],
+        environment: [String: String]? = nil,
+        currentDirectory: URL? = nil,
+        standardInput: [UInt8] = [],
+        timeout: Duration = .seconds(30)
+    ) async throws -> ProcessResult {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Failure.missingExecutable(path: executable.path, hint: "is it built?")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let outPipe = Pipe()
+        let errorPipe = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errorPipe
+        process.standardInput = inPipe
+
+        let state = Mutex(Collected())
+        let group = DispatchGroup()
+        group.enter()
+        process.terminationHandler = { _ in
+            state.withLock { $0.exited = true }
+            group.leave()
+        }
+        do {
+            try process.run()
+        } catch {
+            throw Failure.launchFailed(path: executable.path, reason: "\(error)")
+        }
+        let pid = process.processIdentifier
+
+        // Readers run on their own threads: a full pipe would otherwise stall the child.
+        for (pipe, isError) in [(outPipe, false), (errorPipe, true)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                state.withLock { isError ? ($0.error = data) : ($0.out = data) }
+                group.leave()
+            }
+        }
+        DispatchQueue.global().async {
+            if !standardInput.isEmpty { inPipe.fileHandleForWriting.write(Data(standardInput)) }
+            try? inPipe.fileHandleForWriting.close()
+        }
+        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
+            + Int(timeout.components.attoseconds / 1_000_000_000))
+        DispatchQueue.global().asyncAfter(deadline: deadline) {
+            let killed = state.withLock { collected -> Bool in
+                // Once the child has been reaped its PID may belong to someone else: never signal it then.
+                guard !collected.exited else { return false }
+                collected.timedOut = true
+                return true
+            }
+            if killed { kill(pid, SIGKILL) }
+        }
+
+        return await withCheckedContinuation { continuation in
+            group.notify(queue: .global()) {
+                let collected = state.withLock { $0 }
+                let status = process.terminationStatus
+                let code = process.terminationReason == .uncaughtSignal ? 128 + status : status
+                continuation.resume(returning: ProcessResult(
+                    exitCode: code,
+                    standardOutput: String(decoding: collected.out, as: UTF8.self),
+                    standardError: String(decoding: collected.error, as: UTF8.self),
+                    timedOut: collected.timedOut
+                ))
+            }
+        }
+    }
+
+    /// The built `hdrshoot` executable: `$HDRSHOOT_BINARY`, else beside the running test bundle, else
+    /// `.build/debug/hdrshoot` under the package root. Throws a clear message when none exists.
+    public static func hdrshootBinary() throws -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [URL] = []
+        if let override = environment["HDRSHOOT_BINARY"] { candidates.append(URL(fileURLWithPath: override)) }
+        // `swift test` builds every product into the folder holding the test bundle.
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent("hdrshoot"))
+        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/hdrshoot"))
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return found
+        }
+        throw Failure.missingExecutable(
+            path: candidates.map(\.path).joined(separator: " or "),
+            hint: "build it with 'swift build' (swift test builds it too) or set HDRSHOOT_BINARY"
+        )
+    }
+
+    /// Runs the built `hdrshoot` with `arguments`.
+    public static func runHDRShoot(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+        try await run(try hdrshootBinary(), arguments: arguments, timeout: timeout)
+    }
+
+    /// What the reader threads and the timeout share.
+    private struct Collected: Sendable {
+        var out = Data()
+        var error = Data()
+        var exited = false
+        var timedOut = false
+    }
+}
