@@ -65,10 +65,15 @@ public actor BracketRunner {
     /// The run's events, in order; `.finished` is the last. One consumer.
     public nonisolated let events: AsyncStream<ShootEvent>
 
+    /// The camera driven.
     let camera: any RemoteCamera
+    /// The plan shot.
     let plan: BracketPlan
+    /// The run's settings.
     let configuration: Configuration
+    /// Every wait (backoff, idle timeout, reconnect) goes through this clock.
     let clock: any Clock<Duration>
+    /// Receives the durable milestones.
     let recorder: any ShootRecorder
     private let eventSink: AsyncStream<ShootEvent>.Continuation
     /// Pokes the parked run loop after a hold is released or a stop is requested.
@@ -155,6 +160,11 @@ public actor BracketRunner {
             settings = try await prepareCamera(for: positions[index...], reportingAt: first)
         } catch {
             return await finish(stopReason(for: error), resumeAt: first)
+        }
+        do {
+            try await recorder.runWillStart(at: first, restartingSet: restartingInterruptedSet)
+        } catch {
+            return await finish(.recordingFailed(error), resumeAt: first)
         }
         eventSink.yield(.started(position: first, completed: completed, total: positions.count))
 
@@ -266,5 +276,6 @@ public actor BracketRunner {
 
 /// A recorder failure, kept apart from camera errors so the run stops with `.recordingFailed`.
 struct RecordingFailure: Error {
+    /// The recorder's error.
     let underlying: any Error
 }

@@ -1,9 +1,14 @@
 /// Receives the runner's durable milestones; the journal implements it (`JournalRecorder`).
 ///
-/// The runner stays independent of files: it awaits each call and stops the run with
+/// The runner stays independent of files: it awaits each frame call and stops the run with
 /// `StopReason.recordingFailed` when one throws, so no frame is ever fired that the journal
-/// does not know about. Calls come one at a time, in run order.
+/// does not know about. Frame calls come in run order; `runDidPause`/`runDidResume` may overlap them
+/// (the keyboard or the network monitor calls `pause` at any time), so implementations are actors.
+/// Errors of `frameDidFail`, `runDidPause`, `runDidResume` and `runDidFinish` are ignored: the frame
+/// records already on disk are what resume relies on.
 public protocol ShootRecorder: Sendable {
+    /// A run starts at `position` (fresh or resuming), after the camera checks passed; a throw stops it.
+    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws
     /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws
     /// The frame at `position` is saved and the camera is idle again.
@@ -22,6 +27,8 @@ public protocol ShootRecorder: Sendable {
 public struct NoRecorder: ShootRecorder {
     /// Creates the recorder.
     public init() {}
+    /// Does nothing.
+    public func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {}
     /// Does nothing.
     public func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
     /// Does nothing.

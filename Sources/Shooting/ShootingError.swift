@@ -29,7 +29,14 @@ extension ShootingError: RemoteCameraError {
 
 /// How the runner reacts to an error.
 enum ErrorDisposition: Equatable {
-    case retry, reconnect, cancelled, stop
+    /// Transient: retry with backoff.
+    case retry
+    /// The connection is gone: auto-reconnect.
+    case reconnect
+    /// The caller cancelled.
+    case cancelled
+    /// Permanent: stop the run.
+    case stop
 
     /// Classifies any error: `RemoteCameraError`s by their flags, cancellation as such, the rest as permanent.
     init(_ error: any Error) {

@@ -107,7 +107,7 @@ import TestSupport
         let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), recorder: recorder))
         #expect(result.isComplete)
         let first = ShootPosition(set: 1, frame: 1), second = ShootPosition(set: 1, frame: 2)
-        #expect(await recorder.entries == [.willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
+        #expect(await recorder.entries == [.started(first), .willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
     }
 
     @Test func recorderFailureStopsBeforeTheFrameFires() async {
@@ -174,5 +174,37 @@ import TestSupport
     @Test func withoutBulbALongExposureCannotBeShot() {
         let timedOnly = InMemoryCamera.thirdStopSpeeds.filter { $0 != .bulb }
         #expect(CameraShutterSpeed.resolve(ShutterSpeed(numerator: 45, denominator: 1), in: timedOnly) == nil)
+    }
+}
+
+/// Ending a run while it is parked.
+@Suite(.timeLimit(.minutes(1))) struct BracketRunnerParkedTests {
+    @Test func stopWhilePausedEndsAtOnce() async {
+        let camera = InMemoryCamera()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
+        await runner.pause(reason: PauseReason(.user))  // before the first frame: the run parks at once
+        let task = Task { await runner.run() }
+        for await event in runner.events {
+            if case .started = event { await runner.stop() }
+        }
+        let result = await task.value
+        guard case .stopRequested = result.stopReason else {
+            Issue.record("expected stopRequested, got \(String(describing: result.stopReason))")
+            return
+        }
+        #expect(result.resumePosition == .start)
+        #expect(await camera.shotSettings.isEmpty)
+    }
+
+    @Test func cancelWhilePausedEndsAtOnce() async {
+        let camera = InMemoryCamera()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
+        await runner.pause(reason: PauseReason(.network))
+        let task = Task { await runner.run() }
+        for await event in runner.events {
+            if case .started = event { task.cancel() }
+        }
+        #expect(await task.value.wasCancelled)
+        #expect(await camera.shotSettings.isEmpty)
     }
 }

@@ -68,7 +68,7 @@ extension ShootResult {
 /// A recorder that remembers every call, for order checks.
 actor RecordingRecorder: ShootRecorder {
     enum Entry: Equatable {
-        case willFire(ShootPosition), saved(ShootPosition), failed(ShootPosition, mayHaveFired: Bool)
+        case started(ShootPosition), willFire(ShootPosition), saved(ShootPosition), failed(ShootPosition, mayHaveFired: Bool)
         case paused(PauseReason.Kind), resumed(PauseReason.Kind), finished(complete: Bool)
     }
 
@@ -78,6 +78,7 @@ actor RecordingRecorder: ShootRecorder {
 
     init(failWillFireAt: ShootPosition? = nil) { self.failWillFireAt = failWillFireAt }
 
+    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws { entries.append(.started(position)) }
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
         if position == failWillFireAt { throw CocoaError(.fileWriteOutOfSpace) }
         entries.append(.willFire(position))

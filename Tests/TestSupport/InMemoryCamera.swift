@@ -37,8 +37,13 @@ public actor InMemoryCamera: RemoteCamera {
 
     /// One call the camera received.
     public enum Call: Sendable, Hashable {
-        case connect, disconnect
+        /// `connect()`.
+        case connect
+        /// `disconnect()`.
+        case disconnect
+        /// `setShutterSpeed(_:)` with the speed asked for.
         case setShutterSpeed(CameraShutterSpeed)
+        /// `capture(exposure:to:)`, with the camera's setting at the time.
         case capture(exposure: ShutterSpeed, setting: CameraShutterSpeed?, destination: CaptureDestination)
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Keeps a shoot's journal current: the runner's `ShootRecorder`, saving atomically at every milestone.
+///
+/// A failed save before a frame fires stops the run (the runner does not shoot untracked frames), and the
+/// frame's record is put back so a later save does not claim it was in flight.
+public actor JournalRecorder: ShootRecorder {
+    /// The journal, with every change so far (each one saved before the call that made it returns).
+    public private(set) var journal: ShootJournal
+    private let store: JournalStore
+    private let now: @Sendable () -> Date
+
+    /// Records into `journal` (already created in `store`); `now` stamps the entries.
+    public init(journal: ShootJournal, store: JournalStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.journal = journal
+        self.store = store
+        self.now = now
+    }
+
+    /// Logs that a run starts at `position` (fresh, or resuming) and marks the shoot in progress (the runner
+    /// calls this; nothing else needs to).
+    public func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
+        try await change { journal, time in
+            journal.status = .inProgress
+            journal.log.append(.init(at: time, event: .started(at: position, restartingSet: restartingSet)))
+        }
+    }
+
+    /// Marks the frame in flight; a frame that may have fired before becomes possibly duplicated.
+    public func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
+        let before = journal.frame(at: position)
+        do {
+            try await markInFlight(at: position)
+        } catch {
+            journal.updateFrame(at: position) { $0 = before }
+            throw error
+        }
+    }
+
+    private func markInFlight(at position: ShootPosition) async throws {
+        try await change { journal, time in
+            journal.updateFrame(at: position) { record in
+                switch record.state {
+                case .inFlight: record.possiblyDuplicated = true
+                case .failed(let failure) where failure.mayHaveFired: record.possiblyDuplicated = true
+                case .done(let images, _): record.earlierImages += images
+                case .pending, .failed: break
+                }
+                record.attempts += 1
+                record.state = .inFlight(since: time)
+            }
+        }
+    }
+
+    /// Marks the frame done with its files.
+    public func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
+        try await change { journal, time in
+            journal.updateFrame(at: position) { $0.state = .done(images: frame.images, at: time) }
+        }
+    }
+
+    /// Marks the frame failed.
+    public func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {
+        let lost = (error as? any RemoteCameraError)?.isConnectionLost ?? false
+        try await change { journal, time in
+            journal.updateFrame(at: position) {
+                $0.state = .failed(.init(at: time, detail: String(describing: error), connectionLost: lost, mayHaveFired: mayHaveFired))
+            }
+        }
+    }
+
+    /// Logs a pause hold.
+    public func runDidPause(_ reason: PauseReason) async throws {
+        try await change { journal, time in journal.log.append(.init(at: time, event: .paused(reason))) }
+    }
+
+    /// Logs a released hold.
+    public func runDidResume(_ reason: PauseReason) async throws {
+        try await change { journal, time in journal.log.append(.init(at: time, event: .resumed(reason))) }
+    }
+
+    /// Logs the end of the run and sets the shoot's status.
+    public func runDidFinish(_ result: ShootResult) async throws {
+        try await change { journal, time in
+            if let reason = result.stopReason {
+                journal.status = .stopped(reason.kind)
+                let detail = reason.error.map { String(describing: $0) }
+                journal.log.append(.init(at: time, event: .stopped(reason.kind, at: result.resumePosition, detail: detail)))
+            } else {
+                journal.status = .complete
+                journal.log.append(.init(at: time, event: .completed))
+            }
+        }
+    }
+
+    /// Applies `body` to the journal at once (so overlapping calls never lose each other's changes) and
+    /// saves the result; the store drops a snapshot older than the file, so out-of-order saves are harmless.
+    private func change(_ body: (inout ShootJournal, Date) -> Void) async throws {
+        let time = now()
+        body(&journal, time)
+        journal.updatedAt = time
+        journal.revision += 1
+        try await store.save(journal)
+    }
+}
