@@ -21,6 +21,8 @@ extension SonyCamera {
         let holdsBulb = usedSpeed?.isBulb ?? false
         let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
         let addedBefore = objectsAdded
+        // The buffer was read empty at the end of the last capture; an announcement of that is old news.
+        changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
 
         try await press(.s1Button, .down)
         do {
@@ -74,6 +76,11 @@ extension SonyCamera {
             let generation = doorbell.generation
             if objectsAdded > addedBefore { return }
             if changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) || changedHints.contains(0) {
+                // Bodies announce 0xD215 and ObjectAdded together; give the latter a moment to arrive so
+                // the usual case costs no read.
+                if try await waitForEvent(after: generation, timeout: configuration.eventGrace), objectsAdded > addedBefore {
+                    return
+                }
                 try await refreshProperties(full: false)
                 if properties.shootingFileInfo?.hasImages == true { return }
                 continue

@@ -99,9 +99,14 @@ extension SonyCamera {
             let value = PTPValue.integer(Int64(SonyPriorityKey.pcRemote.rawValue), as: descriptor.dataType),
             descriptor.allows(value)
         else { return }
-        try await run(
-            .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.priorityKeySettings.rawValue)], sending: value.encoded,
-            during: "setting PC-remote priority (0xD25A)")
+        do {
+            try await run(
+                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.priorityKeySettings.rawValue)], sending: value.encoded,
+                during: "setting PC-remote priority (0xD25A)")
+        } catch let error as SonyCameraError where !error.isConnectionLost {
+            // Best effort: a body that stays busy or refuses still takes remote commands for what it allows.
+            return
+        }
         try await refreshProperties(full: false)
     }
 
@@ -111,8 +116,7 @@ extension SonyCamera {
     @discardableResult
     func refreshProperties(full: Bool) async throws -> [SonyPropertyCode] {
         guard let version = extDeviceInfo?.protocolVersion else { throw SonyCameraError.notConnected }
-        // Hints that arrive while the request runs stay for the next refresh.
-        changedHints.removeAll()
+        let hintsBefore = changedHints
         let result = try await run(
             .sdioGetAllExtDevicePropInfo,
             [full ? SonyOperationCode.allProperties : SonyOperationCode.changedPropertiesOnly],
@@ -123,16 +127,28 @@ extension SonyCamera {
         } catch {
             throw SonyCameraError.malformedData(what: "property dump (0x9209)", reason: "\(error)")
         }
+        // The dump holds every change announced before the request, and the latest value of every code
+        // it reports: hints for those are answered. Hints for other codes that came in meanwhile stay.
+        changedHints.subtract(hintsBefore)
+        changedHints.subtract(dump.descriptors.map(\.code.rawValue))
         if full {
+            changedHints.removeAll()
             properties = SonyPropertyTable(dump)
             return properties.codes
         }
         return properties.apply(dump)
     }
 
-    /// Refreshes only when the event channel reported a change since the last read (no round trip otherwise).
+    /// Property codes whose change makes the model's answers to queries stale: the mode dial, the shutter
+    /// speed, and "something changed" (an event without a code).
+    static let queriedCodes: Set<UInt16> = [
+        SonyPropertyCode.exposureProgramMode.rawValue, SonyPropertyCode.shutterSpeed.rawValue, 0,
+    ]
+
+    /// Refreshes only when the event channel reported a change to the mode or the shutter speed since the
+    /// last read (no round trip otherwise; other properties are read where they matter).
     func refreshIfChanged() async throws {
         _ = try requireClient()
-        if !changedHints.isEmpty { try await refreshProperties(full: false) }
+        if !changedHints.isDisjoint(with: Self.queriedCodes) { try await refreshProperties(full: false) }
     }
 }

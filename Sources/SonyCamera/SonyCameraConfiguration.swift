@@ -32,6 +32,8 @@ package struct SonyCameraConfiguration: Sendable {
     package var shutterSetAttempts: Int = 3
     /// Added to the exposure time to bound the wait for the image after the release (at least 10 s for real bodies).
     package var processingMargin: Duration = .seconds(10)
+    /// How long to wait for ObjectAdded once 0xD215 was announced, before reading 0xD215 instead.
+    package var eventGrace: Duration = .milliseconds(50)
     /// Added again for fetching every waiting image once the first appeared.
     package var transferTimeout: Duration = .seconds(60)
     /// Images larger than this (or of unknown size) are fetched with GetPartialObject in chunks of this size.
