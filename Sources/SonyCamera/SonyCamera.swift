@@ -139,7 +139,7 @@ package actor SonyCamera: RemoteCamera {
     // MARK: - Errors of connecting
 
     /// Whether a failed connection attempt is worth repeating after a pause.
-    static func isRetryableConnectFailure(_ error: any Error) -> Bool {
+    package static func isRetryableConnectFailure(_ error: any Error) -> Bool {
         guard let ptp = error as? PTPIPError else {
             if case let .connectionLost(_, underlying)? = error as? SonyCameraError { return isRetryableConnectFailure(underlying) }
             return false
@@ -152,7 +152,7 @@ package actor SonyCamera: RemoteCamera {
     }
 
     /// The error a failed connect throws: unreachable, not Sony, or "failed after n attempts".
-    static func connectError(_ error: any Error, address: String, attempts: Int) -> any Error {
+    package static func connectError(_ error: any Error, address: String, attempts: Int) -> any Error {
         if error is CancellationError { return error }
         if let sony = error as? SonyCameraError {
             if case let .connectionLost(_, underlying) = sony {
