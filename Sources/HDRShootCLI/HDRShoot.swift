@@ -17,6 +17,7 @@ public enum HDRShoot {
     package static let commands: [CommandSpec] = [
         PlanCommand.spec,
         SimulateCommand.spec,
+        CameraCommand.spec,
     ]
 
     /// Runs the command named by the process arguments and exits with its status.
