@@ -28,11 +28,11 @@ enum SimulatorHarness {
             host: host, port: port, identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
         configuration.busyRetry = RetryPolicy(maxAttempts: 3, delays: [.milliseconds(10), .milliseconds(20)])
         configuration.connectBackoff = [.milliseconds(10), .milliseconds(20), .milliseconds(30)]
-        configuration.operationTimeout = .seconds(5)
-        configuration.connectTimeout = .seconds(5)
-        configuration.shutterConfirmTimeout = .seconds(2)
-        configuration.processingMargin = .seconds(3)
-        configuration.transferTimeout = .seconds(3)
+        configuration.operationTimeout = .seconds(30)
+        configuration.connectTimeout = .seconds(30)
+        configuration.shutterConfirmTimeout = .seconds(5)
+        configuration.processingMargin = .seconds(10)
+        configuration.transferTimeout = .seconds(10)
         adjust(&configuration)
         return configuration
     }
