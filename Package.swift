@@ -55,7 +55,11 @@ let package = Package(
             dependencies: ["SonyCamera", "CameraSimulator", "PTPIP", "Shooting", "Exposure", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "CameraSimulatorTests", dependencies: ["CameraSimulator", "PTPIP", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "CameraSimulatorTests",
+            dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "Exposure", "ByteCoding", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HDRShootCLITests", dependencies: ["HDRShootCLI", "Exposure", "CameraSimulator", "TestSupport"], swiftSettings: strict),
     ]

@@ -1,1 +1,196 @@
-// The CameraSimulator layer; see HOUSE_STYLE.md for what belongs here.
+import PTPIP
+import SonyProtocol
+
+/// A simulated Sony Alpha serving PTP/IP on TCP: the `SimulatedCamera` state machine behind a real socket.
+///
+/// One client at a time (a second one gets Init Fail "busy"); after a client leaves or the link drops,
+/// the next may connect. Start it with `withRunning(configuration:clock:_:)` (tests, on port 0) or
+/// `run()` in a task you cancel (the CLI); read what it shot from `captures` and how many operations
+/// it answered from `operationCount`.
+public actor CameraSimulator {
+    /// The address it listens on.
+    public nonisolated let host: String
+    /// The port it listens on (the kernel's choice when the configuration said 0).
+    public nonisolated let port: UInt16
+
+    let configuration: SimulatorConfiguration
+    let clock: ElapsedClock
+    private let listener: TCPListener
+    private var camera: SimulatedCamera
+    private var link: LinkState = .idle
+    private var nextConnectionNumber: UInt32 = 1
+    private var capturesSoFar: [CaptureRecord] = []
+    private var answeredOperations = 0
+    private let captureLog: JSONLineWriter?
+    private let operationLog: JSONLineWriter?
+
+    /// Who is connected.
+    enum LinkState {
+        /// Nobody: the next Init Command Request is accepted.
+        case idle
+        /// A client holds the camera.
+        case active(Session)
+    }
+
+    /// One client's pair of connections.
+    struct Session {
+        let number: UInt32
+        let command: any Transport
+        var event: (any Transport)?
+        let events: AsyncStream<PTPEvent>.Continuation
+    }
+
+    /// Binds the listening socket at once (so `port` is known) and loads replay files; serve with `run()`.
+    public init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
+        self.configuration = configuration
+        self.clock = ElapsedClock(clock)
+        camera = SimulatedCamera(configuration: configuration, datasets: try SimulatorDatasets(configuration: configuration))
+        captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
+        operationLog = try configuration.operationLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
+        do {
+            listener = try TCPListener.bind(host: configuration.host, port: configuration.port)
+        } catch {
+            throw .cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+        host = configuration.host
+        port = listener.port
+    }
+
+    /// Starts a simulator, runs `body` with it, then stops it and waits until every connection is closed.
+    public static func withRunning<T: Sendable>(
+        configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock(),
+        _ body: (CameraSimulator) async throws -> T
+    ) async throws -> T {
+        let simulator = try CameraSimulator(configuration: configuration, clock: clock)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await simulator.run() }
+            do {
+                let result = try await body(simulator)
+                group.cancelAll()
+                try await group.waitForAll()
+                return result
+            } catch {
+                group.cancelAll()
+                try? await group.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Serves clients until the calling task is cancelled, then closes every connection and the logs.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                guard let transport = try? await listener.accept() else { break }
+                group.addTask { await self.serve(transport) }
+            }
+            group.cancelAll()
+        }
+        listener.close()
+        endSession(number: nil)
+        await captureLog?.close()
+        await operationLog?.close()
+    }
+
+    /// Every frame fired so far, in order.
+    public var captures: [CaptureRecord] { capturesSoFar }
+
+    /// Operation requests received so far (answered, dropped or hung), across all clients.
+    public var operationCount: Int { camera.operationCount }
+
+    /// Operation requests answered so far.
+    public var answeredOperationCount: Int { answeredOperations }
+
+    /// Whether a client currently holds the camera.
+    public var isClientConnected: Bool {
+        if case .active = link { return true }
+        return false
+    }
+
+    // MARK: - State changes (no I/O while isolated except closing sockets, which never blocks)
+
+    /// Admits a new client unless one is connected or the refusal fault says no.
+    func admit(command: any Transport) -> (number: UInt32, events: AsyncStream<PTPEvent>)? {
+        guard case .idle = link, !camera.shouldRefuseConnection() else { return nil }
+        let number = nextConnectionNumber
+        nextConnectionNumber += 1
+        let (stream, continuation) = AsyncStream<PTPEvent>.makeStream(bufferingPolicy: .unbounded)
+        link = .active(Session(number: number, command: command, event: nil, events: continuation))
+        return (number, stream)
+    }
+
+    /// Whether a refused client should wait a moment: the previous one may be leaving right now.
+    var isBusy: Bool { isClientConnected }
+
+    /// Attaches the event connection of session `number`; false when there is no such session.
+    func attachEvent(_ transport: any Transport, number: UInt32) -> Bool {
+        guard case var .active(session) = link, session.number == number, session.event == nil else { return false }
+        session.event = transport
+        link = .active(session)
+        return true
+    }
+
+    /// The event connection of session `number`, once attached.
+    func eventTransport(number: UInt32) -> (any Transport)? {
+        guard case let .active(session) = link, session.number == number else { return nil }
+        return session.event
+    }
+
+    /// Ends session `number` (or whichever is active when nil): closes both connections, releases the camera.
+    func endSession(number: UInt32?) {
+        guard case let .active(session) = link, number == nil || session.number == number else { return }
+        link = .idle
+        session.command.close()
+        session.event?.close()
+        session.events.finish()
+        camera.connectionClosed(now: clock.now())
+        collect(session: nil)
+    }
+
+    /// Lets time pass for the camera and forwards what it produced.
+    func tick(number: UInt32) {
+        camera.advance(to: clock.now())
+        collect(session: number)
+    }
+
+    /// The camera's answer to one request, at the current time.
+    /// Also returns the request's index (1, 2, ... across all clients) for the operation log.
+    func handle(_ request: OperationRequest, dataOut: [UInt8], number: UInt32) -> (action: CameraAction, index: Int) {
+        let action = camera.handle(request, dataOut: dataOut, now: clock.now())
+        let index = camera.operationCount
+        collect(session: number)
+        // A drop ends the session before the client can see the EOF, so its reconnect is never refused.
+        if action == .drop { endSession(number: number) }
+        return (action, index)
+    }
+
+    /// Notes one handled operation for the count and the operation log.
+    func record(_ request: OperationRequest, arrived: Duration, index: Int, reply: CameraReply?, dataOut: Int) {
+        if reply != nil { answeredOperations += 1 }
+        operationLog?.append(OperationRecord(
+            index: index, time: Self.seconds(arrived), code: hex(request.code.rawValue), name: request.code.logName,
+            parameters: request.parameters, response: reply.map { hex($0.code.rawValue) },
+            dataInBytes: reply?.data?.count ?? 0, dataOutBytes: dataOut))
+    }
+
+    private func collect(session number: UInt32?) {
+        for record in camera.takeFinishedCaptures() {
+            capturesSoFar.append(record)
+            captureLog?.append(record)
+        }
+        let events = camera.takeEvents()
+        guard let number, case let .active(session) = link, session.number == number else { return }
+        for event in events { session.events.yield(event) }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
+
+/// `0x9209`-style spelling of a 16-bit code.
+func hex(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

@@ -16,6 +16,8 @@ public enum HDRShoot {
     /// listing it here.
     package static let commands: [CommandSpec] = [
         PlanCommand.spec,
+        SimulateCommand.spec,
+        CameraCommand.spec,
     ]
 
     /// Runs the command named by the process arguments and exits with its status.

@@ -1,1 +1,300 @@
-// The SonyCamera layer; see HOUSE_STYLE.md for what belongs here.
+import Exposure
+import PTPIP
+import Shooting
+import SonyProtocol
+
+/// A Sony Alpha (or RX) body driven over Wi-Fi with Sony's PTP/IP remote protocol (SDIO, 2.00 and 3.00).
+///
+/// `connect()` opens the PTP/IP session and runs Sony's start-up; the camera's settings are then kept
+/// in a `SonyPropertyTable`, refreshed with change-only 0x9209 dumps only when the event channel says
+/// something changed, so queries cost no round trip. Every wait (shutter read-back, image ready) is for
+/// an event or a read-back, bounded by a timeout on the injected clock.
+///
+/// Busy policy: DeviceBusy (0x2019) on any operation is retried inside this actor, per operation (so a
+/// busy GetObject never re-fires the shutter), `configuration.busyRetry.maxAttempts` attempts with its
+/// pauses (3 attempts, 0.5 s then 1 s). After the last attempt `SonyCameraError.deviceBusy` is thrown and
+/// is not transient: the runner must not retry it once more.
+package actor SonyCamera: RemoteCamera {
+    /// Where the connection stands; re-checked after every `await`.
+    enum State {
+        /// No session.
+        case disconnected
+        /// Connected; Sony's start-up is running (`isConnected` is still false).
+        case starting(Link)
+        /// The session is open and the settings are known.
+        case ready(Link)
+        /// The connection broke; `disconnect()` cleans up.
+        case lost(Link, SonyCameraError)
+    }
+
+    /// One PTP/IP connection and the task reading its events.
+    struct Link {
+        let client: PTPIPClient
+        let eventPump: Task<Void, Never>
+    }
+
+    /// The configuration this camera was made with.
+    package nonisolated let configuration: SonyCameraConfiguration
+    let clock: any Clock<Duration>
+    let doorbell = EventDoorbell()
+    var state: State = .disconnected
+
+    /// The decoded GetDeviceInfo of the current session.
+    package internal(set) var deviceInfo: DeviceInfo?
+    /// The decoded SDIO_GetExtDeviceInfo of the current session.
+    package internal(set) var extDeviceInfo: SonyExtDeviceInfo?
+    /// The camera's settings as last reported.
+    package internal(set) var properties = SonyPropertyTable()
+    /// Property codes the event channel reported as changed since the last 0x9209 read.
+    var changedHints: Set<UInt16> = []
+    /// ObjectAdded events (0xC201 or PTP 0x4002) seen in this session.
+    var objectsAdded = 0
+    /// The status as last published, and who listens.
+    let statusBroadcaster = StatusBroadcaster()
+    /// The number of PTP operations run in this session (for tests and benchmarks).
+    package private(set) var operationCount = 0
+
+    /// A camera at `configuration.host`; nothing happens until `connect()`.
+    package init(configuration: SonyCameraConfiguration, clock: any Clock<Duration> = ContinuousClock()) {
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    // MARK: - RemoteCamera: identity and connection
+
+    /// Who the camera is (model and serial once connected).
+    package var identity: CameraIdentity {
+        CameraIdentity(
+            model: deviceInfo?.model ?? "",
+            serialNumber: deviceInfo.flatMap { $0.serialNumber.isEmpty ? nil : $0.serialNumber },
+            address: configuration.address)
+    }
+
+    /// Whether the session is open and Sony's start-up finished.
+    package var isConnected: Bool {
+        if case .ready = state { return true }
+        return false
+    }
+
+    /// The protocol version the body reported (2.00 or 3.00), once connected.
+    package var protocolVersion: SonyProtocolVersion? { extDeviceInfo?.protocolVersion }
+
+    /// One bounded connection attempt plus Sony's start-up (what `RemoteCamera` asks for: the runner owns
+    /// reconnect backoff). Returns at once when already connected.
+    package func connect() async throws {
+        if case .ready = state { return }
+        await tearDown()
+        do {
+            try await startSession()
+        } catch {
+            await tearDown()
+            throw Self.connectError(error, address: configuration.address, attempts: 1)
+        }
+    }
+
+    /// Connects with automatic retry: after a refused, timed-out or reset connection (or Init Fail
+    /// "busy") it waits `configuration.connectBackoff` (2 s, 5 s, 10 s) on the injected clock and tries
+    /// again; an unreachable host or network fails at once. The final error says what to check.
+    package func connectRetrying() async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            if case .ready = state { return }
+            await tearDown()
+            do {
+                try await startSession()
+                return
+            } catch {
+                await tearDown()
+                let retryable = Self.isRetryableConnectFailure(error)
+                guard retryable, attempt <= configuration.connectBackoff.count, !Task.isCancelled else {
+                    throw Self.connectError(error, address: configuration.address, attempts: attempt)
+                }
+                try await clock.sleep(for: configuration.connectBackoff[attempt - 1])
+            }
+        }
+    }
+
+    /// Stops the event reader, closes the session and both sockets, within `configuration.disconnectTimeout`.
+    package func disconnect() async {
+        await tearDown()
+    }
+
+    /// Safe order: stop reading events, CloseSession (best effort, bounded), close the sockets.
+    func tearDown() async {
+        let link: Link
+        switch state {
+        case .disconnected: return
+        case let .starting(current), let .ready(current), let .lost(current, _): link = current
+        }
+        state = .disconnected
+        link.eventPump.cancel()
+        await link.eventPump.value
+        await link.client.disconnect()
+        changedHints.removeAll()
+        publish(.disconnected)
+        doorbell.ring()
+    }
+
+    // MARK: - Errors of connecting
+
+    /// Whether a failed connection attempt is worth repeating after a pause.
+    package static func isRetryableConnectFailure(_ error: any Error) -> Bool {
+        guard let ptp = error as? PTPIPError else {
+            if case let .connectionLost(_, underlying)? = error as? SonyCameraError { return isRetryableConnectFailure(underlying) }
+            return false
+        }
+        switch ptp {
+        case .connectionRefused, .timedOut, .connectionReset, .peerClosed: return true
+        case let .initFailed(reason): return reason.isTransient
+        default: return false
+        }
+    }
+
+    /// The error a failed connect throws: unreachable, not Sony, or "failed after n attempts".
+    package static func connectError(_ error: any Error, address: String, attempts: Int) -> any Error {
+        if error is CancellationError { return error }
+        if let sony = error as? SonyCameraError {
+            if case let .connectionLost(_, underlying) = sony {
+                return SonyCameraError.connectFailed(address: address, attempts: attempts, last: underlying)
+            }
+            return sony
+        }
+        guard let ptp = error as? PTPIPError else { return error }
+        switch ptp {
+        case .hostUnreachable, .networkUnreachable, .nameResolutionFailed:
+            return SonyCameraError.unreachable(address: address, underlying: ptp)
+        case .cancelled where Task.isCancelled:
+            return CancellationError()
+        default:
+            return SonyCameraError.connectFailed(address: address, attempts: attempts, last: ptp)
+        }
+    }
+
+    // MARK: - Status
+
+    /// A new stream of the camera's status: the current one at once, then every change.
+    package func statusUpdates() -> AsyncStream<CameraStatus> {
+        statusBroadcaster.subscribe()
+    }
+
+    /// Publishes `new` to every listener when it differs from the last status.
+    func publish(_ new: CameraStatus) {
+        statusBroadcaster.publish(new)
+    }
+
+    // MARK: - Events
+
+    /// Reads the client's events until they end; owned by the link and cancelled in `tearDown()`.
+    static func pumpEvents(from client: PTPIPClient, into camera: SonyCamera) async {
+        do {
+            for try await event in client.events {
+                await camera.handle(event)
+            }
+            await camera.eventsEnded(error: nil)
+        } catch {
+            await camera.eventsEnded(error: error)
+        }
+    }
+
+    /// Notes what an event means for the model and wakes every waiter.
+    func handle(_ event: PTPEvent) {
+        switch event.code.rawValue {
+        case SonyEventCode.objectAdded.rawValue, EventCode.objectAdded.rawValue:
+            objectsAdded += 1
+        case SonyEventCode.devicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
+            // No parameter means "something changed": re-read everything that changed.
+            changedHints.insert(event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0)
+        default:
+            break
+        }
+        doorbell.ring()
+    }
+
+    /// The event connection ended: unless we are closing on purpose, the link is lost.
+    func eventsEnded(error: (any Error)?) {
+        guard !Task.isCancelled else { return }
+        switch state {
+        case let .starting(link), let .ready(link):
+            let reason = (error as? PTPIPError) ?? .peerClosed(during: "reading events")
+            state = .lost(link, .connectionLost(during: "reading events", underlying: reason))
+            publish(.disconnected)
+        case .disconnected, .lost:
+            break
+        }
+        doorbell.ring()
+    }
+
+    // MARK: - Transactions
+
+    /// The client of the open link; throws when there is none.
+    func requireClient() throws -> PTPIPClient {
+        switch state {
+        case let .starting(link), let .ready(link): return link.client
+        case let .lost(_, reason): throw reason
+        case .disconnected: throw SonyCameraError.notConnected
+        }
+    }
+
+    /// Runs one operation, retrying DeviceBusy per the busy policy; other failures become `SonyCameraError`.
+    @discardableResult
+    func run(
+        _ code: OperationCode, _ parameters: [UInt32] = [], sending data: [UInt8]? = nil,
+        receivingDataWith sink: DataSink? = nil, during: String
+    ) async throws -> OperationResult {
+        let policy = configuration.busyRetry
+        var attempt = 1
+        while true {
+            let client = try requireClient()
+            operationCount += 1
+            do {
+                if let data { return try await client.execute(code, parameters: parameters, sending: data) }
+                if let sink { return try await client.execute(code, parameters: parameters, receivingDataWith: sink) }
+                return try await client.execute(code, parameters: parameters)
+            } catch let PTPIPError.response(response, _) where response == .deviceBusy {
+                guard attempt < policy.maxAttempts else {
+                    throw SonyCameraError.deviceBusy(operation: during, attempts: attempt)
+                }
+                try await clock.sleep(for: policy.delay(beforeRetry: attempt))
+                attempt += 1
+            } catch {
+                let wrapped = SonyCameraError.wrap(error, during: during)
+                if let lost = wrapped as? SonyCameraError, lost.isConnectionLost { markLost(lost) }
+                throw wrapped
+            }
+        }
+    }
+
+    /// Records a broken connection (the client has closed its sockets already).
+    func markLost(_ reason: SonyCameraError) {
+        switch state {
+        case let .starting(link), let .ready(link):
+            state = .lost(link, reason)
+            publish(.disconnected)
+            doorbell.ring()
+        case .disconnected, .lost:
+            break
+        }
+    }
+
+    /// Waits until the event channel rings past `generation` or `timeout` passes; true when it rang.
+    func waitForEvent(after generation: UInt64, timeout: Duration) async throws -> Bool {
+        if doorbell.generation > generation { return true }
+        guard timeout > .zero else { return false }
+        let (doorbell, clock) = (self.doorbell, self.clock)
+        let rang = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await doorbell.wait(after: generation)
+                return !Task.isCancelled
+            }
+            group.addTask {
+                (try? await clock.sleep(for: timeout)) == nil ? true : false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        try Task.checkCancellation()
+        return rang
+    }
+}

@@ -1,0 +1,165 @@
+import PTPIP
+
+// MARK: - Serving one TCP connection (runs outside the actor; every socket call is awaited)
+
+extension CameraSimulator {
+    /// The camera's GUID in Init Command Ack (fixed, so clients that pair remember one camera).
+    static let guid = PTPIPGUID(bytes: [0x53, 0x4F, 0x4E, 0x59, 0x2D, 0x53, 0x49, 0x4D, 0x00, 0x00, 0x37, 0x4D, 0x33, 0x00, 0x00, 0x01])!
+    /// How long a first packet may take after the TCP connect.
+    static let handshakeTimeout: Duration = .seconds(10)
+    /// How long a refused client's predecessor gets to finish leaving.
+    static let leavingGrace: Duration = .milliseconds(300)
+    /// Largest data packet payload; smaller when a bandwidth limit paces the data phase.
+    static let dataChunkSize = 1 << 20
+
+    /// Serves one accepted connection: a command connection (a whole session) or an event connection.
+    nonisolated func serve(_ transport: TCPTransport) async {
+        defer { transport.close() }
+        var reader = PacketReader(transport)
+        guard let first = try? await reader.next(timeout: Self.handshakeTimeout) else { return }
+        switch first {
+        case let .initCommandRequest(request):
+            await serveCommandConnection(transport, reader: reader, request: request)
+        case let .initEventRequest(number):
+            await serveEventConnection(transport, reader: reader, number: number)
+        case .probeRequest:
+            try? await transport.send(Packet.probeResponse.encoded(), timeout: Self.handshakeTimeout)
+        default:
+            return
+        }
+    }
+
+    private nonisolated func serveCommandConnection(
+        _ transport: TCPTransport, reader: PacketReader, request: InitCommandRequest
+    ) async {
+        var admitted = await admit(command: transport)
+        var waited: Duration = .zero
+        while admitted == nil, waited < Self.leavingGrace, await isBusy {
+            try? await clock.sleep(.milliseconds(25))
+            waited += .milliseconds(25)
+            admitted = await admit(command: transport)
+        }
+        guard let (number, events) = admitted else {
+            // One client at a time: a second one is told the camera is busy.
+            try? await transport.send(Packet.initFail(reason: .busy).encoded(), timeout: Self.handshakeTimeout)
+            return
+        }
+        let ack = InitCommandAck(
+            connectionNumber: number, guid: Self.guid, friendlyName: SimulatorDatasets.modelName,
+            protocolVersion: PTPIPLimits.protocolVersion)
+        do {
+            try await transport.send(Packet.initCommandAck(ack).encoded(), timeout: Self.handshakeTimeout)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.forwardEvents(events, number: number) }
+                group.addTask { try await self.runTimers(number: number) }
+                defer { group.cancelAll() }
+                var reader = reader
+                try await self.commandLoop(transport, reader: &reader, number: number)
+            }
+        } catch {}
+        await endSession(number: number)
+    }
+
+    private nonisolated func serveEventConnection(_ transport: TCPTransport, reader: PacketReader, number: UInt32) async {
+        guard await attachEvent(transport, number: number) else {
+            try? await transport.send(Packet.initFail(reason: .unspecified).encoded(), timeout: Self.handshakeTimeout)
+            return
+        }
+        do {
+            try await transport.send(Packet.initEventAck.encoded(), timeout: Self.handshakeTimeout)
+            var reader = reader
+            // Nothing is expected from the host here; EOF (or garbage) ends the whole session, as on a body.
+            while try await reader.next() != nil {}
+        } catch {}
+        await endSession(number: number)
+    }
+
+    /// Sends the camera's events in order on the event connection of session `number`.
+    private nonisolated func forwardEvents(_ events: AsyncStream<PTPEvent>, number: UInt32) async {
+        for await event in events {
+            guard let transport = await eventTransport(number: number) else { continue }
+            do {
+                try await transport.send(Packet.event(event).encoded(), timeout: .seconds(5))
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Lets the camera's clock run (exposures end, images become ready, steps apply) while a client is connected.
+    private nonisolated func runTimers(number: UInt32) async throws {
+        while !Task.isCancelled {
+            try await clock.sleep(.milliseconds(5))
+            await tick(number: number)
+        }
+    }
+
+    private nonisolated func commandLoop(_ transport: TCPTransport, reader: inout PacketReader, number: UInt32) async throws {
+        while let packet = try await reader.next() {
+            switch packet {
+            case let .operationRequest(request):
+                var dataOut: [UInt8] = []
+                if request.dataPhase == .dataOut || Self.takesDataOut(request.code) {
+                    dataOut = try await reader.dataPhase(of: request.transactionID)
+                }
+                let arrived = clock.now()
+                let (action, index) = await handle(request, dataOut: dataOut, number: number)
+                switch action {
+                case let .reply(reply):
+                    if configuration.roundTripDelay > .zero { try await clock.sleep(configuration.roundTripDelay) }
+                    try await send(reply, to: request, on: transport)
+                    await record(request, arrived: arrived, index: index, reply: reply, dataOut: dataOut.count)
+                case .drop:
+                    await record(request, arrived: arrived, index: index, reply: nil, dataOut: dataOut.count)
+                    return
+                case .hang:
+                    await record(request, arrived: arrived, index: index, reply: nil, dataOut: dataOut.count)
+                    // Read and ignore everything until the client gives up and closes.
+                    while try await reader.next() != nil {}
+                    return
+                }
+            case .probeRequest:
+                try await transport.send(Packet.probeResponse.encoded(), timeout: .seconds(5))
+            default:
+                throw PTPIPError.protocolViolation(expected: "an Operation Request", received: "packet type \(packet.type)")
+            }
+        }
+    }
+
+    /// Operations whose data phase flows host to camera, whatever the request's data-phase field says.
+    static func takesDataOut(_ code: OperationCode) -> Bool {
+        code == .sdioSetExtDevicePropValue || code == .sdioControlDevice
+    }
+
+    /// Sends the data-in phase (if any) and the response; large phases go out chunk by chunk.
+    private nonisolated func send(_ reply: CameraReply, to request: OperationRequest, on transport: TCPTransport) async throws {
+        let id = request.transactionID
+        let response = Packet.operationResponse(OperationResponse(code: reply.code, transactionID: id, parameters: reply.parameters))
+        guard let data = reply.data else {
+            try await transport.send(response.encoded(), timeout: .seconds(30))
+            return
+        }
+        let start = Packet.startData(transactionID: id, totalLength: UInt64(data.count)).encoded()
+        var chunkSize = Self.dataChunkSize
+        if let bandwidth = configuration.bandwidth { chunkSize = max(1024, min(chunkSize, bandwidth / 20)) }
+        if data.count <= chunkSize && configuration.bandwidth == nil {
+            // Small phases: Start_Data, End_Data with the whole payload, and the response in one write.
+            let end = Packet.endData(transactionID: id, payload: data.allBytes[...]).encoded()
+            try await transport.send([start, end, response.encoded()], timeout: .seconds(30))
+            return
+        }
+        try await transport.send(start, timeout: .seconds(30))
+        var offset = 0
+        repeat {
+            let chunk = data.chunk(from: offset, length: chunkSize)
+            offset += chunk.count
+            let packet = offset >= data.count
+                ? Packet.endData(transactionID: id, payload: chunk[...]) : Packet.data(transactionID: id, payload: chunk[...])
+            try await transport.send(packet.encoded(), timeout: .seconds(30))
+            if let bandwidth = configuration.bandwidth {
+                try await clock.sleep(.nanoseconds(Int64(chunk.count) * 1_000_000_000 / Int64(bandwidth)))
+            }
+        } while offset < data.count
+        try await transport.send(response.encoded(), timeout: .seconds(30))
+    }
+}

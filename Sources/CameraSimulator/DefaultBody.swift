@@ -1,0 +1,106 @@
+import SonyProtocol
+
+/// The built-in ILCE-7M3-like body: its 0x9209 property table.
+///
+/// Types, flags and forms follow the real RX100M7 dump in ../shared/fixtures/sony/; the values are
+/// an A7 III's (1/8000 top speed, manual focus so S1 never waits for autofocus).
+enum DefaultBody {
+    /// Every shutter speed, slowest first, in Sony's u32 encoding: BULB, 30" ... 0.4" in tenths (as
+    /// the RX100M7 writes them), then 1/3 ... 1/`fastestDenominator`.
+    static func shutterSpeeds(fastestDenominator: Int) -> [SonyShutterValue] {
+        let tenths: [UInt16] = [300, 250, 200, 150, 130, 100, 80, 60, 50, 40, 32, 25, 20, 16, 13, 10, 8, 6, 5, 4]
+        let denominators: [UInt16] = [
+            3, 4, 5, 6, 8, 10, 13, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 160, 200, 250, 320, 400, 500, 640,
+            800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6400, 8000,
+        ]
+        return [.bulb] + tenths.map { SonyShutterValue(numerator: $0, denominator: 10) }
+            + denominators.filter { Int($0) <= fastestDenominator }.map { SonyShutterValue(numerator: 1, denominator: $0) }
+    }
+
+    /// The descriptors of the default body in 0x9209 order.
+    static func properties(fastestShutterDenominator: Int, mode: SimulatedExposureMode) -> [SonyPropertyDescriptor] {
+        let shutters = shutterSpeeds(fastestDenominator: fastestShutterDenominator).map(\.ptpValue)
+        let modes: [SonyExposureMode] = [.programAuto, .aperturePriority, .shutterPriority, .manual]
+        let fNumbers: [PTPValue] = [280, 320, 350, 400, 450, 500, 560, 630, 710, 800, 900, 1000, 1100, 1300, 1400, 1600, 1800, 2000, 2200]
+            .map { .uint16($0) }
+        let qualities: [PTPValue] = [0x02, 0x03, 0x04, 0x10, 0x13].map { .uint8($0) }
+        let focusModes: [PTPValue] = [SonyFocusMode.singleAF, .automaticAF, .continuousAF, .directManual, .manual].map { .uint16($0.rawValue) }
+        let isos: [PTPValue] = [0xFF_FFFF, 100, 200, 400, 800, 1600, 3200, 6400].map { .uint32($0) }
+        let priority: [PTPValue] = [.uint8(SonyPriorityKey.cameraPosition.rawValue), .uint8(SonyPriorityKey.pcRemote.rawValue)]
+        return [
+            // CompressionSetting (still quality, u8): standard, fine, extra fine, RAW, RAW+JPEG.
+            SonyPropertyDescriptor(
+                code: .compressionSetting, dataType: .uint8, factoryValue: .uint8(0x03), currentValue: .uint8(0x03),
+                form: .enumeration(settable: qualities, supported: qualities)),
+            // FNumber (u16, f × 100).
+            SonyPropertyDescriptor(
+                code: .fNumber, dataType: .uint16, factoryValue: .uint16(0xFFFF), currentValue: .uint16(560),
+                form: .enumeration(settable: fNumbers, supported: fNumbers)),
+            // FocusMode (u16): manual focus.
+            SonyPropertyDescriptor(
+                code: .focusMode, dataType: .uint16, factoryValue: .uint16(0), currentValue: .uint16(SonyFocusMode.manual.rawValue),
+                form: .enumeration(settable: focusModes, supported: focusModes)),
+            // ExposureProgramMode (u32): the mode dial, display only (a remote cannot turn it).
+            SonyPropertyDescriptor(
+                code: .exposureProgramMode, dataType: .uint32, enabled: .displayOnly, factoryValue: .uint32(0),
+                currentValue: .uint32(mode.sonyMode.rawValue),
+                form: .enumeration(settable: [], supported: modes.map { .uint32($0.rawValue) })),
+            // ShutterSpeed (u32, numerator << 16 | denominator, 0 = BULB): 1/125 to start.
+            SonyPropertyDescriptor(
+                code: .shutterSpeed, dataType: .uint32, enabled: mode.shutterIsSettable ? .on : .displayOnly,
+                factoryValue: .uint32(0xFFFF_FFFF), currentValue: SonyShutterValue(numerator: 1, denominator: 125).ptpValue,
+                form: .enumeration(settable: mode.shutterIsSettable ? shutters : [], supported: shutters)),
+            // FocusIndication (u8, read only): 1 = not focusing.
+            SonyPropertyDescriptor(
+                code: .focusIndication, dataType: .uint8, getSet: 0, factoryValue: .uint8(0), currentValue: .uint8(1),
+                form: .enumeration(settable: [], supported: [])),
+            // ShootingFileInfo (u16, read only): 0x8001 while an image waits in the buffer.
+            SonyPropertyDescriptor(
+                code: .shootingFileInfo, dataType: .uint16, getSet: 0, factoryValue: .uint16(0), currentValue: .uint16(0),
+                form: .range(minimum: .uint16(0), maximum: .uint16(0xFFFF), step: .uint16(1))),
+            // ISO (u32): 100, AUTO = 0xFFFFFF.
+            SonyPropertyDescriptor(
+                code: .iso, dataType: .uint32, factoryValue: .uint32(0xFF_FFFF), currentValue: .uint32(100),
+                form: .enumeration(settable: isos, supported: isos)),
+            // StillImageSaveDestination (u16): to the host, display only (as on the RX100M7).
+            SonyPropertyDescriptor(
+                code: .saveDestination, dataType: .uint16, enabled: .displayOnly, factoryValue: .uint16(0),
+                currentValue: .uint16(SonySaveDestination.host.rawValue), form: .enumeration(settable: [], supported: [])),
+            // PriorityKeySettings (u8): the camera's dials win until a remote asks for priority.
+            SonyPropertyDescriptor(
+                code: .priorityKeySettings, dataType: .uint8, factoryValue: .uint8(0),
+                currentValue: .uint8(SonyPriorityKey.cameraPosition.rawValue),
+                form: .enumeration(settable: priority, supported: priority)),
+        ]
+    }
+
+    /// Control codes the body accepts with 0x9207.
+    static let controlCodes: [SonyControlCode] = [.s1Button, .s2Button]
+}
+
+extension SimulatedExposureMode {
+    /// The 0x500E value a Sony body reports for this dial position.
+    package var sonyMode: SonyExposureMode {
+        switch self {
+        case .manual: return .manual
+        case .program: return .programAuto
+        case .aperturePriority: return .aperturePriority
+        case .shutterPriority: return .shutterPriority
+        }
+    }
+}
+
+extension SonyPropertyDescriptor {
+    /// Whether a client may set this property to `value` now (writable, enabled, and within its form).
+    func accepts(_ value: PTPValue) -> Bool {
+        guard isSettable, value.dataType == dataType else { return false }
+        switch form {
+        case .none: return true
+        case let .range(minimum, maximum, step):
+            guard let value = value.integerValue, let low = minimum.integerValue, let high = maximum.integerValue else { return false }
+            let stride = step.integerValue ?? 0
+            return value >= low && value <= high && (stride == 0 || (value - low) % stride == 0)
+        case let .enumeration(settable, _): return settable.contains(value)
+        }
+    }
+}

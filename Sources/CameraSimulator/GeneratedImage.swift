@@ -1,0 +1,128 @@
+/// A valid JPEG of an exact size, produced in slices so that a 25 MB image is never built in memory.
+///
+/// Layout: SOI, a JFIF APP0, a comment naming the shot, as many padding comment segments (COM, 0xFFFE)
+/// as the size needs, then a tiny but complete 8x8 grey baseline image (DQT, SOF0, DHT, SOS, one
+/// scan byte, EOI). Decoders skip comment segments, so every size from `minimumSize(comment:)` up is
+/// a real JPEG.
+package struct GeneratedImage: Sendable, Equatable {
+    /// The total number of bytes.
+    package let size: Int
+    /// The file name the camera reports for it, e.g. `DSC00001_1-250s.JPG`.
+    package let fileName: String
+    /// The bytes before the padding segments (SOI, APP0, the naming comment).
+    private let head: [UInt8]
+    /// Padding comment segments after the head: (length including marker, how many in a row).
+    private let padding: [PaddingRun]
+
+    private struct PaddingRun: Sendable, Equatable {
+        let length: Int
+        let repeats: Int
+    }
+
+    /// Largest comment segment: a 2-byte marker plus a length field that counts itself and 65,533 bytes.
+    private static let maximumSegment = 4 + 65_533
+    private static let paddingByte: UInt8 = 0x20
+
+    /// The smallest image this generator can produce with the given comment.
+    package static func minimumSize(comment: String) -> Int {
+        head(comment: comment, extra: 0).count + tinyImage.count
+    }
+
+    /// Creates an image of `size` bytes (raised to the minimum when smaller) carrying `comment`.
+    package init(size requested: Int, fileName: String, comment: String) {
+        self.fileName = fileName
+        let base = Self.minimumSize(comment: comment)
+        size = max(requested, base)
+        var spare = size - base
+        // Fewer than 4 spare bytes cannot form a segment of their own: lengthen the naming comment instead.
+        let extra = spare < 4 ? spare : 0
+        spare -= extra
+        head = Self.head(comment: comment, extra: extra)
+        var runs: [PaddingRun] = []
+        let full = spare / Self.maximumSegment
+        let rest = spare % Self.maximumSegment
+        if rest == 0 {
+            if full > 0 { runs.append(PaddingRun(length: Self.maximumSegment, repeats: full)) }
+        } else if rest >= 4 {
+            if full > 0 { runs.append(PaddingRun(length: Self.maximumSegment, repeats: full)) }
+            runs.append(PaddingRun(length: rest, repeats: 1))
+        } else {
+            // 1-3 bytes over whole segments (full >= 1 here): split the last whole one in two valid segments.
+            if full > 1 { runs.append(PaddingRun(length: Self.maximumSegment, repeats: full - 1)) }
+            runs.append(PaddingRun(length: Self.maximumSegment - 4, repeats: 1))
+            runs.append(PaddingRun(length: rest + 4, repeats: 1))
+        }
+        padding = runs
+    }
+
+    /// The bytes in `range`, clamped to the image; cost is proportional to the slice, not the image.
+    package func bytes(in range: Range<Int>) -> [UInt8] {
+        let lower = max(0, range.lowerBound)
+        let upper = min(size, range.upperBound)
+        guard lower < upper else { return [] }
+        let window = lower..<upper
+        var out = [UInt8](repeating: Self.paddingByte, count: upper - lower)
+        Self.copy(head, at: 0, into: &out, window: window)
+        var offset = head.count
+        for run in padding {
+            let runEnd = offset + run.length * run.repeats
+            if runEnd <= lower || offset >= upper {
+                offset = runEnd
+                continue
+            }
+            // First segment of the run that reaches into the window.
+            var index = max(0, (lower - offset) / run.length - 1)
+            while index < run.repeats {
+                let start = offset + index * run.length
+                if start >= upper { break }
+                Self.copy(Self.commentHeader(length: run.length), at: start, into: &out, window: window)
+                index += 1
+            }
+            offset = runEnd
+        }
+        Self.copy(Self.tinyImage, at: size - Self.tinyImage.count, into: &out, window: window)
+        return out
+    }
+
+    /// All bytes at once (for small images and tests).
+    package var allBytes: [UInt8] { bytes(in: 0..<size) }
+
+    private static func commentHeader(length: Int) -> [UInt8] {
+        let field = length - 2  // the length field counts itself but not the marker
+        return [0xFF, 0xFE, UInt8(truncatingIfNeeded: field >> 8), UInt8(truncatingIfNeeded: field)]
+    }
+
+    private static func copy(_ source: [UInt8], at position: Int, into out: inout [UInt8], window: Range<Int>) {
+        let lower = max(position, window.lowerBound)
+        let upper = min(position + source.count, window.upperBound)
+        guard lower < upper else { return }
+        for index in lower..<upper { out[index - window.lowerBound] = source[index - position] }
+    }
+
+    private static func head(comment: String, extra: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0xFF, 0xD8]  // SOI
+        // APP0: JFIF 1.01, aspect-ratio units, 1:1, no thumbnail.
+        bytes += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+        let text = Array(comment.utf8.prefix(60_000)) + [UInt8](repeating: paddingByte, count: extra)
+        bytes += commentHeader(length: text.count + 4) + text
+        return bytes
+    }
+
+    /// An 8x8 single-component baseline image whose only block is flat grey.
+    private static let tinyImage: [UInt8] = {
+        var bytes: [UInt8] = []
+        // DQT: table 0, 8-bit precision, all ones.
+        bytes += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)
+        // SOF0: 8-bit, 8x8, one component (id 1, 1x1 sampling, quantisation table 0).
+        bytes += [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x08, 0x00, 0x08, 0x01, 0x01, 0x11, 0x00]
+        // DHT DC 0 and AC 0: a single code of length 1 each (DC category 0; AC end-of-block).
+        let oneCode: [UInt8] = [0x01] + [UInt8](repeating: 0, count: 15) + [0x00]
+        bytes += [0xFF, 0xC4, 0x00, 0x14, 0x00] + oneCode
+        bytes += [0xFF, 0xC4, 0x00, 0x14, 0x10] + oneCode
+        // SOS: one component, tables 0/0, spectral 0...63.
+        bytes += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]
+        // Scan: bit 0 (DC difference 0), bit 0 (end of block), padded with ones; then EOI.
+        bytes += [0x3F, 0xFF, 0xD9]
+        return bytes
+    }()
+}

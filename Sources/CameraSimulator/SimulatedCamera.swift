@@ -1,0 +1,383 @@
+import ByteCoding
+import PTPIP
+import SonyProtocol
+
+/// The simulated Sony body as a pure state machine: requests and the passage of time go in,
+/// answers, events and capture records come out. No sockets, no clocks: `now` is passed in as the
+/// time since the simulator started, so every behaviour is testable in virtual time.
+package struct SimulatedCamera: Sendable {
+    /// Where the shutter is in its cycle.
+    package enum ShutterState: Sendable, Equatable {
+        /// Ready to fire.
+        case idle
+        /// The sensor is exposing; `ends` is nil for a BULB exposure still held by S2.
+        case exposing(frame: Int, value: UInt32, started: Duration, ends: Duration?)
+        /// Exposure over; the image is being processed until `readyAt`.
+        case processing(frame: Int, value: UInt32, started: Duration, exposure: Duration, readyAt: Duration)
+    }
+
+    /// Whether a PTP session is open.
+    package enum SessionState: Sendable, Equatable {
+        /// No session: only GetDeviceInfo and OpenSession are answered.
+        case closed
+        /// OpenSession succeeded with this session id.
+        case open(sessionID: UInt32)
+    }
+
+    /// An image waiting in the camera's buffer as object 0xFFFFC001.
+    package struct BufferedImage: Sendable, Equatable {
+        /// The frame that produced it.
+        package var frame: Int
+        /// The raw 0xD20D value it was shot at.
+        package var shutterValue: UInt32
+        /// The JPEG.
+        package var image: GeneratedImage
+    }
+
+    let configuration: SimulatorConfiguration
+    let datasets: SimulatorDatasets
+
+    /// The Sony protocol version the body speaks (decides the 0x9209 enumeration layout).
+    package var datasetsProtocolVersion: SonyProtocolVersion { datasets.protocolVersion }
+    /// The live property table (order = order in the 0x9209 answer).
+    package private(set) var properties: [SonyPropertyDescriptor]
+    package private(set) var session: SessionState = .closed
+    /// The highest SDIO_Connect phase completed in this session (0 before the first).
+    package private(set) var connectPhase: UInt32 = 0
+    package private(set) var shutter: ShutterState = .idle
+    /// The property layout agreed in SDIO_GetExtDeviceInfo: the older of the host's and the body's versions.
+    package private(set) var negotiatedVersion: SonyProtocolVersion
+    package private(set) var buffered: BufferedImage?
+    /// Frames fired so far.
+    package private(set) var frameCount = 0
+    /// Operation requests received so far (all connections), counted from 1 by the faults.
+    package private(set) var operationCount = 0
+    /// Whether S1 / S2 are held.
+    package private(set) var s1Held = false
+    package private(set) var s2Held = false
+    /// A 2.00 notch step waiting to apply: the signed number of notches (+ faster) and when.
+    package private(set) var pendingStep: (notches: Int, appliesAt: Duration)?
+    private var changed: Set<SonyPropertyCode>
+    private var events: [PTPEvent] = []
+    private var finishedCaptures: [CaptureRecord] = []
+    private var faults: FaultState
+    private var hanging = false
+
+    /// Creates a camera in its power-on state.
+    package init(configuration: SimulatorConfiguration, datasets: SimulatorDatasets) {
+        self.configuration = configuration
+        self.datasets = datasets
+        properties = datasets.initialProperties
+        negotiatedVersion = datasets.protocolVersion
+        changed = Set(properties.map(\.code))
+        faults = FaultState(configuration.faults)
+    }
+
+    // MARK: - Queries
+
+    /// The current value of a property, if the body has it.
+    package func value(of code: SonyPropertyCode) -> PTPValue? { properties.first { $0.code == code }?.currentValue }
+
+    /// The current shutter speed.
+    package var shutterSpeed: SonyShutterValue? { value(of: .shutterSpeed).flatMap(SonyShutterValue.init) }
+
+    /// The earliest moment something changes on its own (exposure end, image ready, step applied).
+    package var nextDeadline: Duration? {
+        var deadlines: [Duration] = []
+        switch shutter {
+        case .idle: break
+        case let .exposing(_, _, _, ends): if let ends { deadlines.append(ends) }
+        case let .processing(_, _, _, _, readyAt): deadlines.append(readyAt)
+        }
+        if let pendingStep { deadlines.append(pendingStep.appliesAt) }
+        return deadlines.min()
+    }
+
+    /// Events produced since the last call, in order (for the event connection).
+    package mutating func takeEvents() -> [PTPEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Frames whose exposure ended since the last call (for the capture log).
+    package mutating func takeFinishedCaptures() -> [CaptureRecord] {
+        defer { finishedCaptures.removeAll() }
+        return finishedCaptures
+    }
+
+    // MARK: - Connections
+
+    /// Whether the next command-connection attempt is refused by the `refuse-connections` fault.
+    package mutating func shouldRefuseConnection() -> Bool { faults.takeRefusal() }
+
+    /// The client left or the link dropped: the session ends, buttons are released, the buffer stays.
+    package mutating func connectionClosed(now: Duration) {
+        advance(to: now)
+        session = .closed
+        connectPhase = 0
+        negotiatedVersion = datasets.protocolVersion
+        hanging = false
+        if s2Held { releaseS2(now: now) }
+        s1Held = false
+        changed = Set(properties.map(\.code))
+        events.removeAll()
+    }
+
+    // MARK: - Time
+
+    /// Applies everything due at or before `now`, in time order.
+    package mutating func advance(to now: Duration) {
+        while let deadline = nextDeadline, deadline <= now {
+            if let pendingStep, pendingStep.appliesAt == deadline {
+                self.pendingStep = nil
+                applyStep(pendingStep.notches)
+                continue
+            }
+            switch shutter {
+            case let .exposing(frame, value, started, ends?) where ends == deadline:
+                finishExposure(frame: frame, value: value, started: started, ends: ends)
+            case let .processing(frame, value, _, _, readyAt) where readyAt == deadline:
+                shutter = .idle
+                storeImage(frame: frame, value: value)
+            default:
+                return
+            }
+        }
+    }
+
+    // MARK: - Requests
+
+    /// Handles one operation request (with its data-out payload, if any) at time `now`.
+    package mutating func handle(_ request: OperationRequest, dataOut: [UInt8], now: Duration) -> CameraAction {
+        advance(to: now)
+        operationCount += 1
+        if hanging { return .hang }
+        switch faults.connectionFault(atOperation: operationCount) {
+        case .drop: return .drop
+        case .hang:
+            hanging = true
+            return .hang
+        case nil: break
+        }
+        if faults.takeBusy(operation: request.code.rawValue) { return .reply(CameraReply(.deviceBusy)) }
+        return answer(request, dataOut: dataOut, now: now)
+    }
+
+    private mutating func answer(_ request: OperationRequest, dataOut: [UInt8], now: Duration) -> CameraAction {
+        let parameters = request.parameters
+        func parameter(_ index: Int) -> UInt32 { index < parameters.count ? parameters[index] : 0 }
+        switch request.code {
+        case .getDeviceInfo:
+            return .reply(.ok(data: datasets.deviceInfo))
+        case .openSession:
+            if case .open = session { return .reply(CameraReply(.sessionAlreadyOpen)) }
+            guard parameter(0) != 0 else { return .reply(CameraReply(.invalidParameter)) }
+            session = .open(sessionID: parameter(0))
+            return .reply(CameraReply(.ok))
+        default:
+            break
+        }
+        guard case .open = session else { return .reply(CameraReply(.sessionNotOpen)) }
+        switch request.code {
+        case .closeSession:
+            session = .closed
+            connectPhase = 0
+            return .reply(CameraReply(.ok))
+        case .sdioConnect:
+            let phase = parameter(0)
+            guard (1...3).contains(phase) else { return .reply(CameraReply(.invalidParameter)) }
+            connectPhase = max(connectPhase, phase)
+            // Each phase answers 8 bytes; real bodies send zeros here.
+            return .reply(.ok(data: [UInt8](repeating: 0, count: 8)))
+        case .sdioGetExtDeviceInfo:
+            // Param 1 is the host's protocol version. A body answers with its own version, but describes
+            // its properties in the older layout to an older host: libgphoto2 2.5 asks with 0x00C8 and
+            // parses one enumeration list, hdrshoot asks with 0x012C and gets two.
+            let requested = SonyProtocolVersion(rawValue: UInt16(clamping: parameter(0)))
+            negotiatedVersion = parameter(0) == 0 ? datasets.protocolVersion : min(requested, datasets.protocolVersion)
+            return .reply(.ok(data: datasets.extDeviceInfo))
+        case .sdioGetAllExtDevicePropInfo:
+            let onlyChanged = parameter(0) == SonyOperationCode.changedPropertiesOnly
+            let selected = onlyChanged ? properties.filter { changed.contains($0.code) } : properties
+            changed.removeAll()
+            return .reply(.ok(data: datasets.propertyDump(selected, complete: !onlyChanged, version: negotiatedVersion)))
+        case .sdioSetExtDevicePropValue:
+            return .reply(setProperty(code: SonyPropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0))), data: dataOut))
+        case .sdioControlDevice:
+            return control(code: UInt16(truncatingIfNeeded: parameter(0)), data: dataOut, now: now)
+        case .getObjectInfo:
+            guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
+                return .reply(CameraReply(.invalidObjectHandle))
+            }
+            return .reply(.ok(data: datasets.objectInfo(for: buffered.image)))
+        case .getObject:
+            guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
+                return .reply(CameraReply(.invalidObjectHandle))
+            }
+            let image = buffered.image
+            imageDelivered()
+            return .reply(CameraReply(.ok, data: .image(image, range: 0..<image.size)))
+        case .getPartialObject:
+            guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
+                return .reply(CameraReply(.invalidObjectHandle))
+            }
+            let image = buffered.image
+            let offset = Int(parameter(1))
+            guard offset <= image.size else { return .reply(CameraReply(.invalidParameter)) }
+            let end = min(image.size, offset + Int(parameter(2)))
+            if end == image.size { imageDelivered() }
+            return .reply(CameraReply(.ok, parameters: [UInt32(end - offset)], data: .image(image, range: offset..<end)))
+        default:
+            return .reply(CameraReply(.operationNotSupported))
+        }
+    }
+
+    // MARK: - Properties
+
+    private mutating func setProperty(code: SonyPropertyCode, data: [UInt8]) -> CameraReply {
+        guard let index = properties.firstIndex(where: { $0.code == code }) else {
+            return CameraReply(.devicePropNotSupported)
+        }
+        let property = properties[index]
+        guard let value = try? PTPValue(decoding: data, as: property.dataType) else {
+            return CameraReply(.invalidDevicePropFormat)
+        }
+        // Protocol 2.00 bodies move the shutter speed only by notches (0x9207): an absolute set is answered
+        // OK and ignored. libgphoto2 2.5 depends on this: after stepping it sends SetControlDeviceA 0xD20D
+        // with a zero value and fails the whole set on any other answer.
+        if code == .shutterSpeed && !negotiatedVersion.setsShutterSpeedAbsolutely {
+            return CameraReply(.ok)
+        }
+        guard property.isSettable else { return CameraReply(.accessDenied) }
+        guard property.accepts(value) else { return CameraReply(.invalidDevicePropValue) }
+        setValue(value, at: index)
+        return CameraReply(.ok)
+    }
+
+    private mutating func setValue(_ value: PTPValue, at index: Int) {
+        guard properties[index].currentValue != value else { return }
+        properties[index].currentValue = value
+        propertyChanged(properties[index].code)
+    }
+
+    private mutating func setValue(_ value: PTPValue, of code: SonyPropertyCode) {
+        guard let index = properties.firstIndex(where: { $0.code == code }) else { return }
+        setValue(value, at: index)
+    }
+
+    private mutating func propertyChanged(_ code: SonyPropertyCode) {
+        changed.insert(code)
+        events.append(PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32(code.rawValue)]))
+    }
+
+    private mutating func applyStep(_ notches: Int) {
+        guard let index = properties.firstIndex(where: { $0.code == .shutterSpeed }),
+            let current = SonyShutterValue(properties[index].currentValue)
+        else { return }
+        let offered = properties[index].supportedValues.compactMap(SonyShutterValue.init)
+        guard let target = SonyShutterStepping.value(after: notches, from: current, in: offered) else { return }
+        setValue(target.ptpValue, at: index)
+    }
+
+    // MARK: - Controls (0x9207)
+
+    private mutating func control(code: UInt16, data: [UInt8], now: Duration) -> CameraAction {
+        switch code {
+        case SonyControlCode.s1Button.rawValue, SonyControlCode.s2Button.rawValue:
+            guard case let .uint16(raw)? = try? PTPValue(decoding: data, as: .uint16),
+                let state = SonyButtonState(rawValue: raw)
+            else { return .reply(CameraReply(.invalidDevicePropValue)) }
+            if code == SonyControlCode.s1Button.rawValue {
+                s1Held = state == .down
+                return .reply(CameraReply(.ok))
+            }
+            return state == .down ? pressS2(now: now) : .reply(releaseS2(now: now))
+        case SonyPropertyCode.shutterSpeed.rawValue:
+            guard case let .uint8(raw)? = try? PTPValue(decoding: data, as: SonyShutterStepping.notchDataType), raw != 0 else {
+                return .reply(CameraReply(.invalidDevicePropValue))
+            }
+            guard properties.first(where: { $0.code == .shutterSpeed })?.enabled == .on else {
+                return .reply(CameraReply(.accessDenied))
+            }
+            // +n (0x01...0x7F) is n notches faster, 0x100 - n is n notches slower; a body applies the
+            // step after a short delay, and steps that arrive meanwhile add up.
+            let total = (pendingStep?.notches ?? 0) + SonyShutterStepping.notches(controlParameter: raw)
+            pendingStep = (total, now + configuration.stepDelay)
+            advance(to: now)
+            return .reply(CameraReply(.ok))
+        default:
+            return .reply(CameraReply(.devicePropNotSupported))
+        }
+    }
+
+    private mutating func pressS2(now: Duration) -> CameraAction {
+        if faults.takeBusyCapture() { return .reply(CameraReply(.deviceBusy)) }
+        // A body still exposing, processing, or holding the previous image answers busy.
+        guard shutter == .idle, buffered == nil, !s2Held else { return .reply(CameraReply(.deviceBusy)) }
+        s2Held = true
+        let frame = frameCount + 1
+        if let mode = faults.takeModeChange(beforeFrame: frame) { turnDial(to: mode) }
+        frameCount = frame
+        let value = shutterSpeed ?? .bulb
+        var ends: Duration?
+        if let speed = value.speed {
+            ends = now + capped(.nanoseconds(Int64(speed.numerator) * 1_000_000_000 / Int64(speed.denominator)))
+        } else if let cap = configuration.exposureCap {
+            ends = now + cap  // BULB: until S2 is released, but never longer than the cap
+        }
+        shutter = .exposing(frame: frame, value: value.rawValue, started: now, ends: ends)
+        advance(to: now)
+        if faults.dropsAtFrame(frame) { return .drop }
+        return .reply(CameraReply(.ok))
+    }
+
+    @discardableResult
+    private mutating func releaseS2(now: Duration) -> CameraReply {
+        s2Held = false
+        if case let .exposing(frame, value, started, ends) = shutter, SonyShutterValue(rawValue: value).isBulb {
+            finishExposure(frame: frame, value: value, started: started, ends: min(now, ends ?? now))
+        }
+        return CameraReply(.ok)
+    }
+
+    private func capped(_ duration: Duration) -> Duration {
+        guard let cap = configuration.exposureCap else { return duration }
+        return min(duration, cap)
+    }
+
+    private mutating func finishExposure(frame: Int, value: UInt32, started: Duration, ends: Duration) {
+        let exposure = ends - started
+        finishedCaptures.append(CaptureRecord(frame: frame, started: started, shutterValue: value, exposure: exposure))
+        shutter = .processing(
+            frame: frame, value: value, started: started, exposure: exposure, readyAt: ends + configuration.processingTime)
+        if configuration.processingTime == .zero { advance(to: ends) }
+    }
+
+    private mutating func storeImage(frame: Int, value: UInt32) {
+        let label = SonyShutterValue(rawValue: value).label
+        let number = String(frame)
+        let fileName = "DSC" + String(repeating: "0", count: max(0, 5 - number.count)) + number
+            + "_" + CaptureRecord.fileLabel(label) + ".JPG"
+        let image = GeneratedImage(
+            size: configuration.imageSize, fileName: fileName, comment: "hdrshoot simulator frame \(frame) shutter \(label)")
+        buffered = BufferedImage(frame: frame, shutterValue: value, image: image)
+        setValue(.uint16(SonyShootingFileInfo.waiting(1).rawValue), of: .shootingFileInfo)
+        events.append(PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))
+    }
+
+    private mutating func imageDelivered() {
+        // The never-idle fault keeps the image (and 0xD215 = 0x8001) in the buffer for good.
+        guard !faults.neverIdle else { return }
+        buffered = nil
+        setValue(.uint16(SonyShootingFileInfo.empty.rawValue), of: .shootingFileInfo)
+    }
+
+    private mutating func turnDial(to mode: SimulatedExposureMode) {
+        setValue(.uint32(mode.sonyMode.rawValue), of: .exposureProgramMode)
+        guard let index = properties.firstIndex(where: { $0.code == .shutterSpeed }) else { return }
+        let supported = properties[index].supportedValues
+        properties[index].enabled = mode.shutterIsSettable ? .on : .displayOnly
+        properties[index].form = .enumeration(settable: mode.shutterIsSettable ? supported : [], supported: supported)
+        propertyChanged(.shutterSpeed)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// Everything that shapes one simulated camera: the body, its timing, where it logs, and its faults.
+///
+/// Build one in code (tests) or with `parse(arguments:)` (the `hdrshoot simulate` command); both
+/// give the same camera.
+public struct SimulatorConfiguration: Sendable, Equatable {
+    /// Address to bind; loopback by default so nothing outside the machine can reach the simulator.
+    public var host: String = "127.0.0.1"
+    /// TCP port for both connections; 0 picks a free one (see `CameraSimulator.port`).
+    public var port: UInt16 = 15740
+    /// Sony protocol version answered by 0x9202: 300 (3.00, absolute shutter setting) or 200 (2.00, notch stepping).
+    public var protocolVersion: UInt16 = 300
+    /// The fastest shutter speed the body offers, as a denominator of 1 s (8000 for 1/8000, 4000 for 1/4000).
+    public var fastestShutterDenominator: Int = 8000
+    /// The mode dial position at start-up.
+    public var exposureMode: SimulatedExposureMode = .manual
+    /// Size of every generated JPEG in bytes.
+    public var imageSize: Int = 200_000
+    /// Added to each request's answer, like a Wi-Fi round trip.
+    public var roundTripDelay: Duration = .zero
+    /// Data-phase throughput in bytes per second; nil means as fast as loopback goes.
+    public var bandwidth: Int?
+    /// How long a protocol-2.00 body takes to apply a 0x9207 notch step of the shutter speed.
+    public var stepDelay: Duration = .milliseconds(200)
+    /// Holds every exposure at most this long (benchmarks); nil means the real duration.
+    public var exposureCap: Duration?
+    /// Time between the end of an exposure and the image being ready in the buffer.
+    public var processingTime: Duration = .milliseconds(300)
+    /// File to append one JSON line per fired frame to.
+    public var captureLogPath: String?
+    /// File to append one JSON line per operation handled to.
+    public var operationLogPath: String?
+    /// A recorded GetDeviceInfo (0x1001) data phase to serve verbatim instead of the built-in one.
+    public var replayDeviceInfoPath: String?
+    /// A recorded SDIO_GetExtDeviceInfo (0x9202) data phase to serve verbatim.
+    public var replayExtDeviceInfoPath: String?
+    /// A recorded SDIO_GetAllExtDevicePropInfo (0x9209) data phase to serve (with the live shutter value patched in).
+    public var replayPropertiesPath: String?
+    /// Scripted misbehaviours.
+    public var faults: [SimulatorFault] = []
+
+    /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
+    public init() {}
+
+    /// The usage text of the simulator's options (for `hdrshoot simulate --help`).
+    public static let usage = """
+        --host ADDRESS            address to listen on (default 127.0.0.1)
+        --port N                  TCP port, 0 picks a free one (default 15740)
+        --protocol 2|3            Sony protocol 2.00 (shutter by notch steps) or 3.00 (default)
+        --max-shutter 1/N         fastest shutter speed, 1/4000 or 1/8000 (default 1/8000)
+        --mode M|A|S|P            exposure mode dial at start (default M)
+        --image-size BYTES        size of each generated JPEG (default 200000)
+        --rtt MS                  added round-trip delay per request
+        --bandwidth BYTES_PER_S   data-phase throughput limit
+        --step-delay MS           delay before a 2.00 shutter notch step applies (default 200)
+        --exposure-cap SECONDS    hold every exposure at most this long
+        --processing-ms MS        image processing time after an exposure (default 300)
+        --capture-log FILE        append one JSON line per fired frame
+        --op-log FILE             append one JSON line per operation handled
+        --replay-device-info FILE       serve a recorded GetDeviceInfo data phase
+        --replay-ext-device-info FILE   serve a recorded 0x9202 data phase
+        --replay-props FILE             serve a recorded 0x9209 data phase
+        --fault SPEC[,SPEC...]    busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
+                                  hang-at-op:N, refuse-connections:N, never-idle, mode-at-frame:N:A
+                                  (repeatable)
+        """
+
+    /// Parses the simulator's options (everything after `simulate`); throws on any unknown or malformed one.
+    public static func parse(arguments: [String]) throws(SimulatorError) -> SimulatorConfiguration {
+        var configuration = SimulatorConfiguration()
+        var index = 0
+        func value(_ option: String) throws(SimulatorError) -> String {
+            index += 1
+            guard index < arguments.count else { throw .missingValue(option: option) }
+            return arguments[index]
+        }
+        func integer(_ option: String, _ text: String, minimum: Int = 0) throws(SimulatorError) -> Int {
+            guard let number = Int(text), number >= minimum else {
+                throw .invalidValue(option: option, value: text, expected: "a whole number >= \(minimum)")
+            }
+            return number
+        }
+        while index < arguments.count {
+            var option = arguments[index]
+            var inline: String?
+            if option.hasPrefix("--"), let equals = option.firstIndex(of: "=") {
+                inline = String(option[option.index(after: equals)...])
+                option = String(option[..<equals])
+            }
+            func next() throws(SimulatorError) -> String {
+                if let inline { return inline }
+                return try value(option)
+            }
+            switch option {
+            case "--host":
+                configuration.host = try next()
+            case "--port":
+                let text = try next()
+                guard let port = UInt16(text) else {
+                    throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
+                }
+                configuration.port = port
+            case "--protocol":
+                let text = try next()
+                switch text {
+                case "2", "2.00", "200": configuration.protocolVersion = 200
+                case "3", "3.00", "300": configuration.protocolVersion = 300
+                default: throw .invalidValue(option: option, value: text, expected: "2 or 3")
+                }
+            case "--max-shutter":
+                let text = try next()
+                let digits = text.hasPrefix("1/") ? String(text.dropFirst(2)) : text
+                guard let denominator = Int(digits), [4000, 8000].contains(denominator) else {
+                    throw .invalidValue(option: option, value: text, expected: "1/4000 or 1/8000")
+                }
+                configuration.fastestShutterDenominator = denominator
+            case "--mode":
+                let text = try next()
+                guard let mode = SimulatedExposureMode(letter: text) else {
+                    throw .invalidValue(option: option, value: text, expected: "M, A, S or P")
+                }
+                configuration.exposureMode = mode
+            case "--image-size":
+                configuration.imageSize = try integer(option, try next(), minimum: 1)
+            case "--rtt":
+                configuration.roundTripDelay = .milliseconds(try integer(option, try next()))
+            case "--bandwidth":
+                configuration.bandwidth = try integer(option, try next(), minimum: 1)
+            case "--step-delay":
+                configuration.stepDelay = .milliseconds(try integer(option, try next()))
+            case "--processing-ms":
+                configuration.processingTime = .milliseconds(try integer(option, try next()))
+            case "--exposure-cap":
+                let text = try next()
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw .invalidValue(option: option, value: text, expected: "seconds >= 0, e.g. 0.05")
+                }
+                configuration.exposureCap = .milliseconds(Int64((seconds * 1000).rounded()))
+            case "--capture-log":
+                configuration.captureLogPath = try next()
+            case "--op-log":
+                configuration.operationLogPath = try next()
+            case "--replay-device-info":
+                configuration.replayDeviceInfoPath = try next()
+            case "--replay-ext-device-info":
+                configuration.replayExtDeviceInfoPath = try next()
+            case "--replay-props":
+                configuration.replayPropertiesPath = try next()
+            case "--fault":
+                // Repeatable, and a comma-separated list also works: busy:0x9205:2,drop-at-op:9.
+                for spec in try next().split(separator: ",") {
+                    configuration.faults.append(try SimulatorFault.parse(String(spec)))
+                }
+            default:
+                throw .unknownOption(option)
+            }
+            index += 1
+        }
+        return configuration
+    }
+}
+
+/// Everything that can go wrong with the simulator: its options, its files, its listening socket.
+public enum SimulatorError: Error, Sendable, Equatable {
+    /// An option the simulator does not know.
+    case unknownOption(String)
+    /// An option given without its value.
+    case missingValue(option: String)
+    /// An option whose value has the wrong shape.
+    case invalidValue(option: String, value: String, expected: String)
+    /// A `--fault` spec that cannot be parsed.
+    case invalidFault(spec: String, reason: String)
+    /// A replay file that cannot be read or decoded.
+    case unreadableReplay(path: String, reason: String)
+    /// A log file that cannot be opened for appending.
+    case unwritableLog(path: String, reason: String)
+    /// The address cannot be listened on (in use, not local, not an IP literal).
+    case cannotListen(host: String, port: UInt16, reason: String)
+
+    /// Whether trying again unchanged may work: only a port in use can free up.
+    public var isTransient: Bool {
+        if case .cannotListen = self { return true }
+        return false
+    }
+
+    /// Whether this is a mistake in the options (a usage error) rather than a runtime failure.
+    public var isUsageError: Bool {
+        switch self {
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault: return true
+        case .unreadableReplay, .unwritableLog, .cannotListen: return false
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+import PTPIP
+
+/// One operation the simulator handled, as written to `--op-log` (one JSON object per line).
+public struct OperationRecord: Sendable, Equatable, Codable {
+    /// 1, 2, ... in arrival order since the simulator started (all connections).
+    public var index: Int
+    /// Seconds since the simulator started when the request arrived.
+    public var time: Double
+    /// The operation code, e.g. `0x9209`.
+    public var code: String
+    /// The operation's name, e.g. `SDIO_GetAllExtDevicePropInfo`.
+    public var name: String
+    /// The request's parameters.
+    public var parameters: [UInt32]
+    /// The response code sent, e.g. `0x2001`; nil when the fault plan dropped or hung instead.
+    public var response: String?
+    /// Data-in bytes sent with the answer.
+    public var dataInBytes: Int
+    /// Data-out bytes received with the request.
+    public var dataOutBytes: Int
+}
+
+/// Appends JSON lines to a file from a dedicated serial queue, so no cooperative thread ever blocks on disk.
+final class JSONLineWriter: Sendable {
+    private let handle: FileHandle
+    private let queue = DispatchQueue(label: "hdrshoot.simulator.log")
+
+    /// Opens `path` for appending, creating it when absent.
+    init(path: String) throws(SimulatorError) {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw .unwritableLog(path: path, reason: "cannot create the file")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw .unwritableLog(path: path, reason: "cannot open the file for writing")
+        }
+        handle.seekToEndOfFile()
+        self.handle = handle
+    }
+
+    /// Queues one record as a JSON line.
+    func append<Record: Encodable>(_ record: Record) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard var line = try? encoder.encode(record) else { return }
+        line.append(0x0A)
+        queue.async { [handle, line] in handle.write(line) }
+    }
+
+    /// Waits until every queued line is written, then closes the file (call once).
+    func close() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { [handle] in
+                try? handle.close()
+                done.resume()
+            }
+        }
+    }
+}
+
+extension OperationCode {
+    /// Sony's or PTP's name of the operation, or its hex code.
+    var logName: String { knownName ?? "0x" + String(rawValue, radix: 16, uppercase: true) }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PTPIP
+import SonyCamera
+import SonyProtocol
+
+/// `hdrshoot camera`: connects to the camera and reports what it is, how it is set, and what blocks a shoot.
+enum CameraCommand {
+    /// The command's declaration.
+    static let spec = CommandSpec(
+        name: "camera",
+        abstract: "Connect to the camera and show its model, mode, shutter speeds and what would block a shoot.",
+        discussion: """
+            Connects over Wi-Fi (PTP/IP) to the camera at --camera, or to the one used last time, and prints
+            model, firmware, Sony protocol version, exposure mode (hdrshoot needs M or S), current and available
+            shutter speeds, and the save destination. The camera address is remembered for next time in
+            $XDG_CONFIG_HOME/hdrshoot/last-camera.
+            """,
+        options: [
+            .value("camera", placeholder: "<host[:port]>", help: "The camera's address (default: the last one used).", default: nil),
+            .flag("json", help: "Print one JSON object."),
+        ],
+        run: run
+    )
+
+    private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        let environment = ProcessInfo.processInfo.environment
+        let store = CameraAddressStore(environment: environment)
+        let address: CameraAddress
+        if let given = arguments.string("camera") {
+            guard let parsed = CameraAddress(parsing: given) else {
+                throw UsageError("'\(given)' is not a camera address; write it like 192.168.122.1 or 192.168.122.1:15740", command: spec.name)
+            }
+            address = parsed
+        } else if let remembered = store.load() {
+            address = remembered
+        } else {
+            throw UsageError("no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover')", command: spec.name)
+        }
+        let camera = SonyCamera(configuration: try cameraConfiguration(for: address, environment: environment))
+        let info: SonyCameraInfo
+        do {
+            try await camera.connectRetrying()
+            info = try await camera.info()
+        } catch {
+            await camera.disconnect()
+            throw error
+        }
+        await camera.disconnect()
+        store.save(address)
+        context.output.writeOut(arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: address))
+        return .success
+    }
+
+    /// The camera configuration for `address`, with this host's stored PTP/IP identity.
+    static func cameraConfiguration(for address: CameraAddress, environment: [String: String]) throws -> SonyCameraConfiguration {
+        let identity: HostIdentity
+        do {
+            identity = try HostIdentity.loadOrCreate(environment: environment)
+        } catch {
+            throw CameraCommandError.identityUnavailable(reason: "\(error)")
+        }
+        return SonyCameraConfiguration(host: address.host, port: address.port, identity: identity)
+    }
+}
+
+/// Failures of the camera commands that are not the camera's.
+enum CameraCommandError: Error, CLIReportable {
+    /// The host GUID file could not be read or created.
+    case identityUnavailable(reason: String)
+
+    var cliMessage: String {
+        switch self {
+        case let .identityUnavailable(reason): "cannot load this computer's PTP/IP identity: \(reason)"
+        }
+    }
+
+    var exitCode: ExitCode { .failure }
+}
+
+/// A camera's host and port as typed: `192.168.122.1`, `192.168.122.1:15740`, `[::1]:15740`, `::1`.
+struct CameraAddress: Sendable, Equatable, CustomStringConvertible {
+    /// The host (IPv6 without brackets).
+    var host: String
+    /// The PTP/IP port.
+    var port: UInt16
+
+    /// Parses `text`; nil when it has no host or a bad port.
+    init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var host = trimmed
+        var port = PTPIPClient.defaultPort
+        if trimmed.hasPrefix("[") {
+            guard let close = trimmed.firstIndex(of: "]") else { return nil }
+            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+            let rest = trimmed[trimmed.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let number = UInt16(rest.dropFirst()), number > 0 else { return nil }
+                port = number
+            }
+        } else if trimmed.filter({ $0 == ":" }).count == 1, let colon = trimmed.firstIndex(of: ":") {
+            host = String(trimmed[..<colon])
+            guard let number = UInt16(trimmed[trimmed.index(after: colon)...]), number > 0 else { return nil }
+            port = number
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port` (IPv6 in brackets).
+    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// Remembers the last camera used: one line in `$XDG_CONFIG_HOME/hdrshoot/last-camera` (else `~/.config`).
+struct CameraAddressStore {
+    /// The file, or nil when neither XDG_CONFIG_HOME nor HOME is set.
+    let path: String?
+
+    /// The store for `environment`.
+    init(environment: [String: String]) {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            path = config + "/hdrshoot/last-camera"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            path = home + "/.config/hdrshoot/last-camera"
+        } else {
+            path = nil
+        }
+    }
+
+    /// The remembered address, if any.
+    func load() -> CameraAddress? {
+        guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
+        return CameraAddress(parsing: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Remembers `address`; best effort (a read-only home only loses the convenience).
+    func save(_ address: CameraAddress) {
+        guard let path else { return }
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data((address.description + "\n").utf8).write(to: url, options: .atomic)
+    }
+}

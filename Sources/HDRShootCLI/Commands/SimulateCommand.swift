@@ -1,0 +1,139 @@
+import CameraSimulator
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `hdrshoot simulate`: runs a simulated Sony camera on PTP/IP until SIGINT or SIGTERM.
+enum SimulateCommand {
+    /// Options that take a value, in help order; their parsing is `SimulatorConfiguration.parse(arguments:)`.
+    private static let valueOptions: [(name: String, placeholder: String, help: String, default: String?)] = [
+        ("host", "<address>", "Address to listen on.", "127.0.0.1"),
+        ("port", "<n>", "TCP port; 0 picks a free one and prints it.", "15740"),
+        ("protocol", "<2|3>", "Sony protocol 2.00 (shutter by notch steps) or 3.00.", "3"),
+        ("max-shutter", "<1/4000|1/8000>", "Fastest shutter speed of the body.", "1/8000"),
+        ("mode", "<M|A|S|P>", "Exposure mode dial at start.", "M"),
+        ("image-size", "<bytes>", "Size of each generated JPEG.", "200000"),
+        ("rtt", "<ms>", "Added round-trip delay per request.", nil),
+        ("bandwidth", "<bytes-per-s>", "Data-phase throughput limit.", nil),
+        ("step-delay", "<ms>", "Delay before a 2.00 shutter notch step applies.", "200"),
+        ("exposure-cap", "<seconds>", "Hold every exposure at most this long.", nil),
+        ("processing-ms", "<ms>", "Image processing time after each exposure.", "300"),
+        ("capture-log", "<file>", "Append one JSON line per fired frame.", nil),
+        ("op-log", "<file>", "Append one JSON line per operation handled.", nil),
+        ("replay-device-info", "<file>", "Serve a recorded GetDeviceInfo data phase.", nil),
+        ("replay-ext-device-info", "<file>", "Serve a recorded SDIO_GetExtDeviceInfo data phase.", nil),
+        ("replay-props", "<file>", "Serve a recorded SDIO_GetAllExtDevicePropInfo data phase.", nil),
+        (
+            "fault", "<spec[,spec...]>",
+            "busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N, hang-at-op:N, refuse-connections:N, "
+                + "never-idle, mode-at-frame:N:A (comma-separated for several).", nil
+        ),
+    ]
+
+    /// The command's declaration.
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Run a simulated Sony camera (PTP/IP) to try hdrshoot without one.",
+        discussion: """
+            Listens on 127.0.0.1:15740 by default and behaves like a Sony Alpha in "Ctrl w/ Smartphone" mode:
+            one client at a time, real exposure times, a generated JPEG per frame. Point hdrshoot (or gphoto2
+            --port ptpip:127.0.0.1) at it. Stops on Ctrl-C and prints what was shot.
+            """,
+        options: valueOptions.map { .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default) },
+        run: run
+    )
+
+    private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        var raw: [String] = []
+        for option in valueOptions {
+            if let value = arguments.string(option.name) { raw += ["--\(option.name)", value] }
+        }
+        let configuration: SimulatorConfiguration
+        do {
+            configuration = try SimulatorConfiguration.parse(arguments: raw)
+        } catch {
+            throw UsageError(error.cliMessage, command: spec.name)
+        }
+        let simulator = try CameraSimulator(configuration: configuration)
+        let display = simulator.host.contains(":") ? "[\(simulator.host)]" : simulator.host
+        context.output.writeOut("simulated \(configurationSummary(configuration)) listening on \(display):\(simulator.port)\n")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await simulator.run() }
+            group.addTask { await TerminationSignal.wait() }
+            // The first to finish is the signal (run only ends when cancelled); then stop the simulator.
+            _ = await group.next()
+            group.cancelAll()
+        }
+        let captures = await simulator.captures
+        var summary = "simulator stopped: \(captures.count) frame(s) fired, \(await simulator.answeredOperationCount) operation(s) answered\n"
+        for capture in captures {
+            let held = String(format: "%.3f", capture.exposureSeconds)
+            summary += "  frame \(capture.frame): \(capture.label) (held \(held) s)\n"
+        }
+        context.output.writeOut(summary)
+        return .success
+    }
+
+    private static func configurationSummary(_ configuration: SimulatorConfiguration) -> String {
+        let version = configuration.protocolVersion >= 300 ? "3.00" : "2.00"
+        return "Sony camera (protocol \(version))"
+    }
+}
+
+/// Waits for SIGINT or SIGTERM (once), with the default actions turned off so the process can shut down cleanly.
+enum TerminationSignal {
+    /// Returns when SIGINT or SIGTERM arrives, or when the calling task is cancelled.
+    static func wait() async {
+        let state = Mutex<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+        let queue = DispatchQueue(label: "hdrshoot.signals")
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                let waiting = state.withLock { value -> CheckedContinuation<Void, Never>? in
+                    value.fired = true
+                    defer { value.continuation = nil }
+                    return value.continuation
+                }
+                waiting?.resume()
+            }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { value -> Bool in
+                    if value.fired || Task.isCancelled { return true }
+                    value.continuation = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = state.withLock { value -> CheckedContinuation<Void, Never>? in
+                value.fired = true
+                defer { value.continuation = nil }
+                return value.continuation
+            }
+            waiting?.resume()
+        }
+    }
+}
+
+extension SimulatorError: CLIReportable {
+    package var cliMessage: String {
+        switch self {
+        case let .unknownOption(option): return "unknown option '\(option)'"
+        case let .missingValue(option): return "\(option) needs a value"
+        case let .invalidValue(option, value, expected): return "'\(value)' is not valid for \(option); expected \(expected)"
+        case let .invalidFault(spec, reason): return "cannot use --fault '\(spec)': \(reason)"
+        case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
+        case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
+        case let .cannotListen(host, port, reason):
+            return "cannot listen on \(host):\(port) (\(reason)); is another simulator running? try --port 0"
+        }
+    }
+
+    package var exitCode: ExitCode { isUsageError ? .usage : (isTransient ? .transientFailure : .failure) }
+}

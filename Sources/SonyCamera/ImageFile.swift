@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// An image file being written as its bytes arrive from the camera.
+///
+/// File system calls block, so they run on a private serial queue, never on the cooperative pool; each
+/// write is awaited, which keeps chunks in order and slows the camera down (TCP flow control) when the
+/// disk is slower than the link. The file is created with `O_EXCL`: an existing file is never
+/// overwritten; the name gets a `-1`, `-2`, ... suffix instead.
+final class ImageFile: Sendable {
+    /// The name as written (prefix, camera name, maybe a suffix).
+    let fileName: String
+    /// The full path.
+    let path: String
+    private let descriptor: Int32
+    private let queue: DispatchQueue
+
+    private init(fileName: String, path: String, descriptor: Int32, queue: DispatchQueue) {
+        self.fileName = fileName
+        self.path = path
+        self.descriptor = descriptor
+        self.queue = queue
+    }
+
+    /// Creates `directory` when missing and a new file named `name` in it (suffixed when taken).
+    static func create(in directory: URL, name: String) async throws -> ImageFile {
+        let queue = DispatchQueue(label: "hdrshoot.image-file")
+        return try await run(on: queue) {
+            try Self.makeDirectory(directory.path)
+            let (stem, ext) = split(name)
+            for attempt in 0..<1000 {
+                let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
+                let path = directory.appendingPathComponent(candidate).path
+                let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                if fd >= 0 { return ImageFile(fileName: candidate, path: path, descriptor: fd, queue: queue) }
+                let error = errno
+                if error == EINTR || error == EEXIST { continue }
+                throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(error)))
+            }
+            throw SonyCameraError.fileWriteFailed(path: directory.appendingPathComponent(name).path, reason: "1000 files of that name exist")
+        }
+    }
+
+    /// Appends `bytes`.
+    func write(_ bytes: [UInt8]) async throws {
+        let (fd, path) = (descriptor, self.path)
+        try await Self.run(on: queue) {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Closes the finished file.
+    func finish() async throws {
+        let (fd, path) = (descriptor, self.path)
+        try await Self.run(on: queue) {
+            if Glibc.close(fd) != 0 {
+                throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Closes and deletes an unfinished file, so no truncated image is left behind.
+    func discard() async {
+        let (fd, path) = (descriptor, self.path)
+        try? await Self.run(on: queue) {
+            _ = Glibc.close(fd)
+            _ = Glibc.unlink(path)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private static func makeDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: path, reason: "cannot create the folder (\(error.localizedDescription))")
+        }
+    }
+
+    /// `DSC01234.JPG` → (`DSC01234`, `.JPG`); a name without a dot has no extension.
+    static func split(_ name: String) -> (stem: String, ext: String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+
+    /// A camera file name made safe for a local path: no directories, no NUL, never empty.
+    static func sanitize(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" })
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "image" : cleaned
+    }
+}

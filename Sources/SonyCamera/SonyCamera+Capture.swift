@@ -1,0 +1,198 @@
+import Exposure
+import Foundation
+import Synchronization
+import PTPIP
+import Shooting
+import SonyProtocol
+
+extension SonyCamera {
+    /// Takes one picture and saves every image it produced under `destination`.
+    ///
+    /// S1 down, S2 down, S2 up, S1 up (with BULB, S2 is held for `exposure` on the injected clock); then
+    /// waits for ObjectAdded (0xC201) or 0xD215 >= 0x8001, for at most the exposure plus
+    /// `processingMargin`; then fetches object 0xFFFFC001 (GetObjectInfo, then GetObject streamed to
+    /// disk) until 0xD215 reads 0. Per frame that is 4 button presses, GetObjectInfo, GetObject and one
+    /// 0x9209 read; waiting costs no round trip when the body sends its events.
+    package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
+        try await refreshIfChanged()
+        guard case .ready = state else { throw try lostOrNotConnected() }
+        try requireShutterMode()
+        let usedSpeed = properties.shutterSpeed
+        let holdsBulb = usedSpeed?.isBulb ?? false
+        let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
+        let addedBefore = objectsAdded
+        // The buffer was read empty at the end of the last capture; an announcement of that is old news.
+        changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
+
+        try await press(.s1Button, .down)
+        do {
+            try await press(.s2Button, .down)
+            publish(.exposing)
+            if holdsBulb { try await clock.sleep(for: exposureTime) }
+            try await press(.s2Button, .up)
+        } catch {
+            // Never leave the half press held on a camera we still talk to.
+            if isLinkUsable { try? await press(.s1Button, .up) }
+            if isLinkUsable { publish(.idle) }
+            throw error
+        }
+        try await press(.s1Button, .up)
+        publish(.saving)
+
+        let waitLimit = (holdsBulb ? .zero : exposureTime) + configuration.processingMargin
+        try await waitForImage(addedBefore: addedBefore, timeout: waitLimit)
+        let images = try await fetchWaitingImages(to: destination)
+        publish(.idle)
+        return CapturedFrame(images: images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed))
+    }
+
+    /// Whether the link can still carry a request (not lost, not closed).
+    var isLinkUsable: Bool {
+        switch state {
+        case .starting, .ready: true
+        case .disconnected, .lost: false
+        }
+    }
+
+    /// The reason the link is unusable.
+    func lostOrNotConnected() throws -> SonyCameraError {
+        if case let .lost(_, reason) = state { return reason }
+        return .notConnected
+    }
+
+    /// One button press or release with SDIO_ControlDevice (0x9207).
+    private func press(_ button: SonyControlCode, _ position: SonyButtonState) async throws {
+        let name = button == .s1Button ? "S1" : "S2"
+        try await run(
+            .sdioControlDevice, [UInt32(button.rawValue)], sending: position.dataPhase,
+            during: "\(name) \(position == .down ? "down" : "up") (0x9207)")
+    }
+
+    /// Returns once the camera announced an image (event 0xC201, or 0xD215 >= 0x8001 in a read-back
+    /// after a change event for it); throws `.captureTimedOut` after `timeout`.
+    private func waitForImage(addedBefore: Int, timeout: Duration) async throws {
+        let watch = Stopwatch(clock: clock)
+        while true {
+            let generation = doorbell.generation
+            if objectsAdded > addedBefore { return }
+            if changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) || changedHints.contains(0) {
+                // Bodies announce 0xD215 and ObjectAdded together; give the latter a moment to arrive so
+                // the usual case costs no read.
+                if try await waitForEvent(after: generation, timeout: configuration.eventGrace), objectsAdded > addedBefore {
+                    return
+                }
+                try await refreshProperties(full: false)
+                if properties.shootingFileInfo?.hasImages == true { return }
+                continue
+            }
+            guard case .ready = state else { throw try lostOrNotConnected() }
+            let left = watch.remaining(of: timeout)
+            guard left > .zero else { throw SonyCameraError.captureTimedOut(waited: timeout) }
+            if try await !waitForEvent(after: generation, timeout: left) {
+                // Last chance for a body that sent no event at all.
+                try await refreshProperties(full: false)
+                if properties.shootingFileInfo?.hasImages == true { return }
+                throw SonyCameraError.captureTimedOut(waited: timeout)
+            }
+        }
+    }
+
+    /// Fetches object 0xFFFFC001 until 0xD215 says nothing is waiting; every image is saved or the
+    /// call throws (nothing is skipped silently).
+    private func fetchWaitingImages(to destination: CaptureDestination) async throws -> [SavedImage] {
+        let watch = Stopwatch(clock: clock)
+        var saved: [SavedImage] = []
+        var lastFetchedName: String?
+        while true {
+            let info = try await objectInfo()
+            if info.filename == lastFetchedName {
+                // The body still offers the image we just took: wait for it to move on (or give up).
+                let generation = doorbell.generation
+                try await refreshProperties(full: false)
+                if properties.shootingFileInfo?.hasImages != true { return saved }
+                let left = watch.remaining(of: configuration.transferTimeout)
+                let rang = left > .zero ? try await waitForEvent(after: generation, timeout: left) : false
+                if !rang {
+                    throw SonyCameraError.imagesStillWaiting(
+                        fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
+                }
+                try await refreshIfChanged()
+                if properties.shootingFileInfo?.hasImages != true { return saved }
+                continue
+            }
+            saved.append(try await download(info, to: destination))
+            lastFetchedName = info.filename
+            try await refreshProperties(full: false)
+            if properties.shootingFileInfo?.hasImages != true { return saved }
+            if watch.elapsed > configuration.transferTimeout {
+                throw SonyCameraError.imagesStillWaiting(
+                    fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
+            }
+        }
+    }
+
+    /// GetObjectInfo of the waiting still.
+    private func objectInfo() async throws -> ObjectInfo {
+        let result = try await run(.getObjectInfo, [SonyObjectHandle.stillImage], during: "GetObjectInfo")
+        do {
+            return try ObjectInfo(decoding: result.data)
+        } catch {
+            throw SonyCameraError.malformedData(what: "image information (GetObjectInfo)", reason: "\(error)")
+        }
+    }
+
+    /// Streams the waiting still to a new file: GetObject in one transaction when its size is known and
+    /// the body supports it, else GetPartialObject in chunks. A failed transfer leaves no file behind.
+    private func download(_ info: ObjectInfo, to destination: CaptureDestination) async throws -> SavedImage {
+        let name = destination.fileNamePrefix + ImageFile.sanitize(info.filename)
+        let file = try await ImageFile.create(in: destination.directory, name: name)
+        let written = ByteCounter()
+        let sink: DataSink = { chunk, _ in
+            try await file.write([UInt8](chunk))
+            written.add(chunk.count)
+        }
+        do {
+            let sizeKnown = info.objectCompressedSize != UInt32.max
+            if sizeKnown, deviceInfo?.supports(.getObject) ?? true {
+                try await run(.getObject, [SonyObjectHandle.stillImage], receivingDataWith: sink, during: "GetObject \(info.filename)")
+            } else {
+                try await downloadInChunks(info, sink: sink, written: written)
+            }
+            if sizeKnown, written.value != Int(info.objectCompressedSize) {
+                throw SonyCameraError.malformedData(
+                    what: "image \(info.filename)", reason: "\(written.value) bytes arrived, \(info.objectCompressedSize) announced")
+            }
+            try await file.finish()
+        } catch {
+            await file.discard()
+            throw error
+        }
+        return SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
+    }
+
+    /// GetPartialObject (offset, length) until the announced size, or a short chunk when the size is unknown.
+    private func downloadInChunks(_ info: ObjectInfo, sink: @escaping DataSink, written: ByteCounter) async throws {
+        let chunk = UInt32(clamping: configuration.partialObjectChunk)
+        let total: Int? = info.objectCompressedSize == UInt32.max ? nil : Int(info.objectCompressedSize)
+        while total.map({ written.value < $0 }) ?? true {
+            let offset = UInt32(clamping: written.value)
+            let before = written.value
+            try await run(
+                .getPartialObject, [SonyObjectHandle.stillImage, offset, chunk], receivingDataWith: sink,
+                during: "GetPartialObject \(info.filename) at \(offset)")
+            let got = written.value - before
+            if got == 0 || (total == nil && got < Int(chunk)) { return }
+        }
+    }
+}
+
+/// Counts bytes written by a data sink (which runs outside the actor).
+final class ByteCounter: Sendable {
+    private let count = Mutex(0)
+
+    /// The bytes counted so far.
+    var value: Int { count.withLock { $0 } }
+
+    /// Adds `bytes`.
+    func add(_ bytes: Int) { count.withLock { $0 += bytes } }
+}

@@ -1,0 +1,154 @@
+import PTPIP
+import SonyProtocol
+
+extension SonyCamera {
+    /// The SDIO protocol version hdrshoot speaks, sent as SDIO_GetExtDeviceInfo's parameter (3.00).
+    static let hostProtocolVersion = UInt32(SonyProtocolVersion.v3_00.rawValue)
+
+    /// Connects and runs Sony's start-up: OpenSession, GetDeviceInfo (Sony only), SDIO_Connect 1 and 2,
+    /// SDIO_GetExtDeviceInfo (polled while empty), SDIO_Connect 3, the first 0x9209 dump (polled until
+    /// readable), then 0xD25A set to PC-remote priority when the body lets us.
+    func startSession() async throws {
+        var clientConfiguration = PTPIPClient.Configuration(identity: configuration.identity)
+        clientConfiguration.connectTimeout = configuration.connectTimeout
+        clientConfiguration.operationTimeout = configuration.operationTimeout
+        clientConfiguration.disconnectTimeout = configuration.disconnectTimeout
+        let client = try await PTPIPClient.connect(
+            host: configuration.host, port: configuration.port, configuration: clientConfiguration)
+        // Owned by the link: cancelled and awaited in `tearDown()`.
+        let pump = Task { [weak self] in
+            guard let self else { return }
+            await Self.pumpEvents(from: client, into: self)
+        }
+        state = .starting(Link(client: client, eventPump: pump))
+        objectsAdded = 0
+        changedHints.removeAll()
+        properties = SonyPropertyTable()
+
+        do {
+            try await client.openSession(id: 1)
+        } catch {
+            throw SonyCameraError.wrap(error, during: "OpenSession")
+        }
+        let info = try await run(.getDeviceInfo, during: "GetDeviceInfo")
+        let device: DeviceInfo
+        do {
+            device = try DeviceInfo(decoding: info.data)
+        } catch {
+            throw SonyCameraError.malformedData(what: "device information (GetDeviceInfo)", reason: "\(error)")
+        }
+        guard device.isSony, device.supports(.sdioGetExtDeviceInfo), device.supports(.sdioGetAllExtDevicePropInfo) else {
+            throw SonyCameraError.notSonyCamera(manufacturer: device.manufacturer, model: device.model)
+        }
+        deviceInfo = device
+
+        let started = Stopwatch(clock: clock)
+        try await run(.sdioConnect, [SonyConnectPhase.first.rawValue, 0, 0], during: "SDIO_Connect phase 1")
+        try await run(.sdioConnect, [SonyConnectPhase.second.rawValue, 0, 0], during: "SDIO_Connect phase 2")
+        extDeviceInfo = try await readExtDeviceInfo(started: started)
+        try await run(.sdioConnect, [SonyConnectPhase.third.rawValue, 0, 0], during: "SDIO_Connect phase 3")
+        try await readFirstProperties(started: started)
+        try await claimRemotePriority()
+        guard case let .starting(link) = state else { throw try stateError() }
+        state = .ready(link)
+        publish(properties.shootingFileInfo?.hasImages == true ? .saving : .idle)
+    }
+
+    /// Why the start-up cannot go on after an `await` found the state changed.
+    private func stateError() throws -> SonyCameraError {
+        if case let .lost(_, reason) = state { return reason }
+        return .notConnected
+    }
+
+    /// SDIO_GetExtDeviceInfo, asked again (after a short pause) while the body answers with no data.
+    private func readExtDeviceInfo(started: Stopwatch) async throws -> SonyExtDeviceInfo {
+        while true {
+            let result = try await run(.sdioGetExtDeviceInfo, [Self.hostProtocolVersion], during: "SDIO_GetExtDeviceInfo")
+            if !result.data.isEmpty {
+                do {
+                    return try SonyExtDeviceInfo(decoding: result.data)
+                } catch {
+                    throw SonyCameraError.malformedData(what: "extended device information (0x9202)", reason: "\(error)")
+                }
+            }
+            try await pauseWhileStarting(started: started)
+        }
+    }
+
+    /// The first full 0x9209 dump, asked again while it lacks the shutter speed or the exposure mode
+    /// (bodies need a moment after connecting before their settings are readable).
+    private func readFirstProperties(started: Stopwatch) async throws {
+        while true {
+            try await refreshProperties(full: true)
+            if properties[.shutterSpeed] != nil, properties[.exposureProgramMode] != nil { return }
+            try await pauseWhileStarting(started: started)
+        }
+    }
+
+    /// Waits for an event or the poll interval, failing once the start-up has taken too long.
+    private func pauseWhileStarting(started: Stopwatch) async throws {
+        let left = started.remaining(of: configuration.propertiesReadyTimeout)
+        guard left > .zero else { throw SonyCameraError.propertiesNotReadable(waited: configuration.propertiesReadyTimeout) }
+        _ = try await waitForEvent(after: doorbell.generation, timeout: min(left, configuration.propertiesPollInterval))
+    }
+
+    /// Sets 0xD25A to PC-remote priority when it is settable and not already so, and confirms it.
+    private func claimRemotePriority() async throws {
+        guard let descriptor = properties[.priorityKeySettings], descriptor.isSettable,
+            properties.priorityKey != .pcRemote,
+            let value = PTPValue.integer(Int64(SonyPriorityKey.pcRemote.rawValue), as: descriptor.dataType),
+            descriptor.allows(value)
+        else { return }
+        do {
+            try await run(
+                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.priorityKeySettings.rawValue)], sending: value.encoded,
+                during: "setting PC-remote priority (0xD25A)")
+        } catch let error as SonyCameraError where !error.isConnectionLost {
+            // Best effort: a body that stays busy or refuses still takes remote commands for what it allows.
+            return
+        }
+        try await refreshProperties(full: false)
+    }
+
+    // MARK: - Properties
+
+    /// Reads 0x9209 (everything, or only what changed) into the property table; returns the changed codes.
+    @discardableResult
+    func refreshProperties(full: Bool) async throws -> [SonyPropertyCode] {
+        guard let version = extDeviceInfo?.protocolVersion else { throw SonyCameraError.notConnected }
+        let hintsBefore = changedHints
+        let result = try await run(
+            .sdioGetAllExtDevicePropInfo,
+            [full ? SonyOperationCode.allProperties : SonyOperationCode.changedPropertiesOnly],
+            during: "reading the camera's settings (0x9209)")
+        let dump: SonyPropertyDump
+        do {
+            dump = try SonyPropertyDump(decoding: result.data, protocolVersion: version)
+        } catch {
+            throw SonyCameraError.malformedData(what: "property dump (0x9209)", reason: "\(error)")
+        }
+        // The dump holds every change announced before the request, and the latest value of every code
+        // it reports: hints for those are answered. Hints for other codes that came in meanwhile stay.
+        changedHints.subtract(hintsBefore)
+        changedHints.subtract(dump.descriptors.map(\.code.rawValue))
+        if full {
+            changedHints.removeAll()
+            properties = SonyPropertyTable(dump)
+            return properties.codes
+        }
+        return properties.apply(dump)
+    }
+
+    /// Property codes whose change makes the model's answers to queries stale: the mode dial, the shutter
+    /// speed, and "something changed" (an event without a code).
+    static let queriedCodes: Set<UInt16> = [
+        SonyPropertyCode.exposureProgramMode.rawValue, SonyPropertyCode.shutterSpeed.rawValue, 0,
+    ]
+
+    /// Refreshes only when the event channel reported a change to the mode or the shutter speed since the
+    /// last read (no round trip otherwise; other properties are read where they matter).
+    func refreshIfChanged() async throws {
+        _ = try requireClient()
+        if !changedHints.isDisjoint(with: Self.queriedCodes) { try await refreshProperties(full: false) }
+    }
+}

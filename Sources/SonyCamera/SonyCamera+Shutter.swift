@@ -1,0 +1,193 @@
+import Exposure
+import PTPIP
+import Shooting
+import SonyProtocol
+
+extension SonyCamera {
+    // MARK: - RemoteCamera: queries (from the model; a round trip only after a change event)
+
+    /// The mode dial: M, S, A, P or another (with Sony's raw 0x500E code).
+    package func shootingMode() async throws -> ShootingMode {
+        try await refreshIfChanged()
+        guard let mode = properties.exposureMode else {
+            throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no exposure mode (0x500E)")
+        }
+        return Self.shootingMode(mode)
+    }
+
+    /// Every shutter speed the camera accepts now (settable list), or all it supports when none is settable.
+    package func availableShutterSpeeds() async throws -> [CameraShutterSpeed] {
+        try await refreshIfChanged()
+        return offeredShutterValues().compactMap(Self.cameraSpeed)
+    }
+
+    /// The shutter speed the camera reports now.
+    package func currentShutterSpeed() async throws -> CameraShutterSpeed {
+        try await refreshIfChanged()
+        guard let value = properties.shutterSpeed, let speed = Self.cameraSpeed(value) else {
+            throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no valid shutter speed (0xD20D)")
+        }
+        return speed
+    }
+
+    /// The camera's values for 0xD20D: the settable list, else the supported one (display in A/P mode).
+    func offeredShutterValues() -> [SonyShutterValue] {
+        let settable = properties.settableShutterSpeeds.filter(\.isValid)
+        return settable.isEmpty ? properties.supportedShutterSpeeds.filter(\.isValid) : settable
+    }
+
+    /// Sony's mode as the runner knows modes.
+    static func shootingMode(_ mode: SonyExposureMode) -> ShootingMode {
+        switch mode {
+        case .manual: .manual
+        case .shutterPriority: .shutterPriority
+        case .aperturePriority: .aperturePriority
+        case .programAuto: .program
+        default: .other(code: mode.rawValue)
+        }
+    }
+
+    /// A camera value as the runner knows speeds; nil for values that are no time at all.
+    static func cameraSpeed(_ value: SonyShutterValue) -> CameraShutterSpeed? {
+        if value.isBulb { return .bulb }
+        return value.speed.map(CameraShutterSpeed.timed)
+    }
+
+    /// Throws `.unsupportedMode` unless the dial is on M or S.
+    func requireShutterMode() throws {
+        guard let mode = properties.exposureMode else { throw SonyCameraError.unsupportedMode(current: "unknown") }
+        guard mode.allowsShutterSpeedControl else { throw SonyCameraError.unsupportedMode(current: mode.name) }
+    }
+
+    // MARK: - RemoteCamera: setting the shutter speed
+
+    /// Sets the shutter speed and returns only once a read-back shows it.
+    ///
+    /// Protocol 3.00: SDIO_SetExtDevicePropValue (0x9205) with the camera's own encoding of the speed,
+    /// then change-only 0x9209 read-backs, each after a change event, for up to
+    /// `shutterConfirmTimeout`; the set is sent again up to `shutterSetAttempts` times. Protocol 2.00:
+    /// notch steps (see `stepShutter`). A speed already set costs no round trip.
+    package func setShutterSpeed(_ speed: CameraShutterSpeed) async throws {
+        try await refreshIfChanged()
+        try requireShutterMode()
+        let offered = properties.settableShutterSpeeds.filter(\.isValid)
+        let target: SonyShutterValue? = switch speed {
+        case .bulb: offered.first(where: \.isBulb)
+        case let .timed(value): SonyShutterValue.matching(value, among: offered)
+        }
+        guard let target else {
+            throw SonyCameraError.shutterSpeedNotOffered(
+                requested: speed.description, available: SonyShutterStepping.notchOrder(offered).map(\.label))
+        }
+        if let current = properties.shutterSpeed, current.isSameExposure(as: target) { return }
+        if extDeviceInfo?.protocolVersion.setsShutterSpeedAbsolutely == true {
+            try await setShutterAbsolutely(target)
+        } else {
+            try await stepShutter(to: target, offered: offered)
+        }
+    }
+
+    /// Protocol 3.00: set with 0x9205, confirm by read-back, send again when the camera did not take it.
+    private func setShutterAbsolutely(_ target: SonyShutterValue) async throws {
+        for _ in 0..<configuration.shutterSetAttempts {
+            try await run(
+                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.shutterSpeed.rawValue)], sending: target.ptpValue.encoded,
+                during: "setting the shutter speed to \(target.label) (0x9205)")
+            if try await awaitShutter(timeout: configuration.shutterConfirmTimeout, until: { $0.isSameExposure(as: target) }) != nil {
+                return
+            }
+        }
+        throw SonyCameraError.shutterSpeedNotConfirmed(
+            requested: target.label, reported: properties.shutterSpeed?.label ?? "nothing", attempts: configuration.shutterSetAttempts)
+    }
+
+    /// Protocol 2.00: jump by the notch count computed from the camera's own list, read back, correct.
+    ///
+    /// A step that does not move the value at all means the camera will not take it (end of its range,
+    /// locked); a read-back past the target is an overshoot, corrected by a step back. The usual case is
+    /// one step and one read-back; at most `shutterSetAttempts` steps are sent.
+    private func stepShutter(to target: SonyShutterValue, offered: [SonyShutterValue]) async throws {
+        guard var current = properties.shutterSpeed else {
+            throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no shutter speed (0xD20D)")
+        }
+        var steps = 0
+        while !current.isSameExposure(as: target) {
+            guard steps < configuration.shutterSetAttempts else {
+                throw SonyCameraError.shutterSpeedNotConfirmed(
+                    requested: target.label, reported: current.label, attempts: steps)
+            }
+            let notches: Int
+            let parameter: UInt8
+            do {
+                notches = try SonyShutterStepping.notches(from: current, to: target, in: offered)
+                parameter = try SonyShutterStepping.controlParameter(notches: notches)
+            } catch {
+                throw SonyCameraError.shutterSpeedRejected(requested: target.label, stuckAt: current.label)
+            }
+            let before = current
+            let generation = doorbell.generation
+            try await run(
+                .sdioControlDevice, [UInt32(SonyPropertyCode.shutterSpeed.rawValue)], sending: [parameter],
+                during: "stepping the shutter speed \(notches) notch(es) (0x9207)")
+            steps += 1
+            // A 2.00 body applies the step a moment later and says so with 0xC203: wait for that first,
+            // so one read-back usually suffices.
+            _ = try await waitForEvent(after: generation, timeout: configuration.shutterConfirmTimeout)
+            guard let moved = try await awaitShutter(
+                timeout: configuration.shutterConfirmTimeout,
+                until: { !$0.isSameExposure(as: before) })
+            else {
+                throw SonyCameraError.shutterSpeedRejected(requested: target.label, stuckAt: before.label)
+            }
+            current = moved
+            // A multi-notch jump may land on intermediate values first: let it settle (until no further
+            // change event comes within the settle time) before deciding to correct.
+            if !current.isSameExposure(as: target), !Self.passed(target, from: before, at: current, in: offered) {
+                current = try await settleShutter(from: current, target: target)
+            }
+        }
+    }
+
+    /// Whether `current` lies beyond `target` as seen from `start` (an overshoot).
+    private static func passed(
+        _ target: SonyShutterValue, from start: SonyShutterValue, at current: SonyShutterValue, in offered: [SonyShutterValue]
+    ) -> Bool {
+        guard let wanted = try? SonyShutterStepping.notches(from: start, to: target, in: offered),
+            let moved = try? SonyShutterStepping.notches(from: start, to: current, in: offered)
+        else { return false }
+        return moved.signum() == wanted.signum() && abs(moved) > abs(wanted)
+    }
+
+    /// Follows further change events while the value keeps moving toward `target`.
+    private func settleShutter(from start: SonyShutterValue, target: SonyShutterValue) async throws -> SonyShutterValue {
+        var current = start
+        let settle = min(configuration.shutterConfirmTimeout, .seconds(1))
+        while !current.isSameExposure(as: target) {
+            let generation = doorbell.generation
+            guard try await waitForEvent(after: generation, timeout: settle) else { return current }
+            try await refreshIfChanged()
+            guard let now = properties.shutterSpeed else { return current }
+            current = now
+        }
+        return current
+    }
+
+    /// Reads back (change-only 0x9209) until `accept` holds for 0xD20D, waiting for a change event
+    /// between reads; returns the accepted value, or nil after `timeout`.
+    func awaitShutter(timeout: Duration, until accept: (SonyShutterValue) -> Bool) async throws -> SonyShutterValue? {
+        let watch = Stopwatch(clock: clock)
+        while true {
+            let generation = doorbell.generation
+            try await refreshProperties(full: false)
+            if let value = properties.shutterSpeed, accept(value) { return value }
+            let left = watch.remaining(of: timeout)
+            guard left > .zero else { return nil }
+            if try await !waitForEvent(after: generation, timeout: left) {
+                // No event within the timeout: one last read, for bodies that do not announce changes.
+                try await refreshProperties(full: false)
+                if let value = properties.shutterSpeed, accept(value) { return value }
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import PTPIP
+import Shooting
+import SonyProtocol
+
+/// Why talking to a Sony body failed: the one error of the SonyCamera layer.
+///
+/// Busy answers (DeviceBusy 0x2019) never escape as transient: this layer retries each busy operation
+/// itself (see `SonyCameraConfiguration.busyRetry`), so what reaches the caller is final
+/// (`.deviceBusy` after the last attempt, not transient). Lost connections are flagged with
+/// `isConnectionLost` so the runner can reconnect.
+package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Every connection attempt failed; `last` is the final attempt's error.
+    case connectFailed(address: String, attempts: Int, last: PTPIPError)
+    /// The host or network is unreachable: not retried, the host is not on the camera's network.
+    case unreachable(address: String, underlying: PTPIPError)
+    /// The device answered PTP/IP but is not a Sony camera with Sony's remote protocol.
+    case notSonyCamera(manufacturer: String, model: String)
+    /// An operation was called while no session is open.
+    case notConnected
+    /// The connection broke while doing `during`.
+    case connectionLost(during: String, underlying: PTPIPError)
+    /// The camera kept answering DeviceBusy to `operation`, `attempts` times.
+    case deviceBusy(operation: String, attempts: Int)
+    /// The camera refused an operation with a response code other than busy.
+    case operationFailed(operation: String, response: String)
+    /// The camera sent bytes this layer cannot decode.
+    case malformedData(what: String, reason: String)
+    /// SDIO_GetExtDeviceInfo or the property dump stayed empty or incomplete for `waited`.
+    case propertiesNotReadable(waited: Duration)
+    /// The mode dial is not on M or S; `current` is the camera's name for the mode (`A`, `P`, ...).
+    case unsupportedMode(current: String)
+    /// The camera does not offer `requested` now; `available` lists what it offers.
+    case shutterSpeedNotOffered(requested: String, available: [String])
+    /// The camera kept reporting `reported` instead of `requested` after `attempts` sets.
+    case shutterSpeedNotConfirmed(requested: String, reported: String, attempts: Int)
+    /// A protocol 2.00 body did not move its shutter speed (stuck at `stuckAt`) when stepped toward `requested`.
+    case shutterSpeedRejected(requested: String, stuckAt: String)
+    /// No image appeared within `waited` after the shutter release.
+    case captureTimedOut(waited: Duration)
+    /// The camera still reported images waiting (0xD215 = `fileInfo`) after `waited` of fetching.
+    case imagesStillWaiting(fileInfo: UInt16, waited: Duration)
+    /// Writing an image to disk failed.
+    case fileWriteFailed(path: String, reason: String)
+
+    /// Whether the same step may succeed if tried again later. Busy is retried inside this layer, so no case is.
+    package var isTransient: Bool { false }
+
+    /// Whether the connection is gone (reconnecting may help).
+    package var isConnectionLost: Bool {
+        switch self {
+        case .connectFailed, .connectionLost, .notConnected: true
+        default: false
+        }
+    }
+
+    /// One line a person can act on.
+    package var description: String {
+        switch self {
+        case let .connectFailed(address, attempts, last):
+            let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+            return "could not connect to the camera at \(address) after \(tries) (last: \(last)); check that the "
+                + "camera's 'Ctrl w/ Smartphone' (or 'PC Remote') is on, that this computer has joined the camera's "
+                + "Wi-Fi, and the address"
+        case let .unreachable(address, underlying):
+            return "\(underlying); is this computer on the camera's Wi-Fi network, and is \(address) the right address?"
+        case let .notSonyCamera(manufacturer, model):
+            let who = [manufacturer, model].filter { !$0.isEmpty }.joined(separator: " ")
+            return "the device (\(who.isEmpty ? "unnamed" : who)) is not a Sony camera with remote control over PTP/IP"
+        case .notConnected:
+            return "not connected to the camera"
+        case let .connectionLost(during, underlying):
+            return "lost the connection to the camera during \(during) (\(underlying))"
+        case let .deviceBusy(operation, attempts):
+            return "the camera stayed busy: \(operation) was answered 'device busy' \(attempts) times"
+        case let .operationFailed(operation, response):
+            return "the camera refused \(operation): \(response)"
+        case let .malformedData(what, reason):
+            return "the camera sent unreadable \(what): \(reason)"
+        case let .propertiesNotReadable(waited):
+            return "the camera did not report its settings within \(Self.format(waited)); restart its remote mode and try again"
+        case let .unsupportedMode(current):
+            return "the camera is in mode \(current); turn the mode dial to M (manual) or S (shutter priority)"
+        case let .shutterSpeedNotOffered(requested, available):
+            let list = available.isEmpty ? "none" : available.joined(separator: ", ")
+            return "the camera does not offer shutter speed \(requested) now (it offers: \(list))"
+        case let .shutterSpeedNotConfirmed(requested, reported, attempts):
+            return "the camera still reports \(reported) after setting \(requested) \(attempts) times"
+        case let .shutterSpeedRejected(requested, stuckAt):
+            return "the camera would not move its shutter speed from \(stuckAt) toward \(requested)"
+        case let .captureTimedOut(waited):
+            return "no image arrived within \(Self.format(waited)) after the shutter release; check the card and the camera's screen"
+        case let .imagesStillWaiting(fileInfo, waited):
+            return "the camera still reports images waiting (0xD215 = 0x\(String(fileInfo, radix: 16, uppercase: true))) "
+                + "after \(Self.format(waited)) of fetching"
+        case let .fileWriteFailed(path, reason):
+            return "cannot write \(path): \(reason)"
+        }
+    }
+
+    /// `2 s`, `0.25 s`.
+    static func format(_ duration: Duration) -> String {
+        let millis = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return millis % 1000 == 0 ? "\(millis / 1000) s" : "\(Double(millis) / 1000) s"
+    }
+
+    /// This layer's error for a failure of the PTP/IP or SonyProtocol layer during `during`.
+    static func wrap(_ error: any Error, during: String) -> any Error {
+        if error is SonyCameraError || error is CancellationError { return error }
+        if let ptp = error as? PTPIPError {
+            switch ptp {
+            case let .response(code, operation):
+                return SonyCameraError.operationFailed(operation: "\(operation)", response: "\(code)")
+            case .cancelled where Task.isCancelled:
+                return CancellationError()
+            default:
+                // Timeouts, resets, EOF and protocol violations all leave the client closed.
+                return SonyCameraError.connectionLost(during: during, underlying: ptp)
+            }
+        }
+        if let sony = error as? SonyProtocolError {
+            return SonyCameraError.malformedData(what: during, reason: "\(sony)")
+        }
+        return error
+    }
+}
+
+extension SonyCameraError: RemoteCameraError {}
