@@ -54,6 +54,10 @@ public enum ProcessRunner {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Failure.missingExecutable(path: executable.path, hint: "is it built?")
         }
+        // Suites run in parallel on 2 cores: dozens of child processes starting at once would starve the
+        // loopback tests' I/O of CPU for seconds. Run a few at a time.
+        await ProcessSlots.shared.acquire()
+        defer { ProcessSlots.shared.release() }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -150,5 +154,47 @@ public enum ProcessRunner {
         var error = Data()
         var exited = false
         var timedOut = false
+    }
+}
+
+/// A counting semaphore for child processes started by tests (async acquire, FIFO).
+public final class ProcessSlots: Sendable {
+    /// The slots shared by every test in the process.
+    public static let shared = ProcessSlots(count: 2)
+
+    private struct State {
+        var free: Int
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: Mutex<State>
+
+    /// Creates a semaphore with `count` slots.
+    public init(count: Int) { state = Mutex(State(free: count)) }
+
+    /// Waits for a free slot.
+    public func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state -> Bool in
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    /// Frees a slot, handing it to the oldest waiter if any.
+    public func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
     }
 }
