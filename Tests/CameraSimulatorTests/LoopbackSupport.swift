@@ -1,15 +1,18 @@
 import CameraSimulator
+import Foundation
 import PTPIP
 import SonyProtocol
 import Testing
 
 /// Runs a simulator on 127.0.0.1 port 0 with fast timings for the duration of `body`, then stops it.
+///
+/// `HDRSHOOT_SIMULATOR_PORT` pins the port instead (scripts/ptpip-capture-check.sh captures one test on it).
 func withSimulator<T: Sendable>(
     _ configure: (inout SimulatorConfiguration) -> Void = { _ in },
     _ body: (CameraSimulator) async throws -> T
 ) async throws -> T {
     var configuration = SimulatorConfiguration()
-    configuration.port = 0
+    configuration.port = ProcessInfo.processInfo.environment["HDRSHOOT_SIMULATOR_PORT"].flatMap { UInt16($0) } ?? 0
     configuration.processingTime = .milliseconds(20)
     configuration.stepDelay = .milliseconds(20)
     configure(&configuration)
