@@ -156,3 +156,33 @@ struct SimulatorLoopbackTests {
         #expect(first.code == "0x1002" && first.response == "0x2001" && first.index == 1)
     }
 }
+
+@Suite("Simulator PTP/IP handshakes on raw connections")
+struct SimulatorHandshakeTests {
+    /// Sends one packet on a fresh connection and returns the first packet the simulator answers.
+    static func exchange(_ packet: Packet, with simulator: CameraSimulator) async throws -> Packet? {
+        let transport = try await TCPTransport.connect(host: "127.0.0.1", port: simulator.port, timeout: .seconds(2))
+        defer { transport.close() }
+        try await transport.send(packet.encoded(), timeout: .seconds(2))
+        var framer = PacketFramer()
+        while true {
+            if let answer = try framer.nextPacket() { return answer }
+            let bytes = try await transport.receive(upTo: 4096, timeout: .seconds(2))
+            if bytes.isEmpty { return nil }
+            framer.append(bytes)
+        }
+    }
+
+    @Test func anEventConnectionForAnUnknownSessionGetsInitFail() async throws {
+        try await withSimulator { simulator in
+            let answer = try await Self.exchange(.initEventRequest(connectionNumber: 77), with: simulator)
+            #expect(answer == .initFail(reason: .unspecified))
+        }
+    }
+
+    @Test func aProbeIsAnswered() async throws {
+        try await withSimulator { simulator in
+            #expect(try await Self.exchange(.probeRequest, with: simulator) == .probeResponse)
+        }
+    }
+}
