@@ -182,7 +182,8 @@ struct SimulatorHandshakeTests {
 
     @Test func aProbeIsAnswered() async throws {
         try await withSimulator { simulator in
-            #expect(try await Self.exchange(.probeRequest, with: simulator) == .probeResponse)
+            let answer = try await Self.exchange(.probeRequest, with: simulator)
+            #expect(answer == .probeResponse)
         }
     }
 }
