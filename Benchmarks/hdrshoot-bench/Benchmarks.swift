@@ -15,6 +15,7 @@ struct Benchmark: Sendable {
 
 /// The registry: add a benchmark by writing its file and listing it here.
 enum Benchmarks {
+    /// Every benchmark, in usage order.
     static let all: [Benchmark] = [
         PlanBenchmark.benchmark,
     ]
@@ -87,6 +88,7 @@ enum BenchmarkSupport {
 
     /// posix_spawn failed with this errno.
     struct SpawnError: Error {
+        /// The errno posix_spawn returned.
         let code: Int32
     }
 }

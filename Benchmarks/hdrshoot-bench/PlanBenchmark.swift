@@ -8,6 +8,7 @@ enum PlanBenchmark {
     /// The command line both measurements plan (the README's example).
     static let planArguments = ["plan", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5"]
 
+    /// The `plan` subcommand.
     static let benchmark = Benchmark(
         name: "plan",
         summary: "median time of 'hdrshoot plan' as a process and of 10,000 in-process plans",

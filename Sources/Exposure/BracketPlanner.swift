@@ -10,7 +10,7 @@ public enum BracketOrder: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// The rule, on scale positions (index 0 = 1/8000): bright = the highlight reading, dark = the shadow reading.
 /// Each frame of a set is `ceil(spacing × steps per EV)` positions after the previous one (1.5 EV on the
-/// 1/3-stop scale is 5 thirds). If the range fits in one set's nominal span, one set starts at the highlight;
+/// 1/3-stop scale is 5 thirds). If the range fits in one set's span, one set starts at the highlight;
 /// otherwise each next set starts on the previous set's last frame until a set ends strictly slower than the
 /// shadow reading. Fixes over the reference: frames past the longest timed speed are not clamped to it one
 /// after another (the reference repeated 30" and, with a 30" shadow, chained sets forever); the last set is
@@ -71,8 +71,9 @@ public struct BracketPlanner: Sendable, Hashable {
         }
         let longestIndex = speeds.count - 1
         let step = stepPositions
-        let rangeSixths = (dark - bright) * (6 / scale.stepsPerEV)
-        let singleSet = rangeSixths <= (frames - 1) * spacing.sixths
+        // Rule 4 compares with the spacing actually shot (rounded up to whole scale steps): a range one set
+        // reaches is one set, even when the nominal spacing (1.5 EV, or 1/3 EV on the half scale) is shorter.
+        let singleSet = dark - bright <= (frames - 1) * step
 
         var sets: [[Int]] = []
         var shortened = false
@@ -120,6 +121,13 @@ public struct BracketPlanner: Sendable, Hashable {
         }
 
         var warnings: [String] = []
+        let effective = EVAmount(sixths: step * (6 / scale.stepsPerEV))
+        if effective != spacing {
+            warnings.append(
+                "frames are \(effective.label) EV apart: \(spacing.label) EV rounded up to whole "
+                    + "\(scale.displayName) steps"
+            )
+        }
         if shortened {
             let setNumber = order == .fastFirst ? speedSets.count : 1
             let longest = scale.longest.label

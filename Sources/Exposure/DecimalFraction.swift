@@ -11,8 +11,8 @@ struct DecimalFraction: Sendable, Hashable {
     /// The value as a Double (for distance comparisons only).
     var value: Double { Double(numerator) / Double(denominator) }
 
-    /// Parses `a`, `a.b`, `a/b` or `a.b/c.d`; returns `nil` for anything else or numbers too long to be
-    /// a meter reading (more than 9 significant digits would overflow the exact arithmetic).
+    /// Parses `a`, `a.b`, `a/b` or `a.b/c.d`; returns `nil` for anything else, for parts longer than 10
+    /// characters, and for values whose exact fraction would exceed `limit`.
     init?(parsing text: Substring) {
         var text = text
         var negative = false
@@ -30,12 +30,22 @@ struct DecimalFraction: Sendable, Hashable {
         if parts.count == 2 {
             // A zero denominator is not a number: reported as garbage, like any other unreadable text.
             guard let bottom = Self.decimal(parts[1]), bottom.numerator != 0 else { return nil }
-            numerator *= bottom.denominator
-            denominator *= bottom.numerator
+            // Typed text must never trap: products that overflow, or exceed what any comparison with a
+            // scale speed can multiply safely, are not speeds anyone meters.
+            let top = numerator.multipliedReportingOverflow(by: bottom.denominator)
+            let bottomProduct = denominator.multipliedReportingOverflow(by: bottom.numerator)
+            guard !top.overflow, !bottomProduct.overflow else { return nil }
+            numerator = top.partialValue
+            denominator = bottomProduct.partialValue
         }
+        guard numerator <= Self.limit, denominator <= Self.limit else { return nil }
         self.numerator = negative ? -numerator : numerator
         self.denominator = denominator
     }
+
+    /// The largest numerator or denominator kept: 10^12, so `ShutterSpeed` cross-multiplication with any
+    /// camera speed (16-bit parts) stays far inside `Int`.
+    static let limit = 1_000_000_000_000
 
     /// Reads unsigned `digits[.digits]` as numerator/10^k.
     private static func decimal(_ text: Substring) -> (numerator: Int, denominator: Int)? {

@@ -36,7 +36,9 @@ public struct EVAmount: Sendable, Hashable, Codable, Comparable, CustomStringCon
         return "\(sign)\(whole).\(decimal)"
     }
 
+    /// The label with its unit: `1.3 EV`.
     public var description: String { "\(label) EV" }
 
+    /// Smaller amounts sort first.
     public static func < (lhs: EVAmount, rhs: EVAmount) -> Bool { lhs.sixths < rhs.sixths }
 }

@@ -31,14 +31,17 @@ public struct ShutterSpeed: Sendable, Codable, CustomStringConvertible {
         return fraction == 0 ? "\(whole)\"" : "\(whole).\(fraction)\""
     }
 
+    /// The camera label.
     public var description: String { label }
 }
 
 extension ShutterSpeed: Hashable, Comparable {
+    /// Equal values are equal speeds, whatever the encoding (300/10 == 30/1).
     public static func == (lhs: ShutterSpeed, rhs: ShutterSpeed) -> Bool {
         lhs.numerator * rhs.denominator == rhs.numerator * lhs.denominator
     }
 
+    /// Hashes the reduced fraction, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         let divisor = Self.gcd(numerator, denominator)
         hasher.combine(numerator / divisor)

@@ -10,7 +10,9 @@ package protocol CLIReportable: Error {
 }
 
 extension UsageError: CLIReportable {
+    /// The message as given.
     package var cliMessage: String { message }
+    /// Always 64.
     package var exitCode: ExitCode { .usage }
 }
 

@@ -4,6 +4,7 @@ extension ExposureError: CLIReportable {
     /// Exposure errors are all about what the user typed.
     package var exitCode: ExitCode { isTransient ? .transientFailure : .usage }
 
+    /// One line naming the bad value and what would be valid.
     package var cliMessage: String {
         switch self {
         case .notASpeed(let text):

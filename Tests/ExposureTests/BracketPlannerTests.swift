@@ -41,7 +41,7 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
         PlannerCase(
             name: "1.5 EV steps by 5 thirds", shadow: "1/4", highlight: "1/1000", frames: 3,
             spacing: EVAmount(sixths: 9),
-            sets: [["1/1000", "1/320", "1/100"], ["1/100", "1/30", "1/10"], ["1/10", "0.3\"", "1\""]]),
+            sets: [["1/1000", "1/320", "1/100"], ["1/100", "1/30", "1/10"], ["1/10", "0.3\"", "1\""]], warnings: 1),
         PlannerCase(
             name: "9 frames", shadow: "2\"", highlight: "1/4000", frames: 9,
             sets: [["1/4000", "1/2000", "1/1000", "1/500", "1/250", "1/125", "1/60", "1/30", "1/15"],
@@ -69,6 +69,9 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
         PlannerCase(
             name: "half scale, 1.5 EV", shadow: "1/60", highlight: "1/1000", frames: 3, spacing: EVAmount(sixths: 9),
             scale: .half, sets: [["1/1000", "1/350", "1/125"], ["1/125", "1/45", "1/15"]]),
+        PlannerCase(
+            name: "half scale, 1/3 EV rounds up to half steps", shadow: "1/500", highlight: "1/1000", frames: 3,
+            spacing: EVAmount(sixths: 2), scale: .half, sets: [["1/1000", "1/750", "1/500"]], warnings: 1),
         PlannerCase(
             name: "dedupe shoots shared frames once", shadow: "1/4", highlight: "1/1000", dedupe: true,
             sets: [["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/30", "1/15", "1/8", "1/4"],
@@ -116,6 +119,12 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
             .plan(shadow: speed("30\""), highlight: speed("1/8000"))
         #expect(reversed.sets.first == [speed("30\""), speed("15\""), speed("8\"")])
         #expect(reversed.warnings.first?.hasPrefix("no set goes past the shadow reading") == true)
+    }
+
+    @Test func spacingRoundedUpToTheScaleIsReported() throws {
+        let plan = try BracketPlanner(frames: 3, spacing: EVAmount(sixths: 9))
+            .plan(shadow: speed("1/100"), highlight: speed("1/1000"))
+        #expect(plan.warnings == ["frames are 1.7 EV apart: 1.5 EV rounded up to whole 1/3-stop steps"])
     }
 
     @Test func shadowFasterThanHighlightSaysWhichIsWhich() {

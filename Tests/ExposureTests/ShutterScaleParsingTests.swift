@@ -40,6 +40,14 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        "9999999999/.000000001", "99999999999999999999", ".", "1/.", "..5", "１/４", "1/4📷", "1 / 4", "--1",
+        "9999999999", ".0000000001",
+    ])
+    func hostileTextIsAnErrorNeverATrap(text: String) {
+        #expect(throws: ExposureError.self) { try ShutterScale.third.parseSpeed(text) }
+    }
+
     @Test(arguments: ["0", "-1", "-1/250", "0/5", "0.0"])
     func zeroAndNegativeAreRejected(text: String) {
         #expect(throws: ExposureError.nonPositiveSpeed(text: text)) {

@@ -1,20 +1,8 @@
 @testable import HDRShootCLI
 
-/// The result of running the CLI in-process.
-struct CLIRun: Sendable {
-    let exitCode: Int32
-    let standardOutput: String
-    let standardError: String
-
-    /// Standard error split into lines, without the trailing empty line.
-    var errorLines: [Substring] { standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
-}
-
 /// Runs `hdrshoot <arguments>` in-process, capturing both streams.
-func runCLI(_ arguments: [String]) async -> CLIRun {
-    let output = CapturedOutput()
-    let code = await HDRShoot.run(arguments, output: output)
-    return CLIRun(exitCode: code, standardOutput: output.standardOutput, standardError: output.standardError)
+func runCLI(_ arguments: [String]) async -> CapturedRun {
+    await HDRShoot.runCapturing(arguments)
 }
 
 /// The bad command lines the issue lists, each with the start of the message it must print.

@@ -33,6 +33,7 @@ public enum ProcessRunner {
         /// `Process.run()` failed.
         case launchFailed(path: String, reason: String)
 
+        /// The failure in one line, for test output.
         public var description: String {
             switch self {
             case .missingExecutable(let path, let hint): "no executable at \(path); \(hint)"

@@ -33,17 +33,24 @@ enum PlanCommand {
 
     /// The options of one `plan` invocation, converted and validated.
     struct Options: Sendable {
+        /// The shadow reading, resolved to a stop.
         var shadow: ParsedSpeed
+        /// The highlight reading, resolved to a stop.
         var highlight: ParsedSpeed
+        /// The planner configured from `--frames`, `--ev`, `--scale`, `--dedupe`, `--order`.
         var planner: BracketPlanner
+        /// `--overhead` in seconds.
         var overhead: Double
+        /// `--json`.
         var json: Bool
     }
 
     /// Converts parsed arguments into planner inputs; every bad value is a usage error naming its option.
     static func options(from arguments: ParsedArguments) throws(UsageError) -> Options {
         let scale = try arguments.value("scale", default: ShutterScale.third) { text in
-            guard let scale = ShutterScale(rawValue: text) else { throw UsageError("'\(text)' is not a scale; use third or half") }
+            guard let scale = ShutterScale(rawValue: text) else {
+                throw UsageError("'\(text)' is not a scale; use third or half")
+            }
             return scale
         }
         let shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }

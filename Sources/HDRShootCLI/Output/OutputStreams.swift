@@ -16,10 +16,12 @@ package struct StandardStreams: OutputStreams {
     /// Creates the writer for the process's own streams.
     package init() {}
 
+    /// Writes to the stream at once (no buffering to interleave wrongly with standard error).
     package func writeOut(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// Writes to standard error at once.
     package func writeError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
@@ -32,10 +34,12 @@ package final class CapturedOutput: OutputStreams {
     /// Creates an empty capture.
     package init() {}
 
+    /// Appends to the captured standard output.
     package func writeOut(_ text: String) {
         buffers.withLock { $0.out += text }
     }
 
+    /// Appends to the captured standard error.
     package func writeError(_ text: String) {
         buffers.withLock { $0.error += text }
     }
@@ -45,4 +49,28 @@ package final class CapturedOutput: OutputStreams {
 
     /// Everything written to standard error so far.
     package var standardError: String { buffers.withLock { $0.error } }
+}
+
+/// The outcome of one in-process CLI run: what a shell would see, without a process.
+package struct CapturedRun: Sendable, Hashable {
+    /// The exit status `main` would have exited with.
+    package let exitCode: Int32
+    /// Everything written to standard output.
+    package let standardOutput: String
+    /// Everything written to standard error.
+    package let standardError: String
+
+    /// Standard error split into lines, without the trailing empty line.
+    package var errorLines: [Substring] {
+        standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    }
+}
+
+extension HDRShoot {
+    /// Runs `hdrshoot <arguments>` in-process and captures both streams (for tests of any command).
+    package static func runCapturing(_ arguments: [String]) async -> CapturedRun {
+        let output = CapturedOutput()
+        let code = await run(arguments, output: output)
+        return CapturedRun(exitCode: code, standardOutput: output.standardOutput, standardError: output.standardError)
+    }
 }

@@ -82,7 +82,7 @@ struct PlanReport: Sendable {
 
     // MARK: - JSON
 
-    /// The `--json` object: exactly the documented keys.
+    /// The `--json` object: exactly the documented keys (README, "hdrshoot plan"); property names are the keys.
     struct JSONPlan: Encodable {
         let rangeEv: Double
         let numSets: Int
@@ -94,7 +94,7 @@ struct PlanReport: Sendable {
         let sets: [[JSONFrame]]
     }
 
-    /// One frame in `--json` output.
+    /// One frame in `--json` output: the label, seconds, and the exact rational as Sony encodes it.
     struct JSONFrame: Encodable {
         let label: String
         let seconds: Double
