@@ -76,6 +76,26 @@ struct EndToEndShootControlTests {
         #expect(errors.contains("abandoned"))
     }
 
+    @Test func aStoppedSimulatorShootIsResumedOnANewSimulator() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let arguments = ["run", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm", "--json"]
+            + sandbox.shootArguments
+        let stopped = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            _ = try await run.waitForLine { jsonObject($0)?["phase"] as? String == "saved" }
+            run.send(SIGINT)
+            return await run.waitForExit()
+        }
+        #expect(stopped == 75)
+        let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
+        #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures captured"))
+        let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
+        #expect(frames.count == 9)
+        #expect(frames.allSatisfy { $0["state"] as? String == "done" && $0["actualSpeed"] as? String == $0["usedSpeed"] as? String })
+    }
+
     @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
     func onATerminalAYesShootsWithALiveProgressLine() async throws {
         let sandbox = try ShootSandbox()
