@@ -29,6 +29,25 @@ struct EndToEndShootControlTests {
         }
     }
 
+    @Test func reconnectGivingUpStopsResumablyAndSaysResumeWillContinue() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // The first reconnect attempt would come after 2 s: a 1 s timeout gives up at once.
+        let ((result, status), _) = try await sandbox.withSimulator(faults: ["drop-at-frame:3"]) { port in
+            let result = try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--reconnect-timeout", "1s"] + sandbox.shootArguments)
+            return (result, try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory]))
+        }
+        #expect(result.exitCode == 75)
+        #expect(result.errorLines.count == 1)
+        #expect(result.standardError.hasPrefix("error: lost the camera and could not reconnect within 1.0 s"))
+        #expect(result.standardError.contains("`hdrshoot resume` will continue"))
+        #expect(result.standardOutput.contains("Stopped at set 1, frame 3. 2 of 15 exposures captured."))
+        let object = try #require(jsonObject(status.standardOutput))
+        #expect(object["stopReason"] as? String == "reconnectGaveUp")
+        #expect((object["possiblyDuplicated"] as? [[String: Int]]) == [["set": 1, "frame": 3]])
+    }
+
     @Test func sigintStopsAfterTheCurrentFrameAndLeavesAResumableShoot() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }

@@ -31,6 +31,7 @@ final class ShootProgressView: Sendable {
         var framesThisRun = 0
         var exposureThisRun = 0.0
         var liveLine = ""
+        var closed = false
     }
 
     /// A view of a shoot of `plan`; `overhead` seconds per frame estimate the time left until frames are measured.
@@ -73,7 +74,10 @@ final class ShootProgressView: Sendable {
     func close() {
         guard style == .live else { return }
         let hadLine = state.withLock { state in
-            defer { state.liveLine = "" }
+            defer {
+                state.liveLine = ""
+                state.closed = true
+            }
             return !state.liveLine.isEmpty
         }
         if hadLine { output.writeOut("\n") }
@@ -149,8 +153,14 @@ final class ShootProgressView: Sendable {
     }
 
     private func draw(_ line: String) {
-        state.withLock { $0.liveLine = line }
-        output.writeOut("\r\u{1B}[2K" + line)
+        // Longer than the terminal is wide, the line would wrap and `\r` could no longer redraw it.
+        let width = TerminalMode.columns(of: 1)
+        let fitted = width > 1 && line.count >= width ? String(line.prefix(width - 1)) : line
+        let closed = state.withLock { state in
+            if !state.closed { state.liveLine = fitted }
+            return state.closed
+        }
+        if !closed { output.writeOut("\r\u{1B}[2K" + fitted) }
     }
 
     private func printAboveLiveLine(_ text: String) {

@@ -32,6 +32,13 @@ struct TerminalMode: Sendable {
         _ = tcsetattr(descriptor, TCSANOW, &original)
     }
 
+    /// The width of the terminal on `descriptor` in columns, or 0 when unknown.
+    static func columns(of descriptor: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
+        return Int(size.ws_col)
+    }
+
     /// Whether `descriptor` is a terminal.
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 }
