@@ -130,6 +130,20 @@ struct EndToEndShootControlTests {
     }
 
     @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    func onATerminalSpaceThenPPausesAndContinues() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await onTerminal(sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments, typing: "y\n p")
+        }
+        #expect(result.exitCode == 0, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("Paused; press space or p to continue, q to stop"))
+        #expect(result.standardOutput.contains("Continuing"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(fired == ThreeByFive.labels)
+    }
+
+    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
     func onATerminalAnythingButYesFiresNothing() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
