@@ -81,20 +81,22 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func garbageAnswersAreIgnored() async throws {
+        let refusing = try RefusingPort()
         let garbage: @Sendable (String) -> [[UInt8]] = { _ in
             [[0xFF, 0x00, 0x13], Array("HTTP/1.1 404 Not Found\r\nLOCATION: http://127.0.0.1:1/\r\nST: x\r\n\r\n".utf8),
              Array("NOTIFY * HTTP/1.1\r\n\r\n".utf8), [UInt8](repeating: 0x41, count: 9000)]
         }
         let cameras = try await LoopbackSSDPResponder.with(answers: garbage) { ssdp in
-            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: try closedLoopbackPort())).run()
+            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)).run()
         }
         #expect(cameras.isEmpty)
     }
 
     @Test func noAnswerWithinTheWindowIsAnEmptyList() async throws {
+        let refusing = try RefusingPort()
         let started = ContinuousClock.now
         let cameras = try await LoopbackSSDPResponder.with(answers: { _ in [] }) { ssdp in
-            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: try closedLoopbackPort())).run()
+            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)).run()
         }
         #expect(cameras.isEmpty)
         let elapsed = ContinuousClock.now - started
@@ -102,7 +104,8 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func aClosedPTPIPPortIsListedAsNotReadyWithTheReason() async throws {
-        let port = try closedLoopbackPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let cameras = try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
             try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
                 try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: port)).run()
@@ -163,8 +166,9 @@ struct DiscoveryLoopbackTests {
         #expect(cameras[0].isReady)
         #expect(cameras[0].model == "ILCE-7M3")
 
+        let refusing = try RefusingPort()
         let elsewhere = [HostInterfaceAddress(interface: "eth0", address: "10.1.2.3", netmask: "255.255.255.0")]
-        let none = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: try closedLoopbackPort(), hosts: elsewhere)).run()
+        let none = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: refusing.port, hosts: elsewhere)).run()
         #expect(none.isEmpty)
     }
 
