@@ -105,4 +105,18 @@ HDRSHOOT_SIMULATOR_PORT="$port" swift test --skip-build \
 grep -q "1 test" "$work/test.out" || { cat "$work/test.out" >&2; fail "the client test did not run"; }
 stop_capture
 check "$work/client.pcapng" "$port" "PTPIPClient test" 4
+
+# 3. hdrshoot itself (the Sony module): `hdrshoot camera` against the simulator.
+port="$(free_port)"
+start_capture "$port" "$work/camera.pcapng"
+"$hdrshoot" simulate --port "$port" --image-size 300000 >"$work/sim3.out" 2>&1 &
+sim_pid=$!
+pids+=("$sim_pid")
+for _ in $(seq 1 100); do grep -q 'listening on' "$work/sim3.out" && break; sleep 0.1; done
+XDG_CONFIG_HOME="$work/config" "$hdrshoot" camera --camera "127.0.0.1:$port" >"$work/camera.out" 2>&1 \
+    || { cat "$work/camera.out" >&2; fail "hdrshoot camera"; }
+kill -INT "$sim_pid"
+wait "$sim_pid" || fail "simulator exit status"
+stop_capture
+check "$work/camera.pcapng" "$port" "hdrshoot camera" 4
 echo "capture-check: all OK"

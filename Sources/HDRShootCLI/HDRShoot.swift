@@ -18,6 +18,7 @@ public enum HDRShoot {
         PlanCommand.spec,
         SimulateCommand.spec,
         CameraCommand.spec,
+        DiscoverCommand.spec,
         RunCommand.spec,
         ResumeCommand.spec,
         StatusCommand.spec,

@@ -1,4 +1,4 @@
-import SonyCamera
+@testable import SonyCamera
 import Testing
 
 /// SSDP messages and device descriptions, as bytes and text (no network).
@@ -35,29 +35,57 @@ struct DiscoveryParsingTests {
         #expect(SSDPResponse(datagram: Array(datagram.utf8)) == nil)
     }
 
-    @Test func readsNameUDNModelAndRequirementsFromADescription() throws {
-        let xml = """
-            <?xml version="1.0"?>
-            <root xmlns="urn:schemas-upnp-org:device-1-0" xmlns:av="urn:schemas-sony-com:av">
-              <device>
-                <deviceType>urn:schemas-upnp-org:device:MediaServer:1</deviceType>
-                <friendlyName>Tom &amp; Ann's A7 III</friendlyName>
-                <manufacturer>Sony Corporation</manufacturer>
-                <modelName>ILCE-7M3</modelName>
-                <UDN>uuid:00000000-0005-0010-8000-10a5d0f1e2d3</UDN>
-                <av:X_DigitalImagingDeviceInfo>
-                  <av:X_PairingRequired>true</av:X_PairingRequired>
-                  <av:X_SSHRequired>false</av:X_SSHRequired>
-                </av:X_DigitalImagingDeviceInfo>
-              </device>
-            </root>
-            """
-        let description = try #require(DeviceDescription(xml: xml))
+    @Test func readsNameUDNAndTheDigitalImagingServiceFromADeviceDescription() throws {
+        let description = try #require(DeviceDescription(xml: sampleDeviceXML(friendlyName: "Tom &amp; Ann's A7 III")))
         #expect(description.friendlyName == "Tom & Ann's A7 III")
-        #expect(description.modelName == "ILCE-7M3")
-        #expect(description.udn == "uuid:00000000-0005-0010-8000-10a5d0f1e2d3")
-        #expect(description.pairingRequired)
-        #expect(!description.sshRequired)
+        #expect(description.modelName == "SonyImagingDevice")
+        #expect(description.udn == sampleUDN)
+        #expect(description.digitalImagingDescriptionPath == "/DigitalImagingDesc.xml")
+        #expect(description.scalarWebAPIServices == ["camera"])
+        #expect(description.digitalImaging == DigitalImagingDescription())
         #expect(DeviceDescription(xml: "<root><device><friendlyName>x</friendlyName></device></root>") == nil)
+    }
+
+    @Test func readsModelPairingAndSSHFromTheDigitalImagingDescription() {
+        let imaging = DigitalImagingDescription(xml: sampleImagingXML(pairing: "Necessary", ssh: "Enable"))
+        #expect(imaging.modelName == "ILCE-7M3")
+        #expect(imaging.firmwareVersion == "4.01")
+        #expect(imaging.ptpVersions == "3.00")
+        #expect(imaging.pairingRequired == true)
+        #expect(imaging.sshRequired == true)
+        #expect(imaging.remoteControlSupported == true)
+    }
+
+    @Test(arguments: [
+        ("Necessary", true), ("Unnecessary", false), ("Disable", false), ("Enable", true), ("maybe", nil),
+    ] as [(String, Bool?)])
+    func readsSonysFlagWords(word: String, expected: Bool?) {
+        #expect(DigitalImagingDescription(xml: sampleImagingXML(pairing: word)).pairingRequired == expected)
+        #expect(DigitalImagingDescription(xml: "<scpd/>").pairingRequired == nil)
+    }
+
+    @Test func parsesAndResolvesDescriptionURLs() throws {
+        let url = try #require(HTTPURL("http://192.168.122.1:64321/dd.xml"))
+        #expect(url.host == "192.168.122.1" && url.port == 64321 && url.path == "/dd.xml")
+        #expect(url.resolving("/DigitalImagingDesc.xml")?.description == "http://192.168.122.1:64321/DigitalImagingDesc.xml")
+        #expect(url.resolving("DigitalImagingDesc.xml")?.description == "http://192.168.122.1:64321/DigitalImagingDesc.xml")
+        #expect(HTTPURL("http://[::1]:8080")?.authority == "[::1]:8080")
+        #expect(HTTPURL("http://[::1]:8080")?.path == "/")
+        for bad in ["https://a/", "file:///etc/passwd", "http://:80/", "http://a:0/", "http://user@a/", "http://a/x y"] {
+            #expect(HTTPURL(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func groupsAnswersByAddressAndKeepsTheDigitalImagingLocation() throws {
+        let answers = [SSDP.scalarWebAPI, SSDP.digitalImaging, SSDP.digitalImaging].enumerated().map { index, target in
+            CameraDiscovery.Answer(
+                response: SSDPResponse(datagram: LoopbackSSDPResponder.answer(searchTarget: target, location: "http://127.0.0.1:1/\(index).xml"))!,
+                sender: "127.0.0.1")
+        }
+        let candidates = CameraDiscovery.candidates(from: answers, ptpipPort: 15740)
+        #expect(candidates.count == 1)
+        #expect(candidates.first?.camera.services == [SSDP.scalarWebAPI, SSDP.digitalImaging])
+        #expect(candidates.first?.camera.udn == sampleUDN)
+        #expect(candidates.first?.location == "http://127.0.0.1:1/2.xml")
     }
 }

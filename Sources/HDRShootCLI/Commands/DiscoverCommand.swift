@@ -1,0 +1,158 @@
+import Foundation
+import PTPIP
+import SonyCamera
+
+/// `hdrshoot discover`: finds Sony cameras on the networks this computer is on and says which can shoot now.
+enum DiscoverCommand {
+    /// The command's declaration.
+    static let spec = CommandSpec(
+        name: "discover",
+        abstract: "Find Sony cameras on the network and check whether each is ready to shoot.",
+        discussion: """
+            Sends an SSDP search for Sony's remote services (DigitalImaging and ScalarWebAPI) out of every
+            network interface, reads each answering camera's description (name, model, whether it needs pairing
+            or SSH), then opens a PTP/IP session to confirm it and check the mode dial (M or S). When this
+            computer is on a camera's own Wi-Fi (192.168.122.0/24), 192.168.122.1 is tried as well. When exactly
+            one camera is ready, it is remembered for 'hdrshoot camera'.
+
+            --ssdp-target and --ptpip-port are for testing: --ssdp-target sends the search to the given
+            address instead (unicast) and skips the multicast search and the 192.168.122.1 fallback.
+            """,
+        options: [
+            .value("timeout", placeholder: "<duration>", help: "How long to wait for answers (5s, 1500ms, 2).", default: "5s"),
+            .flag("json", help: "Print one JSON object."),
+            .value("ssdp-target", placeholder: "<host:port>[,...]", help: "For testing: search only these addresses (unicast).", default: nil),
+            .value("ptpip-port", placeholder: "<port>", help: "For testing: the PTP/IP port to confirm cameras on.", default: "15740"),
+        ],
+        run: run
+    )
+
+    private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        let timeout = try arguments.value("timeout", default: Duration.seconds(5), parseDuration)
+        let port = try arguments.value("ptpip-port", default: PTPIPClient.defaultPort) { text in
+            guard let port = UInt16(text), port > 0 else { throw UsageError("'\(text)' is not a port") }
+            return port
+        }
+        let targets = try arguments.value("ssdp-target", default: [SocketAddress]?.none) { text in
+            try text.split(separator: ",").map { item in
+                guard let address = CameraAddress(parsing: String(item)), item.contains(":"),
+                      let socket = SocketAddress(numericHost: address.host, port: address.port) else {
+                    throw UsageError("'\(item)' is not an address; write it like 127.0.0.1:1900")
+                }
+                return socket
+            }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let identity: HostIdentity
+        do {
+            identity = try HostIdentity.loadOrCreate(environment: environment)
+        } catch {
+            throw CameraCommandError.identityUnavailable(reason: "\(error)")
+        }
+        var configuration = DiscoveryConfiguration(identity: identity)
+        configuration.searchTime = timeout
+        configuration.ptpipPort = port
+        if let targets {
+            configuration.ssdpTargets = targets
+            // Explicit targets replace the whole real-network search, the access-point fallback included.
+            configuration.hostAddresses = []
+        }
+        let cameras: [DiscoveredCamera]
+        do {
+            cameras = try await CameraDiscovery(configuration: configuration).run()
+        } catch {
+            throw DiscoverCommandError.searchFailed(reason: "\(error)")
+        }
+        let ready = cameras.filter(\.isReady)
+        if ready.count == 1, let address = CameraAddress(parsing: ready[0].address) {
+            CameraAddressStore(environment: environment).save(address)
+        }
+        context.output.writeOut(arguments.flag("json") ? try json(cameras) : text(cameras, timeout: timeout, remembered: ready.count == 1))
+        return .success
+    }
+
+    /// `5s`, `1500ms`, `2.5s`, `2` (seconds); between 100 ms and 60 s.
+    static func parseDuration(_ text: String) throws -> Duration {
+        let lower = text.lowercased()
+        let (number, scale): (Substring, Double) = lower.hasSuffix("ms") ? (lower.dropLast(2), 0.001)
+            : lower.hasSuffix("s") ? (lower.dropLast(), 1) : (lower[...], 1)
+        guard let value = Double(number), value.isFinite else { throw UsageError("'\(text)' is not a duration; write it like 5s or 1500ms") }
+        let milliseconds = Int((value * scale * 1000).rounded())
+        guard (100...60_000).contains(milliseconds) else { throw UsageError("'\(text)' is outside 100ms...60s") }
+        return .milliseconds(milliseconds)
+    }
+
+    // MARK: - Output
+
+    /// One line per camera, then notes indented below it.
+    static func text(_ cameras: [DiscoveredCamera], timeout: Duration, remembered: Bool) -> String {
+        guard !cameras.isEmpty else {
+            return "No Sony camera answered within \(format(timeout)). Check that the camera's 'Ctrl w/ Smartphone' "
+                + "(or 'PC Remote') is on and that this computer has joined the camera's Wi-Fi.\n"
+        }
+        var out = "Found \(cameras.count) camera\(cameras.count == 1 ? "" : "s"):\n"
+        for camera in cameras {
+            let name = camera.friendlyName ?? "(no name)"
+            let model = camera.model ?? "(unknown model)"
+            var status = "not ready"
+            if case let .connected(mode, _, blockers) = camera.readiness, blockers.isEmpty {
+                status = "ready (mode \(mode ?? "?"))"
+            }
+            out += "  \(name)  \(model)  \(camera.address)  \(status)\n"
+            for problem in camera.problems where !camera.isReady {
+                out += "      - \(problem)\n"
+            }
+            if camera.digitalImaging.pairingRequired == true {
+                out += "      note: the camera asks to approve this computer once (pairing); confirm on its screen\n"
+            }
+            if let problem = camera.descriptionProblem {
+                out += "      note: \(problem)\n"
+            }
+        }
+        if remembered { out += "The ready camera is remembered: 'hdrshoot camera' will use it.\n" }
+        return out
+    }
+
+    /// `{"cameras": [...]}`, each with `name`, `model`, `address`, `host`, `port`, `ready`, `exposureMode`,
+    /// `protocolVersion`, `problems`, `udn`, `services`, `pairingRequired`, `sshRequired`, `source`,
+    /// `descriptionProblem` (unknown values are null).
+    static func json(_ cameras: [DiscoveredCamera]) throws -> String {
+        let list: [[String: Any]] = cameras.map { camera in
+            var mode: Any = NSNull()
+            var version: Any = NSNull()
+            if case let .connected(exposureMode, protocolVersion, _) = camera.readiness {
+                mode = exposureMode ?? NSNull()
+                version = protocolVersion
+            }
+            return [
+                "name": camera.friendlyName ?? NSNull(), "model": camera.model ?? NSNull(), "address": camera.address,
+                "host": camera.host, "port": Int(camera.ptpipPort), "ready": camera.isReady, "exposureMode": mode,
+                "protocolVersion": version, "problems": camera.problems, "udn": camera.udn ?? NSNull(),
+                "services": camera.services, "pairingRequired": camera.digitalImaging.pairingRequired ?? NSNull(),
+                "sshRequired": camera.digitalImaging.sshRequired ?? NSNull(), "source": camera.source.rawValue,
+                "descriptionProblem": camera.descriptionProblem ?? NSNull(),
+            ]
+        }
+        let data = try JSONSerialization.data(withJSONObject: ["cameras": list], options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+    }
+}
+
+/// Failures of `hdrshoot discover` that are not a camera's.
+enum DiscoverCommandError: Error, CLIReportable {
+    /// No search socket could be opened.
+    case searchFailed(reason: String)
+
+    var cliMessage: String {
+        switch self {
+        case let .searchFailed(reason): "cannot search the network for cameras: \(reason)"
+        }
+    }
+
+    var exitCode: ExitCode { .failure }
+}

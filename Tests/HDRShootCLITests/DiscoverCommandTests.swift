@@ -1,0 +1,186 @@
+import CameraSimulator
+import Foundation
+import Glibc
+import Synchronization
+import TestSupport
+import Testing
+
+/// `hdrshoot discover` as a built binary, searching only a loopback SSDP responder (never the network).
+@Suite("hdrshoot discover (built binary)")
+struct DiscoverCommandTests {
+    static func runDiscover(_ arguments: [String]) async throws -> ProcessResult {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-discover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: config) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        return try await ProcessRunner.run(
+            try ProcessRunner.hdrshootBinary(), arguments: ["discover"] + arguments, environment: environment, timeout: .seconds(60))
+    }
+
+    @Test func listsTheLoopbackCameraAsReadyInJSON() async throws {
+        var simulator = SimulatorConfiguration()
+        simulator.port = 0
+        let result = try await CameraSimulator.withRunning(configuration: simulator) { simulator in
+            let peer = try LoopbackCameraPeer()
+            defer { peer.stop() }
+            return try await Self.runDiscover([
+                "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(simulator.port)", "--timeout", "800ms", "--json",
+            ])
+        }
+        #expect(result.exitCode == 0)
+        #expect(result.standardError.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let cameras = try #require(object["cameras"] as? [[String: Any]])
+        try #require(cameras.count == 1)
+        let camera = cameras[0]
+        #expect(camera["name"] as? String == "Loopback A7 III")
+        #expect(camera["model"] as? String == "ILCE-7M3")
+        #expect((camera["address"] as? String)?.hasPrefix("127.0.0.1:") == true)
+        #expect(camera["ready"] as? Bool == true)
+        #expect(camera["exposureMode"] as? String == "M")
+        #expect(camera["pairingRequired"] as? Bool == false)
+        #expect(camera["sshRequired"] as? Bool == false)
+        #expect(camera["problems"] as? [String] == [])
+    }
+
+    @Test func aClosedPTPIPPortIsListedAsNotReadyInText() async throws {
+        let peer = try LoopbackCameraPeer()
+        defer { peer.stop() }
+        // The peer's bound but never listening TCP port: reserved for this test, and it refuses connections.
+        let port = peer.refusingPort
+        let result = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(port)", "--timeout", "500ms"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasPrefix("Found 1 camera:\n  Loopback A7 III  ILCE-7M3  127.0.0.1:\(port)  not ready\n"))
+        #expect(result.standardOutput.contains("refused the connection"))
+    }
+
+    @Test func silenceIsAnEmptyListAndExitZero() async throws {
+        let peer = try LoopbackCameraPeer(answer: false)
+        defer { peer.stop() }
+        let text = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms"])
+        #expect(text.exitCode == 0)
+        #expect(text.standardOutput.hasPrefix("No Sony camera answered within 300 ms."))
+        let json = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms", "--json"])
+        #expect(json.exitCode == 0)
+        #expect(json.standardOutput == "{\"cameras\":[]}\n")
+    }
+
+    @Test(arguments: [["--timeout", "soon"], ["--ssdp-target", "127.0.0.1"], ["--ptpip-port", "0"]])
+    func badOptionsAreUsageErrors(arguments: [String]) async throws {
+        let result = try await Self.runDiscover(arguments)
+        #expect(result.exitCode == 64)
+        #expect(result.errorLines.count == 2)
+    }
+}
+
+/// A camera's SSDP responder (UDP) and description server (TCP) on 127.0.0.1, on two plain threads.
+///
+/// Written with Glibc sockets because this test target does not link the transport layer; each thread
+/// polls with a short timeout so `stop()` ends it promptly.
+final class LoopbackCameraPeer: Sendable {
+    let ssdpPort: UInt16
+    let httpPort: UInt16
+    /// A loopback TCP port bound without listening: connections to it are refused while the peer lives.
+    let refusingPort: UInt16
+    private let udp: Int32
+    private let tcp: Int32
+    private let refusing: Int32
+    private let stopped = Atomic(false)
+    private let finished = DispatchGroup()
+
+    init(answer: Bool = true) throws {
+        (udp, ssdpPort) = try Self.bound(type: SOCK_DGRAM)
+        (tcp, httpPort) = try Self.bound(type: SOCK_STREAM)
+        (refusing, refusingPort) = try Self.bound(type: SOCK_STREAM)
+        _ = listen(tcp, 4)
+        let (udp, tcp, httpPort) = (udp, tcp, httpPort)
+        finished.enter()
+        Thread { [self] in
+            defer { finished.leave() }
+            var buffer = [UInt8](repeating: 0, count: 2048)
+            while !stopped.load(ordering: .acquiring) {
+                guard Self.waitReadable(udp) else { continue }
+                var from = sockaddr_in()
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                let count = withUnsafeMutablePointer(to: &from) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(udp, &buffer, buffer.count, 0, $0, &length) }
+                }
+                guard count > 0, answer, from.sin_addr.s_addr == UInt32(0x7F00_0001).bigEndian else { continue }
+                let text = String(decoding: buffer[..<count], as: UTF8.self)
+                guard let st = text.split(separator: "\r\n").first(where: { $0.hasPrefix("ST: ") })?.dropFirst(4) else { continue }
+                let reply = Array(("HTTP/1.1 200 OK\r\nLOCATION: http://127.0.0.1:\(httpPort)/dd.xml\r\nST: \(st)\r\n"
+                    + "USN: uuid:00000000-0005-0010-8000-10a5d0f1e2d3::\(st)\r\n\r\n").utf8)
+                _ = withUnsafePointer(to: &from) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(udp, reply, reply.count, 0, $0, length) }
+                }
+            }
+        }.start()
+        finished.enter()
+        Thread { [self] in
+            defer { finished.leave() }
+            while !stopped.load(ordering: .acquiring) {
+                guard Self.waitReadable(tcp) else { continue }
+                let client = accept(tcp, nil, nil)
+                guard client >= 0 else { continue }
+                Self.serve(client)
+                close(client)
+            }
+        }.start()
+    }
+
+    /// Stops both threads and closes the sockets.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        finished.wait()
+        close(udp)
+        close(tcp)
+        close(refusing)
+    }
+
+    private static func bound(type: __socket_type) throws -> (Int32, UInt16) {
+        let fd = socket(AF_INET, Int32(type.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let status = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, status else { throw POSIXError(.EADDRNOTAVAIL) }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func waitReadable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 50) > 0
+    }
+
+    private static func serve(_ client: Int32) {
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while request.firstRange(of: Array("\r\n\r\n".utf8)) == nil, waitReadable(client) {
+            let count = read(client, &buffer, buffer.count)
+            if count <= 0 { return }
+            request += buffer[..<count]
+        }
+        let path = String(decoding: request, as: UTF8.self).split(separator: " ").dropFirst().first ?? ""
+        let body: String
+        switch path {
+        case "/dd.xml":
+            body = "<root><device><friendlyName>Loopback A7 III</friendlyName><modelName>SonyImagingDevice</modelName>"
+                + "<UDN>uuid:00000000-0005-0010-8000-10a5d0f1e2d3</UDN><serviceList><service>"
+                + "<serviceType>urn:schemas-sony-com:service:DigitalImaging:1</serviceType>"
+                + "<SCPDURL>/DigitalImagingDesc.xml</SCPDURL></service></serviceList></device></root>"
+        case "/DigitalImagingDesc.xml":
+            body = "<scpd><X_ModelName>ILCE-7M3</X_ModelName><X_SSH_Support>Disable</X_SSH_Support>"
+                + "<X_PTP_PairingNecessity>Unnecessary</X_PTP_PairingNecessity></scpd>"
+        default:
+            let notFound = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8)
+            _ = write(client, notFound, notFound.count)
+            return
+        }
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        _ = write(client, response, response.count)
+    }
+}

@@ -1,0 +1,181 @@
+import CameraSimulator
+import Foundation
+import PTPIP
+import SonyCamera
+import Testing
+
+/// Whole discovery runs against a loopback SSDP responder, a loopback description server and the simulator.
+///
+/// Every run injects its SSDP targets (127.0.0.1 only) and an explicit host-address list, so no test
+/// reaches the multicast group or the 192.168.122.1 fallback.
+@Suite("Discovery: search, describe and confirm on loopback")
+struct DiscoveryLoopbackTests {
+    /// A loopback-only configuration: searching `ssdpPort` on 127.0.0.1, confirming on `ptpipPort`.
+    static func configuration(ssdpPort: UInt16?, ptpipPort: UInt16, hosts: [HostInterfaceAddress] = []) -> DiscoveryConfiguration {
+        var configuration = DiscoveryConfiguration(identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
+        configuration.ssdpTargets = ssdpPort.map { [SocketAddress(numericHost: "127.0.0.1", port: $0)!] } ?? []
+        configuration.hostAddresses = hosts
+        configuration.accessPointCamera = "127.0.0.1"
+        configuration.searchTime = .milliseconds(600)
+        configuration.ptpipPort = ptpipPort
+        configuration.descriptionTimeout = .seconds(10)
+        configuration.handshakeTimeout = .seconds(30)
+        return configuration
+    }
+
+    static func simulator(_ mode: SimulatedExposureMode = .manual) -> SimulatorConfiguration {
+        var configuration = SimulatorConfiguration()
+        configuration.port = 0
+        configuration.exposureMode = mode
+        return configuration
+    }
+
+    /// Answers both Sony search targets with a description on `httpPort`.
+    static func sonyAnswers(httpPort: UInt16, host: String = "127.0.0.1") -> @Sendable (String) -> [[UInt8]] {
+        { target in
+            guard target == SSDP.digitalImaging || target == SSDP.scalarWebAPI else { return [] }
+            return [LoopbackSSDPResponder.answer(searchTarget: target, location: "http://\(host):\(httpPort)/dd.xml")]
+        }
+    }
+
+    static let describedRoutes: [String: DescriptionBehavior] = [
+        "/dd.xml": .ok(sampleDeviceXML()), "/DigitalImagingDesc.xml": .ok(sampleImagingXML()),
+    ]
+
+    @Test func findsDescribesAndConfirmsACamera() async throws {
+        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
+            try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
+                try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
+                    let found = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)).run()
+                    #expect(Set(ssdp.searches.all) == [SSDP.digitalImaging, SSDP.scalarWebAPI])
+                    return found
+                }
+            }
+        }
+        try #require(cameras.count == 1)
+        let camera = cameras[0]
+        #expect(camera.host == "127.0.0.1")
+        #expect(camera.source == .ssdp)
+        #expect(Set(camera.services) == [SSDP.digitalImaging, SSDP.scalarWebAPI])
+        #expect(camera.udn == sampleUDN)
+        #expect(camera.friendlyName == "Studio A7 III")
+        #expect(camera.model == "ILCE-7M3")
+        #expect(camera.digitalImaging.pairingRequired == true)
+        #expect(camera.digitalImaging.sshRequired == false)
+        #expect(camera.descriptionProblem == nil)
+        #expect(camera.readiness == .connected(exposureMode: "M", protocolVersion: "3.00", blockers: []))
+        #expect(camera.isReady)
+    }
+
+    @Test func aCameraInAModeIsListedAsNotReadyWithWhatToDo() async throws {
+        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator(.aperturePriority)) { simulator in
+            try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
+                try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
+                    try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)).run()
+                }
+            }
+        }
+        try #require(cameras.count == 1)
+        #expect(!cameras[0].isReady)
+        #expect(cameras[0].problems.first?.contains("the mode dial is on A") == true)
+    }
+
+    @Test func garbageAnswersAreIgnored() async throws {
+        let refusing = try RefusingPort()
+        let garbage: @Sendable (String) -> [[UInt8]] = { _ in
+            [[0xFF, 0x00, 0x13], Array("HTTP/1.1 404 Not Found\r\nLOCATION: http://127.0.0.1:1/\r\nST: x\r\n\r\n".utf8),
+             Array("NOTIFY * HTTP/1.1\r\n\r\n".utf8), [UInt8](repeating: 0x41, count: 9000)]
+        }
+        let cameras = try await LoopbackSSDPResponder.with(answers: garbage) { ssdp in
+            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)).run()
+        }
+        #expect(cameras.isEmpty)
+    }
+
+    @Test func noAnswerWithinTheWindowIsAnEmptyList() async throws {
+        let refusing = try RefusingPort()
+        let started = ContinuousClock.now
+        let cameras = try await LoopbackSSDPResponder.with(answers: { _ in [] }) { ssdp in
+            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)).run()
+        }
+        #expect(cameras.isEmpty)
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(550) && elapsed < .seconds(10))
+    }
+
+    @Test func aClosedPTPIPPortIsListedAsNotReadyWithTheReason() async throws {
+        let refusing = try RefusingPort()
+        let port = refusing.port
+        let cameras = try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
+            try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
+                try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: port)).run()
+            }
+        }
+        try #require(cameras.count == 1)
+        #expect(cameras[0].friendlyName == "Studio A7 III")
+        #expect(!cameras[0].isReady)
+        guard case let .unreachable(reason) = cameras[0].readiness else {
+            Issue.record("expected an unreachable camera, got \(cameras[0].readiness)")
+            return
+        }
+        #expect(reason.contains("refused the connection"))
+    }
+
+    @Test(arguments: [DescriptionBehavior.stall, .oversized, .notFound])
+    func anUnreadableDescriptionIsReportedAndTheHandshakeStillDecides(behavior: DescriptionBehavior) async throws {
+        let started = ContinuousClock.now
+        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
+            try await LoopbackDescriptionServer.with(["/dd.xml": behavior]) { http in
+                try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
+                    var configuration = Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)
+                    configuration.descriptionTimeout = .milliseconds(500)
+                    return try await CameraDiscovery(configuration: configuration).run()
+                }
+            }
+        }
+        try #require(cameras.count == 1)
+        #expect(cameras[0].descriptionProblem?.hasPrefix("cannot read the device description") == true)
+        #expect(cameras[0].friendlyName == nil)
+        // The model then comes from the PTP/IP session itself.
+        #expect(cameras[0].model == "ILCE-7M3")
+        #expect(cameras[0].isReady)
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    @Test func aDescriptionAnnouncedAtAnotherAddressIsNotFetched() async throws {
+        // 192.0.2.1 (TEST-NET-1) is only written into the answer, never contacted.
+        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
+            try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: 80, host: "192.0.2.1")) { ssdp in
+                try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)).run()
+            }
+        }
+        try #require(cameras.count == 1)
+        #expect(cameras[0].host == "127.0.0.1")
+        #expect(cameras[0].descriptionProblem?.contains("not fetched") == true)
+        #expect(cameras[0].isReady)
+    }
+
+    @Test func onTheCamerasAccessPointNetworkItsDefaultAddressIsTried() async throws {
+        let onAccessPoint = [HostInterfaceAddress(interface: "wlan0", address: "192.168.122.23", netmask: "255.255.255.0")]
+        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
+            // No SSDP target at all: only the access-point default (redirected to 127.0.0.1 here) is tried.
+            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: simulator.port, hosts: onAccessPoint)).run()
+        }
+        try #require(cameras.count == 1)
+        #expect(cameras[0].source == .accessPointDefault)
+        #expect(cameras[0].isReady)
+        #expect(cameras[0].model == "ILCE-7M3")
+
+        let refusing = try RefusingPort()
+        let elsewhere = [HostInterfaceAddress(interface: "eth0", address: "10.1.2.3", netmask: "255.255.255.0")]
+        let none = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: refusing.port, hosts: elsewhere)).run()
+        #expect(none.isEmpty)
+    }
+
+    @Test func hostAddressesInTheAccessPointNetworkAreRecognised() {
+        let address = HostInterfaceAddress(interface: "wlan0", address: "192.168.122.23", netmask: "255.255.255.0")
+        #expect(address.isIn(network: "192.168.122.0", prefixLength: 24))
+        #expect(!address.isIn(network: "192.168.123.0", prefixLength: 24))
+        #expect(!HostInterfaceAddress(interface: "x", address: "192.168.1.5", netmask: "").isIn(network: "192.168.122.0", prefixLength: 24))
+    }
+}
