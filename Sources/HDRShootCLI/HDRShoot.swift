@@ -19,6 +19,8 @@ public enum HDRShoot {
         SimulateCommand.spec,
         CameraCommand.spec,
         RunCommand.spec,
+        ResumeCommand.spec,
+        StatusCommand.spec,
     ]
 
     /// Runs the command named by the process arguments and exits with its status.

@@ -1,0 +1,133 @@
+import Exposure
+import Foundation
+import Shooting
+import SonyCamera
+
+/// `hdrshoot resume`: continues the latest unfinished shoot from its journal.
+enum ResumeCommand {
+    /// The command's declaration.
+    static let spec = CommandSpec(
+        name: "resume",
+        abstract: "Continue the last stopped or interrupted shoot.",
+        discussion: """
+            Reads the latest unfinished journal in the state directory, reconnects to the same camera (or to
+            --camera), checks its mode and speeds again, shows what remains (frames that were in flight when
+            hdrshoot stopped are shot again and may be on the card twice) and asks like 'hdrshoot run'.
+            With --restart-set the interrupted set is shot again from its first frame. Exit status as for run.
+            """,
+        options: ShootConsole.sharedOptions + [
+            .flag("restart-set", help: "Shoot the interrupted set again from its first frame."),
+        ],
+        run: run
+    )
+
+    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        let options = try ShootConsole.options(from: arguments, context: context)
+        guard let journal = try await options.store.latestUnfinished() else {
+            throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
+        }
+        let restartingSet = arguments.flag("restart-set")
+        let target: CameraTarget
+        if let given = options.target {
+            target = given
+        } else if journal.camera.address == CameraTarget.simulatorAddress {
+            target = .simulator
+        } else if let address = CameraAddress(parsing: journal.camera.address) {
+            target = .address(address)
+        } else {
+            throw UsageError(
+                "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
+                command: arguments.command)
+        }
+        guard let resumePosition = journal.resumePosition else {
+            // Every frame is saved but the shoot was not marked complete (the process died at the very end).
+            context.output.writeOut("Nothing left to shoot: all \(journal.plan.totalExposures) exposures are captured.\n")
+            return .success
+        }
+        let start = restartingSet ? ShootPosition(set: resumePosition.set, frame: 1) : resumePosition
+        let output = context.output
+        let environment = ProcessInfo.processInfo.environment
+
+        return try await target.withCamera(environment: environment) { camera, address in
+            do {
+                var check = try await CameraCheck.connect(camera, address: address)
+                let plan = journal.plan
+                let remaining = plan.positions.filter { $0 >= start }
+                for position in remaining {
+                    guard let speed = plan.speed(at: position) else { continue }
+                    if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {
+                        check.blockers.append("the camera no longer offers \(speed.label), needed by \(position)")
+                        break
+                    }
+                }
+                let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check)
+                if options.json {
+                    output.writeOut(ShootText.jsonLine(summaryJSON(journal: journal, start: start, check: check)))
+                }
+                try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
+                let earlier = await ShootManifest.load(from: journal.outputDirectory)?.recordedSpeeds
+                var planned = earlier?.planned ?? [:]
+                if earlier == nil {
+                    // No manifest to read them from: a substitution whose used speed is unambiguous names the plan's.
+                    for substitution in journal.substitutions
+                    where journal.substitutions.filter({ $0.used == substitution.used }).count == 1 {
+                        for position in plan.positions where plan.speed(at: position) == substitution.used {
+                            planned[position] = substitution.planned
+                        }
+                    }
+                }
+                var current = journal
+                // Reconnected elsewhere: the journal follows the camera actually used (so the next resume finds it).
+                if options.target != nil { current.camera.address = check.identity.address }
+                let shoot = ShootConsole.Shoot(
+                    camera: camera, journal: current, store: options.store, start: resumePosition,
+                    restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:], overhead: 0.25)
+                return try await ShootConsole.execute(shoot, options: options, output: output)
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+    }
+
+    /// What remains, the frames that may be on the card twice, the camera, and the estimate.
+    static func summaryLines(journal: ShootJournal, start: ShootPosition, restartingSet: Bool, check: CameraCheck) -> [String] {
+        let plan = journal.plan
+        let remaining = plan.positions.filter { $0 >= start }
+        var lines = [
+            "Shoot \(journal.id): \(journal.savedCount) of \(plan.totalExposures) exposures captured; "
+                + "\(remaining.count) to shoot from \(start)\(restartingSet ? " (restarting the set)" : "")."
+        ]
+        let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
+        let longest = remainingPlan.longestExposure?.label ?? "-"
+        let estimate = PlanReport.duration(remainingPlan.estimatedSeconds(overheadPerFrame: 0.25))
+        lines.append("Longest exposure: \(longest). Estimated time: ~\(estimate).")
+        for position in journal.interruptedFrames {
+            let speed = plan.speed(at: position)?.label ?? "?"
+            lines.append("\(position) (\(speed)) was in flight when hdrshoot stopped: it is shot again (possibly duplicated on the card)")
+        }
+        lines += ShootText.substitutionLines(journal.substitutions)
+        let previous = journal.camera
+        if let serial = check.identity.serialNumber, let before = previous.serialNumber, serial != before {
+            lines.append("warning: this is not the camera the shoot started on (\(previous.model), serial \(before))")
+        }
+        lines.append("Camera: \(check.identity.model) at \(check.identity.address)")
+        lines.append("Images: \(journal.outputDirectory)")
+        return lines
+    }
+
+    /// The summary as the first JSON line of `--json`.
+    static func summaryJSON(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> [String: Any] {
+        [
+            "event": "summary",
+            "shoot": journal.id,
+            "captured": journal.savedCount,
+            "exposures": journal.plan.totalExposures,
+            "start": ShootText.json(start),
+            "possiblyDuplicated": journal.interruptedFrames.map { ShootText.json($0) },
+            "blockers": check.blockers,
+            "camera": ["model": check.identity.model, "address": check.identity.address, "serialNumber": check.identity.serialNumber ?? ""],
+            "output": journal.outputDirectory,
+        ]
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private corner of the file system for one end-to-end shoot: state, output, config, capture log.
+struct ShootSandbox {
+    /// The temporary root; removed by `remove()`.
+    let root: URL
+
+    /// Creates an empty sandbox.
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    var stateDirectory: String { root.appendingPathComponent("state").path }
+    var outputDirectory: String { root.appendingPathComponent("out").path }
+    var captureLog: String { root.appendingPathComponent("captures.jsonl").path }
+
+    /// The environment of the children: a private config home (host GUID, last camera), no state override.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        environment["HDRSHOOT_STATE_DIR"] = nil
+        return environment
+    }
+
+    /// `--state-dir` and `--output` for a shoot command.
+    var shootArguments: [String] { ["--state-dir", stateDirectory, "--output", outputDirectory] }
+
+    /// Runs `hdrshoot <arguments>` to completion in the sandbox's environment.
+    func hdrshoot(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ProcessResult {
+        try await ProcessRunner.run(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Starts `hdrshoot simulate` on a free loopback port (fast exposures, small images, capture log), runs
+    /// `body` with its port, stops it (SIGTERM, so the log is flushed; SIGKILL after 10 s) and returns
+    /// `body`'s result with the labels of every fired frame.
+    func withSimulator<T>(
+        faults: [String] = [], processingMilliseconds: Int = 20, extra: [String] = [], _ body: (UInt16) async throws -> T
+    ) async throws -> (T, [String]) {
+        var arguments = [
+            "simulate", "--port", "0", "--exposure-cap", "0.02", "--processing-ms", String(processingMilliseconds),
+            "--image-size", "4000", "--capture-log", captureLog,
+        ]
+        arguments += extra
+        if !faults.isEmpty { arguments += ["--fault", faults.joined(separator: ",")] }
+        let result = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment) { simulator in
+            let line = try await simulator.waitForLine { $0.contains("listening on") }
+            let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
+            let value = try await body(port)
+            simulator.send(SIGTERM)
+            await simulator.waitForExit(timeout: .seconds(10))
+            return value
+        }
+        return (result, try capturedLabels())
+    }
+
+    /// The labels of the frames the simulator fired, in order.
+    func capturedLabels() throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: captureLog) else { return [] }
+        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return try #require(object["label"] as? String)
+        }
+    }
+
+    /// The manifest the shoot wrote.
+    func manifest() throws -> [String: Any] {
+        let url = URL(fileURLWithPath: outputDirectory).appendingPathComponent("manifest.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    /// Removes everything.
+    func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+}
+
+/// The 3 × 5 plan of the issue: `--shadow 1 --highlight 1/1000`, 1 EV apart.
+enum ThreeByFive {
+    /// Plan flags.
+    static let flags = ["--shadow", "1", "--highlight", "1/1000"]
+    /// The 15 speeds in shooting order, as the camera labels them.
+    static let labels = [
+        "1/1000", "1/500", "1/250", "1/125", "1/60",
+        "1/60", "1/30", "1/15", "1/8", "1/4",
+        "1/4", "0.5\"", "1\"", "2\"", "4\"",
+    ]
+
+    /// Whether `fired` is every planned frame in order, with at most one frame fired twice in a row.
+    static func isEveryFrameWithAtMostOneRepeat(_ fired: [String]) -> Bool {
+        if fired == labels { return true }
+        guard fired.count == labels.count + 1 else { return false }
+        return (0..<labels.count).contains { index in
+            Array(labels[...index]) + Array(labels[index...]) == fired
+        }
+    }
+}
+
+/// The JSON object of one `--json` line, or nil.
+func jsonObject(_ line: String) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+}

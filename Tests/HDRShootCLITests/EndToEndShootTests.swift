@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `hdrshoot run`, `resume` and `status` as built binaries against `hdrshoot simulate` over loopback.
+@Suite("End-to-end shoots (built binary against hdrshoot simulate)", .serialized)
+struct EndToEndShootTests {
+    @Test func threeByFivePlanCompletesAndTheCameraFiresTheFifteenSpeedsInOrder() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("3 sets, 15 exposures. Longest exposure: 4\". Estimated time: ~12 s."))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(fired == ThreeByFive.labels)
+        let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
+        #expect(frames.count == 15)
+        #expect(frames.map { $0["plannedSpeed"] as? String } == ThreeByFive.labels)
+        #expect(frames.allSatisfy { $0["state"] as? String == "done" && ($0["files"] as? [String])?.count == 1 })
+        let lastFile = try #require((frames.last?["files"] as? [String])?.first)
+        #expect(lastFile.hasPrefix("set-03/"))
+        #expect(FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/" + lastFile))
+    }
+
+    @Test func runKilledWhileSettingASpeedIsCompletedByResume() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // A slow link keeps frame 8 (set 2, frame 3) in its speed change while the test kills the run.
+        let (resumed, fired) = try await sandbox.withSimulator(extra: ["--rtt", "40"]) { port in
+            try await killRun(sandbox, port: port, atPhase: "settingSpeed")
+            let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
+            let object = try #require(jsonObject(status.standardOutput))
+            #expect(object["state"] as? String == "inProgress")
+            #expect(object["captured"] as? Int == 7)
+            #expect((object["resumePosition"] as? [String: Int]) == ["set": 2, "frame": 3])
+            return try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+        }
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("7 of 15 exposures captured; 8 to shoot from set 2, frame 3"))
+        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(fired == ThreeByFive.labels)
+        let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
+        #expect(frames.allSatisfy { $0["state"] as? String == "done" })
+    }
+
+    @Test func runKilledWhileCapturingIsCompletedByResumeWithOnlyTheInFlightFrameRepeated() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // A long processing time keeps frame 8 (set 2, frame 3) in its capture while the test kills the run.
+        let (resumed, fired) = try await sandbox.withSimulator(processingMilliseconds: 400) { port in
+            try await killRun(sandbox, port: port, atPhase: "capturing")
+            let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
+            let object = try #require(jsonObject(status.standardOutput))
+            #expect(object["captured"] as? Int == 7)
+            #expect((object["possiblyDuplicated"] as? [[String: Int]]) == [["set": 2, "frame": 3]])
+            return try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+        }
+        #expect(resumed.standardOutput.contains("set 2, frame 3 (1/15) was in flight when hdrshoot stopped"))
+        await withKnownIssue(Self.bufferedImageIssue, isIntermittent: true) {
+            #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+            #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+            #expect(ThreeByFive.isEveryFrameWithAtMostOneRepeat(fired), "fired: \(fired)")
+        }
+    }
+
+    /// The gap both "in flight" tests hit: after a session ends mid-capture the body keeps the image in its
+    /// buffer (as a real one does), SonyCamera does not fetch it on reconnect, and the next S2 is answered busy.
+    static let bufferedImageIssue: Comment =
+        "SonyCamera does not fetch an image a dropped session left in the camera's buffer; the next release is answered busy"
+
+    /// Starts `hdrshoot run --json` and kills it (SIGKILL) when set 2, frame 3 reaches `phase`.
+    private func killRun(_ sandbox: ShootSandbox, port: UInt16, atPhase phase: String) async throws {
+        let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
+        try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            _ = try await run.waitForLine(timeout: .seconds(60)) { line in
+                guard let object = jsonObject(line) else { return false }
+                return object["phase"] as? String == phase && object["set"] as? Int == 2 && object["frame"] as? Int == 3
+            }
+            run.send(SIGKILL)
+            #expect(await run.waitForExit() == 128 + SIGKILL)
+        }
+    }
+
+    @Test func droppedConnectionAtFrameSevenIsSurvivedByAutoReconnect() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator(faults: ["drop-at-frame:7"]) { port in
+            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+        }
+        #expect(result.standardOutput.contains("Reconnected"))
+        await withKnownIssue(Self.bufferedImageIssue, isIntermittent: true) {
+            #expect(result.exitCode == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+            // Frame 7 fired before the drop and is shot again after the reconnect.
+            #expect(fired == Array(ThreeByFive.labels[..<7]) + Array(ThreeByFive.labels[6...]))
+        }
+    }
+
+    @Test func busyAnswersAreRetried() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator(faults: ["busy:0x9205:2", "busy-capture:1"]) { port in
+            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(fired == ThreeByFive.labels)
+    }
+
+    @Test func modeDialTurnedToAStopsResumablyAndStatusReportsIt() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((result, status), fired) = try await sandbox.withSimulator(faults: ["mode-at-frame:5:A"]) { port in
+            let result = try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+            return (result, try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory]))
+        }
+        #expect(result.exitCode == 75)
+        #expect(result.errorLines.first?.hasPrefix("error: ") == true)
+        #expect(result.standardError.contains("mode A") || result.standardError.contains("on A"))
+        #expect(result.standardError.contains("M (manual)"))
+        #expect(!result.standardError.contains("SonyCameraError") && !result.standardError.contains("ShootingError"))
+        #expect(result.standardOutput.contains(
+            "Stopped at set 2, frame 1. 5 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 10."))
+        // The dial turns as frame 5 fires; the next speed change finds the camera in A.
+        #expect(fired == Array(ThreeByFive.labels[..<5]))
+        #expect(status.exitCode == 0)
+        let object = try #require(jsonObject(status.standardOutput))
+        #expect(object["state"] as? String == "stopped")
+        #expect(object["stopReason"] as? String == "failed")
+        #expect(object["captured"] as? Int == 5)
+        #expect(object["remaining"] as? Int == 10)
+        #expect((object["resumePosition"] as? [String: Int]) == ["set": 2, "frame": 1])
+        #expect(object["outputDirectory"] as? String == sandbox.outputDirectory)
+    }
+
+    @Test func runOffATerminalWithoutConfirmRefusesToFire() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments)
+        }
+        #expect(result.exitCode == 64)
+        #expect(result.standardError.contains("pass --confirm"))
+        #expect(result.standardOutput.contains("3 sets, 15 exposures."))
+        #expect(fired.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.stateDirectory))
+    }
+}

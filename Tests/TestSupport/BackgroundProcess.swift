@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A long-running child process (`hdrshoot simulate`, a `hdrshoot run` to be killed) started in the
+/// background, whose standard output can be watched line by line while it runs.
+///
+/// Use `BackgroundProcess.with(...)`: it kills the child by its own PID (SIGKILL) when the body ends,
+/// whether it returned or threw, and waits until it is reaped. Pipe reads run on dedicated dispatch threads;
+/// waiting for a line or for the exit never blocks the cooperative pool. Unlike `ProcessRunner` it takes no
+/// process slot, so a test can hold a simulator and still run short commands.
+public final class BackgroundProcess: Sendable {
+    /// Why a wait gave up.
+    public enum Failure: Error, CustomStringConvertible {
+        /// The child exited or timed out before printing a matching line; `output` is what it printed.
+        case noMatchingLine(output: String, errorOutput: String)
+
+        /// For test output.
+        public var description: String {
+            switch self {
+            case let .noMatchingLine(output, errorOutput):
+                "no matching line; stdout: \(output.suffix(2000)) stderr: \(errorOutput.suffix(2000))"
+            }
+        }
+    }
+
+    private struct State {
+        var out = Data()
+        var error = Data()
+        var exitStatus: Int32?
+        var outputClosed = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The child's process id.
+    public let pid: Int32
+    private let state = Mutex(State())
+
+    private init(pid: Int32) {
+        self.pid = pid
+    }
+
+    /// Starts `executable`, runs `body` with it, then kills the child (if still running) and waits for it.
+    public static func with<T>(
+        _ executable: URL, arguments: [String], environment: [String: String]? = nil,
+        _ body: (BackgroundProcess) async throws -> T
+    ) async throws -> T {
+        let child = try start(executable, arguments: arguments, environment: environment)
+        do {
+            let result = try await body(child)
+            await child.kill()
+            return result
+        } catch {
+            await child.kill()
+            throw error
+        }
+    }
+
+    private static func start(_ executable: URL, arguments: [String], environment: [String: String]?) throws -> BackgroundProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let outPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errorPipe
+        process.standardInput = FileHandle.nullDevice
+        let box = Box()
+        process.terminationHandler = { finished in
+            box.child?.exited(status: finished.terminationReason == .uncaughtSignal
+                ? 128 + finished.terminationStatus : finished.terminationStatus)
+        }
+        try process.run()
+        let child = BackgroundProcess(pid: process.processIdentifier)
+        box.child = child
+        if !process.isRunning { child.exited(status: process.terminationStatus) }
+        for (pipe, isError) in [(outPipe, false), (errorPipe, true)] {
+            DispatchQueue(label: "hdrshoot.test.background-reader").async {
+                let handle = pipe.fileHandleForReading
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    child.append(chunk, isError: isError)
+                }
+                if !isError { child.append(Data(), isError: false, closed: true) }
+            }
+        }
+        return child
+    }
+
+    /// Everything printed on standard output so far.
+    public var standardOutput: String { state.withLock { String(decoding: $0.out, as: UTF8.self) } }
+
+    /// Everything printed on standard error so far.
+    public var standardError: String { state.withLock { String(decoding: $0.error, as: UTF8.self) } }
+
+    /// The exit status once the child ended (`128 + signal` when a signal ended it).
+    public var exitStatus: Int32? { state.withLock { $0.exitStatus } }
+
+    /// Waits until a complete standard-output line satisfies `matches`, and returns it; throws when the child
+    /// ends first or `timeout` passes.
+    public func waitForLine(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (lines, ended) = state.withLock { state -> ([Substring], Bool) in
+                let text = String(decoding: state.out, as: UTF8.self)
+                return (text.split(separator: "\n", omittingEmptySubsequences: true), state.outputClosed || state.exitStatus != nil)
+            }
+            let complete = standardOutput.hasSuffix("\n") ? lines : lines.dropLast()
+            if let line = complete.first(where: { matches(String($0)) }) { return String(line) }
+            if ended || ContinuousClock.now >= deadline {
+                throw Failure.noMatchingLine(output: standardOutput, errorOutput: standardError)
+            }
+            await waitForChange(until: deadline)
+        }
+    }
+
+    /// Waits until the child exits (at most `timeout`, then kills it) and returns its status.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(60)) async -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let status = exitStatus { return status }
+            if ContinuousClock.now >= deadline {
+                await kill()
+                return exitStatus ?? -1
+            }
+            await waitForChange(until: deadline)
+        }
+    }
+
+    /// Sends `signal` to the child (by its PID) if it has not exited yet.
+    public func send(_ signal: Int32) {
+        state.withLock { state in
+            // Once reaped the PID may belong to someone else: never signal it then.
+            if state.exitStatus == nil { _ = Glibc.kill(pid, signal) }
+        }
+    }
+
+    /// Kills the child (SIGKILL, by PID) unless it has exited, and waits until it is reaped.
+    public func kill() async {
+        send(SIGKILL)
+        while exitStatus == nil { await waitForChange(until: ContinuousClock.now + .seconds(5)) }
+    }
+
+    // MARK: - Plumbing
+
+    private func append(_ chunk: Data, isError: Bool, closed: Bool = false) {
+        let waiters = state.withLock { state in
+            if isError { state.error.append(chunk) } else { state.out.append(chunk) }
+            if closed { state.outputClosed = true }
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    private func exited(status: Int32) {
+        let waiters = state.withLock { state in
+            state.exitStatus = status
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns after the next output or exit, or after at most 100 ms (so deadlines are honoured).
+    private func waitForChange(until _: ContinuousClock.Instant) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.withLock { $0.waiters.append(continuation) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { self.wakeAll() }
+        }
+    }
+
+    private func wakeAll() {
+        let waiters = state.withLock { state in
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Lets the termination handler reach the object created after `run()`.
+    private final class Box: @unchecked Sendable {
+        // Set once right after launch, before any reader thread starts.
+        var child: BackgroundProcess?
+    }
+}
