@@ -26,6 +26,7 @@ enum Benchmarks {
             BenchmarkSupport.blocking { await runClientBenchmark() }
             return 0
         },
+        NetworkMonitorBenchmark.benchmark,
     ]
 }
 
