@@ -82,10 +82,22 @@ struct NetworkWatch: Sendable {
         case held(message: String)
     }
 
-    /// Judges the state at once and after every event, pausing and resuming `runner` on each change.
+    /// Judges the state at once and after every event of the monitor, pausing and resuming `runner`.
     func follow(into runner: BracketRunner, note: @Sendable (String) -> Void, warn: @Sendable (String) -> Void) async {
+        let monitor = monitor
+        await Self.follow(
+            monitor.events, snapshot: { monitor.snapshot }, cameraSSID: cameraSSID, family: cameraAddress.family,
+            into: runner, note: note,
+            failed: { warn("warning: the network monitor stopped (\(Self.reason($0, address: cameraAddress))); the shoot goes on without it") })
+    }
+
+    /// Follows `events` into `runner`'s `.network` hold, judging `snapshot()` (the monitor's latest state)
+    /// at once and after every event; `failed` is called when the events end with an error.
+    static func follow(
+        _ events: AsyncThrowingStream<NetworkEvent, any Error>, snapshot: () -> NetworkSnapshot, cameraSSID: SSID?,
+        family: UInt8, into runner: BracketRunner, note: (String) -> Void, failed: (any Error) -> Void
+    ) async {
         var hold = Hold.released
-        let family = cameraAddress.family
         func apply(_ snapshot: NetworkSnapshot) async {
             switch (NetworkVerdict.judge(snapshot, cameraSSID: cameraSSID, family: family), hold) {
             case (.lost(let message), .released):
@@ -101,16 +113,15 @@ struct NetworkWatch: Sendable {
                 break
             }
         }
-        await apply(monitor.snapshot)
+        await apply(snapshot())
         do {
             // Every event (eventsLost included) is answered from the latest snapshot: after lost events the
             // monitor has re-read the full state, and a burst of events needs only its final state.
-            for try await event in monitor.events where event != .wirelessUnavailable {
-                await apply(monitor.snapshot)
+            for try await event in events where event != .wirelessUnavailable {
+                await apply(snapshot())
             }
         } catch {
-            warn("warning: the network monitor stopped (\(Self.reason(error, address: cameraAddress))); "
-                + "the shoot goes on without it")
+            failed(error)
             // Nothing would ever release the hold now; the runner's reconnect still waits for the camera.
             if case .held = hold {
                 await runner.resume(reason: PauseReason(.network, detail: "The network monitor stopped; continuing once the camera answers."))
