@@ -109,6 +109,7 @@ enum ShootCommandError: Error, CLIReportable {
     /// The output folder could not be created.
     case outputUnavailable(path: String, reason: String)
 
+    /// One line saying what to do.
     var cliMessage: String {
         switch self {
         case .needsConfirmation:
@@ -126,6 +127,7 @@ enum ShootCommandError: Error, CLIReportable {
         }
     }
 
+    /// 64 for a missing --confirm, 69 when the camera cannot shoot, 1 otherwise.
     var exitCode: ExitCode {
         switch self {
         case .needsConfirmation: .usage

@@ -79,7 +79,8 @@ enum ShootConsole {
     /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
     /// without a terminal refuses (exit 64); with blockers refuses (exit 69).
     static func confirm(_ lines: [String], blockers: [String], options: Options, output: any OutputStreams) async throws {
-        let text = lines.map { $0 + "\n" }.joined() + blockers.map { "blocked: \($0)\n" }.joined()
+        // Blockers are the error line that follows (one line, all of them), not part of the summary.
+        let text = lines.map { $0 + "\n" }.joined()
         // With --json the summary is already a JSON line; people read it on standard error.
         if options.json { output.writeError(text) } else { output.writeOut(text) }
         guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
@@ -94,13 +95,21 @@ enum ShootConsole {
 
     /// Everything a shoot needs once the camera is connected and the photographer agreed.
     struct Shoot: Sendable {
+        /// The connected camera.
         var camera: SonyCamera
+        /// The shoot's journal, already in the store (a new one for `run`, the loaded one for `resume`).
         var journal: ShootJournal
+        /// Where the journal is saved.
         var store: JournalStore
+        /// The first frame not saved.
         var start: ShootPosition
+        /// `--restart-set`.
         var restartingSet: Bool
+        /// Speeds the plan asked for where the camera lacked them, by frame (for the manifest).
         var planned: [ShootPosition: ShutterSpeed]
+        /// Speeds the camera reported for frames saved by earlier runs (for the manifest).
         var actual: [ShootPosition: String]
+        /// Seconds per frame for the first time-left estimate.
         var overhead: Double
     }
 
@@ -169,6 +178,7 @@ actor ManifestKeeper {
     private var actual: [ShootPosition: String]
     private var warned = false
 
+    /// A keeper writing into `directory`, starting from the speeds known so far.
     init(directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
         self.directory = directory
         self.planned = planned

@@ -23,11 +23,7 @@ enum SimulateCommand {
         ("replay-device-info", "<file>", "Serve a recorded GetDeviceInfo data phase.", nil),
         ("replay-ext-device-info", "<file>", "Serve a recorded SDIO_GetExtDeviceInfo data phase.", nil),
         ("replay-props", "<file>", "Serve a recorded SDIO_GetAllExtDevicePropInfo data phase.", nil),
-        (
-            "fault", "<spec[,spec...]>",
-            "busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N, hang-at-op:N, refuse-connections:N, "
-                + "never-idle, mode-at-frame:N:A (comma-separated for several).", nil
-        ),
+        ("fault", "<spec[,spec...]>", "Scripted faults, e.g. busy:0x9205:2,drop-at-op:12 (see below).", nil),
     ]
 
     /// The command's declaration.
@@ -38,6 +34,11 @@ enum SimulateCommand {
             Listens on 127.0.0.1:15740 by default and behaves like a Sony Alpha in "Ctrl w/ Smartphone" mode:
             one client at a time, real exposure times, a generated JPEG per frame. Point hdrshoot (or gphoto2
             --port ptpip:127.0.0.1) at it. Stops on Ctrl-C and prints what was shot.
+
+            Faults: busy:OPCODE:N (DeviceBusy to the next N calls of an operation), busy-capture:N,
+            drop-at-frame:N, drop-at-op:N (close both connections), hang-at-op:N (stop answering),
+            refuse-connections:N (Init Fail), never-idle (the image buffer never empties),
+            mode-at-frame:N:M|A|S|P (the mode dial turns before frame N).
             """,
         options: valueOptions.map { .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default) },
         run: run

@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Stopping, abandoning and answering a shoot: signals to the built binary, and a pseudo-terminal (util-linux
+/// `script`) for the prompt, the keys and the live line.
+@Suite("Shoot controls (built binary against hdrshoot simulate)", .serialized)
+struct EndToEndShootControlTests {
+    /// `script` runs a command on a pseudo-terminal; the terminal tests need it.
+    static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+    @Test func droppedConnectionAtAnOperationIsSurvivedByAutoReconnect() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // Operation 71 falls around frame 7 or 8 (the count of property reads varies with event timing).
+        let (result, fired) = try await sandbox.withSimulator(faults: ["drop-at-op:71"]) { port in
+            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+        }
+        #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
+        #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
+        // When the drop lands between the release and the download, the known buffered-image gap stops the run.
+        withKnownIssue(EndToEndShootTests.bufferedImageIssue, isIntermittent: true) {
+            #expect(result.exitCode == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+            #expect(ThreeByFive.isEveryFrameWithAtMostOneRepeat(fired), "fired: \(fired)")
+        }
+    }
+
+    @Test func sigintStopsAfterTheCurrentFrameAndLeavesAResumableShoot() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((exit, output), _) = try await sandbox.withSimulator(processingMilliseconds: 300) { port in
+            let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
+            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+                _ = try await run.waitForLine { line in
+                    let object = jsonObject(line)
+                    return object?["phase"] as? String == "capturing" && object?["frame"] as? Int == 3
+                }
+                run.send(SIGINT)
+                return (await run.waitForExit(), run.standardOutput)
+            }
+        }
+        #expect(exit == 75)
+        let lines = output.split(separator: "\n").compactMap { jsonObject(String($0)) }
+        #expect(lines.contains { $0["event"] as? String == "note" && ($0["message"] as? String)?.hasPrefix("Stopping after the current frame") == true })
+        let finished = try #require(lines.last)
+        #expect(finished["event"] as? String == "finished")
+        #expect(finished["stopReason"] as? String == "stopRequested")
+        #expect(finished["completed"] as? Int == 3)
+        #expect((finished["resumePosition"] as? [String: Int]) == ["set": 1, "frame": 4])
+        let status = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
+        #expect(status.standardOutput.contains("State:     stopped (you stopped it)"))
+        #expect(status.standardOutput.contains("Resume at: set 1, frame 4 (12 remaining)"))
+    }
+
+    @Test func secondSigintAbandonsTheFrameInFlight() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((exit, output, errors), _) = try await sandbox.withSimulator(processingMilliseconds: 2000) { port in
+            let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
+            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+                _ = try await run.waitForLine { jsonObject($0)?["phase"] as? String == "capturing" }
+                run.send(SIGINT)
+                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "note" }
+                run.send(SIGINT)
+                return (await run.waitForExit(), run.standardOutput, run.standardError)
+            }
+        }
+        #expect(exit == 75)
+        let finished = try #require(output.split(separator: "\n").compactMap { jsonObject(String($0)) }.last)
+        #expect(finished["stopReason"] as? String == "cancelled")
+        #expect(finished["completed"] as? Int == 0)
+        #expect(errors.contains("abandoned"))
+    }
+
+    @Test func aStoppedSimulatorShootIsResumedOnANewSimulator() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let arguments = ["run", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm", "--json"]
+            + sandbox.shootArguments
+        let stopped = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            _ = try await run.waitForLine { jsonObject($0)?["phase"] as? String == "saved" }
+            run.send(SIGINT)
+            return await run.waitForExit()
+        }
+        #expect(stopped == 75)
+        let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
+        #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures captured"))
+        let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
+        #expect(frames.count == 9)
+        #expect(frames.allSatisfy { $0["state"] as? String == "done" && $0["actualSpeed"] as? String == $0["usedSpeed"] as? String })
+    }
+
+    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    func onATerminalAYesShootsWithALiveProgressLine() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await onTerminal(sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments, typing: "y\n")
+        }
+        #expect(result.exitCode == 0, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("Proceed? [y/N] "))
+        #expect(result.standardOutput.contains("\r\u{1B}[2KSet 3/3  frame 5/5  4\"  saved  15/15 captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(fired == ThreeByFive.labels)
+    }
+
+    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    func onATerminalAnythingButYesFiresNothing() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await onTerminal(sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments, typing: "\n")
+        }
+        #expect(result.exitCode == 1)
+        #expect(result.standardOutput.contains("error: not confirmed; nothing was shot"))
+        #expect(fired.isEmpty)
+    }
+
+    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    func onATerminalQStopsTheShootAndTheTerminalModeIsRestored() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // `stty -a` after the shoot, on the same terminal, shows whether echo and line editing came back.
+        let command = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:PORT"] + sandbox.shootArguments
+        let (result, _) = try await sandbox.withSimulator { port in
+            let line = command.map { $0 == "127.0.0.1:PORT" ? "127.0.0.1:\(port)" : $0 }
+            return try await onTerminal(sandbox, line, typing: "y\nq", then: "; stty -a")
+        }
+        #expect(result.standardOutput.contains("Stopping after the current frame"))
+        #expect(result.standardOutput.contains("Stopped at set 1, frame "))
+        #expect(result.standardOutput.contains(" icanon "))
+        #expect(result.standardOutput.contains(" echo "))
+    }
+
+    /// Runs `hdrshoot <arguments>` on a pseudo-terminal, typing `input`; returns what the terminal showed and
+    /// the command's exit status.
+    private func onTerminal(_ sandbox: ShootSandbox, _ arguments: [String], typing input: String, then: String = "") async throws -> ProcessResult {
+        let binary = try ProcessRunner.hdrshootBinary().path
+        let line = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let shell = then.isEmpty ? line : "\(line)\(then)"
+        return try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
+            standardInput: Array(input.utf8), timeout: .seconds(120))
+    }
+}
