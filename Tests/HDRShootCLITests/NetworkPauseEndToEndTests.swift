@@ -66,6 +66,19 @@ struct NetworkPauseEndToEndTests {
         #expect(holds.first?.detail == paused.object["detail"] as? String)
     }
 
+    @Test func resumeIsWatchedToo() async throws {
+        let outage = try await Self.shootThroughOutage(monitor: true, resuming: true)
+        #expect(outage.exitCode == 0, "\(outage.standardError)")
+        #expect(outage.paused?.object["detail"] as? String
+            == "Paused: the network link to the camera (hs0) went down. Reconnect it to resume.")
+        if let latency = outage.paused?.latency { #expect(latency < .seconds(1)) }
+        #expect(outage.lines.contains { $0["event"] as? String == "resumed" && $0["reason"] as? String == "network" })
+        Self.expectNoFrameFiredWhileDown(outage)
+        #expect(outage.captures.map(\.label) == ThreeByFive.labels, "a stop after the current frame repeats none")
+        // The journal holds both runs: only the resumed one saw the outage.
+        #expect(outage.holds.filter { $0.kind == "network" }.map(\.event) == ["paused", "resumed"], "journal: \(outage.holds)")
+    }
+
     @Test func withoutTheMonitorTheShootDoesNotPauseAndTheConnectionRidesOutTheOutage() async throws {
         let outage = try await Self.shootThroughOutage(monitor: false)
         #expect(outage.exitCode == 0, "\(outage.standardError)")
@@ -89,9 +102,11 @@ struct NetworkPauseEndToEndTests {
     // MARK: - The shoot
 
     /// Runs the 3 × 5 plan from the host namespace into the simulator in the camera namespace, takes the
-    /// host's link down for `outageLength` once `savedBeforeOutage` frames are saved, brings it back, and collects
-    /// everything. Every child is killed by its PID and both namespaces are deleted on every path.
-    static func shootThroughOutage(monitor: Bool) async throws -> Outage {
+    /// host's link down for `outageLength` once `savedBeforeOutage` frames are saved by this process, brings
+    /// it back, and collects everything. With `resuming`, a first `run` is stopped (SIGINT: after the frame
+    /// in flight) once 3 frames are saved and the outage hits `hdrshoot resume`. Every child is killed by its
+    /// PID and both namespaces are deleted on every path.
+    static func shootThroughOutage(monitor: Bool, resuming: Bool = false) async throws -> Outage {
         try await ShootNamespaces.with { namespaces in
             let sandbox = try ShootSandbox()
             defer { sandbox.remove() }
@@ -103,13 +118,27 @@ struct NetworkPauseEndToEndTests {
             var outage = try await BackgroundProcess.with(simulatorExecutable, arguments: simulatorArguments, environment: sandbox.environment) { simulator in
                 _ = try await simulator.waitForLine { $0.contains("listening on") }
                 let anchor = clock.now  // the simulator's capture times count from (just before) this instant
-                let (runExecutable, runArguments) = try namespaces.hdrshootCommand(in: namespaces.hostNamespace,
-                    ["run"] + ThreeByFive.flags + ["--camera", namespaces.cameraAddress, "--confirm", "--json"]
-                        + sandbox.shootArguments + (monitor ? [] : ["--no-network-monitor"]))
+                let runCommand = ["run"] + ThreeByFive.flags + ["--camera", namespaces.cameraAddress, "--confirm", "--json"]
+                    + sandbox.shootArguments
+                if resuming {
+                    let (executable, arguments) = try namespaces.hdrshootCommand(in: namespaces.hostNamespace, runCommand)
+                    let status = try await BackgroundProcess.with(executable, arguments: arguments, environment: sandbox.environment) { first in
+                        _ = try await first.waitForLine(timeout: .seconds(60)) { jsonObject($0)?["completed"] as? Int == 3 }
+                        first.send(SIGINT)
+                        return await first.waitForExit(timeout: .seconds(30))
+                    }
+                    try #require(status == 75, "the first run should stop resumable")
+                }
+                let command = resuming ? ["resume", "--confirm", "--json", "--state-dir", sandbox.stateDirectory] : runCommand
+                let (runExecutable, runArguments) = try namespaces.hdrshootCommand(
+                    in: namespaces.hostNamespace, command + (monitor ? [] : ["--no-network-monitor"]))
                 let outage = try await BackgroundProcess.with(runExecutable, arguments: runArguments, environment: sandbox.environment) { run in
+                    // `completed` counts the whole shoot: a resume starts from what its summary says is captured.
+                    let summary = try await run.waitForLine(timeout: .seconds(60)) { jsonObject($0)?["event"] as? String == "summary" }
+                    let base = jsonObject(summary)?["captured"] as? Int ?? 0
                     _ = try await run.waitForLine(timeout: .seconds(60)) { line in
                         let object = jsonObject(line)
-                        return object?["phase"] as? String == "saved" && object?["completed"] as? Int == savedBeforeOutage
+                        return object?["phase"] as? String == "saved" && object?["completed"] as? Int == base + savedBeforeOutage
                     }
                     let downAt = clock.now
                     try await namespaces.setHostLink(up: false)

@@ -14,9 +14,10 @@ enum NetworkVerdict: Sendable, Equatable {
     /// Judges `snapshot` for a camera at an address of `family` (AF_INET or AF_INET6) that was reached on
     /// `cameraSSID` (nil when the host was not on Wi-Fi, or the SSID could not be read).
     ///
-    /// In order: the link is down; the Wi-Fi association ended; the host is on another SSID; the
-    /// interface has no address of the camera's family left. An SSID the kernel did not tell is taken
-    /// as the camera's: the runner's reconnect still checks that the camera answers.
+    /// Checked in this order, so the message names the most telling cause: the Wi-Fi association ended;
+    /// the host is on another SSID (during a roam the link is briefly down too); the link is down; the
+    /// interface has no address of the camera's family left. An SSID the kernel did not tell is taken as
+    /// the camera's: the runner's reconnect still checks that the camera answers.
     static func judge(_ snapshot: NetworkSnapshot, cameraSSID: SSID?, family: UInt8) -> NetworkVerdict {
         let interface = snapshot.interfaceName ?? "the camera's interface"
         if case .disconnected = snapshot.wireless {
@@ -32,7 +33,7 @@ enum NetworkVerdict: Sendable, Equatable {
             return .lost(message: "Paused: the network link to the camera (\(interface)) went down. Reconnect it to resume.")
         }
         guard snapshot.addresses.contains(where: { $0.family == family }) else {
-            let kind = family == 10 ? "IPv6" : "IPv4"
+            let kind = family == 10 ? "IPv6" : "IPv4"  // AF_INET6 is 10 on Linux
             return .lost(message: "Paused: the host has no \(kind) address on \(interface), the camera's network. "
                 + "Reconnect it to resume.")
         }
