@@ -40,7 +40,7 @@ let package = Package(
         // Benchmarks: print figures, never assert timings.
         .executableTarget(
             name: "hdrshoot-bench",
-            dependencies: ["Exposure", "ByteCoding", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator"],
+            dependencies: ["Exposure", "ByteCoding", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
         ),

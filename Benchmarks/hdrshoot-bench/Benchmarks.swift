@@ -27,6 +27,7 @@ enum Benchmarks {
             BenchmarkSupport.blocking { await runClientBenchmark() }
             return 0
         },
+        NetworkMonitorBenchmark.benchmark,
     ]
 }
 

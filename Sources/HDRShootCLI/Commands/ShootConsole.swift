@@ -35,6 +35,8 @@ enum ShootConsole {
         var interactive: Bool
         /// Whether standard output is a terminal (the live line).
         var liveOutput: Bool
+        /// Not `--no-network-monitor`: pause while the host is off the camera's network (see `NetworkWatch`).
+        var networkMonitor = true
     }
 
     /// Parses the shared options; `context` decides whether the process has a terminal.
@@ -55,7 +57,7 @@ enum ShootConsole {
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
-            liveOutput: real && TerminalMode.isTerminal(1))
+            liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"))
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
@@ -113,6 +115,9 @@ enum ShootConsole {
 
     /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
     static func execute(_ shoot: Shoot, options: Options, output: any OutputStreams) async throws -> ExitCode {
+        var shoot = shoot
+        let network = await NetworkWatch.start(forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
+        if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
         let runner = BracketRunner(
@@ -131,7 +136,7 @@ enum ShootConsole {
                 await manifest.saved(progress)
                 await manifest.write(await recorder.journal, output: output)
             })
-        let result = await session.run()
+        let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) { await session.run() }
         await shoot.camera.disconnect()
         await manifest.write(await recorder.journal, output: output)
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)

@@ -67,8 +67,9 @@ enum ShootText {
         switch (reason.kind, resumed) {
         case (.user, false): return "Paused; press space or p to continue, q to stop"
         case (.user, true): return "Continuing"
-        case (.network, false): return "Paused: the camera's network is gone\(detail)"
-        case (.network, true): return "The network is back\(detail)"
+        // The network monitor's detail is the whole sentence ("Paused: the host left the camera's Wi-Fi ...").
+        case (.network, false): return reason.detail ?? "Paused: the camera's network is gone"
+        case (.network, true): return reason.detail ?? "The network is back"
         case (.connection, false): return "Paused: lost the connection to the camera; reconnecting"
         case (.connection, true): return "Reconnected; continuing"
         case (.other, false): return "Paused\(detail)"

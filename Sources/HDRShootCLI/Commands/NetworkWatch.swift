@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+import NetworkMonitor
+import Shooting
+
+/// Pauses a shoot the moment the host loses the camera's network and releases the pause when it is back.
+///
+/// Watches the interface that routes to the camera (a `NetworkMonitor` over netlink). When the link goes
+/// down, the Wi-Fi association ends or the host moves to another SSID, it puts a `.network` hold on the
+/// runner (the runner parks before the next frame); when the link is usable again and, on Wi-Fi, the SSID
+/// is the camera's again, it releases the hold. The runner's reconnect (which waits while the hold is on)
+/// then checks that the camera answers. A monitor that cannot start costs one warning line: the shoot goes
+/// on without it.
+struct NetworkWatch: Sendable {
+    /// The monitor, running.
+    let monitor: NetworkMonitor
+    /// The camera's address, as watched.
+    let cameraAddress: IPAddress
+    /// The Wi-Fi network the camera was reached on (nil when the host is not on Wi-Fi or the SSID is unknown).
+    let cameraSSID: SSID?
+    /// The state when the watch started.
+    let initial: NetworkSnapshot
+
+    /// Starts watching the route to `host` (an IP literal or a name, resolved first); prints one warning
+    /// line to `output` and returns nil when that is not possible.
+    static func start(cameraHost host: String, output: any OutputStreams) async -> NetworkWatch? {
+        guard let address = await resolve(host) else {
+            output.writeError("warning: cannot resolve \(host) to watch the network to the camera; "
+                + "the shoot goes on without pausing when the network drops\n")
+            return nil
+        }
+        return await start(watching: NetworkMonitorConfiguration(target: .routeTo(address)), cameraAddress: address, output: output)
+    }
+
+    /// Starts a monitor with `configuration` (tests enter a namespace through it); nil, after one warning
+    /// line, when it cannot start.
+    static func start(
+        watching configuration: NetworkMonitorConfiguration, cameraAddress: IPAddress, output: any OutputStreams
+    ) async -> NetworkWatch? {
+        let monitor = NetworkMonitor(configuration: configuration)
+        do {
+            let initial = try await monitor.start()
+            return NetworkWatch(monitor: monitor, cameraAddress: cameraAddress, cameraSSID: initial.ssid, initial: initial)
+        } catch {
+            await monitor.stop()
+            output.writeError("warning: not watching the network to the camera (\(reason(error, address: cameraAddress))); "
+                + "the shoot goes on without pausing when the network drops\n")
+            return nil
+        }
+    }
+
+    /// Runs `body` (the shoot) while following the monitor's events into `runner`'s `.network` hold;
+    /// stops the monitor when `body` returns. `note` shows a changed reason while already paused, `warn`
+    /// says (once) that the monitor stopped.
+    func guarding<T: Sendable>(
+        _ runner: BracketRunner, note: @escaping @Sendable (String) -> Void,
+        warn: @escaping @Sendable (String) -> Void, _ body: () async -> T
+    ) async -> T {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.follow(into: runner, note: note, warn: warn) }
+            let result = await body()
+            await monitor.stop()  // ends the event stream, so `follow` returns
+            group.cancelAll()
+            await group.waitForAll()
+            return result
+        }
+    }
+
+    /// Runs `body` (the shoot) guarded by `watch` when there is one: a changed reason is a note in `view`,
+    /// a monitor that stops is a warning on standard error.
+    static func guarding<T: Sendable>(
+        _ runner: BracketRunner, with watch: NetworkWatch?, view: ShootProgressView, output: any OutputStreams,
+        _ body: () async -> T
+    ) async -> T {
+        guard let watch else { return await body() }
+        return await watch.guarding(runner, note: { view.note($0) }, warn: { output.writeError($0 + "\n") }, body)
+    }
+
+    /// Whether the `.network` hold is on, and with which message.
+    private enum Hold {
+        case released
+        case held(message: String)
+    }
+
+    /// Judges the state at once and after every event of the monitor, pausing and resuming `runner`.
+    func follow(into runner: BracketRunner, note: @Sendable (String) -> Void, warn: @Sendable (String) -> Void) async {
+        let monitor = monitor
+        await Self.follow(
+            monitor.events, snapshot: { monitor.snapshot }, cameraSSID: cameraSSID, family: cameraAddress.family,
+            into: runner, note: note,
+            failed: { warn("warning: the network monitor stopped (\(Self.reason($0, address: cameraAddress))); the shoot goes on without it") })
+    }
+
+    /// Follows `events` into `runner`'s `.network` hold, judging `snapshot()` (the monitor's latest state)
+    /// at once and after every event; `failed` is called when the events end with an error.
+    static func follow(
+        _ events: AsyncThrowingStream<NetworkEvent, any Error>, snapshot: () -> NetworkSnapshot, cameraSSID: SSID?,
+        family: UInt8, into runner: BracketRunner, note: (String) -> Void, failed: (any Error) -> Void
+    ) async {
+        var hold = Hold.released
+        func apply(_ snapshot: NetworkSnapshot) async {
+            switch (NetworkVerdict.judge(snapshot, cameraSSID: cameraSSID, family: family), hold) {
+            case (.lost(let message), .released):
+                hold = .held(message: message)
+                await runner.pause(reason: PauseReason(.network, detail: message))
+            case (.lost(let message), .held(let shown)) where message != shown:
+                hold = .held(message: message)
+                note(message)
+            case (.usable, .held):
+                hold = .released
+                await runner.resume(reason: PauseReason(.network, detail: NetworkVerdict.backMessage(snapshot, cameraSSID: cameraSSID)))
+            case (.lost, .held), (.usable, .released):
+                break
+            }
+        }
+        await apply(snapshot())
+        do {
+            // Every event (eventsLost included) is answered from the latest snapshot: after lost events the
+            // monitor has re-read the full state, and a burst of events needs only its final state.
+            for try await event in events where event != .wirelessUnavailable {
+                await apply(snapshot())
+            }
+        } catch {
+            failed(error)
+            // Nothing would ever release the hold now; the runner's reconnect still waits for the camera.
+            if case .held = hold {
+                await runner.resume(reason: PauseReason(.network, detail: "The network monitor stopped; continuing once the camera answers."))
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Starts the watch for a shoot whose journal names `address` (`host:port`); nil without a warning for
+    /// the built-in simulator (in-process, nothing to watch) or when `enabled` is false (`--no-network-monitor`).
+    static func start(forJournalAddress address: String, enabled: Bool, output: any OutputStreams) async -> NetworkWatch? {
+        guard enabled, address != CameraTarget.simulatorAddress, let parsed = CameraAddress(parsing: address) else { return nil }
+        return await start(cameraHost: parsed.host, output: output)
+    }
+
+    /// The reason a monitor failed, as a person reads it.
+    static func reason(_ error: any Error, address: IPAddress) -> String {
+        guard let error = error as? NetworkMonitorError else { return "\(error)" }
+        switch error {
+        case .interfaceNotFound: return "no network interface routes to \(address)"
+        case let .system(operation, errno) where operation == "socket" || operation == "bind":
+            return "netlink is not available here: \(operation) failed with \(errno)"
+        default: return error.description
+        }
+    }
+
+    /// `host` as an address: a literal at once, a name through getaddrinfo on a dedicated thread (it blocks).
+    static func resolve(_ host: String) async -> IPAddress? {
+        if let literal = IPAddress(host) { return literal }
+        return await withCheckedContinuation { (done: CheckedContinuation<IPAddress?, Never>) in
+            let thread = Thread { done.resume(returning: lookUp(host)) }
+            thread.name = "hdrshoot-resolve"
+            thread.start()
+        }
+    }
+
+    /// The first IPv4 or IPv6 address getaddrinfo gives for `host` (blocking).
+    private static func lookUp(_ host: String) -> IPAddress? {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let list else { return nil }
+        defer { freeaddrinfo(list) }
+        var entry: UnsafeMutablePointer<addrinfo>? = list
+        while let current = entry {
+            if let socketAddress = current.pointee.ai_addr {
+                switch current.pointee.ai_family {
+                case AF_INET:
+                    let bytes = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                        withUnsafeBytes(of: pointer.pointee.sin_addr) { Array($0) }
+                    }
+                    if let address = IPAddress(family: UInt8(AF_INET), bytes: bytes) { return address }
+                case AF_INET6:
+                    let bytes = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                        withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
+                    }
+                    if let address = IPAddress(family: UInt8(AF_INET6), bytes: bytes) { return address }
+                default:
+                    break
+                }
+            }
+            entry = current.pointee.ai_next
+        }
+        return nil
+    }
+}
