@@ -89,18 +89,3 @@ extension SimulatedExposureMode {
         }
     }
 }
-
-extension SonyPropertyDescriptor {
-    /// Whether a client may set this property to `value` now (writable, enabled, and within its form).
-    func accepts(_ value: PTPValue) -> Bool {
-        guard isSettable, value.dataType == dataType else { return false }
-        switch form {
-        case .none: return true
-        case let .range(minimum, maximum, step):
-            guard let value = value.integerValue, let low = minimum.integerValue, let high = maximum.integerValue else { return false }
-            let stride = step.integerValue ?? 0
-            return value >= low && value <= high && (stride == 0 || (value - low) % stride == 0)
-        case let .enumeration(settable, _): return settable.contains(value)
-        }
-    }
-}

@@ -249,7 +249,7 @@ package struct SimulatedCamera: Sendable {
             return CameraReply(.ok)
         }
         guard property.isSettable else { return CameraReply(.accessDenied) }
-        guard property.accepts(value) else { return CameraReply(.invalidDevicePropValue) }
+        guard property.allows(value) else { return CameraReply(.invalidDevicePropValue) }
         setValue(value, at: index)
         return CameraReply(.ok)
     }

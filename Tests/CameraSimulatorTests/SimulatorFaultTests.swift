@@ -1,0 +1,166 @@
+import CameraSimulator
+import PTPIP
+import SonyProtocol
+import Testing
+
+@Suite("Simulator faults over loopback TCP")
+struct SimulatorFaultTests {
+    @Test func busyAnswersTheNextNCallsOfThatOperation() async throws {
+        try await withSimulator({ $0.faults = [.busy(operation: 0x9205, count: 2)] }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.startSonySession()
+            let value = SonyShutterValue(numerator: 1, denominator: 500).ptpValue.encoded
+            for _ in 0..<2 {
+                #expect(await responseCode {
+                    _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
+                } == .deviceBusy)
+            }
+            _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
+            #expect(try await client.propertyTable().shutterSpeed == SonyShutterValue(numerator: 1, denominator: 500))
+            await client.disconnect()
+        }
+    }
+
+    @Test func busyCaptureRefusesTheReleaseNTimes() async throws {
+        try await withSimulator({ $0.faults = [.busyCapture(count: 1)]; $0.exposureCap = .milliseconds(1) }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.startSonySession()
+            try await client.button(.s1Button, .down)
+            #expect(await responseCode { try await client.button(.s2Button, .down) } == .deviceBusy)
+            try await client.button(.s2Button, .down)
+            try await client.button(.s2Button, .up)
+            try await client.button(.s1Button, .up)
+            _ = try await client.waitForEvent(.sonyObjectAdded)
+            #expect(await simulator.captures.count == 1)
+            await client.disconnect()
+        }
+    }
+
+    @Test func dropAtOperationClosesBothConnectionsAndTheCameraAcceptsAReconnect() async throws {
+        try await withSimulator({ $0.faults = [.dropAtOperation(3)] }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.openSession(id: 1)
+            _ = try await client.execute(.sdioConnect, parameters: [1, 0, 0])
+            await #expect(throws: PTPIPError.self) { _ = try await client.execute(.sdioConnect, parameters: [2, 0, 0]) }
+            await client.disconnect()
+            let again = try await connectClient(to: simulator)
+            try await again.startSonySession()
+            await again.disconnect()
+            // 3 before the drop, then OpenSession, 4 Sony handshake operations and CloseSession.
+            #expect(await simulator.operationCount == 3 + 6)
+        }
+    }
+
+    @Test func hangAtOperationStopsAnsweringUntilTheClientLeaves() async throws {
+        try await withSimulator({ $0.faults = [.hangAtOperation(2)] }) { simulator in
+            let client = try await connectClient(to: simulator, operationTimeout: .milliseconds(200))
+            try await client.openSession(id: 1)
+            await #expect(throws: PTPIPError.self) { _ = try await client.execute(.sdioConnect, parameters: [1, 0, 0]) }
+            await client.disconnect()
+            let again = try await connectClient(to: simulator)
+            try await again.startSonySession()
+            await again.disconnect()
+        }
+    }
+
+    @Test func refuseConnectionsTurnsAwayTheFirstAttempts() async throws {
+        try await withSimulator({ $0.faults = [.refuseConnections(2)] }) { simulator in
+            for _ in 0..<2 {
+                await #expect(throws: PTPIPError.initFailed(reason: .busy)) { _ = try await connectClient(to: simulator) }
+            }
+            let client = try await connectClient(to: simulator)
+            try await client.openSession(id: 1)
+            await client.disconnect()
+        }
+    }
+
+    @Test func dropAtFrameFiresTheFrameThenDropsAndTheImageWaitsForTheReconnect() async throws {
+        try await withSimulator({ $0.faults = [.dropAtFrame(1)]; $0.exposureCap = .milliseconds(1) }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.startSonySession()
+            try await client.button(.s1Button, .down)
+            await #expect(throws: PTPIPError.self) { try await client.button(.s2Button, .down) }
+            await client.disconnect()
+            let again = try await connectClient(to: simulator)
+            try await again.startSonySession()
+            var waited = 0
+            while try await again.propertyTable().shootingFileInfo != .waiting(1), waited < 100 {
+                try await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            let info = try ObjectInfo(decoding: try await again.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+            #expect(info.filename.hasPrefix("DSC00001_"))
+            #expect(await simulator.captures.map(\.frame) == [1])
+            await again.disconnect()
+        }
+    }
+
+    @Test func neverIdleKeepsTheImageInTheBuffer() async throws {
+        try await withSimulator({ $0.faults = [.neverIdle]; $0.exposureCap = .milliseconds(1); $0.imageSize = 10_000 }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.startSonySession()
+            try await client.release()
+            _ = try await client.waitForEvent(.sonyObjectAdded)
+            _ = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage])
+            #expect(try await client.propertyTable().shootingFileInfo == .waiting(1))
+            await client.disconnect()
+        }
+    }
+
+    @Test func modeDialTurnsBeforeTheScriptedFrame() async throws {
+        try await withSimulator({
+            $0.faults = [.modeAtFrame(frame: 2, mode: .aperturePriority)]
+            $0.exposureCap = .milliseconds(1)
+            $0.imageSize = 10_000
+        }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.startSonySession()
+            try await client.release()
+            _ = try await client.waitForEvent(.sonyObjectAdded)
+            _ = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage])
+            #expect(try await client.propertyTable().exposureMode == .manual)
+            try await client.release()
+            let table = try await client.propertyTable()
+            #expect(table.exposureMode == .aperturePriority)
+            #expect(table[.shutterSpeed]?.isSettable == false)
+            let value = SonyShutterValue(numerator: 1, denominator: 500).ptpValue.encoded
+            #expect(await responseCode {
+                _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
+            } == .accessDenied)
+            await client.disconnect()
+        }
+    }
+
+    @Test func roundTripDelayAndBandwidthSlowTheAnswers() async throws {
+        try await withSimulator({
+            $0.roundTripDelay = .milliseconds(40)
+            $0.bandwidth = 1_000_000
+            $0.imageSize = 100_000
+            $0.exposureCap = .milliseconds(1)
+        }) { simulator in
+            let client = try await connectClient(to: simulator)
+            let clock = ContinuousClock()
+            var start = clock.now
+            try await client.openSession(id: 1)
+            #expect(clock.now - start >= .milliseconds(40))
+            try await client.startSonySessionAfterOpen()
+            try await client.release()
+            _ = try await client.waitForEvent(.sonyObjectAdded)
+            start = clock.now
+            let image = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage]).data
+            #expect(image.count == 100_000)
+            // 100 kB at 1 MB/s is about 0.1 s, plus the round trip.
+            #expect(clock.now - start >= .milliseconds(130))
+            await client.disconnect()
+        }
+    }
+}
+
+extension PTPIPClient {
+    /// The Sony handshake after OpenSession.
+    func startSonySessionAfterOpen() async throws {
+        for phase: UInt32 in [1, 2] { _ = try await execute(.sdioConnect, parameters: [phase, 0, 0]) }
+        _ = try await execute(.sdioGetExtDeviceInfo, parameters: [300])
+        _ = try await execute(.sdioConnect, parameters: [3, 0, 0])
+    }
+}
