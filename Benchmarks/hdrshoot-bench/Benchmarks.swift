@@ -18,6 +18,7 @@ enum Benchmarks {
     /// Every benchmark, in usage order.
     static let all: [Benchmark] = [
         PlanBenchmark.benchmark,
+        ShootBenchmark.benchmark,
         Benchmark(name: "codec", summary: "PTP/IP decode throughput: 1 MB Data packets (MB/s), small responses (packets/s)") { _ in
             runCodecBenchmark()
             return 0
