@@ -18,6 +18,7 @@ public enum HDRShoot {
         PlanCommand.spec,
         SimulateCommand.spec,
         CameraCommand.spec,
+        RunCommand.spec,
     ]
 
     /// Runs the command named by the process arguments and exits with its status.

@@ -1,0 +1,190 @@
+import Exposure
+import Foundation
+import Shooting
+import SonyCamera
+
+/// What `run` and `resume` share: their options, the confirmation, the shoot itself, and the end.
+enum ShootConsole {
+    /// Options both `run` and `resume` take (after the plan options for `run`).
+    static let sharedOptions: [OptionSpec] = [
+        .value(
+            "camera", placeholder: "<host[:port]|simulator>",
+            help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."),
+        .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
+        .flag("json", help: "Print progress as JSON lines."),
+        .value("state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.", default: "$XDG_STATE_HOME/hdrshoot"),
+        .value(
+            "reconnect-timeout", placeholder: "<duration>",
+            help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
+        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
+    ]
+
+    /// The parsed shared options.
+    struct Options: Sendable {
+        /// `--camera`, when given.
+        var target: CameraTarget?
+        /// `--confirm`.
+        var confirm: Bool
+        /// `--json`.
+        var json: Bool
+        /// The journal store of `--state-dir` (or the usual place).
+        var store: JournalStore
+        /// `--reconnect-timeout`.
+        var reconnectTimeout: Duration
+        /// Whether this process can ask and read keys (standard input and output are terminals).
+        var interactive: Bool
+        /// Whether standard output is a terminal (the live line).
+        var liveOutput: Bool
+    }
+
+    /// Parses the shared options; `context` decides whether the process has a terminal.
+    static func options(from arguments: ParsedArguments, context: CommandContext) throws -> Options {
+        let target = try arguments.string("camera").map { text throws(UsageError) in
+            try CameraTarget(parsing: text, command: arguments.command)
+        }
+        let timeout = try arguments.value("reconnect-timeout", default: Duration.seconds(300)) { text in
+            guard let duration = parseDuration(text) else {
+                throw UsageError("'\(text)' is not a duration; write it like 90s, 5m or 1h")
+            }
+            return duration
+        }
+        let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
+        // Only the real process streams can be a terminal; in-process runs (tests) never are.
+        let real = context.output is StandardStreams
+        return Options(
+            target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
+            store: JournalStore(directory: directory), reconnectTimeout: timeout,
+            interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
+            liveOutput: real && TerminalMode.isTerminal(1))
+    }
+
+    /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
+    static func parseDuration(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("min", 60), ("h", 3600)]
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var scale = 1.0
+        for (suffix, factor) in units.sorted(by: { $0.0.count > $1.0.count }) where body.hasSuffix(suffix) {
+            body = body.dropLast(suffix.count)
+            scale = factor
+            break
+        }
+        guard let value = Double(body), value.isFinite, value >= 0 else { return nil }
+        return .milliseconds(Int64((value * scale * 1000).rounded()))
+    }
+
+    // MARK: - Asking
+
+    /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
+    /// without a terminal refuses (exit 64); with blockers refuses (exit 69).
+    static func confirm(_ lines: [String], blockers: [String], options: Options, output: any OutputStreams) async throws {
+        let text = lines.map { $0 + "\n" }.joined() + blockers.map { "blocked: \($0)\n" }.joined()
+        // With --json the summary is already a JSON line; people read it on standard error.
+        if options.json { output.writeError(text) } else { output.writeOut(text) }
+        guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
+        if options.confirm { return }
+        guard options.interactive else { throw ShootCommandError.needsConfirmation }
+        if options.json { output.writeError("Proceed? [y/N] ") } else { output.writeOut("Proceed? [y/N] ") }
+        let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else { throw ShootCommandError.declined }
+    }
+
+    // MARK: - Shooting
+
+    /// Everything a shoot needs once the camera is connected and the photographer agreed.
+    struct Shoot: Sendable {
+        var camera: SonyCamera
+        var journal: ShootJournal
+        var store: JournalStore
+        var start: ShootPosition
+        var restartingSet: Bool
+        var planned: [ShootPosition: ShutterSpeed]
+        var actual: [ShootPosition: String]
+        var overhead: Double
+    }
+
+    /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
+    static func execute(_ shoot: Shoot, options: Options, output: any OutputStreams) async throws -> ExitCode {
+        let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
+        let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
+        let runner = BracketRunner(
+            camera: shoot.camera, plan: shoot.journal.plan,
+            configuration: .init(outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout)),
+            recorder: recorder)
+        let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
+        let view = ShootProgressView(style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead)
+        let manifest = ManifestKeeper(directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
+        await manifest.write(await recorder.journal, output: output)
+
+        let session = ShootSession(
+            runner: runner, view: view, readsKeys: options.interactive, start: shoot.start,
+            restartingSet: shoot.restartingSet,
+            frameSaved: { progress in
+                await manifest.saved(progress)
+                await manifest.write(await recorder.journal, output: output)
+            })
+        let result = await session.run()
+        await shoot.camera.disconnect()
+        await manifest.write(await recorder.journal, output: output)
+        return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
+    }
+
+    /// Prints how the shoot ended and returns its exit code: 0 complete, 75 resumable, 1 when the journal failed.
+    static func report(_ result: ShootResult, outputDirectory: String, options: Options, output: any OutputStreams) -> ExitCode {
+        if options.json { output.writeOut(ShootText.jsonLine(ShootProgressView.json(.finished(result)))) }
+        var exitCode = ExitCode.success
+        if let reason = result.stopReason {
+            exitCode = .transientFailure
+            switch reason {
+            case .stopRequested:
+                break
+            case .cancelled:
+                output.writeError("The frame in flight was abandoned; `hdrshoot resume` shoots it again.\n")
+            case .failed(let error):
+                output.writeError("error: \(HDRShoot.message(for: error))\n")
+            case let .reconnectGaveUp(attempts, lastError):
+                let last = lastError.map { " (last: \(HDRShoot.message(for: $0)))" } ?? ""
+                output.writeError(
+                    "error: lost the camera and could not reconnect within \(ShootText.duration(options.reconnectTimeout)) "
+                        + "after \(attempts) attempt(s)\(last); `hdrshoot resume` will continue once the camera is back\n")
+            case .recordingFailed(let error):
+                exitCode = .failure
+                output.writeError("error: \(HDRShoot.message(for: error))\n")
+            }
+        }
+        let end = ShootText.endLine(result) + "\n" + "Images and manifest.json: \(outputDirectory)\n"
+        if options.json { output.writeError(end) } else { output.writeOut(end) }
+        return exitCode
+    }
+}
+
+/// Keeps `manifest.json` current: the planned speeds, the actual speeds seen, and the journal's frames.
+actor ManifestKeeper {
+    private let directory: String
+    private let planned: [ShootPosition: ShutterSpeed]
+    private var actual: [ShootPosition: String]
+    private var warned = false
+
+    init(directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
+        self.directory = directory
+        self.planned = planned
+        self.actual = actual
+    }
+
+    /// Notes the speed the camera reported for a saved frame.
+    func saved(_ progress: FrameProgress) {
+        actual[progress.position] = (progress.saved?.actualSpeed ?? progress.setting).description
+    }
+
+    /// Writes the manifest of `journal`; a failure is reported once and does not stop the shoot (the journal is
+    /// the record that matters).
+    func write(_ journal: ShootJournal, output: any OutputStreams) async {
+        let manifest = ShootManifest(journal: journal, planned: planned, actual: actual)
+        do {
+            try await manifest.write(to: directory)
+        } catch {
+            guard !warned else { return }
+            warned = true
+            output.writeError("warning: cannot write \(directory)/\(ShootManifest.fileName): \(error.localizedDescription)\n")
+        }
+    }
+}

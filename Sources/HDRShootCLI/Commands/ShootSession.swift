@@ -1,0 +1,173 @@
+import Exposure
+import Foundation
+import Shooting
+import Synchronization
+
+/// One run of a `BracketRunner` with its controls: progress shown, signals and keys handled, terminal restored.
+///
+/// Structure (all children of one task group, so nothing outlives the run):
+/// - the runner, inside a group of its own with a waiter that cancels it when the shoot is abandoned;
+/// - the event consumer, which shows every event until `.finished`;
+/// - the controls: SIGINT/SIGTERM (first: stop after the current frame; second: abandon it) and, on a
+///   terminal, keys (space or p: pause/continue; q: stop after the current frame);
+/// - on a live terminal line, a once-a-second redraw so the clock moves during long exposures.
+struct ShootSession: Sendable {
+    /// The runner, created with the plan, camera and journal.
+    let runner: BracketRunner
+    /// Where progress goes.
+    let view: ShootProgressView
+    /// Whether to read keys from standard input (it is a terminal).
+    let readsKeys: Bool
+    /// Where shooting starts.
+    let start: ShootPosition
+    /// `--restart-set`.
+    let restartingSet: Bool
+    /// Called after every saved frame and at the end (keeps `manifest.json` current).
+    let frameSaved: @Sendable (FrameProgress) async -> Void
+
+    private enum Outcome: Sendable {
+        case result(ShootResult)
+        case eventsEnded
+        case other
+    }
+
+    /// Shoots and returns how it went; the terminal mode is restored on every path.
+    func run() async -> ShootResult {
+        let terminal = readsKeys ? TerminalMode.enterCharacterMode() : nil
+        defer { terminal?.restore() }
+        let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let controls = Controls(runner: runner, view: view, abandon: abandonSink)
+        let (runner, view, start, restartingSet, frameSaved) = (runner, view, start, restartingSet, frameSaved)
+        let readsKeys = terminal != nil
+
+        return await withTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                .result(await Self.shoot(runner, from: start, restartingSet: restartingSet, abandon: abandon))
+            }
+            group.addTask {
+                for await event in runner.events {
+                    view.show(event)
+                    if case .progress(let progress) = event, progress.phase == .saved { await frameSaved(progress) }
+                }
+                return .eventsEnded
+            }
+            group.addTask {
+                await controls.run(readingKeys: readsKeys)
+                return .other
+            }
+            if view.style == .live {
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(1))
+                        view.tick()
+                    }
+                    return .other
+                }
+            }
+            var result: ShootResult?
+            var eventsEnded = false
+            while let outcome = await group.next() {
+                switch outcome {
+                case .result(let value): result = value
+                case .eventsEnded: eventsEnded = true
+                case .other: break
+                }
+                // The controls and the clock run until the shoot is over and every event is shown.
+                if result != nil && eventsEnded { group.cancelAll() }
+            }
+            view.close()
+            guard let result else { preconditionFailure("the runner child always returns a result") }
+            return result
+        }
+    }
+
+    /// Runs the runner; cancels it (abandoning the frame in flight) when `abandon` yields.
+    private static func shoot(
+        _ runner: BracketRunner, from start: ShootPosition, restartingSet: Bool, abandon: AsyncStream<Void>
+    ) async -> ShootResult {
+        await withTaskGroup(of: ShootResult?.self) { group in
+            group.addTask { await runner.run(from: start, restartingInterruptedSet: restartingSet) }
+            group.addTask {
+                for await _ in abandon { return nil }
+                return nil
+            }
+            var result: ShootResult?
+            while let value = await group.next() {
+                if let value { result = value }
+                group.cancelAll()
+            }
+            guard let result else { preconditionFailure("the runner always returns a result") }
+            return result
+        }
+    }
+}
+
+/// What Ctrl-C, SIGTERM and the keys do to a running shoot.
+private final class Controls: Sendable {
+    let runner: BracketRunner
+    let view: ShootProgressView
+    let abandon: AsyncStream<Void>.Continuation
+    private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
+
+    init(runner: BracketRunner, view: ShootProgressView, abandon: AsyncStream<Void>.Continuation) {
+        self.runner = runner
+        self.view = view
+        self.abandon = abandon
+    }
+
+    /// Handles signals (and keys) until cancelled.
+    func run(readingKeys: Bool) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in SignalEvents.stream() { await self.interrupt() }
+            }
+            if readingKeys {
+                group.addTask {
+                    for await key in KeyboardInput.keys() { await self.press(key) }
+                }
+            }
+        }
+    }
+
+    /// First: stop after the frame in flight. Second: abandon it.
+    func interrupt() async {
+        let stops = state.withLock { state in
+            state.stops += 1
+            return state.stops
+        }
+        if stops == 1 {
+            view.note("Stopping after the current frame (press Ctrl-C again to abandon it)")
+            await runner.stop()
+        } else {
+            view.note("Abandoning the frame in flight; it is shot again on resume")
+            abandon.yield()
+        }
+    }
+
+    /// Space or p: pause or continue; q: stop after the current frame.
+    func press(_ key: UInt8) async {
+        switch key {
+        case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
+            let pause = state.withLock { state in
+                state.paused.toggle()
+                return state.paused
+            }
+            if pause {
+                await runner.pause(reason: PauseReason(.user))
+            } else {
+                await runner.resume(reason: PauseReason(.user))
+            }
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"):
+            let first = state.withLock { state in
+                defer { state.stops = max(state.stops, 1) }
+                return state.stops == 0
+            }
+            if first {
+                view.note("Stopping after the current frame")
+                await runner.stop()
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shooting
+
+extension JournalError: CLIReportable {
+    /// A full disk may free up (75); everything else needs a person (1).
+    package var exitCode: ExitCode {
+        switch self {
+        case .diskFull: .transientFailure
+        case .noStateDirectory: .usage
+        default: .failure
+        }
+    }
+
+    /// One line naming the file and what to do.
+    package var cliMessage: String {
+        switch self {
+        case let .stateDirectoryUnavailable(path, code):
+            return "cannot use the state directory \(path): \(Self.text(code))"
+        case .noStateDirectory:
+            return "no place for shoot journals: pass --state-dir DIR or set HDRSHOOT_STATE_DIR (HOME is not set)"
+        case .corrupt(let path, _):
+            return "the shoot journal \(path) is damaged or was edited, so it was left untouched; move it aside to continue"
+        case let .unreadable(path, code):
+            return "cannot read the shoot journal \(path): \(Self.text(code))"
+        case let .unsupportedFormat(path, format):
+            return "the shoot journal \(path) was written by a newer hdrshoot (format \(format)); update hdrshoot to use it"
+        case .diskFull(let path):
+            return "no space left to write the shoot journal \(path); free some space, then run `hdrshoot resume`"
+        case let .writeFailed(path, code):
+            return "cannot write the shoot journal \(path): \(Self.text(code))"
+        case .alreadyExists(let path):
+            return "a shoot journal \(path) already exists"
+        case .notFound(let id):
+            return "there is no shoot journal \(id)"
+        }
+    }
+
+    /// The C library's text for an errno (`No such file or directory`).
+    static func text(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,88 @@
+import Exposure
+import Foundation
+import Shooting
+
+/// The sentences `run`, `resume` and `status` share: the confirmation summary, the end line, durations.
+enum ShootText {
+    /// `3 sets, 15 exposures. Longest exposure: 4". Estimated time: ~12 s.`
+    static func summary(_ plan: BracketPlan, overhead: Double) -> String {
+        let sets = plan.bracketSetCount
+        let setText = sets == 0 ? "A single exposure" : PlanReport.counted(sets, "set")
+        let exposures = sets == 0 ? "" : ", " + PlanReport.counted(plan.totalExposures, "exposure")
+        let longest = plan.longestExposure?.label ?? "-"
+        let estimate = PlanReport.duration(plan.estimatedSeconds(overheadPerFrame: overhead))
+        return "\(setText)\(exposures). Longest exposure: \(longest). Estimated time: ~\(estimate)."
+    }
+
+    /// `1/6400 not available on this camera, using 1/5000`, once per distinct pair.
+    static func substitutionLines(_ substitutions: [ShootJournal.Substitution]) -> [String] {
+        substitutions.map { "\($0.planned.label) not available on this camera, using \($0.used.label)" }
+    }
+
+    /// `Complete: 15 of 15 exposures captured` or `Stopped at set 2, frame 3. 7 of 15 exposures captured. Run ...`.
+    static func endLine(_ result: ShootResult) -> String {
+        guard let position = result.resumePosition, !result.isComplete else {
+            return "Complete: \(result.completed) of \(result.total) exposures captured"
+        }
+        let remaining = result.total - result.completed
+        return "Stopped at set \(position.set), frame \(position.frame). \(result.completed) of \(result.total) exposures "
+            + "captured. Run `hdrshoot resume` to shoot the remaining \(remaining)."
+    }
+
+    /// `2 s`, `0.5 s`, `5 min`: a duration for messages.
+    static func duration(_ duration: Duration) -> String {
+        PlanReport.duration(seconds(duration))
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    /// `0:05`, `12:30`, `1:02:03`: a clock reading for the live line.
+    static func clock(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds.rounded()))
+        let (hours, minutes, rest) = (total / 3600, (total / 60) % 60, total % 60)
+        let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
+    }
+
+    /// One JSON object on one line (sorted keys), with a newline.
+    static func jsonLine(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// `{"set": 2, "frame": 3}`, or null.
+    static func json(_ position: ShootPosition?) -> Any {
+        guard let position else { return NSNull() }
+        return ["set": position.set, "frame": position.frame]
+    }
+
+    /// What a pause is for, as a person reads it.
+    static func pauseText(_ reason: PauseReason, resumed: Bool) -> String {
+        let detail = reason.detail.map { " (\($0))" } ?? ""
+        switch (reason.kind, resumed) {
+        case (.user, false): return "Paused; press space or p to continue, q to stop"
+        case (.user, true): return "Continuing"
+        case (.network, false): return "Paused: the camera's network is gone\(detail)"
+        case (.network, true): return "The network is back\(detail)"
+        case (.connection, false): return "Paused: lost the connection to the camera; reconnecting"
+        case (.connection, true): return "Reconnected; continuing"
+        case (.other, false): return "Paused\(detail)"
+        case (.other, true): return "Continuing\(detail)"
+        }
+    }
+
+    /// The phase as a person reads it.
+    static func phaseText(_ phase: FramePhase) -> String {
+        switch phase {
+        case .settingSpeed: "setting speed"
+        case .capturing: "capturing"
+        case .waitingForIdle: "waiting for the camera"
+        case .saved: "saved"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Shooting
+
+extension ShootingError: CLIReportable {
+    /// A camera that cannot shoot the plan is unavailable (69); a camera that misbehaved mid-frame is a failure (1).
+    package var exitCode: ExitCode {
+        switch self {
+        case .unsupportedMode, .speedUnavailable, .disconnected: .unavailable
+        case .idleTimeout, .cameraFault, .invalidResumePosition: .failure
+        }
+    }
+
+    /// One line naming the frame and what to check.
+    package var cliMessage: String {
+        switch self {
+        case .unsupportedMode(let mode):
+            return "the camera's mode dial is on \(mode.displayName); turn it to M (manual) or S (shutter priority)"
+        case .speedUnavailable(let speed):
+            return "the camera does not offer \(speed.label) now; check its mode and settings"
+        case let .idleTimeout(position, timeout):
+            return "the camera did not finish \(position) within \(ShootText.duration(timeout)); check its screen and memory card"
+        case let .cameraFault(code, position):
+            return "the camera reported a fault (0x\(String(code, radix: 16, uppercase: true))) while saving \(position); "
+                + "check its screen and memory card"
+        case .disconnected(let position):
+            return "lost the connection to the camera during \(position)"
+        case .invalidResumePosition(let position):
+            return "the shoot journal's resume position (\(position)) is not in its plan"
+        }
+    }
+}
+
+extension ShootingMode {
+    /// The letter on the mode dial (`M`, `S`, `A`, `P`), or the raw code for other modes.
+    var displayName: String {
+        switch self {
+        case .manual: "M"
+        case .shutterPriority: "S"
+        case .aperturePriority: "A"
+        case .program: "P"
+        case .other(let code): "mode 0x" + String(code, radix: 16, uppercase: true)
+        }
+    }
+}
+
+extension ExitCode {
+    /// The camera cannot be reached or cannot shoot the plan now (EX_UNAVAILABLE).
+    package static let unavailable = ExitCode(rawValue: 69)
+}
+
+extension HDRShoot {
+    /// The one-line text of any error, for progress lines and stop messages (never a Swift type name).
+    static func message(for error: any Error) -> String {
+        if let reportable = error as? any CLIReportable { return reportable.cliMessage }
+        if error is CancellationError { return "cancelled" }
+        return "an unexpected error occurred; please report this with the command you ran"
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// Key presses on standard input as an `AsyncStream` of bytes.
+///
+/// A dedicated dispatch thread polls the descriptor (100 ms at a time, so it notices when the stream ends)
+/// and reads what arrived; the cooperative pool never blocks. The stream ends at end of input, on a read
+/// error, or when its consumer goes away.
+enum KeyboardInput {
+    /// The bytes typed on `descriptor` from now on.
+    static func keys(descriptor: Int32 = STDIN_FILENO) -> AsyncStream<UInt8> {
+        let (stream, continuation) = AsyncStream.makeStream(of: UInt8.self, bufferingPolicy: .unbounded)
+        let stopped = StopFlag()
+        continuation.onTermination = { _ in stopped.set() }
+        DispatchQueue(label: "hdrshoot.keyboard").async {
+            var buffer = [UInt8](repeating: 0, count: 16)
+            while !stopped.isSet {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, 100)
+                if ready < 0 && errno == EINTR { continue }
+                if ready < 0 { break }
+                if ready == 0 { continue }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                for byte in buffer[0..<count] { continuation.yield(byte) }
+            }
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Set once, read from the reader thread.
+    private final class StopFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        func set() { flag.store(true, ordering: .releasing) }
+        var isSet: Bool { flag.load(ordering: .acquiring) }
+    }
+}
+
+/// A question answered with one line on standard input, read on a dedicated thread.
+enum LineInput {
+    /// The next line of standard input without its newline, or `nil` at end of input.
+    static func readLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "hdrshoot.prompt").async {
+                continuation.resume(returning: Swift.readLine(strippingNewline: true))
+            }
+        }
+    }
+}

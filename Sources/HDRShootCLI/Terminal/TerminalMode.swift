@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A terminal switched to character-at-a-time input without echo, and how to put it back.
+///
+/// Signals stay on (ISIG): Ctrl-C still raises SIGINT, which the shoot handles through `SignalEvents`.
+/// Call `restore()` on every path out (the commands do it in `defer`).
+struct TerminalMode: Sendable {
+    /// The descriptor whose mode was changed.
+    let descriptor: Int32
+    private let saved: termios
+
+    /// Switches `descriptor` to character mode; `nil` when it is not a terminal or the mode cannot change.
+    static func enterCharacterMode(descriptor: Int32 = STDIN_FILENO) -> TerminalMode? {
+        guard isatty(descriptor) == 1 else { return nil }
+        var original = termios()
+        guard tcgetattr(descriptor, &original) == 0 else { return nil }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
+            bytes[Int(VMIN)] = 1
+            bytes[Int(VTIME)] = 0
+        }
+        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+        return TerminalMode(descriptor: descriptor, saved: original)
+    }
+
+    /// Puts the terminal back as it was.
+    func restore() {
+        var original = saved
+        _ = tcsetattr(descriptor, TCSANOW, &original)
+    }
+
+    /// Whether `descriptor` is a terminal.
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+}
