@@ -139,7 +139,7 @@ run_once() {
                 >"$dir/tool.out" 2>&1 || status=$?
         else
             HOME="$dir/home" /usr/bin/time -f %M -o "$dir/rss" timeout 600 "$hdrshoot" run --confirm \
-                --camera "127.0.0.1:$port" --output "$dir/images" "${plan_args[@]}" \
+                --camera "127.0.0.1:$port" --output "$dir/images" --state-dir "$dir/state" "${plan_args[@]}" \
                 >"$dir/tool.out" 2>&1 </dev/null || status=$?
         fi
     else
@@ -153,8 +153,8 @@ run_once() {
     end="$(now)"
     stop_simulator
     local files sizes_ok
-    files="$(find "$dir/images" -type f | wc -l)"
-    sizes_ok="$(find "$dir/images" -type f ! -size "${image_size}c" | wc -l)"
+    files="$(find "$dir/images" -type f -iname '*.jpg' | wc -l)"
+    sizes_ok="$(find "$dir/images" -type f -iname '*.jpg' ! -size "${image_size}c" | wc -l)"
     if [ "$status" -ne 0 ]; then
         echo "failed exit-$status" >"$dir/result"
     elif grep -q '\*\*\* Error' "$dir/tool.out"; then
