@@ -11,11 +11,18 @@ extension SonyCamera {
     /// S1 down, S2 down, S2 up, S1 up (with BULB, S2 is held for `exposure` on the injected clock); then
     /// waits for ObjectAdded (0xC201) or 0xD215 >= 0x8001, for at most the exposure plus
     /// `processingMargin`; then fetches object 0xFFFFC001 (GetObjectInfo, then GetObject streamed to
-    /// disk) until 0xD215 reads 0. Per frame that is 4 button presses, GetObjectInfo, GetObject and one
-    /// 0x9209 read; waiting costs no round trip when the body sends its events.
+    /// disk) until 0xD215 reads 0. Per frame that is 4 button presses, GetObjectInfo and GetObject;
+    /// waiting costs no round trip when the body sends its events.
+    ///
+    /// The check that 0xD215 went back to 0 after the last download costs no round trip of its own when
+    /// the body announced a 0xD215 change during the transfer: it rides on the next 0x9209 read (the
+    /// next frame's shutter read-back, made a full read for it), or is made before the next release when
+    /// no read comes first, or in `disconnect()`. An image found waiting then is fetched into the folder
+    /// of the frame that made it before anything else happens, and is listed with the next frame.
     package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
+        let leftovers = try await collectLeftoverImages()
         try requireShutterMode()
         let usedSpeed = properties.shutterSpeed
         let holdsBulb = usedSpeed?.isBulb ?? false
@@ -41,9 +48,22 @@ extension SonyCamera {
 
         let waitLimit = (holdsBulb ? .zero : exposureTime) + configuration.processingMargin
         try await waitForImage(addedBefore: addedBefore, timeout: waitLimit)
-        let images = try await fetchWaitingImages(to: destination)
+        let images = try await fetchWaitingImages(to: destination, lastFetchedName: nil, addedBefore: addedBefore)
         publish(.idle)
-        return CapturedFrame(images: images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed))
+        return CapturedFrame(images: leftovers + images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed))
+    }
+
+    /// Settles the buffer check the last capture deferred: reads 0x9209 (full) if no read did yet, and
+    /// fetches what still waits into that capture's folder. Returns the images fetched.
+    func collectLeftoverImages() async throws -> [SavedImage] {
+        if case .pending = deferredImageCheck { try await refreshProperties(full: false) }
+        guard case let .imagesWaiting(destination, lastFetchedName) = deferredImageCheck else {
+            deferredImageCheck = nil
+            return []
+        }
+        let images = try await fetchWaitingImages(to: destination, lastFetchedName: lastFetchedName)
+        if case .imagesWaiting = deferredImageCheck { deferredImageCheck = nil }
+        return images
     }
 
     /// Whether the link can still carry a request (not lost, not closed).
@@ -97,18 +117,21 @@ extension SonyCamera {
         }
     }
 
-    /// Fetches object 0xFFFFC001 until 0xD215 says nothing is waiting; every image is saved or the
-    /// call throws (nothing is skipped silently).
-    private func fetchWaitingImages(to destination: CaptureDestination) async throws -> [SavedImage] {
+    /// Fetches object 0xFFFFC001 once per image the body announced since `addedBefore` (at least once);
+    /// every image is saved or the call throws (nothing is skipped silently). Whether 0xD215 is back to 0
+    /// afterwards is left to the next 0x9209 read (`deferredImageCheck`), which then fetches what still waits.
+    private func fetchWaitingImages(
+        to destination: CaptureDestination, lastFetchedName: String?, addedBefore: Int? = nil
+    ) async throws -> [SavedImage] {
         let watch = Stopwatch(clock: clock)
         var saved: [SavedImage] = []
-        var lastFetchedName: String?
+        var lastFetchedName = lastFetchedName
         while true {
             let info = try await objectInfo()
             if info.filename == lastFetchedName {
                 // The body still offers the image we just took: wait for it to move on (or give up).
                 let generation = doorbell.generation
-                try await refreshProperties(full: false)
+                try await refreshProperties(full: true)
                 if properties.shootingFileInfo?.hasImages != true { return saved }
                 let left = watch.remaining(of: configuration.transferTimeout)
                 let rang = left > .zero ? try await waitForEvent(after: generation, timeout: left) : false
@@ -116,17 +139,17 @@ extension SonyCamera {
                     throw SonyCameraError.imagesStillWaiting(
                         fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
                 }
-                try await refreshIfChanged()
+                try await refreshProperties(full: true)
                 if properties.shootingFileInfo?.hasImages != true { return saved }
                 continue
             }
             saved.append(try await download(info, to: destination))
             lastFetchedName = info.filename
-            try await refreshProperties(full: false)
-            if properties.shootingFileInfo?.hasImages != true { return saved }
+            deferredImageCheck = .pending(destination, lastFetchedName: info.filename)
+            let announced = addedBefore.map { objectsAdded - $0 } ?? 0
+            if saved.count >= announced { return saved }
             if watch.elapsed > configuration.transferTimeout {
-                throw SonyCameraError.imagesStillWaiting(
-                    fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
+                throw SonyCameraError.imagesStillWaiting(fileInfo: 0x8000 | UInt16(clamping: announced - saved.count), waited: configuration.transferTimeout)
             }
         }
     }
@@ -184,6 +207,14 @@ extension SonyCamera {
             if got == 0 || (total == nil && got < Int(chunk)) { return }
         }
     }
+}
+
+/// A buffer check a capture left for later: the images of `destination` may not all be fetched yet.
+enum DeferredImageCheck {
+    /// 0xD215 has not been read since the last download.
+    case pending(CaptureDestination, lastFetchedName: String)
+    /// A read showed images still waiting; they are fetched before the next release.
+    case imagesWaiting(CaptureDestination, lastFetchedName: String)
 }
 
 /// Counts bytes written by a data sink (which runs outside the actor).

@@ -22,6 +22,8 @@ extension SonyCamera {
         }
         state = .starting(Link(client: client, eventPump: pump))
         objectsAdded = 0
+        shootingFileInfoEvents = 0
+        deferredImageCheck = nil
         changedHints.removeAll()
         properties = SonyPropertyTable()
 
@@ -113,13 +115,18 @@ extension SonyCamera {
     // MARK: - Properties
 
     /// Reads 0x9209 (everything, or only what changed) into the property table; returns the changed codes.
+    ///
+    /// While a capture's buffer check is deferred, every read is a full one: a change-only dump leaves
+    /// 0xD215 out when it did not change (an image the body never lets go), a full one says exactly what
+    /// waits. The read then settles the check (`deferredImageCheck`).
     @discardableResult
     func refreshProperties(full: Bool) async throws -> [SonyPropertyCode] {
         guard let version = extDeviceInfo?.protocolVersion else { throw SonyCameraError.notConnected }
         let hintsBefore = changedHints
+        let settlesCheck = if case .pending = deferredImageCheck { true } else { false }
         let result = try await run(
             .sdioGetAllExtDevicePropInfo,
-            [full ? SonyOperationCode.allProperties : SonyOperationCode.changedPropertiesOnly],
+            [full || settlesCheck ? SonyOperationCode.allProperties : SonyOperationCode.changedPropertiesOnly],
             during: "reading the camera's settings (0x9209)")
         let dump: SonyPropertyDump
         do {
@@ -131,12 +138,19 @@ extension SonyCamera {
         // it reports: hints for those are answered. Hints for other codes that came in meanwhile stay.
         changedHints.subtract(hintsBefore)
         changedHints.subtract(dump.descriptors.map(\.code.rawValue))
+        let changed: [SonyPropertyCode]
         if full {
             changedHints.removeAll()
             properties = SonyPropertyTable(dump)
-            return properties.codes
+            changed = properties.codes
+        } else {
+            changed = properties.apply(dump)
         }
-        return properties.apply(dump)
+        if settlesCheck, case let .pending(destination, lastFetchedName) = deferredImageCheck {
+            deferredImageCheck = properties.shootingFileInfo?.hasImages == true
+                ? .imagesWaiting(destination, lastFetchedName: lastFetchedName) : nil
+        }
+        return changed
     }
 
     /// Property codes whose change makes the model's answers to queries stale: the mode dial, the shutter

@@ -49,6 +49,10 @@ package actor SonyCamera: RemoteCamera {
     var changedHints: Set<UInt16> = []
     /// ObjectAdded events (0xC201 or PTP 0x4002) seen in this session.
     var objectsAdded = 0
+    /// DevicePropChanged events for 0xD215 (images waiting) seen in this session.
+    var shootingFileInfoEvents = 0
+    /// The "is the camera's buffer empty?" check a capture left to the next 0x9209 read (see `capture`).
+    var deferredImageCheck: DeferredImageCheck?
     /// The status as last published, and who listens.
     let statusBroadcaster = StatusBroadcaster()
     /// The number of PTP operations run in this session (for tests and benchmarks).
@@ -115,8 +119,13 @@ package actor SonyCamera: RemoteCamera {
         }
     }
 
-    /// Stops the event reader, closes the session and both sockets, within `configuration.disconnectTimeout`.
+    /// Fetches any image the last capture left in the camera (so 0xD215 reads 0; best effort, bounded by
+    /// `configuration.transferTimeout`), then stops the event reader and closes the session and both
+    /// sockets, within `configuration.disconnectTimeout`.
     package func disconnect() async {
+        if isLinkUsable, deferredImageCheck != nil {
+            _ = try? await collectLeftoverImages()
+        }
         await tearDown()
     }
 
@@ -132,6 +141,7 @@ package actor SonyCamera: RemoteCamera {
         await link.eventPump.value
         await link.client.disconnect()
         changedHints.removeAll()
+        deferredImageCheck = nil
         publish(.disconnected)
         doorbell.ring()
     }
@@ -204,7 +214,9 @@ package actor SonyCamera: RemoteCamera {
             objectsAdded += 1
         case SonyEventCode.devicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
             // No parameter means "something changed": re-read everything that changed.
-            changedHints.insert(event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0)
+            let code = event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0
+            changedHints.insert(code)
+            if code == SonyPropertyCode.shootingFileInfo.rawValue { shootingFileInfoEvents += 1 }
         default:
             break
         }
