@@ -251,3 +251,8 @@ echo "overhead/frame = (A wall - exposure held) / 15; steady = median time from 
 echo "the exposure held (no start-up); ops/frame = all PTP operations of A (start-up and close included) / 15;"
 echo "download MB/s = image bytes / time from each GetObject request to the next request (A); RSS = A's peak."
 column -t -s $'\t' "$table"
+# A configuration whose shoot did not complete is a failure of the benchmark run, not a figure.
+if grep -q FAILED "$table"; then
+    echo "gphoto2-compare: at least one run did not complete (see FAILED above)" >&2
+    exit 1
+fi
