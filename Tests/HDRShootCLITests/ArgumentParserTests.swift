@@ -9,9 +9,18 @@ import Testing
             .value("speed", placeholder: "<speed>", help: "A speed.", required: true),
             .value("count", placeholder: "<n>", help: "A count.", default: "1"),
             .flag("json", help: "JSON."),
+            .value("fault", placeholder: "<spec>", help: "A fault.", repeatable: true),
         ],
         run: { _, _ in .success }
     )
+
+    @Test func aRepeatableOptionKeepsEveryValueInOrder() throws {
+        let parsed = try ArgumentParser.parse(
+            ["--fault", "busy:0x9205:2", "--speed", "1", "--fault=drop-at-op:9"], for: Self.command)
+        #expect(parsed.strings("fault") == ["busy:0x9205:2", "drop-at-op:9"])
+        #expect(parsed.strings("speed") == ["1"])
+        #expect(parsed.strings("count").isEmpty)
+    }
 
     @Test func acceptsSpaceAndEqualsForms() throws {
         let spaced = try ArgumentParser.parse(["--speed", "1/4", "--count", "3", "--json"], for: Self.command)

@@ -33,7 +33,7 @@ package enum ArgumentParser {
             guard let option = command.option(named: name) else {
                 throw fail("unknown option '--\(name)'\(suggestion(for: "--\(name)", in: command))")
             }
-            guard seen.insert(name).inserted else {
+            guard seen.insert(name).inserted || option.isRepeatable else {
                 throw fail("option '--\(name)' is given more than once")
             }
             switch option.kind {

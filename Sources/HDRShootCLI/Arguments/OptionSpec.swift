@@ -18,6 +18,8 @@ package struct OptionSpec: Sendable, Hashable {
     package let defaultDescription: String?
     /// Whether the command cannot run without it.
     package let isRequired: Bool
+    /// Whether the option may be given more than once (`--fault a --fault b`); every value is kept, in order.
+    package var isRepeatable: Bool = false
 
     /// The option as typed: `--shadow`.
     package var flagName: String { "--\(name)" }
@@ -28,11 +30,12 @@ package struct OptionSpec: Sendable, Hashable {
         placeholder: String,
         help: String,
         default defaultDescription: String? = nil,
-        required: Bool = false
+        required: Bool = false,
+        repeatable: Bool = false
     ) -> OptionSpec {
         OptionSpec(
             name: name, kind: .value(placeholder: placeholder), help: help,
-            defaultDescription: defaultDescription, isRequired: required)
+            defaultDescription: defaultDescription, isRequired: required, isRepeatable: repeatable)
     }
 
     /// Declares a flag (no value).

@@ -6,14 +6,19 @@ package struct ParsedArguments: Sendable, Hashable {
     package private(set) var values: [String: String] = [:]
     /// Flags that were given, by long name.
     package private(set) var flags: Set<String> = []
+    /// Every value of each value option, in the order given (more than one only for repeatable options).
+    package private(set) var allValues: [String: [String]] = [:]
 
     /// Creates an empty result for `command`.
     package init(command: String) {
         self.command = command
     }
 
-    /// Records a value option (the parser rejects duplicates before calling this).
-    mutating func set(_ name: String, to value: String) { values[name] = value }
+    /// Records a value option (the parser rejects duplicates of non-repeatable options before calling this).
+    mutating func set(_ name: String, to value: String) {
+        values[name] = value
+        allValues[name, default: []].append(value)
+    }
 
     /// Records a flag.
     mutating func set(flag name: String) { flags.insert(name) }
@@ -21,8 +26,11 @@ package struct ParsedArguments: Sendable, Hashable {
     /// Whether the flag `--name` was given.
     package func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    /// The raw text of `--name`, if given.
+    /// The raw text of `--name`, if given (the last one, for a repeatable option).
     package func string(_ name: String) -> String? { values[name] }
+
+    /// Every raw text given for `--name`, in order (empty when absent).
+    package func strings(_ name: String) -> [String] { allValues[name] ?? [] }
 
     /// The value of `--name` converted by `convert`, or `defaultValue` when absent.
     ///

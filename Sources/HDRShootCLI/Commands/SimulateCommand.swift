@@ -23,7 +23,7 @@ enum SimulateCommand {
         ("replay-device-info", "<file>", "Serve a recorded GetDeviceInfo data phase.", nil),
         ("replay-ext-device-info", "<file>", "Serve a recorded SDIO_GetExtDeviceInfo data phase.", nil),
         ("replay-props", "<file>", "Serve a recorded SDIO_GetAllExtDevicePropInfo data phase.", nil),
-        ("fault", "<spec[,spec...]>", "Scripted faults, e.g. busy:0x9205:2,drop-at-op:12 (see below).", nil),
+        ("fault", "<spec[,spec...]>", "A scripted fault (repeatable), e.g. busy:0x9205:2 or drop-at-op:12 (see below).", nil),
     ]
 
     /// The command's declaration.
@@ -40,14 +40,16 @@ enum SimulateCommand {
             refuse-connections:N (Init Fail), never-idle (the image buffer never empties),
             mode-at-frame:N:M|A|S|P (the mode dial turns before frame N).
             """,
-        options: valueOptions.map { .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default) },
+        options: valueOptions.map {
+            .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default, repeatable: $0.name == "fault")
+        },
         run: run
     )
 
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         var raw: [String] = []
         for option in valueOptions {
-            if let value = arguments.string(option.name) { raw += ["--\(option.name)", value] }
+            for value in arguments.strings(option.name) { raw += ["--\(option.name)", value] }
         }
         let configuration: SimulatorConfiguration
         do {
