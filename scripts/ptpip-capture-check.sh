@@ -2,7 +2,9 @@
 # Wire conformance: captures two PTP/IP conversations on loopback with tshark and has Wireshark's own
 # PTP/IP dissector account for every byte (../shared/tools/ptpip-check/check_pcap.py):
 #   1. gphoto2 (an independent client) driving `hdrshoot simulate`: summary, set shutter speed, capture;
-#   2. one of our own client tests (the library's PTPIPClient against the simulator, capture + download).
+#   2. one of our own client tests (the library's PTPIPClient against the simulator, capture + download);
+#   3. `hdrshoot camera` (the Sony module's session start and property reads);
+#   4. `hdrshoot run` of a one-frame plan (the Sony module's set, read-back, release, wait and download).
 # Needs root (or CAP_NET_RAW) for the capture; installs tshark and gphoto2 when missing. Exits non-zero
 # on any failure; stops every process it started, by PID.
 set -euo pipefail
@@ -119,4 +121,20 @@ kill -INT "$sim_pid"
 wait "$sim_pid" || fail "simulator exit status"
 stop_capture
 check "$work/camera.pcapng" "$port" "hdrshoot camera" 4
+
+# 4. hdrshoot shooting one frame (set, read back, release, wait, download) against the simulator.
+port="$(free_port)"
+start_capture "$port" "$work/run.pcapng"
+"$hdrshoot" simulate --port "$port" --image-size 300000 >"$work/sim4.out" 2>&1 &
+sim_pid=$!
+pids+=("$sim_pid")
+for _ in $(seq 1 100); do grep -q 'listening on' "$work/sim4.out" && break; sleep 0.1; done
+"$hdrshoot" run --shadow 1/250 --highlight 1/250 --camera "127.0.0.1:$port" --confirm --no-network-monitor \
+    --state-dir "$work/state" --output "$work/shots" </dev/null >"$work/run.out" 2>&1 \
+    || { cat "$work/run.out" >&2; fail "hdrshoot run"; }
+grep -q "Complete: 1 of 1 exposures captured" "$work/run.out" || { cat "$work/run.out" >&2; fail "hdrshoot run did not complete"; }
+kill -INT "$sim_pid"
+wait "$sim_pid" || fail "simulator exit status"
+stop_capture
+check "$work/run.pcapng" "$port" "hdrshoot run (one capture)" 4
 echo "capture-check: all OK"
