@@ -211,10 +211,16 @@ public struct JournalStore: Sendable {
 
     // MARK: - Coding
 
-    /// Pretty, key-sorted JSON with ISO 8601 dates: readable and diffable by a person.
+    /// Compact, key-sorted JSON with ISO 8601 dates and unescaped slashes.
+    ///
+    /// Compact rather than pretty-printed: the journal is written twice per frame and pretty-printing made
+    /// each save about 35% slower (`hdrshoot-bench journal`: 226 -> 145 µs of local work per save for
+    /// 15 frames); a person reads it with `hdrshoot status` or `jq . <file>`. Sorted keys keep the bytes
+    /// deterministic, so identical journals give identical files (diffable, and cheap to verify).
+    /// Readers never depend on the layout: older pretty-printed journals decode the same.
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
