@@ -19,6 +19,7 @@ enum Benchmarks {
     static let all: [Benchmark] = [
         PlanBenchmark.benchmark,
         ShootBenchmark.benchmark,
+        JournalBenchmark.benchmark,
         BracketBenchmark.benchmark,
         Benchmark(name: "codec", summary: "PTP/IP decode throughput: 1 MB Data packets (MB/s), small responses (packets/s)") { _ in
             runCodecBenchmark()

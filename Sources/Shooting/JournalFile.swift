@@ -98,19 +98,25 @@ package enum JournalFile {
         }
     }
 
-    /// The whole content of `path`.
+    /// The whole content of `path`, read into one buffer sized by `fstat` (grown if the file grows meanwhile).
     static func readAll(_ path: String) throws -> [UInt8] {
         let fd = try retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
         defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var status = stat()
+        _ = try retryingInterrupts { fstat(fd, &status) }
+        // One spare byte so reaching the end needs no second buffer when the size was right.
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
+        var count = 0
         while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer throws -> Int in
-                try retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) }
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096))) }
+            let got = try bytes.withUnsafeMutableBytes { buffer throws -> Int in
+                try retryingInterrupts { read(fd, buffer.baseAddress! + count, buffer.count - count) }
             }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+            if got == 0 { break }
+            count += got
         }
+        bytes.removeSubrange(count...)
+        return bytes
     }
 
     /// Whether something exists at `path`.

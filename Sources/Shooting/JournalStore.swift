@@ -51,6 +51,8 @@ public struct JournalStore: Sendable {
     let faults: JournalFaults
 
     private static let queue = DispatchQueue(label: "hdrshoot.journal")
+    /// What this process last wrote to each journal file (used on the journal queue).
+    private static let written = JournalWriteMemo()
 
     /// A store in `directory` (see `resolveDirectory` for the usual one).
     public init(directory: URL) {
@@ -128,11 +130,20 @@ public struct JournalStore: Sendable {
         try await perform { () throws(JournalError) in
             if JournalFile.exists(path) {
                 guard replacing else { throw .alreadyExists(path: path) }
-                // Never overwrite what we cannot read; skip a snapshot older than the file.
-                if try Self.decode(at: path).revision >= journal.revision { return }
+                // Never overwrite what we cannot read; skip a snapshot older than the file. The file is
+                // decoded unless it is exactly the bytes we wrote last (see `JournalWriteMemo`).
+                let current = try Self.read(at: path)
+                let revision: Int
+                if let ours = Self.written.revision(ifWritten: current, at: path) {
+                    revision = ours
+                } else {
+                    revision = try Self.decode(current, at: path).revision
+                }
+                if revision >= journal.revision { return }
             }
             do {
                 try JournalFile.writeAtomically(bytes, to: path, directory: directoryPath, faults: faults)
+                Self.written.remember(bytes, revision: journal.revision, at: path)
             } catch let error as Errno {
                 let full = error.rawValue == ENOSPC || error.rawValue == EDQUOT
                 throw full ? .diskFull(path: path) : .writeFailed(path: path, errno: error.rawValue)
@@ -200,10 +211,16 @@ public struct JournalStore: Sendable {
 
     // MARK: - Coding
 
-    /// Pretty, key-sorted JSON with ISO 8601 dates: readable and diffable by a person.
+    /// Compact, key-sorted JSON with ISO 8601 dates and unescaped slashes.
+    ///
+    /// Compact rather than pretty-printed: the journal is written twice per frame and pretty-printing made
+    /// each save about 35% slower (`hdrshoot-bench journal`: 226 -> 145 µs of local work per save for
+    /// 15 frames); a person reads it with `hdrshoot status` or `jq . <file>`. Sorted keys keep the bytes
+    /// deterministic, so identical journals give identical files (diffable, and cheap to verify).
+    /// Readers never depend on the layout: older pretty-printed journals decode the same.
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
@@ -222,12 +239,20 @@ public struct JournalStore: Sendable {
 
     /// Reads and decodes one journal file (blocking).
     static func decode(at path: String) throws(JournalError) -> ShootJournal {
-        let bytes: [UInt8]
+        try decode(read(at: path), at: path)
+    }
+
+    /// The content of the journal file at `path` (blocking).
+    static func read(at path: String) throws(JournalError) -> [UInt8] {
         do {
-            bytes = try JournalFile.readAll(path)
+            return try JournalFile.readAll(path)
         } catch {
             throw .unreadable(path: path, errno: errno(of: error))
         }
+    }
+
+    /// Decodes the content of the journal file at `path`.
+    static func decode(_ bytes: [UInt8], at path: String) throws(JournalError) -> ShootJournal {
         let data = Data(bytes)
         do {
             let format = try decoder.decode(FormatProbe.self, from: data).format

@@ -162,6 +162,37 @@ import Testing
         #expect(try await store.load(id: journal.id).status == .complete)
     }
 
+    @Test func journalIsWrittenAsCompactSortedJSON() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        let journal = sampleJournal()
+        try await store.create(journal)
+        let text = try String(contentsOf: store.url(ofJournal: journal.id), encoding: .utf8)
+        #expect(!text.contains("\n"))
+        #expect(text.contains("\"outputDirectory\":\"/photos/hdrshoot-20251122-083320\""))  // slashes unescaped
+        let keys = ["camera", "createdAt", "format", "frames", "id", "log", "outputDirectory", "plan", "revision", "status"]
+        let offsets = keys.compactMap { text.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(offsets.count == keys.count)
+        #expect(offsets == offsets.sorted())
+    }
+
+    @Test func aPrettyPrintedJournalOfAnEarlierVersionLoadsAndIsReplaced() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        var journal = sampleJournal()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(journal).write(to: store.url(ofJournal: journal.id))
+        #expect(try await store.load(id: journal.id) == journal)
+        journal.revision = 1
+        journal.status = .complete
+        try await store.save(journal)
+        #expect(try await store.load(id: journal.id) == journal)
+    }
+
     @Test func newIdentifiersSortByCreationTime() {
         let first = ShootJournal.makeID(at: Date(timeIntervalSince1970: 1_763_800_000))
         let second = ShootJournal.makeID(at: Date(timeIntervalSince1970: 1_763_800_001))
