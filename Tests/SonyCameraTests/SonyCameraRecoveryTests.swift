@@ -72,39 +72,78 @@ struct SonyCameraRecoveryTests {
         ])
     }
 
+    /// Runs a simulated body on a test clock (`simulatorClock`: exposures and processing end only when the
+    /// test advances it) with a camera on `cameraClock`; frame 1 drops the link as it fires, and the camera
+    /// has reconnected when `body` runs: the image of frame 1 is still processing.
+    static func afterADropWhileFrameOneProcesses<T: Sendable>(
+        simulatorClock: TestClock, cameraClock: any Clock<Duration> = ContinuousClock(), log: URL,
+        _ body: (SonyCamera, CameraSimulator, CaptureDestination) async throws -> T
+    ) async throws -> T {
+        let configuration = SimulatorHarness.simulator {
+            $0.faults = [.dropAtFrame(1)]
+            $0.operationLogPath = log.path
+        }
+        return try await CameraSimulator.withRunning(configuration: configuration, clock: simulatorClock) { simulator in
+            let camera = SonyCamera(
+                configuration: SimulatorHarness.camera(port: simulator.port, Self.noBusyRetry), clock: cameraClock)
+            let destination = CaptureDestination(directory: log.deletingLastPathComponent().appendingPathComponent("images"))
+            do {
+                try await camera.connect()
+                await #expect {
+                    _ = try await camera.capture(exposure: Self.fast, to: destination)
+                } throws: { error in
+                    (error as? SonyCameraError)?.isConnectionLost == true
+                }
+                try await camera.connect()
+                let result = try await body(camera, simulator, destination)
+                await camera.disconnect()
+                return result
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+    }
+
+    /// Lets the simulated body's time run on by `step` once its timer waits (images become ready).
+    static func advance(_ clock: TestClock, by step: Duration = .seconds(1)) async {
+        await clock.waitForSleepers(1)
+        clock.advance(by: step)
+    }
+
+    /// Waits until the camera has published `wanted`, in order.
+    static func waitForStatuses(_ wanted: [CameraStatus], in updates: inout AsyncStream<CameraStatus>.Iterator) async {
+        for status in wanted {
+            while let next = await updates.next(), next != status {}
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func anImageFinishedAfterTheReconnectIsRecoveredBeforeTheRelease() async throws {
         let folder = try SimulatorHarness.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // Frame 1 drops the link as it fires; its image is still processing when the camera reconnects.
-        try await SimulatorHarness.run(
-            simulator: {
-                $0.faults = [.dropAtFrame(1)]
-                $0.processingTime = .seconds(2)
-            },
-            camera: Self.noBusyRetry
-        ) { camera, simulator in
-            let destination = CaptureDestination(directory: folder)
-            await #expect {
-                _ = try await camera.capture(exposure: Self.fast, to: destination)
-            } throws: { error in
-                (error as? SonyCameraError)?.isConnectionLost == true
-            }
-            try await camera.connect()
+        let simulatorClock = TestClock()
+        try await Self.afterADropWhileFrameOneProcesses(
+            simulatorClock: simulatorClock, log: folder.appendingPathComponent("ops.jsonl")
+        ) { camera, simulator, destination in
             var updates = await camera.statusUpdates().makeAsyncIterator()
-            let atConnect = await updates.next()
-            // 2 s of processing outlast the connect: the dump shows an empty buffer.
-            #expect(atConnect == .idle)
-            // Then ObjectAdded for an image no capture of this session made: the camera holds an image.
-            var status = atConnect
-            while status != .saving, status != nil { status = await updates.next() }
-            #expect(status == .saving)
+            // The connect-time dump showed an empty buffer: frame 1 is still processing.
+            #expect(await updates.next() == .idle)
+            await Self.advance(simulatorClock)
+            // ObjectAdded for an image no capture of this session made: the camera holds an image.
+            #expect(await updates.next() == .saving)
 
-            let frame = try await camera.capture(exposure: Self.fast, to: destination)
-            #expect(frame.recoveredImages.map(\.fileName) == ["DSC00001_1-125s.JPG"])
-            #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
+            try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
+                group.addTask { try await camera.capture(exposure: Self.fast, to: destination) }
+                // Frame 2 fired (S1 up done); let its exposure and processing end.
+                await Self.waitForStatuses([.exposing, .saving], in: &updates)
+                await Self.advance(simulatorClock)
+                let frame = try #require(try await group.next())
+                #expect(frame.recoveredImages.map(\.fileName) == ["DSC00001_1-125s.JPG"])
+                #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
+            }
             #expect(await simulator.captures.count == 2)
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            let files = try FileManager.default.contentsOfDirectory(atPath: destination.directory.path).sorted()
             #expect(files == ["DSC00001_1-125s.JPG", "DSC00002_1-125s.JPG"])
         }
     }
@@ -114,30 +153,27 @@ struct SonyCameraRecoveryTests {
         let folder = try SimulatorHarness.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
-        try await SimulatorHarness.run(
-            simulator: {
-                $0.faults = [.dropAtFrame(1)]
-                $0.processingTime = .milliseconds(1500)
-                $0.operationLogPath = log.path
-            },
-            camera: Self.noBusyRetry
-        ) { camera, simulator in
-            let destination = CaptureDestination(directory: folder.appendingPathComponent("images"))
-            await #expect {
-                _ = try await camera.capture(exposure: Self.fast, to: destination)
-            } throws: { error in
-                (error as? SonyCameraError)?.isConnectionLost == true
-            }
-            try await camera.connect()
+        let (simulatorClock, cameraClock) = (TestClock(), TestClock())
+        try await Self.afterADropWhileFrameOneProcesses(
+            simulatorClock: simulatorClock, cameraClock: cameraClock, log: log
+        ) { camera, simulator, destination in
             var updates = await camera.statusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .idle)
-            // At once: the body is still processing frame 1 and refuses the release.
-            let frame = try await camera.capture(exposure: Self.fast, to: destination)
-            #expect(frame.recoveredImages.map(\.fileName) == ["DSC00001_1-125s.JPG"])
-            #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
+            try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
+                group.addTask { try await camera.capture(exposure: Self.fast, to: destination) }
+                // The body refuses the release while it processes frame 1; the camera waits for that image.
+                await cameraClock.waitForSleepers(1)
+                await Self.advance(simulatorClock)
+                // Frame 1 fetched, frame 2 fired; let its exposure and processing end.
+                await Self.waitForStatuses([.exposing, .saving], in: &updates)
+                await Self.advance(simulatorClock)
+                let frame = try #require(try await group.next())
+                #expect(frame.recoveredImages.map(\.fileName) == ["DSC00001_1-125s.JPG"])
+                #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
+            }
             #expect(await simulator.captures.count == 2)
         }
         let releases = try SonyCameraCaptureTests.operations(in: log).filter { $0.name == "SDIO_ControlDevice" }
-        #expect(releases.contains { $0.response == "0x2019" })
+        #expect(releases.filter { $0.response == "0x2019" }.count == 1)
     }
 }
