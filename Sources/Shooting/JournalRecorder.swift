@@ -52,10 +52,14 @@ public actor JournalRecorder: ShootRecorder {
         }
     }
 
-    /// Marks the frame done with its files.
+    /// Marks the frame done with its files; images recovered from an interrupted earlier attempt are kept
+    /// with the frame's earlier images.
     public func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
         try await change { journal, time in
-            journal.updateFrame(at: position) { $0.state = .done(images: frame.images, at: time) }
+            journal.updateFrame(at: position) {
+                $0.earlierImages += frame.recoveredImages
+                $0.state = .done(images: frame.images, at: time)
+            }
         }
     }
 

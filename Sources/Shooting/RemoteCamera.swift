@@ -50,6 +50,11 @@ public protocol RemoteCamera: Sendable {
     /// A transient (busy) error means the shutter was NOT released, because the runner retries it; once the
     /// shutter may have fired, failures must be permanent or connection-lost (the runner then records the
     /// frame as possibly fired and reshoots it only on reconnect or resume).
+    ///
+    /// An image an earlier session left in the camera (the session ended between a release and its
+    /// download) is fetched into `destination` before this release and returned as
+    /// `CapturedFrame.recoveredImages`: the runner reshoots an interrupted frame first after a reconnect or
+    /// a resume, so it is that frame's first exposure. It is never discarded and never blocks the release.
     func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame
 
     /// A new stream of the camera's status: first the current status at once, then every change.
@@ -183,10 +188,26 @@ public struct CapturedFrame: Sendable, Hashable, Codable {
     public var images: [SavedImage]
     /// The shutter speed the camera actually used, when it reported one.
     public var actualSpeed: CameraShutterSpeed?
+    /// Images an interrupted earlier release left in the camera, fetched into the same folder before this
+    /// release (usually the first exposure of the frame being reshot); empty in the normal case.
+    public var recoveredImages: [SavedImage]
 
     /// Creates a capture result.
-    public init(images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil) {
+    public init(images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil, recoveredImages: [SavedImage] = []) {
         self.images = images
         self.actualSpeed = actualSpeed
+        self.recoveredImages = recoveredImages
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case images, actualSpeed, recoveredImages
+    }
+
+    /// Decodes a capture result; `recoveredImages` may be missing (records written before it existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        images = try container.decode([SavedImage].self, forKey: .images)
+        actualSpeed = try container.decodeIfPresent(CameraShutterSpeed.self, forKey: .actualSpeed)
+        recoveredImages = try container.decodeIfPresent([SavedImage].self, forKey: .recoveredImages) ?? []
     }
 }

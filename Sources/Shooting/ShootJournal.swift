@@ -57,7 +57,8 @@ public struct ShootJournal: Sendable, Hashable, Codable {
         public var attempts: Int
         /// True when an earlier attempt may have fired (crash or drop mid-frame): the card may hold it twice.
         public var possiblyDuplicated: Bool
-        /// Images of earlier successful attempts (a set restarted with `--restart-set`).
+        /// Images of earlier attempts: saved before a set was restarted with `--restart-set`, or recovered
+        /// from the camera's buffer after an attempt was interrupted between the release and the download.
         public var earlierImages: [SavedImage]
 
         /// A frame not shot yet.

@@ -19,23 +19,57 @@ extension SonyCamera {
     /// next frame's shutter read-back, made a full read for it), or is made before the next release when
     /// no read comes first, or in `disconnect()`. An image found waiting then is fetched into the folder
     /// of the frame that made it before anything else happens, and is listed with the next frame.
+    ///
+    /// Images no capture of this session made (an earlier session ended between a release and the
+    /// download: 0xD215 showed them at connect, or ObjectAdded announced them later) are fetched into
+    /// `destination` first and returned as `recoveredImages`; that costs no round trip when there are none.
+    /// When the first release of a session is refused as busy, the interrupted exposure may still be
+    /// running or processing: its image is awaited (at most the exposure plus `processingMargin`), fetched,
+    /// and the release is tried once more.
     package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
+        var recovered = try await recoverUnclaimedImages(into: destination)
         let leftovers = try await collectLeftoverImages()
         try requireShutterMode()
         let usedSpeed = properties.shutterSpeed
         let holdsBulb = usedSpeed?.isBulb ?? false
         let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
-        let addedBefore = objectsAdded
+        var addedBefore = objectsAdded
+        do {
+            try await release(holdingFor: holdsBulb ? exposureTime : nil)
+        } catch let error as SonyCameraError {
+            guard case .deviceBusy = error, !releasedThisSession,
+                try await waitForUnclaimedImage(timeout: exposureTime + configuration.processingMargin)
+            else { throw error }
+            let late = try await recoverUnclaimedImages(into: destination)
+            guard !late.isEmpty else { throw error }
+            recovered += late
+            addedBefore = objectsAdded
+            try await release(holdingFor: holdsBulb ? exposureTime : nil)
+        }
+        releasedThisSession = true
+        publish(.saving)
+
+        let waitLimit = (holdsBulb ? .zero : exposureTime) + configuration.processingMargin
+        try await waitForImage(addedBefore: addedBefore, timeout: waitLimit)
+        let images = try await fetchWaitingImages(to: destination, lastFetchedName: nil, addedBefore: addedBefore)
+        objectsClaimed = max(objectsClaimed, addedBefore + images.count)
+        publish(.idle)
+        return CapturedFrame(
+            images: leftovers + images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed), recoveredImages: recovered)
+    }
+
+    /// S1 down, S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up; on failure
+    /// the half press is let go when the link still works.
+    private func release(holdingFor bulb: Duration?) async throws {
         // The buffer was read empty at the end of the last capture; an announcement of that is old news.
         changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
-
         try await press(.s1Button, .down)
         do {
             try await press(.s2Button, .down)
             publish(.exposing)
-            if holdsBulb { try await clock.sleep(for: exposureTime) }
+            if let bulb { try await clock.sleep(for: bulb) }
             try await press(.s2Button, .up)
         } catch {
             // Never leave the half press held on a camera we still talk to.
@@ -44,13 +78,51 @@ extension SonyCamera {
             throw error
         }
         try await press(.s1Button, .up)
-        publish(.saving)
+    }
 
-        let waitLimit = (holdsBulb ? .zero : exposureTime) + configuration.processingMargin
-        try await waitForImage(addedBefore: addedBefore, timeout: waitLimit)
-        let images = try await fetchWaitingImages(to: destination, lastFetchedName: nil, addedBefore: addedBefore)
-        publish(.idle)
-        return CapturedFrame(images: leftovers + images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed))
+    /// Waits at most `timeout` for an ObjectAdded no capture of this session explains; true when one came.
+    private func waitForUnclaimedImage(timeout: Duration) async throws -> Bool {
+        let watch = Stopwatch(clock: clock)
+        while objectsAdded <= objectsClaimed {
+            guard case .ready = state else { throw try lostOrNotConnected() }
+            let generation = doorbell.generation
+            let left = watch.remaining(of: timeout)
+            guard left > .zero, try await waitForEvent(after: generation, timeout: left) else { return false }
+        }
+        return true
+    }
+
+    /// Fetches into `destination` every image waiting in the buffer that no capture of this session made,
+    /// reading 0xD215 (full 0x9209) after each download until it reads 0; returns the images fetched.
+    ///
+    /// Such images are known from the connect-time dump (`.unclaimed`) or, when the earlier exposure was
+    /// still processing at connect, from an ObjectAdded event no capture explains (one full read then
+    /// says whether it waits). With neither, this costs no round trip.
+    func recoverUnclaimedImages(into destination: CaptureDestination) async throws -> [SavedImage] {
+        if deferredImageCheck == nil, objectsAdded > objectsClaimed {
+            let announced = objectsAdded
+            try await refreshProperties(full: true)
+            objectsClaimed = announced
+            if properties.shootingFileInfo?.hasImages == true { deferredImageCheck = .unclaimed }
+        }
+        guard deferredImageCheck == .unclaimed else { return [] }
+        var recovered: [SavedImage] = []
+        var lastFetchedName: String?
+        while true {
+            let fetched = try await fetchWaitingImages(to: destination, lastFetchedName: lastFetchedName)
+            recovered += fetched
+            // After a download the check is pending; no download means the buffer already read empty.
+            guard !fetched.isEmpty, case let .pending(_, name) = deferredImageCheck else {
+                deferredImageCheck = nil
+                break
+            }
+            lastFetchedName = name
+            let announced = objectsAdded
+            try await refreshProperties(full: false)
+            objectsClaimed = max(objectsClaimed, announced)
+            guard deferredImageCheck != nil else { break }
+        }
+        return recovered
     }
 
     /// Settles the buffer check the last capture deferred: reads 0x9209 (full) if no read did yet, and
@@ -58,7 +130,7 @@ extension SonyCamera {
     func collectLeftoverImages() async throws -> [SavedImage] {
         if case .pending = deferredImageCheck { try await refreshProperties(full: false) }
         guard case let .imagesWaiting(destination, lastFetchedName) = deferredImageCheck else {
-            deferredImageCheck = nil
+            if deferredImageCheck != .unclaimed { deferredImageCheck = nil }
             return []
         }
         let images = try await fetchWaitingImages(to: destination, lastFetchedName: lastFetchedName)
@@ -209,12 +281,15 @@ extension SonyCamera {
     }
 }
 
-/// A buffer check a capture left for later: the images of `destination` may not all be fetched yet.
-enum DeferredImageCheck {
+/// A buffer check left for later: images in the camera may not all be fetched yet.
+enum DeferredImageCheck: Equatable {
     /// 0xD215 has not been read since the last download.
     case pending(CaptureDestination, lastFetchedName: String)
     /// A read showed images still waiting; they are fetched before the next release.
-    case imagesWaiting(CaptureDestination, lastFetchedName: String)
+    case imagesWaiting(CaptureDestination, lastFetchedName: String?)
+    /// A read showed images that no capture of this session made (an earlier session ended between a
+    /// release and the download); the next capture fetches them into its own folder before it fires.
+    case unclaimed
 }
 
 /// Counts bytes written by a data sink (which runs outside the actor).

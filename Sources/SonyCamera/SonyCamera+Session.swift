@@ -22,6 +22,8 @@ extension SonyCamera {
         }
         state = .starting(Link(client: client, eventPump: pump))
         objectsAdded = 0
+        objectsClaimed = 0
+        releasedThisSession = false
         shootingFileInfoEvents = 0
         deferredImageCheck = nil
         changedHints.removeAll()
@@ -49,7 +51,12 @@ extension SonyCamera {
         try await run(.sdioConnect, [SonyConnectPhase.second.rawValue, 0, 0], during: "SDIO_Connect phase 2")
         extDeviceInfo = try await readExtDeviceInfo(started: started)
         try await run(.sdioConnect, [SonyConnectPhase.third.rawValue, 0, 0], during: "SDIO_Connect phase 3")
+        let announcedBeforeRead = objectsAdded
         try await readFirstProperties(started: started)
+        // The full dump says whether an earlier session left images in the buffer (it ended between a
+        // release and the download); the first capture fetches them before it fires (no round trip here).
+        objectsClaimed = announcedBeforeRead
+        if properties.shootingFileInfo?.hasImages == true { deferredImageCheck = .unclaimed }
         try await claimRemotePriority()
         guard case let .starting(link) = state else { throw try stateError() }
         state = .ready(link)

@@ -49,6 +49,12 @@ package actor SonyCamera: RemoteCamera {
     var changedHints: Set<UInt16> = []
     /// ObjectAdded events (0xC201 or PTP 0x4002) seen in this session.
     var objectsAdded = 0
+    /// ObjectAdded events explained by a fetched image or by a buffer read: more than this means the
+    /// camera announced an image no capture of this session made (see `recoverUnclaimedImages`).
+    var objectsClaimed = 0
+    /// Whether this session released the shutter yet (before that, a busy release may be an earlier
+    /// session's exposure still running).
+    var releasedThisSession = false
     /// DevicePropChanged events for 0xD215 (images waiting) seen in this session.
     var shootingFileInfoEvents = 0
     /// The "is the camera's buffer empty?" check a capture left to the next 0x9209 read (see `capture`).
@@ -121,9 +127,10 @@ package actor SonyCamera: RemoteCamera {
 
     /// Fetches any image the last capture left in the camera (so 0xD215 reads 0; best effort, bounded by
     /// `configuration.transferTimeout`), then stops the event reader and closes the session and both
-    /// sockets, within `configuration.disconnectTimeout`.
+    /// sockets, within `configuration.disconnectTimeout`. An image an earlier session left stays in the
+    /// camera (there is no frame folder for it here): the next session's first capture recovers it.
     package func disconnect() async {
-        if isLinkUsable, deferredImageCheck != nil {
+        if isLinkUsable, let check = deferredImageCheck, check != .unclaimed {
             _ = try? await collectLeftoverImages()
         }
         await tearDown()
@@ -212,6 +219,9 @@ package actor SonyCamera: RemoteCamera {
         switch event.code.rawValue {
         case SonyEventCode.objectAdded.rawValue, EventCode.objectAdded.rawValue:
             objectsAdded += 1
+            // An image no capture of ours explains (an earlier session's exposure finished after the connect):
+            // the camera holds an image until the next capture recovers it.
+            if case .ready = state, objectsAdded > objectsClaimed, statusBroadcaster.current == .idle { publish(.saving) }
         case SonyEventCode.devicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
             // No parameter means "something changed": re-read everything that changed.
             let code = event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0

@@ -68,6 +68,24 @@ struct ShootSandbox {
         }
     }
 
+    /// Waits until the simulator's capture log lists `count` fired frames (polling the file, which the
+    /// simulator appends to as exposures end); throws after `timeout`.
+    func waitForCaptures(_ count: Int, timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try capturedLabels().count < count {
+            guard ContinuousClock.now < deadline else {
+                throw CaptureLogTimeout(expected: count, found: try capturedLabels().count)
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The capture log did not reach the expected length in time.
+    struct CaptureLogTimeout: Error {
+        let expected: Int
+        let found: Int
+    }
+
     /// The manifest the shoot wrote.
     func manifest() throws -> [String: Any] {
         let url = URL(fileURLWithPath: outputDirectory).appendingPathComponent("manifest.json")

@@ -137,4 +137,22 @@ import TestSupport
         let record = try await store.load(id: journal.id).frame(at: .start)
         #expect(record.earlierImages == [earlier] && record.attempts == 2 && !record.possiblyDuplicated)
     }
+
+    @Test func imagesRecoveredFromAnInterruptedAttemptAreKeptWithTheFrame() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        let journal = sampleJournal()
+        try await store.create(journal)
+        let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
+        let recovered = SavedImage(fileName: "DSC00007.JPG", path: "/x/set-02/DSC00007.JPG", byteCount: 1)
+        let reshot = SavedImage(fileName: "DSC00008.JPG", path: "/x/set-02/DSC00008.JPG", byteCount: 1)
+        let position = ShootPosition(set: 2, frame: 2)
+        try await recorder.frameWillFire(at: position, setting: .bulb)
+        try await recorder.frameDidSave(at: position, frame: CapturedFrame(images: [reshot], recoveredImages: [recovered]))
+        let record = try await store.load(id: journal.id).frame(at: position)
+        #expect(record.earlierImages == [recovered])
+        #expect(record.state == .done(images: [reshot], at: journalEpoch))
+    }
 }
+

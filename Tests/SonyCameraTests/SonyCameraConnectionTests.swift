@@ -96,7 +96,8 @@ struct SonyCameraConnectionTests {
         let connectOperations = try await SimulatorHarness.operationsToConnect()
         try await SimulatorHarness.run(
             simulator: { $0.faults = [.hangAtOperation(connectOperations + 1)] },
-            camera: { $0.operationTimeout = .milliseconds(300); $0.disconnectTimeout = .milliseconds(300) }
+            // The connect itself runs under this timeout too: generous enough for a loaded machine.
+            camera: { $0.operationTimeout = .seconds(2); $0.disconnectTimeout = .milliseconds(300) }
         ) { camera, _ in
             await #expect {
                 try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 250)))

@@ -38,6 +38,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
         var time: Date?
         /// Whether an earlier attempt may have fired too (the card may hold the frame twice).
         var possiblyDuplicated: Bool
+        /// Files of earlier attempts, relative to the output folder: an interrupted attempt's image recovered
+        /// from the camera's buffer, or files saved before `--restart-set`; absent when there are none.
+        var earlierFiles: [String]?
     }
 
     /// The file name in the output folder.
@@ -53,6 +56,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
         case .complete: "complete"
         }
         let root = journal.outputDirectory.hasSuffix("/") ? journal.outputDirectory : journal.outputDirectory + "/"
+        func relative(_ image: SavedImage) -> String {
+            image.path.hasPrefix(root) ? String(image.path.dropFirst(root.count)) : image.path
+        }
         frames = journal.plan.positions.map { position in
             let used = journal.plan.speed(at: position) ?? ShutterSpeed(numerator: 1, denominator: 1)
             let record = journal.frame(at: position)
@@ -65,13 +71,14 @@ struct ShootManifest: Codable, Sendable, Equatable {
             case .failed: state = "failed"
             case let .done(images, at):
                 state = "done"
-                files = images.map { $0.path.hasPrefix(root) ? String($0.path.dropFirst(root.count)) : $0.path }
+                files = images.map(relative)
                 time = at
             }
             return Frame(
                 set: position.set, frame: position.frame, plannedSpeed: (planned[position] ?? used).label,
                 usedSpeed: used.label, actualSpeed: actual[position], state: state, files: files, time: time,
-                possiblyDuplicated: record.possiblyDuplicated)
+                possiblyDuplicated: record.possiblyDuplicated,
+                earlierFiles: record.earlierImages.isEmpty ? nil : record.earlierImages.map(relative))
         }
     }
 

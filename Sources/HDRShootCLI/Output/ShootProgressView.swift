@@ -110,7 +110,9 @@ final class ShootProgressView: Sendable {
                 + progress.setting.description
             guard progress.phase == .saved else { return "\(head): \(ShootText.phaseText(progress.phase))" }
             let files = progress.saved?.images.map(\.fileName).joined(separator: ", ") ?? ""
-            return "\(head): saved \(files) (\(progress.completed) of \(progress.total))"
+            let recovered = progress.saved?.recoveredImages.map(\.fileName).joined(separator: ", ") ?? ""
+            let extra = recovered.isEmpty ? "" : "; recovered \(recovered) from the interrupted attempt"
+            return "\(head): saved \(files)\(extra) (\(progress.completed) of \(progress.total))"
         case let .retrying(position, _, attempt, delay, error):
             return "\(position): \(HDRShoot.message(for: error)); trying again (attempt \(attempt)) in \(ShootText.duration(delay))"
         case .paused(let reason): return ShootText.pauseText(reason, resumed: false)
@@ -184,6 +186,7 @@ final class ShootProgressView: Sendable {
             ]
             if let saved = progress.saved {
                 object["files"] = saved.images.map(\.path)
+                if !saved.recoveredImages.isEmpty { object["recoveredFiles"] = saved.recoveredImages.map(\.path) }
                 object["actualSpeed"] = saved.actualSpeed?.description ?? NSNull()
             }
             return object
