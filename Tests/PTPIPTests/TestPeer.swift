@@ -54,6 +54,9 @@ actor PeerConnection {
         if framer.bufferedByteCount > 0 { return false }
         do {
             let chunk = try await transport.receive(upTo: 1 << 16, timeout: window)
+            // End of stream is not a second request: a client whose disconnect timed out (a loaded machine
+            // can stretch this window past it) closes the connection, which overlaps nothing.
+            if chunk.isEmpty { return true }
             framer.append(chunk)
             return false
         } catch PTPIPError.timedOut {
