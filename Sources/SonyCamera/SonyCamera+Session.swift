@@ -101,7 +101,10 @@ extension SonyCamera {
         _ = try await waitForEvent(after: doorbell.generation, timeout: min(left, configuration.propertiesPollInterval))
     }
 
-    /// Sets 0xD25A to PC-remote priority when it is settable and not already so, and confirms it.
+    /// Sets 0xD25A to PC-remote priority when it is settable and not already so.
+    ///
+    /// Best effort, and confirmed by the next 0x9209 read rather than one of its own: that read (the first
+    /// shutter read-back) comes anyway and carries the change, which saves a round trip per session.
     private func claimRemotePriority() async throws {
         guard let descriptor = properties[.priorityKeySettings], descriptor.isSettable,
             properties.priorityKey != .pcRemote,
@@ -116,7 +119,6 @@ extension SonyCamera {
             // Best effort: a body that stays busy or refuses still takes remote commands for what it allows.
             return
         }
-        try await refreshProperties(full: false)
     }
 
     // MARK: - Properties

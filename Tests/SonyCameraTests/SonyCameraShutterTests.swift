@@ -19,7 +19,16 @@ struct SonyCameraShutterTests {
             #expect(speeds.first == .bulb)
             #expect(speeds.contains(.timed(ShutterSpeed(numerator: 30, denominator: 1))))
             #expect(speeds.contains(.timed(ShutterSpeed(numerator: 1, denominator: 8000))))
-            // Start-up claimed PC-remote priority (0xD25A) because the body lets us.
+        }
+    }
+
+    @Test func startUpClaimsRemotePriorityAndTheFirstReadBackConfirmsIt() async throws {
+        try await SimulatorHarness.run { camera, simulator in
+            // Start-up: OpenSession, GetDeviceInfo, SDIO_Connect 1 and 2, 0x9202, SDIO_Connect 3, a full
+            // 0x9209, and 0xD25A = PC remote (the body lets us), with no read of its own ...
+            #expect(await simulator.operationCount == 8)
+            // ... the first shutter read-back carries its confirmation.
+            try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 250)))
             #expect(await camera.properties.priorityKey == .pcRemote)
         }
     }
