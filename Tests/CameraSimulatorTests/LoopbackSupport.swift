@@ -56,7 +56,7 @@ extension PTPIPClient {
     }
 
     /// Waits for the next event with `code` (skipping others), failing after `timeout`.
-    func waitForEvent(_ code: EventCode, timeout: Duration = .seconds(2)) async throws -> PTPEvent {
+    func waitForEvent(_ code: EventCode, timeout: Duration = .seconds(20)) async throws -> PTPEvent {
         try await withThrowingTaskGroup(of: PTPEvent?.self) { group in
             group.addTask {
                 for try await event in self.events where event.code == code { return event }

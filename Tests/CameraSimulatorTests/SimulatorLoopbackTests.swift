@@ -168,11 +168,11 @@ struct SimulatorHandshakeTests {
     static func exchange(_ packet: Packet, with simulator: CameraSimulator) async throws -> Packet? {
         let transport = try await TCPTransport.connect(host: "127.0.0.1", port: simulator.port, timeout: .seconds(2))
         defer { transport.close() }
-        try await transport.send(packet.encoded(), timeout: .seconds(2))
+        try await transport.send(packet.encoded(), timeout: .seconds(20))
         var framer = PacketFramer()
         while true {
             if let answer = try framer.nextPacket() { return answer }
-            let bytes = try await transport.receive(upTo: 4096, timeout: .seconds(2))
+            let bytes = try await transport.receive(upTo: 4096, timeout: .seconds(20))
             if bytes.isEmpty { return nil }
             framer.append(bytes)
         }

@@ -16,7 +16,7 @@ struct DiscoveryLoopbackTests {
         configuration.ssdpTargets = ssdpPort.map { [SocketAddress(numericHost: "127.0.0.1", port: $0)!] } ?? []
         configuration.hostAddresses = hosts
         configuration.accessPointCamera = "127.0.0.1"
-        configuration.searchTime = .milliseconds(600)
+        configuration.searchTime = .milliseconds(1500)
         configuration.ptpipPort = ptpipPort
         configuration.descriptionTimeout = .seconds(10)
         configuration.handshakeTimeout = .seconds(30)
@@ -100,7 +100,7 @@ struct DiscoveryLoopbackTests {
         }
         #expect(cameras.isEmpty)
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(550) && elapsed < .seconds(10))
+        #expect(elapsed >= .milliseconds(1450) && elapsed < .seconds(15))
     }
 
     @Test func aClosedPTPIPPortIsListedAsNotReadyWithTheReason() async throws {

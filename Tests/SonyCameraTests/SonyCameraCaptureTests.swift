@@ -135,7 +135,7 @@ struct SonyCameraCaptureTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(
             simulator: { $0.faults = [.neverIdle] },
-            camera: { $0.transferTimeout = .milliseconds(300) }
+            camera: { $0.transferTimeout = .seconds(2) }
         ) { camera, simulator in
             // The first frame's image arrives; the check that the buffer emptied is deferred to the next read.
             let first = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
