@@ -197,7 +197,7 @@ package struct SimulatedCamera: Sendable {
             negotiatedVersion = parameter(0) == 0 ? datasets.protocolVersion : min(requested, datasets.protocolVersion)
             return .reply(.ok(data: datasets.extDeviceInfo))
         case .sdioGetAllExtDevicePropInfo:
-            let onlyChanged = parameter(0) == SonyOperationCode.changedPropertiesOnly
+            let onlyChanged = parameter(0) == SonyPropertyDumpScope.changedPropertiesOnly
             let selected = onlyChanged ? properties.filter { changed.contains($0.code) } : properties
             changed.removeAll()
             return .reply(.ok(data: datasets.propertyDump(selected, complete: !onlyChanged, version: negotiatedVersion)))

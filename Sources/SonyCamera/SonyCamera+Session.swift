@@ -135,7 +135,7 @@ extension SonyCamera {
         let settlesCheck = if case .pending = deferredImageCheck { true } else { false }
         let result = try await run(
             .sdioGetAllExtDevicePropInfo,
-            [full || settlesCheck ? SonyOperationCode.allProperties : SonyOperationCode.changedPropertiesOnly],
+            [full || settlesCheck ? SonyPropertyDumpScope.allProperties : SonyPropertyDumpScope.changedPropertiesOnly],
             during: "reading the camera's settings (0x9209)")
         let dump: SonyPropertyDump
         do {

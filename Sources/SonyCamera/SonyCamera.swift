@@ -217,12 +217,12 @@ package actor SonyCamera: RemoteCamera {
     /// Notes what an event means for the model and wakes every waiter.
     func handle(_ event: PTPEvent) {
         switch event.code.rawValue {
-        case SonyEventCode.objectAdded.rawValue, EventCode.objectAdded.rawValue:
+        case EventCode.sonyObjectAdded.rawValue, EventCode.objectAdded.rawValue:
             objectsAdded += 1
             // An image no capture of ours explains (an earlier session's exposure finished after the connect):
             // the camera holds an image until the next capture recovers it.
             if case .ready = state, objectsAdded > objectsClaimed, statusBroadcaster.current == .idle { publish(.saving) }
-        case SonyEventCode.devicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
+        case EventCode.sonyDevicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
             // No parameter means "something changed": re-read everything that changed.
             let code = event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0
             changedHints.insert(code)

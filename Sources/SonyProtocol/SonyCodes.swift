@@ -1,47 +1,18 @@
-// Sony's SDIO vocabulary: the vendor operation, event, property and control codes of Sony's
+// Sony's SDIO vocabulary beyond PTPIP's operation and event codes: property and control codes of Sony's
 // "Camera Remote over PTP" protocol (Sony Camera Remote SDK / "Camera Control PTP" reference,
 // protocol 2.00 and 3.00). Names follow Sony's documents; each constant was checked against
 // libgphoto2 (camlibs/ptp2/ptp.h, config.c), rocc (simonmitchell/rocc) and the real RX100M7 and
 // ILCE-9 bytes in ../shared/fixtures/sony/.
 
-/// A Sony vendor operation code (PTP operations 0x92xx; VendorExtensionID 0x11).
-package struct SonyOperationCode: RawRepresentable, Hashable, Sendable {
-    /// The 16-bit operation code on the wire.
-    package let rawValue: UInt16
-    /// Wraps a raw operation code.
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
-
-    /// SDIO_Connect = 0x9201: params (phase 1, 2 or 3, 0, 0); data-in phase of 8 bytes.
-    package static let sdioConnect = Self(rawValue: 0x9201)
-    /// SDIO_GetExtDeviceInfo = 0x9202: param 1 = the host's protocol version (0x012C); data-in is
-    /// `SonyExtDeviceInfo`.
-    package static let sdioGetExtDeviceInfo = Self(rawValue: 0x9202)
-    /// SDIO_SetExtDevicePropValue = 0x9205: param 1 = property code; data-out is the absolute value
-    /// in the property's data type.
-    package static let sdioSetExtDevicePropValue = Self(rawValue: 0x9205)
-    /// SDIO_ControlDevice = 0x9207: param 1 = control (or, for stepping, property) code; data-out is
-    /// the value (u16 for buttons, u8 notch for 0xD20D on protocol 2.00).
-    package static let sdioControlDevice = Self(rawValue: 0x9207)
-    /// SDIO_GetAllExtDevicePropInfo = 0x9209: param 1 = 0 for every property, 1 for only what
-    /// changed since the last call; data-in is `SonyPropertyDump`.
-    package static let sdioGetAllExtDevicePropInfo = Self(rawValue: 0x9209)
-
-    /// Param 1 of SDIO_GetAllExtDevicePropInfo asking for only the changed properties.
+/// Parameter 1 of SDIO_GetAllExtDevicePropInfo (0x9209): which properties the camera answers with.
+///
+/// The Sony operation and event codes themselves are PTPIP's `OperationCode.sdio...` and
+/// `EventCode.sony...` (one set of wire constants for the whole package).
+package enum SonyPropertyDumpScope {
+    /// Only the properties that changed since the last call.
     package static let changedPropertiesOnly: UInt32 = 1
-    /// Param 1 of SDIO_GetAllExtDevicePropInfo asking for every property.
+    /// Every property.
     package static let allProperties: UInt32 = 0
-
-    /// Sony's name for the operation, e.g. `SDIO_Connect`.
-    package var name: String? {
-        switch rawValue {
-        case 0x9201: "SDIO_Connect"
-        case 0x9202: "SDIO_GetExtDeviceInfo"
-        case 0x9205: "SDIO_SetExtDevicePropValue"
-        case 0x9207: "SDIO_ControlDevice"
-        case 0x9209: "SDIO_GetAllExtDevicePropInfo"
-        default: nil
-        }
-    }
 }
 
 /// The phase parameter of SDIO_Connect (0x9201): hosts call 1, 2, then GetExtDeviceInfo, then 3.
@@ -52,21 +23,6 @@ package enum SonyConnectPhase: UInt32, Sendable, CaseIterable {
     case second = 2
     /// Final call, after SDIO_GetExtDeviceInfo.
     case third = 3
-}
-
-/// A Sony vendor event code (PTP events 0xC2xx).
-package struct SonyEventCode: RawRepresentable, Hashable, Sendable {
-    /// The 16-bit event code on the wire.
-    package let rawValue: UInt16
-    /// Wraps a raw event code.
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
-
-    /// ObjectAdded = 0xC201: param 1 = object handle (0xFFFFC001 for the captured still).
-    package static let objectAdded = Self(rawValue: 0xC201)
-    /// ObjectRemoved = 0xC202.
-    package static let objectRemoved = Self(rawValue: 0xC202)
-    /// DevicePropChanged = 0xC203: param 1 = property code; re-read with a change-only 0x9209.
-    package static let devicePropChanged = Self(rawValue: 0xC203)
 }
 
 /// A Sony device property code (standard 0x50xx codes and Sony's 0xD2xx codes).

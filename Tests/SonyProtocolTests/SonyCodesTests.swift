@@ -1,24 +1,25 @@
 import Testing
+import PTPIP
 import SonyProtocol
 
 /// The wire constants, each checked against libgphoto2, rocc and the recorded bytes.
 struct SonyCodesTests {
     @Test func operationCodesAndNames() {
-        #expect(SonyOperationCode.sdioConnect.rawValue == 0x9201)
-        #expect(SonyOperationCode.sdioGetExtDeviceInfo.rawValue == 0x9202)
-        #expect(SonyOperationCode.sdioSetExtDevicePropValue.rawValue == 0x9205)
-        #expect(SonyOperationCode.sdioControlDevice.rawValue == 0x9207)
-        #expect(SonyOperationCode.sdioGetAllExtDevicePropInfo.rawValue == 0x9209)
-        #expect(SonyOperationCode.sdioGetAllExtDevicePropInfo.name == "SDIO_GetAllExtDevicePropInfo")
-        #expect(SonyOperationCode(rawValue: 0x1001).name == nil)
-        #expect(SonyOperationCode.changedPropertiesOnly == 1)
+        #expect(OperationCode.sdioConnect.rawValue == 0x9201)
+        #expect(OperationCode.sdioGetExtDeviceInfo.rawValue == 0x9202)
+        #expect(OperationCode.sdioSetExtDevicePropValue.rawValue == 0x9205)
+        #expect(OperationCode.sdioControlDevice.rawValue == 0x9207)
+        #expect(OperationCode.sdioGetAllExtDevicePropInfo.rawValue == 0x9209)
+        #expect(OperationCode.sdioGetAllExtDevicePropInfo.name == "SDIO_GetAllExtDevicePropInfo")
+        #expect(SonyPropertyDumpScope.changedPropertiesOnly == 1)
+        #expect(SonyPropertyDumpScope.allProperties == 0)
         #expect(SonyConnectPhase.allCases.map(\.rawValue) == [1, 2, 3])
     }
 
     @Test func eventControlAndHandleCodes() {
-        #expect(SonyEventCode.objectAdded.rawValue == 0xC201)
-        #expect(SonyEventCode.objectRemoved.rawValue == 0xC202)
-        #expect(SonyEventCode.devicePropChanged.rawValue == 0xC203)
+        #expect(EventCode.sonyObjectAdded.rawValue == 0xC201)
+        #expect(EventCode.sonyObjectRemoved.rawValue == 0xC202)
+        #expect(EventCode.sonyDevicePropChanged.rawValue == 0xC203)
         #expect(SonyControlCode.s1Button.rawValue == 0xD2C1)
         #expect(SonyControlCode.s2Button.rawValue == 0xD2C2)
         #expect(SonyObjectHandle.stillImage == 0xFFFF_C001)
