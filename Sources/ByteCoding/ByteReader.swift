@@ -33,7 +33,8 @@ public enum ByteOrder: Sendable {
 ///
 /// Every read names the field it reads, so a short buffer becomes
 /// `ByteCodingError.truncated(field:...)` instead of a trap. Nothing here subscripts
-/// with a peer-supplied index without checking it first. The reader views its bytes as a slice,
+/// with a peer-supplied index without checking it first. Field names are autoclosures: an
+/// interpolated name such as `"\(prefix)[\(index)]"` is only built when a read fails, never on the hot path. The reader views its bytes as a slice,
 /// so sub-readers and `readSlice` share storage instead of copying (large PTP/IP data payloads).
 public struct ByteReader: Sendable {
     @usableFromInline let bytes: ArraySlice<UInt8>
@@ -69,10 +70,10 @@ public struct ByteReader: Sendable {
 
     /// Reads a fixed-width integer in the reader's byte order.
     @inlinable
-    public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self, field: String) throws -> T {
+    public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self, field: @autoclosure () -> String) throws -> T {
         let size = MemoryLayout<T>.size
         guard size <= bytes.count - storedOffset else {
-            throw ByteCodingError.truncated(field: field, needed: size, available: bytes.count - storedOffset)
+            throw ByteCodingError.truncated(field: field(), needed: size, available: bytes.count - storedOffset)
         }
         let start = bytes.startIndex + storedOffset
         var value: T = 0
@@ -86,14 +87,14 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads `count` bytes into a new array.
-    public mutating func readBytes(_ count: Int, field: String) throws -> [UInt8] {
-        Array(try readSlice(count, field: field))
+    public mutating func readBytes(_ count: Int, field: @autoclosure () -> String) throws -> [UInt8] {
+        Array(try readSlice(count, field: field()))
     }
 
     /// Reads `count` bytes as a slice sharing the reader's storage (no copy).
-    public mutating func readSlice(_ count: Int, field: String) throws -> ArraySlice<UInt8> {
-        guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
-        try require(count, field: field)
+    public mutating func readSlice(_ count: Int, field: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
+        guard count >= 0 else { throw ByteCodingError.invalidValue(field: field(), reason: "negative length \(count)") }
+        try require(count, field: field())
         let start = bytes.startIndex + offset
         storedOffset += count
         return bytes[start..<(start + count)]
@@ -112,30 +113,30 @@ public struct ByteReader: Sendable {
     }
 
     /// Skips `count` bytes.
-    public mutating func skip(_ count: Int, field: String) throws {
-        guard count >= 0 else { throw ByteCodingError.invalidValue(field: field, reason: "negative length \(count)") }
-        try require(count, field: field)
+    public mutating func skip(_ count: Int, field: @autoclosure () -> String) throws {
+        guard count >= 0 else { throw ByteCodingError.invalidValue(field: field(), reason: "negative length \(count)") }
+        try require(count, field: field())
         storedOffset += count
     }
 
     /// Returns a reader over the next `count` bytes and moves past them (for nested structures; no copy).
-    public mutating func subReader(_ count: Int, field: String) throws -> ByteReader {
-        ByteReader(slice: try readSlice(count, field: field), order: order)
+    public mutating func subReader(_ count: Int, field: @autoclosure () -> String) throws -> ByteReader {
+        ByteReader(slice: try readSlice(count, field: field()), order: order)
     }
 
     /// Reads a count-prefixed array of integers, refusing a count that the remaining bytes cannot hold.
     public mutating func readArray<Count: FixedWidthInteger, T: FixedWidthInteger>(
-        of type: T.Type, countType: Count.Type, field: String
+        of type: T.Type, countType: Count.Type, field: @autoclosure () -> String
     ) throws -> [T] {
-        let count = try readInteger(Count.self, field: "\(field).count")
+        let count = try readInteger(Count.self, field: "\(field()).count")
         let size = MemoryLayout<T>.size
         guard count >= 0, UInt64(count) <= UInt64(remaining / size) else {
             throw ByteCodingError.invalidValue(
-                field: "\(field).count", reason: "\(count) elements of \(size) bytes do not fit in \(remaining) bytes")
+                field: "\(field()).count", reason: "\(count) elements of \(size) bytes do not fit in \(remaining) bytes")
         }
         var values: [T] = []
         values.reserveCapacity(Int(count))
-        for index in 0..<Int(count) { values.append(try readInteger(T.self, field: "\(field)[\(index)]")) }
+        for index in 0..<Int(count) { values.append(try readInteger(T.self, field: "\(field())[\(index)]")) }
         return values
     }
 
@@ -144,7 +145,7 @@ public struct ByteReader: Sendable {
         if remaining > 0 { throw ByteCodingError.trailingBytes(count: remaining, after: structure) }
     }
 
-    private func require(_ count: Int, field: String) throws {
-        if count > remaining { throw ByteCodingError.truncated(field: field, needed: count, available: remaining) }
+    private func require(_ count: Int, field: @autoclosure () -> String) throws {
+        if count > remaining { throw ByteCodingError.truncated(field: field(), needed: count, available: remaining) }
     }
 }

@@ -119,24 +119,24 @@ extension PTPValue {
 
     /// Reads one value of `type`; throws `SonyProtocolError` for unknown types, short data,
     /// impossible counts and bad strings.
-    package static func read(_ type: PTPDataType, from reader: inout ByteReader, field: String) throws -> PTPValue {
+    package static func read(_ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String) throws -> PTPValue {
         if let element = type.arrayElement {
-            let count = try decoding { try reader.readInteger(UInt32.self, field: "\(field).count") }
+            let count = try decoding { try reader.readInteger(UInt32.self, field: "\(field()).count") }
             let size = element.scalarSize ?? 1
             guard UInt64(count) * UInt64(size) <= UInt64(reader.remaining) else {
                 throw SonyProtocolError.malformed(.invalidValue(
-                    field: "\(field).count",
+                    field: "\(field()).count",
                     reason: "\(count) elements of \(size) bytes do not fit in \(reader.remaining) bytes"))
             }
             var elements: [PTPValue] = []
             elements.reserveCapacity(Int(count))
             for index in 0..<Int(count) {
-                elements.append(try readScalar(element, from: &reader, field: "\(field)[\(index)]"))
+                elements.append(try readScalar(element, from: &reader, field: "\(field())[\(index)]"))
             }
             return .array(element: element, elements)
         }
-        if type == .string { return .string(try readString(from: &reader, field: field)) }
-        return try readScalar(type, from: &reader, field: field)
+        if type == .string { return .string(try readString(from: &reader, field: field())) }
+        return try readScalar(type, from: &reader, field: field())
     }
 
     /// Appends this value in PTP's little-endian layout.
@@ -171,38 +171,38 @@ extension PTPValue {
         }
     }
 
-    private static func readScalar(_ type: PTPDataType, from reader: inout ByteReader, field: String) throws -> PTPValue {
+    private static func readScalar(_ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String) throws -> PTPValue {
         try decoding {
             switch type {
-            case .int8: .int8(try reader.readInteger(Int8.self, field: field))
-            case .uint8: .uint8(try reader.readInteger(UInt8.self, field: field))
-            case .int16: .int16(try reader.readInteger(Int16.self, field: field))
-            case .uint16: .uint16(try reader.readInteger(UInt16.self, field: field))
-            case .int32: .int32(try reader.readInteger(Int32.self, field: field))
-            case .uint32: .uint32(try reader.readInteger(UInt32.self, field: field))
-            case .int64: .int64(try reader.readInteger(Int64.self, field: field))
-            case .uint64: .uint64(try reader.readInteger(UInt64.self, field: field))
-            case .int128: .int128(try reader.readInteger(Int128.self, field: field))
-            case .uint128: .uint128(try reader.readInteger(UInt128.self, field: field))
-            default: throw SonyProtocolError.unknownDataType(type.rawValue, field: field)
+            case .int8: .int8(try reader.readInteger(Int8.self, field: field()))
+            case .uint8: .uint8(try reader.readInteger(UInt8.self, field: field()))
+            case .int16: .int16(try reader.readInteger(Int16.self, field: field()))
+            case .uint16: .uint16(try reader.readInteger(UInt16.self, field: field()))
+            case .int32: .int32(try reader.readInteger(Int32.self, field: field()))
+            case .uint32: .uint32(try reader.readInteger(UInt32.self, field: field()))
+            case .int64: .int64(try reader.readInteger(Int64.self, field: field()))
+            case .uint64: .uint64(try reader.readInteger(UInt64.self, field: field()))
+            case .int128: .int128(try reader.readInteger(Int128.self, field: field()))
+            case .uint128: .uint128(try reader.readInteger(UInt128.self, field: field()))
+            default: throw SonyProtocolError.unknownDataType(type.rawValue, field: field())
             }
         }
     }
 
     /// A PTP string: u8 count of UTF-16 units including the terminator (0 = empty), then the units.
-    private static func readString(from reader: inout ByteReader, field: String) throws -> String {
-        let count = try decoding { try reader.readInteger(UInt8.self, field: "\(field).length") }
+    private static func readString(from reader: inout ByteReader, field: @autoclosure () -> String) throws -> String {
+        let count = try decoding { try reader.readInteger(UInt8.self, field: "\(field()).length") }
         guard count > 0 else { return "" }
         var units: [UInt16] = []
         units.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
-            units.append(try decoding { try reader.readInteger(UInt16.self, field: "\(field)[\(index)]") })
+            units.append(try decoding { try reader.readInteger(UInt16.self, field: "\(field())[\(index)]") })
         }
         guard units.removeLast() == 0 else {
-            throw SonyProtocolError.invalidString(field: field, reason: "no terminating NUL")
+            throw SonyProtocolError.invalidString(field: field(), reason: "no terminating NUL")
         }
         guard let text = String(validating: units, as: UTF16.self) else {
-            throw SonyProtocolError.invalidString(field: field, reason: "invalid UTF-16")
+            throw SonyProtocolError.invalidString(field: field(), reason: "invalid UTF-16")
         }
         return text
     }

@@ -128,27 +128,26 @@ extension SonyPropertyDescriptor {
         }
         let code = SonyPropertyCode(rawValue: rawCode)
         let type = PTPDataType(rawValue: rawType)
-        let prefix = hex16(rawCode)
-        guard type.isKnown else { throw SonyProtocolError.unknownDataType(rawType, field: "\(prefix).dataType") }
-        let factory = try PTPValue.read(type, from: &reader, field: "\(prefix).factoryValue")
-        let current = try PTPValue.read(type, from: &reader, field: "\(prefix).currentValue")
-        let flag = try decoding { try reader.readInteger(UInt8.self, field: "\(prefix).formFlag") }
+        guard type.isKnown else { throw SonyProtocolError.unknownDataType(rawType, field: "\(hex16(rawCode)).dataType") }
+        let factory = try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).factoryValue")
+        let current = try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).currentValue")
+        let flag = try decoding { try reader.readInteger(UInt8.self, field: "\(hex16(rawCode)).formFlag") }
         let form: Form
         switch flag {
         case 0:
             form = .none
         case 1:
             form = .range(
-                minimum: try PTPValue.read(type, from: &reader, field: "\(prefix).minimum"),
-                maximum: try PTPValue.read(type, from: &reader, field: "\(prefix).maximum"),
-                step: try PTPValue.read(type, from: &reader, field: "\(prefix).step"))
+                minimum: try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).minimum"),
+                maximum: try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).maximum"),
+                step: try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).step"))
         case 2:
-            let first = try readList(type, from: &reader, field: "\(prefix).enumeration")
+            let first = try readList(type, from: &reader, field: "\(hex16(rawCode)).enumeration")
             switch layout {
             case .oneList:
                 form = .enumeration(settable: first, supported: first)
             case .twoLists:
-                let all = try readList(type, from: &reader, field: "\(prefix).supported")
+                let all = try readList(type, from: &reader, field: "\(hex16(rawCode)).supported")
                 form = .enumeration(settable: first, supported: all)
             }
         default:
@@ -186,17 +185,17 @@ extension SonyPropertyDescriptor {
         }
     }
 
-    private static func readList(_ type: PTPDataType, from reader: inout ByteReader, field: String) throws -> [PTPValue] {
-        let count = try decoding { try reader.readInteger(UInt16.self, field: "\(field).count") }
+    private static func readList(_ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String) throws -> [PTPValue] {
+        let count = try decoding { try reader.readInteger(UInt16.self, field: "\(field()).count") }
         guard Int(count) * type.minimumEncodedSize <= reader.remaining else {
             throw SonyProtocolError.malformed(.invalidValue(
-                field: "\(field).count",
+                field: "\(field()).count",
                 reason: "\(count) values of at least \(type.minimumEncodedSize) bytes do not fit in \(reader.remaining) bytes"))
         }
         var values: [PTPValue] = []
         values.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
-            values.append(try PTPValue.read(type, from: &reader, field: "\(field)[\(index)]"))
+            values.append(try PTPValue.read(type, from: &reader, field: "\(field())[\(index)]"))
         }
         return values
     }

@@ -22,6 +22,23 @@ import Testing
         #expect(reader.offset == 0)
     }
 
+    @Test func fieldNamesAreBuiltOnlyWhenAReadFails() throws {
+        final class Counter { var names = 0 }
+        let counter = Counter()
+        func name(_ text: String) -> String {
+            counter.names += 1
+            return text
+        }
+        var reader = ByteReader([0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x03, 0x00])
+        _ = try reader.readInteger(UInt16.self, field: name("a"))
+        _ = try reader.readArray(of: UInt16.self, countType: UInt32.self, field: name("list"))
+        #expect(counter.names == 0)
+        #expect(throws: ByteCodingError.truncated(field: "b", needed: 4, available: 0)) {
+            try reader.readInteger(UInt32.self, field: name("b"))
+        }
+        #expect(counter.names == 1)
+    }
+
     @Test func arrayCountLargerThanDataIsRejectedBeforeAllocating() {
         // Count says 0x40000000 u32 elements but only 4 bytes follow.
         var reader = ByteReader([0x00, 0x00, 0x00, 0x40, 1, 2, 3, 4])
