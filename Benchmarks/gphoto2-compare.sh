@@ -193,10 +193,16 @@ if [ "$quick" = 1 ]; then
     configurations=("${configurations[0]}" "${configurations[5]}")
 fi
 
+# Wall time minus the exposures the simulator held for this run (its capture log): time spent on anything else.
+beyond_exposure() { python3 -c '
+import json, sys
+held = sum(json.loads(line)["exposureSeconds"] for line in open(sys.argv[1] + "/captures.jsonl") if line.strip())
+print(float(sys.argv[2]) - held)' "$1" "$2"; }
+
 median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 
 table="$work/table.tsv"
-printf 'configuration\tA hdrshoot s\tB gphoto2 s\tA/B\toverhead/frame ms\tsteady ms\tops/frame\tdownload MB/s\tpeak RSS MB\n' >"$table"
+printf 'configuration\tA hdrshoot s\tB gphoto2 s\tA/B\tA/B beyond exposure\toverhead/frame ms\tsteady ms\tops/frame\tdownload MB/s\tpeak RSS MB\n' >"$table"
 index=0
 for entry in "${configurations[@]}"; do
     IFS='|' read -r name options image_size <<<"$entry"
@@ -204,7 +210,7 @@ for entry in "${configurations[@]}"; do
     index=$((index + 1))
     # shellcheck disable=SC2206
     sim_options=($options --image-size "$image_size")
-    a_walls=(); b_walls=(); a_rss=(); a_overheads=(); a_steady=(); a_ops=(); a_mbps=(); a_fail=""; b_fail=""
+    a_walls=(); b_walls=(); a_beyond=(); b_beyond=(); a_rss=(); a_overheads=(); a_steady=(); a_ops=(); a_mbps=(); a_fail=""; b_fail=""
     for run in $(seq 1 "$runs"); do
         for tool in A B; do
             dir="$work/c$index/$tool$run"
@@ -219,23 +225,28 @@ for entry in "${configurations[@]}"; do
                 continue
             fi
             if [ "$tool" = A ]; then
-                a_walls+=("$wall"); a_rss+=("$rss")
+                a_walls+=("$wall"); a_rss+=("$rss"); a_beyond+=("$(beyond_exposure "$dir" "$wall")")
                 read -r overhead steady ops mbps < <(python3 Benchmarks/op-log-figures.py "$dir" "$wall" "$frames")
                 a_overheads+=("$overhead"); a_steady+=("$steady"); a_ops+=("$ops"); a_mbps+=("$mbps")
             else
-                b_walls+=("$wall")
+                b_walls+=("$wall"); b_beyond+=("$(beyond_exposure "$dir" "$wall")")
             fi
         done
     done
     a="${a_fail:-$(median "${a_walls[@]}")}"
     b="${b_fail:-$(median "${b_walls[@]}")}"
-    if [ -z "$a_fail" ] && [ -z "$b_fail" ]; then ratio="$(python3 -c "print(f'{$a / $b:.2f}')")"; else ratio="-"; fi
+    if [ -z "$a_fail" ] && [ -z "$b_fail" ]; then
+        ratio="$(python3 -c "print(f'{$a / $b:.2f}')")"
+        beyond="$(python3 -c "print(f'{$(median "${a_beyond[@]}") / $(median "${b_beyond[@]}"):.2f}')")"
+    else
+        ratio="-"; beyond="-"
+    fi
     if [ -z "$a_fail" ]; then
-        row="$(printf '%.2f\t%s\t%s\t%.0f\t%.0f\t%.1f\t%.0f\t%.1f' "$a" "$(printf '%.2f' "$b" 2>/dev/null || echo "$b")" "$ratio" \
+        row="$(printf '%.2f\t%s\t%s\t%s\t%.0f\t%.0f\t%.1f\t%.0f\t%.1f' "$a" "$(printf '%.2f' "$b" 2>/dev/null || echo "$b")" "$ratio" "$beyond" \
             "$(median "${a_overheads[@]}")" "$(median "${a_steady[@]}")" "$(median "${a_ops[@]}")" "$(median "${a_mbps[@]}")" \
             "$(python3 -c "print(max(int(x) for x in '${a_rss[*]}'.split()) / 1024)")")"
     else
-        row="$(printf '%s\t%s\t-\t-\t-\t-\t-\t-' "$a" "$b")"
+        row="$(printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-' "$a" "$b")"
     fi
     printf '%s\t%s\n' "$name" "$row" >>"$table"
     [ "$keep" = 1 ] || rm -rf "$work/c$index"
@@ -247,7 +258,8 @@ echo
 echo "hdrshoot vs gphoto2 $(gphoto2 --version | head -1 | awk '{print $2}'), plan ${speeds[*]}; $runs run(s) each, medians"
 echo "A = $a_label; B = gphoto2, one invocation. Simulator: --processing-ms 10 --step-delay 20, capped adds"
 echo "--exposure-cap 0.01, real = real exposure times; slow-body = simulator defaults (300 ms processing, 200 ms notch delay)."
-echo "overhead/frame = (A wall - exposure held) / 15; steady = median time from one release (S1 down) to the next minus"
+echo "A/B beyond exposure = (A wall - exposures A's camera held) / (B wall - exposures B's camera held): the time each tool"
+echo "adds to the exposures themselves; overhead/frame = (A wall - exposure held) / 15; steady = median time from one release (S1 down) to the next minus"
 echo "the exposure held (no start-up); ops/frame = all PTP operations of A (start-up and close included) / 15;"
 echo "download MB/s = image bytes / time from each GetObject request to the next request (A); RSS = A's peak."
 column -t -s $'\t' "$table"
