@@ -7,7 +7,7 @@ extension JournalError: CLIReportable {
     /// A full disk may free up (75); everything else needs a person (1).
     package var exitCode: ExitCode {
         switch self {
-        case .diskFull: .transientFailure
+        case .diskFull, .inUse: .transientFailure
         case .noStateDirectory: .usage
         default: .failure
         }
@@ -34,6 +34,9 @@ extension JournalError: CLIReportable {
             return "a shoot journal \(path) already exists"
         case .notFound(let id):
             return "there is no shoot journal \(id)"
+        case let .inUse(path, processID):
+            let holder = processID.map { "hdrshoot (pid \($0))" } ?? "another hdrshoot"
+            return "this shoot is being shot by \(holder) right now (\(path)); wait for it to finish or stop it first"
         }
     }
 

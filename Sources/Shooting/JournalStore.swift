@@ -26,6 +26,8 @@ public enum JournalError: Error, Sendable, Equatable {
     case alreadyExists(path: String)
     /// No journal with this id.
     case notFound(id: String)
+    /// Another process holds the journal's lock (`JournalLock`): it is shooting this shoot now.
+    case inUse(path: String, processID: Int32?)
 
     /// No journal error goes away by retrying at once.
     public var isTransient: Bool { false }
@@ -109,6 +111,14 @@ public struct JournalStore: Sendable {
     public func create(_ journal: ShootJournal) async throws(JournalError) {
         try await prepare()
         try await write(journal, replacing: false)
+    }
+
+    /// Claims the journal `id` for this process (see `JournalLock`); throws `.inUse` when another process
+    /// holds it. Keep the lock alive for as long as the shoot runs.
+    public func lock(id: String) async throws(JournalError) -> JournalLock {
+        try await prepare()
+        let directoryPath = directory.path
+        return try await perform { () throws(JournalError) in try JournalLock.acquire(id: id, in: directoryPath) }
     }
 
     /// Replaces the journal's file atomically; refuses to replace a file that is not a readable journal,

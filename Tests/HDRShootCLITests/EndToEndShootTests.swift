@@ -87,6 +87,27 @@ struct EndToEndShootTests {
         try expectRecoveredImage(in: sandbox, set: 2, frame: 3)
     }
 
+    @Test func resumeWhileTheRunStillShootsIsRefusedAndTheRunCompletes() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // A slow link keeps the run going while the test starts a resume of the same (unfinished) shoot.
+        let ((run, refused, runPID), fired) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
+            let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
+            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+                _ = try await run.waitForLine(timeout: .seconds(120)) { jsonObject($0)?["phase"] as? String == "saved" }
+                let refused = try await sandbox.hdrshoot(["resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory])
+                return (await run.waitForExit(timeout: .seconds(120)), refused, run.pid)
+            }
+        }
+        #expect(refused.exitCode == 75)
+        #expect(refused.errorLines.count == 1)
+        #expect(refused.standardError.hasPrefix("error: this shoot is being shot by hdrshoot (pid \(runPID)) right now"), "\(refused.standardError)")
+        #expect(refused.standardOutput.isEmpty)
+        #expect(run == 0)
+        // The refused resume never fired: the camera saw the run's 15 frames only.
+        #expect(fired == ThreeByFive.labels)
+    }
+
     /// The image the interrupted attempt left in the camera is on disk in its frame's set folder and listed
     /// with that frame in the manifest (`earlierFiles`), next to the reshot frame's own file.
     private func expectRecoveredImage(in sandbox: ShootSandbox, set: Int, frame: Int) throws {

@@ -23,7 +23,15 @@ enum ResumeCommand {
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let options = try ShootConsole.options(from: arguments, context: context)
-        guard let journal = try await options.store.latestUnfinished() else {
+        guard let found = try await options.store.latestUnfinished() else {
+            throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
+        }
+        // One process per shoot: a second resume (or the run still going) is refused, not raced.
+        let lock = try await options.store.lock(id: found.id)
+        defer { withExtendedLifetime(lock) {} }
+        // Read again under the lock: the holder we waited out may have moved it on or finished it.
+        let journal = try await options.store.load(id: found.id)
+        guard journal.isUnfinished else {
             throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
         }
         let restartingSet = arguments.flag("restart-set")

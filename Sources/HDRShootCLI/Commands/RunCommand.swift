@@ -70,6 +70,9 @@ enum RunCommand {
                     throw ShootCommandError.outputUnavailable(path: outputDirectory, reason: error.localizedDescription)
                 }
                 let journal = ShootJournal(plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory)
+                // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
+                let lock = try await options.store.lock(id: journal.id)
+                defer { withExtendedLifetime(lock) {} }
                 try await options.store.create(journal)
                 var planned: [ShootPosition: ShutterSpeed] = [:]
                 for substitution in matched.substitutions {

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An exclusive claim on one shoot's journal, held by the process that shoots it (`run` or `resume`).
+///
+/// It is an `flock(2)` on `<id>.lock` next to the journal: the kernel drops it when the descriptor closes,
+/// so a process that dies (even by SIGKILL) never leaves a stale claim, and a second `hdrshoot resume`
+/// while the first still shoots is refused instead of driving the same camera and rewriting the same
+/// journal. The file holds the holder's process id, for the message. Releasing closes the descriptor;
+/// so does deinit.
+public final class JournalLock: Sendable {
+    /// The lock file.
+    public let path: String
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        _ = close(descriptor)
+    }
+
+    /// The lock file of the journal `id` in `directory`.
+    static func path(ofJournal id: String, in directory: String) -> String {
+        directory + "/" + id + ".lock"
+    }
+
+    /// Takes the claim on journal `id` without waiting; blocking file calls: run on the journal queue.
+    static func acquire(id: String, in directory: String) throws(JournalError) -> JournalLock {
+        let path = path(ofJournal: id, in: directory)
+        let descriptor: Int32
+        do {
+            descriptor = try JournalFile.retryingInterrupts { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        } catch {
+            throw .writeFailed(path: path, errno: JournalStore.errno(of: error))
+        }
+        do {
+            _ = try JournalFile.retryingInterrupts { flock(descriptor, LOCK_EX | LOCK_NB) }
+        } catch {
+            let code = JournalStore.errno(of: error)
+            let holder = code == EWOULDBLOCK ? holderProcessID(descriptor) : nil
+            _ = close(descriptor)
+            if code == EWOULDBLOCK { throw .inUse(path: path, processID: holder) }
+            throw .writeFailed(path: path, errno: code)
+        }
+        let lock = JournalLock(path: path, descriptor: descriptor)
+        // The holder's pid, for a refused second process; a failure here only loses that detail.
+        let text = Array("\(getpid())\n".utf8)
+        if ftruncate(descriptor, 0) == 0 {
+            _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        }
+        return lock
+    }
+
+    /// The process id written by the current holder, if the file holds one.
+    private static func holderProcessID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let digits = buffer[..<count].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return Int32(String(decoding: digits, as: UTF8.self))
+    }
+}
