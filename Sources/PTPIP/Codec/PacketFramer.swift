@@ -109,17 +109,20 @@ package struct PacketFramer: Sendable {
     }
 
     /// Ensures `count` bytes of room after `writeIndex`: free, by moving the unread tail to the front, or
-    /// by growing the array (and then using all the capacity the allocation got anyway).
+    /// by growing the array to exactly the room needed.
+    ///
+    /// The tail moves when the room behind it is too small, or when it is no larger than the consumed
+    /// bytes before it: then the move costs less than the bytes already consumed (amortised O(1) per byte)
+    /// and happens while the tail is short, instead of after a large partial packet has grown behind it.
     private mutating func makeRoom(for count: Int) {
         if readIndex == writeIndex {
             // Everything was consumed: start over at the front, nothing to move.
             readIndex = 0
             writeIndex = 0
         }
-        if buffer.count - writeIndex >= count { return }
-        if readIndex > 0 {
+        let unread = writeIndex - readIndex
+        if readIndex > 0, unread <= readIndex || buffer.count - writeIndex < count {
             // Only the tail of a partial packet moves: whole packets were consumed already.
-            let unread = writeIndex - readIndex
             let from = readIndex
             buffer.withUnsafeMutableBytes { raw in
                 // Overlapping ranges are fine: this is a memmove.
@@ -127,13 +130,11 @@ package struct PacketFramer: Sendable {
             }
             readIndex = 0
             writeIndex = unread
-            if buffer.count - writeIndex >= count { return }
         }
-        let needed = writeIndex + count
-        buffer.append(contentsOf: repeatElement(0, count: needed - buffer.count))
-        if buffer.capacity > buffer.count {
-            buffer.append(contentsOf: repeatElement(0, count: buffer.capacity - buffer.count))
-        }
+        if buffer.count - writeIndex >= count { return }
+        // Zero-fill only up to the new high-water mark; the array's own geometric growth keeps this
+        // amortised when the mark creeps up (a large packet buffered whole, read by read).
+        buffer.append(contentsOf: repeatElement(0, count: writeIndex + count - buffer.count))
     }
 
     // MARK: - Taking packets out
