@@ -101,18 +101,6 @@ import Testing
         #expect(framer.isAtPacketBoundary)
     }
 
-    @Test func receiveReadsStraightIntoTheBuffer() throws {
-        var framer = PacketFramer()
-        let bytes = Packet.cancel(transactionID: 5).encoded()
-        let count = framer.receive(maximumCount: 64) { room in
-            for (index, byte) in bytes.enumerated() { room[index] = byte }
-            return bytes.count
-        }
-        #expect(count == 12)
-        #expect(framer.bufferedByteCount == 12)
-        #expect(try framer.nextPacket() == .cancel(transactionID: 5))
-    }
-
     @Test func operationWithDataOutIsOneBufferOfFourPackets() throws {
         let request = OperationRequest(dataPhase: .dataOut, code: .sdioControlDevice, transactionID: 6, parameters: [0xD2C1])
         let bytes = Packet.encodeOperation(request, dataOut: [0x02, 0x00])

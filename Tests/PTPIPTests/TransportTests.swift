@@ -69,6 +69,55 @@ struct TransportTests {
         #expect(elapsed >= .milliseconds(190) && elapsed < TimingBounds.notAHang)
     }
 
+    @Test func readAvailableReportsNothingThenBytesThenEOF() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(try buffer.withUnsafeMutableBytes { try client.readAvailable(into: $0) } == nil)
+        try await server.send([1, 2, 3], timeout: .seconds(1))
+        try await client.waitUntilReadable(timeout: .seconds(5))
+        #expect(try buffer.withUnsafeMutableBytes { try client.readAvailable(into: $0) } == 3)
+        #expect(buffer.prefix(3) == [1, 2, 3])
+        server.close()
+        try await client.waitUntilReadable(timeout: .seconds(5))
+        #expect(try buffer.withUnsafeMutableBytes { try client.readAvailable(into: $0) } == 0)
+    }
+
+    @Test func waitUntilReadableTimesOutWithTheAddress() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "receive")) {
+            try await client.waitUntilReadable(timeout: .milliseconds(100))
+        }
+    }
+
+    @Test func aFramerReadsPacketsStraightFromTheTransport() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        let packets = PacketSamples.all
+        try await server.send(packets.flatMap { $0.encoded() }, timeout: .seconds(5))
+        server.close()
+        var framer = PacketFramer()
+        var received: [Packet] = []
+        // Small reads, so packets straddle reads and the buffer is reused and compacted.
+        while try await client.receive(into: &framer, maximumCount: 7, timeout: .seconds(5)) > 0 {
+            while let packet = try framer.nextPacket() { received.append(packet) }
+        }
+        #expect(received == packets)
+        #expect(framer.isAtPacketBoundary)
+    }
+
+    @Test func aFailedFramerRefusesToReadAndRethrowsItsError() async throws {
+        let (listener, client, server) = try await Self.connectedPair()
+        defer { listener.close(); client.close(); server.close() }
+        var framer = PacketFramer()
+        framer.append([4, 0, 0, 0])
+        #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
+        #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) {
+            _ = try framer.read(from: client, maximumCount: 16)
+        }
+    }
+
     @Test func closeWakesAPendingReceiveAtOnce() async throws {
         let (listener, client, server) = try await Self.connectedPair()
         defer { listener.close(); server.close() }

@@ -68,14 +68,13 @@ extension PTPIPClient {
     ) async throws -> Packet {
         while true {
             if let packet = try framer.nextPacket() { return packet }
-            let chunk: [UInt8]
+            let count: Int
             do {
-                chunk = try await transport.receive(upTo: 4096, timeout: timeout)
+                count = try await transport.receive(into: &framer, maximumCount: 4096, timeout: timeout)
             } catch {
                 throw withContext(error, during: "the \(during) handshake")
             }
-            if chunk.isEmpty { throw PTPIPError.peerClosed(during: "the \(during) handshake") }
-            framer.append(chunk)
+            if count == 0 { throw PTPIPError.peerClosed(during: "the \(during) handshake") }
         }
     }
 }

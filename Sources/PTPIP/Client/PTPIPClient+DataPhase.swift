@@ -13,15 +13,8 @@ extension PTPIPClient {
         let limit = configuration.maximumCollectedDataLength
         while true {
             guard let frame = try commandFramer.nextFrame() else {
-                let during = if case .receiving = receiver.state { "the data phase of \(code)" } else { "waiting for the response to \(code)" }
-                let chunk: [UInt8]
-                do {
-                    chunk = try await command.receive(upTo: configuration.receiveChunkSize, timeout: timeout)
-                } catch {
-                    throw Self.withContext(error, during: during)
-                }
-                if chunk.isEmpty { throw PTPIPError.peerClosed(during: during) }
-                commandFramer.append(chunk)
+                let inDataPhase = if case .receiving = receiver.state { true } else { false }
+                try await receiveCommandBytes(for: code, inDataPhase: inDataPhase, timeout: timeout)
                 continue
             }
             if sink == nil, case let .packet(.startData(_, total)) = frame {
@@ -67,6 +60,31 @@ extension PTPIPClient {
                 preconditionFailure("the data phase receiver takes every data chunk")
             }
         }
+    }
+
+    /// Reads at least one more byte of the command connection straight into `commandFramer`.
+    ///
+    /// The framer is actor state and cannot be lent across a wait, so this reads what has arrived
+    /// (synchronously, into the framer) and only when nothing has, waits for readability and tries again.
+    /// EOF is `.peerClosed`. The `during` text of errors is built only when one is thrown.
+    private func receiveCommandBytes(for code: OperationCode, inDataPhase: Bool, timeout: Duration) async throws {
+        while true {
+            let count: Int?
+            do {
+                count = try commandFramer.read(from: command, maximumCount: configuration.receiveChunkSize)
+                if count == nil { try await command.waitUntilReadable(timeout: timeout) }
+            } catch {
+                throw Self.withContext(error, during: Self.activity(code, inDataPhase: inDataPhase))
+            }
+            guard let count else { continue }
+            if count == 0 { throw PTPIPError.peerClosed(during: Self.activity(code, inDataPhase: inDataPhase)) }
+            return
+        }
+    }
+
+    /// What the client was doing while it read the command connection, for error messages.
+    private static func activity(_ code: OperationCode, inDataPhase: Bool) -> String {
+        inDataPhase ? "the data phase of \(code)" : "waiting for the response to \(code)"
     }
 
     /// The progress a receiver has made.

@@ -25,9 +25,8 @@ extension PTPIPClient {
                             expected: "Event or Probe Request on the event connection", received: other.type.description)
                     }
                 }
-                let chunk = try await transport.receive(upTo: chunkSize, timeout: nil)
-                if chunk.isEmpty { throw PTPIPError.peerClosed(during: "reading events") }
-                framer.append(chunk)
+                let count = try await transport.receive(into: &framer, maximumCount: chunkSize, timeout: nil)
+                if count == 0 { throw PTPIPError.peerClosed(during: "reading events") }
             }
         } catch {
             if Task.isCancelled || isLocalCancellation(error) {

@@ -35,6 +35,10 @@ package actor PTPIPClient {
         }
     }
 
+    /// Largest read on the event connection: events are a few dozen bytes, and the event framer's
+    /// buffer (allocated to the read size) need not match the command connection's.
+    static let eventReadSize = 16 << 10
+
     /// Where the session stands; re-checked after every `await`.
     enum State: Sendable {
         /// Both connections are up, no session is open.
@@ -83,7 +87,8 @@ package actor PTPIPClient {
         self.eventReader = Task { [event, configuration] in
             await Self.readEvents(
                 from: event, framer: eventFramer, into: continuation,
-                chunkSize: configuration.receiveChunkSize, sendTimeout: configuration.operationTimeout)
+                chunkSize: min(configuration.receiveChunkSize, Self.eventReadSize),
+                sendTimeout: configuration.operationTimeout)
         }
     }
 

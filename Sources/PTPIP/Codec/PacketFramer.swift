@@ -2,7 +2,7 @@ import ByteCoding
 
 /// Cuts a PTP/IP byte stream (one TCP connection) into packets, whatever the split of the bytes.
 ///
-/// Feed bytes with `append`, then call `nextPacket()` (whole packets) or `nextFrame()` (Data and
+/// Feed bytes with `fill` (a socket read straight into the framer's buffer) or `append`, then call `nextPacket()` (whole packets) or `nextFrame()` (Data and
 /// End_Data payloads streamed as chunks) until it returns nil, which means "need more bytes".
 /// A declared length below 8, above the packet type's own limit or above the configured maximum, and
 /// an unknown packet type are errors as soon as the header arrives, before any of the body is kept.
@@ -19,8 +19,12 @@ package struct PacketFramer: Sendable {
     /// Largest Data/End_Data packet `nextFrame()` streams (never buffered whole).
     package let maximumStreamedPacketLength: Int
 
+    /// Received bytes live in `buffer[readIndex..<writeIndex]`; the rest of the array is room for the
+    /// next read. `buffer.count` only grows (zero-filled, once per high-water mark), so reading into the
+    /// framer costs no allocation and no zero-fill in the steady state.
     private var buffer: [UInt8] = []
     private var readIndex = 0
+    private var writeIndex = 0
     private var state: State = .betweenPackets
 
     private enum State: Sendable {
@@ -40,7 +44,16 @@ package struct PacketFramer: Sendable {
     }
 
     /// Bytes received but not yet returned as packets or chunks.
-    package var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { writeIndex - readIndex }
+
+    /// The error that broke the stream, once `nextPacket()` or `nextFrame()` has thrown one.
+    package var failure: PTPIPError? {
+        if case let .failed(error) = state { return error }
+        return nil
+    }
+
+    /// Bytes the buffer holds without growing (received ones included); it never shrinks.
+    package var capacity: Int { buffer.count }
 
     /// Whether the stream ends cleanly here: nothing buffered and no packet half-received.
     /// An EOF when this is false means the peer closed mid-packet.
@@ -53,52 +66,75 @@ package struct PacketFramer: Sendable {
 
     /// Appends received bytes.
     package mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
-        guard prepareForAppend() else { return }
-        buffer.append(contentsOf: bytes)
+        let count = bytes.count
+        fill(maximumCount: count) { room in
+            room.copyBytes(from: bytes)
+            return count
+        }
     }
 
     /// Appends received bytes from raw memory.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard prepareForAppend() else { return }
-        buffer.append(contentsOf: bytes)
+        fill(maximumCount: bytes.count) { room in
+            room.copyMemory(from: bytes)
+            return bytes.count
+        }
     }
 
-    /// Lets a transport read straight into the framer's buffer: `body` gets room for up to `maximumCount`
-    /// bytes and returns how many it wrote (0...maximumCount). Returns that count. Once the framer has
+    /// Lets a transport read straight into the framer's buffer, right after the bytes already there:
+    /// `body` gets room for exactly `maximumCount` bytes and returns how many it wrote (0...maximumCount).
+    /// Returns that count.
+    ///
+    /// The room is reused from call to call: the buffer grows (zero-filled) only when it has never been
+    /// this large, and a partial packet moves to the front only when the room behind it is too small.
+    /// If `body` throws, nothing it wrote counts and the framer's content is unchanged. Once the framer has
     /// failed, `body` is not called and 0 is returned: check `nextPacket()`/`nextFrame()` first, which throw.
-    package mutating func receive(
+    ///
+    /// Chunks from `nextFrame()` share the buffer's storage: drop them before the next `fill` or `append`.
+    /// A chunk still held then stays correct (copy-on-write), but that copies the whole buffer.
+    @discardableResult
+    package mutating func fill(
         maximumCount: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> Int
     ) rethrows -> Int {
         precondition(maximumCount >= 0, "negative read size")
-        guard prepareForAppend() else { return 0 }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: maximumCount))
-        let written: Int
-        do {
-            written = try buffer.withUnsafeMutableBytes { raw in
-                try body(UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-            }
-        } catch {
-            buffer.removeLast(maximumCount)
-            throw error
+        if case .failed = state { return 0 }
+        makeRoom(for: maximumCount)
+        let start = writeIndex
+        let written = try buffer.withUnsafeMutableBytes { raw in
+            try body(UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + maximumCount)]))
         }
-        precondition(written >= 0 && written <= maximumCount, "receive body returned an impossible count")
-        buffer.removeLast(maximumCount - written)
+        precondition(written >= 0 && written <= maximumCount, "fill body returned an impossible count")
+        writeIndex += written
         return written
     }
 
-    /// Drops consumed bytes before new ones arrive; false once failed (bytes after an error are ignored).
-    private mutating func prepareForAppend() -> Bool {
-        if case .failed = state { return false }
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+    /// Ensures `count` bytes of room after `writeIndex`: free, by moving the unread tail to the front, or
+    /// by growing the array to exactly the room needed.
+    ///
+    /// The tail moves when the room behind it is too small, or when it is no larger than the consumed
+    /// bytes before it: then the move costs less than the bytes already consumed (amortised O(1) per byte)
+    /// and happens while the tail is short, instead of after a large partial packet has grown behind it.
+    private mutating func makeRoom(for count: Int) {
+        if readIndex == writeIndex {
+            // Everything was consumed: start over at the front, nothing to move.
             readIndex = 0
-        } else if readIndex > 0 {
-            // Only the tail of a partial packet moves: whole packets were consumed already.
-            buffer.removeSubrange(0..<readIndex)
-            readIndex = 0
+            writeIndex = 0
         }
-        return true
+        let unread = writeIndex - readIndex
+        if readIndex > 0, unread <= readIndex || buffer.count - writeIndex < count {
+            // Only the tail of a partial packet moves: whole packets were consumed already.
+            let from = readIndex
+            buffer.withUnsafeMutableBytes { raw in
+                // Overlapping ranges are fine: this is a memmove.
+                raw.baseAddress!.copyMemory(from: raw.baseAddress! + from, byteCount: unread)
+            }
+            readIndex = 0
+            writeIndex = unread
+        }
+        if buffer.count - writeIndex >= count { return }
+        // Zero-fill only up to the new high-water mark; the array's own geometric growth keeps this
+        // amortised when the mark creeps up (a large packet buffered whole, read by read).
+        buffer.append(contentsOf: repeatElement(0, count: writeIndex + count - buffer.count))
     }
 
     // MARK: - Taking packets out
@@ -131,8 +167,8 @@ package struct PacketFramer: Sendable {
     /// The next packet or Data/End_Data payload chunk, or nil when more bytes are needed.
     ///
     /// Data and End_Data packets are never buffered whole: their payload comes out in chunks as it
-    /// arrives, each chunk a slice of the framer's buffer (use it before the next `append`; keeping it
-    /// longer is safe but costs a copy). Every Data/End_Data packet yields at least one chunk, and exactly
+    /// arrives, each chunk a slice of the framer's buffer (use it before the next `fill`/`append`;
+    /// keeping it longer is safe but makes that call copy the whole buffer). Every Data/End_Data packet yields at least one chunk, and exactly
     /// one chunk has `isLastChunkOfPacket` set.
     package mutating func nextFrame() throws(PTPIPError) -> Frame? {
         do {
@@ -202,11 +238,12 @@ package struct PacketFramer: Sendable {
         var reader = ByteReader(slice: buffer[(start + PacketHeader.size)..<prefix])
         let transactionID = try reader.readInteger(UInt32.self, field: "transactionID")
         let payload: ArraySlice<UInt8>
-        if start == 0, end == buffer.count, end - prefix >= Self.handOverThreshold {
-            // The packet is the whole buffer: hand the storage over instead of copying it.
+        if start == 0, end == writeIndex, end - prefix >= Self.handOverThreshold {
+            // The packet is all the buffer holds: hand the storage over instead of copying it.
             let whole = buffer
             buffer = []
             readIndex = 0
+            writeIndex = 0
             payload = whole[prefix..<end]
         } else {
             payload = Array(buffer[prefix..<end])[...]

@@ -75,18 +75,53 @@ package final class TCPTransport: Transport {
 
     package func receive(upTo maxCount: Int, timeout: Duration?) async throws -> [UInt8] {
         precondition(maxCount > 0, "receive needs room for at least one byte")
+        try enterReceive()
+        defer { leaveReceive() }
+        let window = UnsafeMutableRawBufferPointer(rebasing: scratch[..<min(maxCount, scratch.count)])
+        while true {
+            if let count = try read(into: window) {
+                return [UInt8](UnsafeRawBufferPointer(rebasing: window[..<count]))
+            }
+            try await waitReadable(timeout: timeout)
+        }
+    }
+
+    package func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        try enterReceive()
+        defer { leaveReceive() }
+        return try read(into: buffer)
+    }
+
+    package func waitUntilReadable(timeout: Duration?) async throws {
+        try enterReceive()
+        defer { leaveReceive() }
+        try await waitReadable(timeout: timeout)
+    }
+
+    /// Claims the single receiver slot; a second reader at the same time is our bug, reported as an error.
+    private func enterReceive() throws {
         guard !receiving.exchange(true, ordering: .acquiring) else {
             throw PTPIPError.invalidState("two receives at once on the connection to \(peerDescription)")
         }
-        defer { receiving.store(false, ordering: .releasing) }
-        let window = UnsafeMutableRawBufferPointer(rebasing: scratch[..<min(maxCount, scratch.count)])
+    }
+
+    private func leaveReceive() {
+        receiving.store(false, ordering: .releasing)
+    }
+
+    /// One non-blocking read (nil: nothing yet, 0: EOF), errors mapped to `PTPIPError`.
+    private func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
         do {
-            while true {
-                if let count = try socket.tryRead(into: window) {
-                    return [UInt8](UnsafeRawBufferPointer(rebasing: window[..<count]))
-                }
-                try await socket.wait(for: .readable, deadline: MonotonicTime.deadline(after: timeout))
-            }
+            return try socket.tryRead(into: buffer)
+        } catch {
+            throw error.ptpip(address: peerDescription, during: "receive")
+        }
+    }
+
+    /// Parks on the event loop until the socket is readable, errors mapped to `PTPIPError`.
+    private func waitReadable(timeout: Duration?) async throws {
+        do {
+            try await socket.wait(for: .readable, deadline: MonotonicTime.deadline(after: timeout))
         } catch {
             throw error.ptpip(address: peerDescription, during: "receive")
         }

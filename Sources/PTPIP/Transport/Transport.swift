@@ -19,6 +19,18 @@ package protocol Transport: AnyObject, Sendable {
     /// Only one receive may run at a time on a transport.
     func receive(upTo maxCount: Int, timeout: Duration?) async throws -> [UInt8]
 
+    /// Reads what has already arrived into `buffer`, without waiting: nil when nothing is there yet,
+    /// 0 when the peer closed its side, else the number of bytes written (at most `buffer.count`).
+    ///
+    /// The caller's buffer is the destination, so a reader that owns its buffer (a `PacketFramer`)
+    /// gets the bytes with one copy and no allocation. Never blocks. Like `receive`, one reader at a time.
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws -> Int?
+
+    /// Waits until `readAvailable` has something to report (bytes, EOF or an error), at most `timeout`.
+    ///
+    /// A wakeup is a hint: `readAvailable` may still find nothing, and the caller then waits again.
+    func waitUntilReadable(timeout: Duration?) async throws
+
     /// Closes the stream at once: pending and later calls fail, the peer sees EOF. Idempotent; never blocks.
     func close()
 }
@@ -27,6 +39,18 @@ extension Transport {
     /// Writes every byte of `bytes`.
     package func send(_ bytes: [UInt8], timeout: Duration?) async throws {
         try await send([bytes], timeout: timeout)
+    }
+
+    /// Reads at least one byte straight into `framer` (at most `maximumCount`), waiting up to `timeout`
+    /// each time nothing has arrived; returns the count, 0 when the peer closed its side.
+    ///
+    /// For a framer in a local variable; an actor's stored framer cannot be held across the wait, so
+    /// the actor calls `PacketFramer.read(from:maximumCount:)` and `waitUntilReadable` itself.
+    package func receive(into framer: inout PacketFramer, maximumCount: Int, timeout: Duration?) async throws -> Int {
+        while true {
+            if let count = try framer.read(from: self, maximumCount: maximumCount) { return count }
+            try await waitUntilReadable(timeout: timeout)
+        }
     }
 
     /// The incoming bytes as chunks of at most `maxChunk` bytes, ending at EOF.
