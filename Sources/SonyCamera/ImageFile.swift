@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// An image file being written as its bytes arrive from the camera.
 ///
@@ -42,13 +43,27 @@ final class ImageFile: Sendable {
         }
     }
 
-    /// Appends `bytes`.
-    func write(_ bytes: [UInt8]) async throws {
+    /// Appends `bytes` (a slice of the PTP/IP client's receive buffer: no copy is made).
+    ///
+    /// The slice shares the client's buffer, whose next read must not find it still referenced (that would
+    /// copy the whole buffer): the queue takes it out of `handoff` and drops it before resuming the caller.
+    func write(_ bytes: ArraySlice<UInt8>) async throws {
         let (fd, path) = (descriptor, self.path)
-        try await Self.run(on: queue) {
+        let handoff = SliceHandoff(bytes)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                let result = Result { try Self.writeAll(handoff.take(), to: fd, path: path) }
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    /// Writes every byte of `bytes` to `fd`, retrying EINTR and short writes.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { raw in
             var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
@@ -104,5 +119,23 @@ final class ImageFile: Sendable {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" })
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "image" : cleaned
+    }
+}
+
+/// Hands one slice to the file queue and lets it drop the reference before the writer resumes.
+private final class SliceHandoff: Sendable {
+    private let slot: Mutex<ArraySlice<UInt8>>
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        slot = Mutex(bytes)
+    }
+
+    /// The slice; the handoff keeps nothing.
+    func take() -> ArraySlice<UInt8> {
+        slot.withLock { slot in
+            let bytes = slot
+            slot = []
+            return bytes
+        }
     }
 }

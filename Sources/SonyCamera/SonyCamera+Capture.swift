@@ -243,7 +243,7 @@ extension SonyCamera {
         let file = try await ImageFile.create(in: destination.directory, name: name)
         let written = ByteCounter()
         let sink: DataSink = { chunk, _ in
-            try await file.write([UInt8](chunk))
+            try await file.write(chunk)
             written.add(chunk.count)
         }
         do {
