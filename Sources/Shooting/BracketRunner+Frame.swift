@@ -1,19 +1,66 @@
 import Exposure
 
+/// A frame captured (camera idle again) whose "saved" record is not written yet: the runner writes it while
+/// the next frame's speed is being set, so the journal's fsyncs leave the per-frame critical path.
+struct PendingRecord: Sendable {
+    /// The frame.
+    let position: ShootPosition
+    /// The camera setting it was shot with.
+    let setting: CameraShutterSpeed
+    /// What the camera saved.
+    let frame: CapturedFrame
+}
+
+/// How `shootFrame` ended when it did not throw.
+enum FrameOutcome: Sendable {
+    /// The frame was shot; its "saved" record is pending.
+    case captured(PendingRecord)
+    /// The frame was not fired: a hold, a stop or a cancellation came in while the previous frame's record was
+    /// written, so the run loop parks or stops before this frame (its speed may already be set; that is harmless).
+    case deferred
+}
+
 extension BracketRunner {
-    /// Shoots one frame: set and confirm the speed, record, capture, wait for idle, record, count it.
+    /// Shoots one frame: set and confirm the speed (while writing `previous`'s "saved" record), record "about
+    /// to fire", capture, wait for idle. The frame's own "saved" record is returned pending.
     ///
+    /// `previous` is always recorded (or this throws its `RecordingFailure`) before anything else is
+    /// reported or thrown, so a `.settingSpeed` event of this frame means the previous frame is durable.
     /// Throws `RecordingFailure` when the recorder fails, otherwise the camera's (or the idle wait's) error.
-    func shootFrame(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
+    func shootFrame(
+        at position: ShootPosition, setting: CameraShutterSpeed, after previous: PendingRecord?
+    ) async throws -> FrameOutcome {
         guard let speed = plan.speed(at: position) else { preconditionFailure("position inside the plan") }
         let camera = self.camera
-        report(.settingSpeed, at: position, setting: setting)
-        try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
+        if let previous {
+            // The first attempt runs beside the save; busy retries (and their events) wait for the save, so
+            // events keep their order. A child task that is never cancelled by us: cancelling a set mid-
+            // transaction would close the camera's session.
+            async let firstSet = Self.outcome { try await camera.setShutterSpeed(setting) }
+            do {
+                try await record(previous)
+            } catch {
+                _ = await firstSet
+                throw error
+            }
+            if isHeldOrEnding {
+                _ = await firstSet
+                return .deferred
+            }
+            report(.settingSpeed, at: position, setting: setting)
+            let first = await firstSet
+            try await withBusyRetry(at: position, phase: .settingSpeed, firstOutcome: first) {
+                try await camera.setShutterSpeed(setting)
+            }
+        } else {
+            report(.settingSpeed, at: position, setting: setting)
+            try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
+        }
         try Task.checkCancellation()
         do {
             try await recorder.frameWillFire(at: position, setting: setting)
         } catch {
-            throw RecordingFailure(underlying: error)
+            throw RecordingFailure(position: position, underlying: error)
         }
 
         var mayHaveFired = false
@@ -32,24 +79,51 @@ extension BracketRunner {
             try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: mayHaveFired)
             throw error
         }
+        return .captured(PendingRecord(position: position, setting: setting, frame: frame))
+    }
+
+    /// Writes a pending frame's "saved" record, then counts the frame and reports `.saved`.
+    ///
+    /// Runs to the end even when the task is cancelled (the journal's save does not check cancellation), so
+    /// a frame on the card is never left "in flight" by a cancelled run.
+    func record(_ pending: PendingRecord) async throws(RecordingFailure) {
         do {
-            try await recorder.frameDidSave(at: position, frame: frame)
+            try await recorder.frameDidSave(at: pending.position, frame: pending.frame)
         } catch {
-            throw RecordingFailure(underlying: error)
+            throw RecordingFailure(position: pending.position, underlying: error)
         }
         completed += 1
         capturedThisRun += 1
-        report(.saved, at: position, setting: setting, saved: frame)
+        report(.saved, at: pending.position, setting: pending.setting, saved: pending.frame)
+    }
+
+    /// The outcome of `operation` as a value, so a child task never throws past its parent's bookkeeping.
+    private static func outcome(_ operation: @Sendable () async throws -> Void) async -> Result<Void, any Error> {
+        do {
+            try await operation()
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Runs `operation`, retrying transient errors per the busy policy with the injected clock.
+    ///
+    /// `firstOutcome`, when given, is the outcome of an attempt already made elsewhere (it counts as
+    /// attempt 1, and `operation` is only called for retries).
     func withBusyRetry<T: Sendable>(
-        at position: ShootPosition, phase: FramePhase, _ operation: () async throws -> T
+        at position: ShootPosition, phase: FramePhase, firstOutcome: Result<T, any Error>? = nil,
+        _ operation: () async throws -> T
     ) async throws -> T {
         let policy = configuration.busyRetry
         var attempt = 1
+        var earlier = firstOutcome
         while true {
             do {
+                if let outcome = earlier {
+                    earlier = nil
+                    return try outcome.get()
+                }
                 return try await operation()
             } catch {
                 guard ErrorDisposition(error) == .retry, attempt < policy.maxAttempts, !Task.isCancelled else { throw error }

@@ -5,7 +5,9 @@ import Foundation
 /// dropped connections, and reports progress as an `AsyncSequence` of `ShootEvent`s.
 ///
 /// Per frame: set the speed (confirmed by the camera), record "about to fire", capture, wait for the
-/// camera to report idle, record "saved". Control from outside:
+/// camera to report idle, record "saved". The "saved" record is written while the next frame's speed is
+/// being set (both wait on different things: the disk and the camera), and is always written before the
+/// next frame is reported, fired, or the run parks or ends. Control from outside:
 /// - `pause(reason:)` / `resume(reason:)` add and release holds; shooting parks between frames while any
 ///   hold is active (the keyboard, a network monitor and the reconnect loop each hold their own kind).
 /// - `stop()` finishes the frame in flight, then ends the run (resumable).
@@ -168,15 +170,33 @@ public actor BracketRunner {
         }
         eventSink.yield(.started(position: first, completed: completed, total: positions.count))
 
+        // The last frame shot, whose "saved" record is written while the next frame's speed is set; every
+        // way out of the loop writes it first.
+        var pending: PendingRecord?
         while index < positions.count {
             let position = positions[index]
+            if let previous = pending, isHeldOrEnding {
+                pending = nil
+                do throws(RecordingFailure) {
+                    try await record(previous)
+                } catch {
+                    return await finish(.recordingFailed(error.underlying), resumeAt: error.position)
+                }
+            }
             if let reason = await parkIfHeld(before: position) { return await finish(reason, resumeAt: position) }
             do {
                 guard let setting = settings[position] else { preconditionFailure("prepared every remaining frame") }
-                try await shootFrame(at: position, setting: setting)
-                index += 1
+                let previous = pending
+                pending = nil  // `shootFrame` records it before anything else can end the frame
+                switch try await shootFrame(at: position, setting: setting, after: previous) {
+                case .captured(let record):
+                    pending = record
+                    index += 1
+                case .deferred:
+                    continue
+                }
             } catch let failure as RecordingFailure {
-                return await finish(.recordingFailed(failure.underlying), resumeAt: position)
+                return await finish(.recordingFailed(failure.underlying), resumeAt: failure.position)
             } catch {
                 guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
                     return await finish(stopReason(for: error), resumeAt: position)
@@ -186,10 +206,21 @@ public actor BracketRunner {
                 }
             }
         }
+        if let last = pending {
+            do throws(RecordingFailure) {
+                try await record(last)
+            } catch {
+                return await finish(.recordingFailed(error.underlying), resumeAt: error.position)
+            }
+        }
         return await finish(nil, resumeAt: nil)
     }
 
     // MARK: - Steps
+
+    /// Whether the run must park or end before the next frame: a hold is active, a stop was requested, or
+    /// the task is cancelled.
+    var isHeldOrEnding: Bool { Task.isCancelled || stopRequested || !holds.isEmpty }
 
     /// Returns a reason to stop, or `nil` to shoot the frame at `position`; parks while holds are active.
     private func parkIfHeld(before position: ShootPosition) async -> StopReason? {
@@ -276,6 +307,8 @@ public actor BracketRunner {
 
 /// A recorder failure, kept apart from camera errors so the run stops with `.recordingFailed`.
 struct RecordingFailure: Error {
+    /// The frame whose record failed; the run resumes there (the journal does not say it is done).
+    let position: ShootPosition
     /// The recorder's error.
     let underlying: any Error
 }

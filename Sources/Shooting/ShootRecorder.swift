@@ -2,8 +2,13 @@
 ///
 /// The runner stays independent of files: it awaits each frame call and stops the run with
 /// `StopReason.recordingFailed` when one throws, so no frame is ever fired that the journal
-/// does not know about. Frame calls come in run order; `runDidPause`/`runDidResume` may overlap them
-/// (the keyboard or the network monitor calls `pause` at any time), so implementations are actors.
+/// does not know about. Frame calls come in run order and never overlap each other: `frameDidSave` may
+/// run while the camera sets the next frame's speed (the runner writes the record beside that round trip),
+/// but `frameWillFire` of the next frame is only called after `frameDidSave` returned, and the runner
+/// reports the next frame, parks or ends only after it returned. `frameDidSave` is awaited even when the
+/// run's task is cancelled, so it should finish its write rather than throw on cancellation.
+/// `runDidPause`/`runDidResume` may overlap the frame calls (the keyboard or the network monitor calls
+/// `pause` at any time), so implementations are actors.
 /// Errors of `frameDidFail`, `runDidPause`, `runDidResume` and `runDidFinish` are ignored: the frame
 /// records already on disk are what resume relies on.
 public protocol ShootRecorder: Sendable {
@@ -11,7 +16,8 @@ public protocol ShootRecorder: Sendable {
     func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws
     /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws
-    /// The frame at `position` is saved and the camera is idle again.
+    /// The frame at `position` is saved and the camera is idle again; may overlap the next frame's speed
+    /// set. A throw stops the run with the frame still "in flight" (resume reshoots it).
     func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws
     /// The frame at `position` failed; `mayHaveFired` is true when the shutter may have been released.
     func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws

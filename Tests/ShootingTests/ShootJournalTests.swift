@@ -154,5 +154,24 @@ import TestSupport
         #expect(record.earlierImages == [recovered])
         #expect(record.state == .done(images: [reshot], at: journalEpoch))
     }
+
+    /// The runner writes the last frame's record on its way out of a cancelled run: the save must not give up.
+    @Test func aCancelledTaskStillWritesTheFrameRecord() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        let journal = sampleJournal()
+        try await store.create(journal)
+        let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
+        try await recorder.frameWillFire(at: .start, setting: .bulb)
+        let image = SavedImage(fileName: "DSC00001.ARW", path: "/x/set-01/DSC00001.ARW", byteCount: 1)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await recorder.frameDidSave(at: .start, frame: CapturedFrame(images: [image]))
+            return Task.isCancelled
+        }
+        #expect(try await task.value)  // saved, from a task that was cancelled all along
+        #expect(try await store.load(id: journal.id).frame(at: .start).state == .done(images: [image], at: journalEpoch))
+    }
 }
 
