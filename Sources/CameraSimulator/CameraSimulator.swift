@@ -7,11 +7,11 @@ import SonyProtocol
 /// the next may connect. Start it with `withRunning(configuration:clock:_:)` (tests, on port 0) or
 /// `run()` in a task you cancel (the CLI); read what it shot from `captures` and how many operations
 /// it answered from `operationCount`.
-public actor CameraSimulator {
+package actor CameraSimulator {
     /// The address it listens on.
-    public nonisolated let host: String
+    package nonisolated let host: String
     /// The port it listens on (the kernel's choice when the configuration said 0).
-    public nonisolated let port: UInt16
+    package nonisolated let port: UInt16
 
     let configuration: SimulatorConfiguration
     let clock: ElapsedClock
@@ -41,7 +41,7 @@ public actor CameraSimulator {
     }
 
     /// Binds the listening socket at once (so `port` is known) and loads replay files; serve with `run()`.
-    public init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
+    package init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
         self.configuration = configuration
         self.clock = ElapsedClock(clock)
         camera = SimulatedCamera(configuration: configuration, datasets: try SimulatorDatasets(configuration: configuration))
@@ -57,7 +57,7 @@ public actor CameraSimulator {
     }
 
     /// Starts a simulator, runs `body` with it, then stops it and waits until every connection is closed.
-    public static func withRunning<T: Sendable>(
+    package static func withRunning<T: Sendable>(
         configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock(),
         _ body: (CameraSimulator) async throws -> T
     ) async throws -> T {
@@ -78,7 +78,7 @@ public actor CameraSimulator {
     }
 
     /// Serves clients until the calling task is cancelled, then closes every connection and the logs.
-    public func run() async {
+    package func run() async {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
                 guard let transport = try? await listener.accept() else { break }
@@ -93,16 +93,16 @@ public actor CameraSimulator {
     }
 
     /// Every frame fired so far, in order.
-    public var captures: [CaptureRecord] { capturesSoFar }
+    package var captures: [CaptureRecord] { capturesSoFar }
 
     /// Operation requests received so far (answered, dropped or hung), across all clients.
-    public var operationCount: Int { camera.operationCount }
+    package var operationCount: Int { camera.operationCount }
 
     /// Operation requests answered so far.
-    public var answeredOperationCount: Int { answeredOperations }
+    package var answeredOperationCount: Int { answeredOperations }
 
     /// Whether a client currently holds the camera.
-    public var isClientConnected: Bool {
+    package var isClientConnected: Bool {
         if case .active = link { return true }
         return false
     }

@@ -1,19 +1,19 @@
 import SonyProtocol
 
 /// One fired frame, as written to the capture log: what was asked and what was actually exposed.
-public struct CaptureRecord: Sendable, Equatable, Codable {
+package struct CaptureRecord: Sendable, Equatable, Codable {
     /// 1, 2, ... in firing order since the simulator started.
-    public var frame: Int
+    package var frame: Int
     /// Seconds since the simulator started at which S2 fired the shutter.
-    public var time: Double
+    package var time: Double
     /// The raw 0xD20D value (numerator << 16 | denominator; 0 = BULB).
-    public var value: UInt32
+    package var value: UInt32
     /// The shutter speed as a camera shows it (`1/250`, `2.5"`, `BULB`).
-    public var label: String
+    package var label: String
     /// The nominal exposure in seconds; nil for BULB.
-    public var seconds: Double?
+    package var seconds: Double?
     /// How long the exposure was actually held (after `--exposure-cap`; for BULB, while S2 was held).
-    public var exposureSeconds: Double
+    package var exposureSeconds: Double
 
     /// Creates a record from the camera's timeline.
     package init(frame: Int, started: Duration, shutterValue: UInt32, exposure: Duration) {

@@ -4,47 +4,47 @@ import Foundation
 ///
 /// Build one in code (tests) or with `parse(arguments:)` (the `hdrshoot simulate` command); both
 /// give the same camera.
-public struct SimulatorConfiguration: Sendable, Equatable {
+package struct SimulatorConfiguration: Sendable, Equatable {
     /// Address to bind; loopback by default so nothing outside the machine can reach the simulator.
-    public var host: String = "127.0.0.1"
+    package var host: String = "127.0.0.1"
     /// TCP port for both connections; 0 picks a free one (see `CameraSimulator.port`).
-    public var port: UInt16 = 15740
+    package var port: UInt16 = 15740
     /// Sony protocol version answered by 0x9202: 300 (3.00, absolute shutter setting) or 200 (2.00, notch stepping).
-    public var protocolVersion: UInt16 = 300
+    package var protocolVersion: UInt16 = 300
     /// The fastest shutter speed the body offers, as a denominator of 1 s (8000 for 1/8000, 4000 for 1/4000).
-    public var fastestShutterDenominator: Int = 8000
+    package var fastestShutterDenominator: Int = 8000
     /// The mode dial position at start-up.
-    public var exposureMode: SimulatedExposureMode = .manual
+    package var exposureMode: SimulatedExposureMode = .manual
     /// Size of every generated JPEG in bytes.
-    public var imageSize: Int = 200_000
+    package var imageSize: Int = 200_000
     /// Added to each request's answer, like a Wi-Fi round trip.
-    public var roundTripDelay: Duration = .zero
+    package var roundTripDelay: Duration = .zero
     /// Data-phase throughput in bytes per second; nil means as fast as loopback goes.
-    public var bandwidth: Int?
+    package var bandwidth: Int?
     /// How long a protocol-2.00 body takes to apply a 0x9207 notch step of the shutter speed.
-    public var stepDelay: Duration = .milliseconds(200)
+    package var stepDelay: Duration = .milliseconds(200)
     /// Holds every exposure at most this long (benchmarks); nil means the real duration.
-    public var exposureCap: Duration?
+    package var exposureCap: Duration?
     /// Time between the end of an exposure and the image being ready in the buffer.
-    public var processingTime: Duration = .milliseconds(300)
+    package var processingTime: Duration = .milliseconds(300)
     /// File to append one JSON line per fired frame to.
-    public var captureLogPath: String?
+    package var captureLogPath: String?
     /// File to append one JSON line per operation handled to.
-    public var operationLogPath: String?
+    package var operationLogPath: String?
     /// A recorded GetDeviceInfo (0x1001) data phase to serve verbatim instead of the built-in one.
-    public var replayDeviceInfoPath: String?
+    package var replayDeviceInfoPath: String?
     /// A recorded SDIO_GetExtDeviceInfo (0x9202) data phase to serve verbatim.
-    public var replayExtDeviceInfoPath: String?
+    package var replayExtDeviceInfoPath: String?
     /// A recorded SDIO_GetAllExtDevicePropInfo (0x9209) data phase to serve (with the live shutter value patched in).
-    public var replayPropertiesPath: String?
+    package var replayPropertiesPath: String?
     /// Scripted misbehaviours.
-    public var faults: [SimulatorFault] = []
+    package var faults: [SimulatorFault] = []
 
     /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
-    public init() {}
+    package init() {}
 
     /// The usage text of the simulator's options (for `hdrshoot simulate --help`).
-    public static let usage = """
+    package static let usage = """
         --host ADDRESS            address to listen on (default 127.0.0.1)
         --port N                  TCP port, 0 picks a free one (default 15740)
         --protocol 2|3            Sony protocol 2.00 (shutter by notch steps) or 3.00 (default)
@@ -67,7 +67,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         """
 
     /// Parses the simulator's options (everything after `simulate`); throws on any unknown or malformed one.
-    public static func parse(arguments: [String]) throws(SimulatorError) -> SimulatorConfiguration {
+    package static func parse(arguments: [String]) throws(SimulatorError) -> SimulatorConfiguration {
         var configuration = SimulatorConfiguration()
         var index = 0
         func value(_ option: String) throws(SimulatorError) -> String {
@@ -162,7 +162,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
 }
 
 /// Everything that can go wrong with the simulator: its options, its files, its listening socket.
-public enum SimulatorError: Error, Sendable, Equatable {
+package enum SimulatorError: Error, Sendable, Equatable {
     /// An option the simulator does not know.
     case unknownOption(String)
     /// An option given without its value.
@@ -179,13 +179,13 @@ public enum SimulatorError: Error, Sendable, Equatable {
     case cannotListen(host: String, port: UInt16, reason: String)
 
     /// Whether trying again unchanged may work: only a port in use can free up.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         if case .cannotListen = self { return true }
         return false
     }
 
     /// Whether this is a mistake in the options (a usage error) rather than a runtime failure.
-    public var isUsageError: Bool {
+    package var isUsageError: Bool {
         switch self {
         case .unknownOption, .missingValue, .invalidValue, .invalidFault: return true
         case .unreadableReplay, .unwritableLog, .cannotListen: return false

@@ -2,7 +2,7 @@
 ///
 /// Each case has a `--fault` spelling (see `SimulatorFault.parse(_:)`); the same values are available
 /// to tests through `SimulatorConfiguration.faults`.
-public enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
+package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     /// `busy:OPCODE:N`: answer DeviceBusy (0x2019) to the next N requests of that operation.
     case busy(operation: UInt16, count: Int)
     /// `busy-capture:N`: answer DeviceBusy to the next N shutter releases (S2 down through 0x9207).
@@ -21,7 +21,7 @@ public enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     case modeAtFrame(frame: Int, mode: SimulatedExposureMode)
 
     /// The `--fault` spelling of this fault.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .busy(operation, count): return "busy:0x\(String(operation, radix: 16, uppercase: true)):\(count)"
         case let .busyCapture(count): return "busy-capture:\(count)"
@@ -35,7 +35,7 @@ public enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses one `--fault` spec such as `busy:0x9205:2`, `drop-at-op:12` or `mode-at-frame:3:A`.
-    public static func parse(_ spec: String) throws(SimulatorError) -> SimulatorFault {
+    package static func parse(_ spec: String) throws(SimulatorError) -> SimulatorFault {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         func number(_ index: Int, minimum: Int = 1) throws(SimulatorError) -> Int {
             guard index < parts.count, let value = Int(parts[index]), value >= minimum else {
@@ -96,7 +96,7 @@ public enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The positions of the exposure-mode dial the simulator knows (0x500E ExposureProgramMode values).
-public enum SimulatedExposureMode: String, Sendable, Equatable, CaseIterable {
+package enum SimulatedExposureMode: String, Sendable, Equatable, CaseIterable {
     /// Manual: 0x0001.
     case manual
     /// Aperture priority: 0x0003.
@@ -107,7 +107,7 @@ public enum SimulatedExposureMode: String, Sendable, Equatable, CaseIterable {
     case program
 
     /// The dial letter: M, A, S or P.
-    public var letter: String {
+    package var letter: String {
         switch self {
         case .manual: return "M"
         case .aperturePriority: return "A"
@@ -117,10 +117,10 @@ public enum SimulatedExposureMode: String, Sendable, Equatable, CaseIterable {
     }
 
     /// Whether the user (or a client) sets the shutter speed in this mode.
-    public var shutterIsSettable: Bool { self == .manual || self == .shutterPriority }
+    package var shutterIsSettable: Bool { self == .manual || self == .shutterPriority }
 
     /// Creates a mode from its dial letter (case-insensitive).
-    public init?(letter: String) {
+    package init?(letter: String) {
         guard let mode = Self.allCases.first(where: { $0.letter == letter.uppercased() }) else { return nil }
         self = mode
     }

@@ -3,23 +3,23 @@ import Foundation
 import PTPIP
 
 /// One operation the simulator handled, as written to `--op-log` (one JSON object per line).
-public struct OperationRecord: Sendable, Equatable, Codable {
+package struct OperationRecord: Sendable, Equatable, Codable {
     /// 1, 2, ... in arrival order since the simulator started (all connections).
-    public var index: Int
+    package var index: Int
     /// Seconds since the simulator started when the request arrived.
-    public var time: Double
+    package var time: Double
     /// The operation code, e.g. `0x9209`.
-    public var code: String
+    package var code: String
     /// The operation's name, e.g. `SDIO_GetAllExtDevicePropInfo`.
-    public var name: String
+    package var name: String
     /// The request's parameters.
-    public var parameters: [UInt32]
+    package var parameters: [UInt32]
     /// The response code sent, e.g. `0x2001`; nil when the fault plan dropped or hung instead.
-    public var response: String?
+    package var response: String?
     /// Data-in bytes sent with the answer.
-    public var dataInBytes: Int
+    package var dataInBytes: Int
     /// Data-out bytes received with the request.
-    public var dataOutBytes: Int
+    package var dataOutBytes: Int
 }
 
 /// Appends JSON lines to a file from a dedicated serial queue, so no cooperative thread ever blocks on disk.

@@ -1,16 +1,16 @@
 /// A bracket plan: the sets to shoot, in order, each an ordered list of exposures.
-public struct BracketPlan: Sendable, Hashable, Codable {
+package struct BracketPlan: Sendable, Hashable, Codable {
     /// The bracket sets in shooting order; each set lists its frames in shooting order.
-    public var sets: [[ShutterSpeed]]
+    package var sets: [[ShutterSpeed]]
     /// Things the photographer should know about this plan (shortened sets, clamped speeds, ...).
-    public var warnings: [String]
+    package var warnings: [String]
 
     /// Creates a plan from its sets and warnings.
-    public init(sets: [[ShutterSpeed]], warnings: [String] = []) {
+    package init(sets: [[ShutterSpeed]], warnings: [String] = []) {
         self.sets = sets
         self.warnings = warnings
     }
 
     /// The number of exposures in the whole plan.
-    public var totalExposures: Int { sets.reduce(0) { $0 + $1.count } }
+    package var totalExposures: Int { sets.reduce(0) { $0 + $1.count } }
 }

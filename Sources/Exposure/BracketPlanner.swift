@@ -1,5 +1,5 @@
 /// The order frames are shot in.
-public enum BracketOrder: String, Sendable, Hashable, Codable, CaseIterable {
+package enum BracketOrder: String, Sendable, Hashable, Codable, CaseIterable {
     /// Shortest exposure first, the reference order: sets run from the highlights to the shadows.
     case fastFirst = "fast-first"
     /// Longest exposure first: the whole sequence reversed (sets and frames).
@@ -17,23 +17,23 @@ public enum BracketOrder: String, Sendable, Hashable, Codable, CaseIterable {
 /// shortened instead, ends on the longest speed once if the shadow still needs it, and a warning says so.
 /// Positions past the scale are computed, then cut at `longestIndex`, so bulb (`--max-exposure`) can later
 /// extend the ladder without changing the rule.
-public struct BracketPlanner: Sendable, Hashable {
+package struct BracketPlanner: Sendable, Hashable {
     /// The allowed number of frames per set.
-    public static let frameRange = 2...15
+    package static let frameRange = 2...15
 
     /// Frames per set.
-    public let frames: Int
+    package let frames: Int
     /// The EV between neighbouring frames of a set.
-    public let spacing: EVAmount
+    package let spacing: EVAmount
     /// The scale both readings and all frames are on.
-    public let scale: ShutterScale
+    package let scale: ShutterScale
     /// Whether to drop the frame a set shares with the previous set (it is shot once, not twice).
-    public let dedupe: Bool
+    package let dedupe: Bool
     /// Whether to shoot fastest or slowest first.
-    public let order: BracketOrder
+    package let order: BracketOrder
 
     /// Creates a planner; throws when `frames` or `spacing` is not allowed.
-    public init(
+    package init(
         frames: Int = 5,
         spacing: EVAmount = EVAmount(stops: 1),
         scale: ShutterScale = .third,
@@ -54,13 +54,13 @@ public struct BracketPlanner: Sendable, Hashable {
     }
 
     /// Scale positions between neighbouring frames: the spacing rounded up to whole steps of the scale.
-    public var stepPositions: Int {
+    package var stepPositions: Int {
         let numerator = spacing.sixths * scale.stepsPerEV
         return (numerator + 5) / 6
     }
 
     /// Plans the sets for a shadow and a highlight reading, both stops of `scale`.
-    public func plan(shadow: ShutterSpeed, highlight: ShutterSpeed) throws(ExposureError) -> BracketPlan {
+    package func plan(shadow: ShutterSpeed, highlight: ShutterSpeed) throws(ExposureError) -> BracketPlan {
         guard let bright = scale.index(of: highlight) else { throw .speedNotOnScale(highlight, scale: scale) }
         guard let dark = scale.index(of: shadow) else { throw .speedNotOnScale(shadow, scale: scale) }
         guard dark >= bright else { throw .shadowFasterThanHighlight(shadow: shadow, highlight: highlight) }

@@ -1,7 +1,7 @@
 extension EVAmount {
     /// The bracket spacings the planner accepts on either scale: 1/3-stop multiples from 1/3 to 3 EV, plus
     /// 1.5 and 2.5 EV.
-    public static let allowedSpacings: [EVAmount] = [2, 4, 6, 8, 9, 10, 12, 14, 15, 16, 18].map {
+    package static let allowedSpacings: [EVAmount] = [2, 4, 6, 8, 9, 10, 12, 14, 15, 16, 18].map {
         EVAmount(sixths: $0)
     }
 
@@ -9,7 +9,7 @@ extension EVAmount {
     ///
     /// A value within 0.05 EV of an allowed spacing means that spacing (so `0.3` and `0.33` are 1/3 EV);
     /// anything else throws `invalidSpacing` listing the allowed values.
-    public static func spacing(parsing text: String) throws(ExposureError) -> EVAmount {
+    package static func spacing(parsing text: String) throws(ExposureError) -> EVAmount {
         let typed = ShutterScale.trimmed(text)
         var body = Substring(typed)
         if body.lowercased().hasSuffix("ev") { body = body.dropLast(2) }

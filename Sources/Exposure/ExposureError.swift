@@ -2,7 +2,7 @@
 ///
 /// Every case is a problem with the input (none is transient: retrying the same input fails the same way).
 /// The CLI turns these into messages; this layer never formats them for people.
-public enum ExposureError: Error, Sendable, Hashable {
+package enum ExposureError: Error, Sendable, Hashable {
     /// The text is not a shutter speed at all (`abc`, `1/`, empty).
     case notASpeed(text: String)
     /// The text is a number but zero or negative.
@@ -21,5 +21,5 @@ public enum ExposureError: Error, Sendable, Hashable {
     case noOfferedSpeeds
 
     /// Whether trying again unchanged could succeed; never, for exposure input.
-    public var isTransient: Bool { false }
+    package var isTransient: Bool { false }
 }

@@ -1,14 +1,14 @@
 /// A shutter speed read from what a person typed, resolved to a stop of a scale.
-public struct ParsedSpeed: Sendable, Hashable {
+package struct ParsedSpeed: Sendable, Hashable {
     /// The stop of the scale to use.
-    public let speed: ShutterSpeed
+    package let speed: ShutterSpeed
     /// The text as typed (trimmed), for messages.
-    public let typed: String
+    package let typed: String
     /// Whether the typed value was not a stop and was moved to the nearest one (the caller should say so).
-    public let wasSnapped: Bool
+    package let wasSnapped: Bool
 
     /// Creates a parse result.
-    public init(speed: ShutterSpeed, typed: String, wasSnapped: Bool) {
+    package init(speed: ShutterSpeed, typed: String, wasSnapped: Bool) {
         self.speed = speed
         self.typed = typed
         self.wasSnapped = wasSnapped
@@ -30,7 +30,7 @@ extension ShutterScale {
     /// Accepts `1/250`, `0.5`, `0.5"`, `0.5s`, `2`, `2"`, `2s`, `1/2`. A label the camera shows (`0.3`, `2.5`)
     /// means that stop even when the label rounds (the 0.3" stop is 1/3 s). A value within one step of a
     /// stop snaps to the nearest stop (`wasSnapped`); anything else throws, naming the nearest stop.
-    public func parseSpeed(_ text: String) throws(ExposureError) -> ParsedSpeed {
+    package func parseSpeed(_ text: String) throws(ExposureError) -> ParsedSpeed {
         let typed = Self.trimmed(text)
         var body = Substring(typed)
         if body.hasSuffix("\"") || body.hasSuffix("s") || body.hasSuffix("″") {

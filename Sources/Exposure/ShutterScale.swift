@@ -3,14 +3,14 @@
 /// Index 0 is the fastest speed (1/8000); each next index is one step (1/3 or 1/2 EV) longer. The speeds are
 /// the exact rationals Sony cameras use (0.4" is 4/10, the 0.3" stop is 1/3), and their labels are what the
 /// camera displays.
-public enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
+package enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
     /// The standard 1/3-stop scale: 55 speeds from 1/8000 to 30".
     case third
     /// The 1/2-stop scale: 37 speeds from 1/8000 to 30".
     case half
 
     /// How many scale steps make one EV (3 on the 1/3-stop scale, 2 on the 1/2-stop scale).
-    public var stepsPerEV: Int {
+    package var stepsPerEV: Int {
         switch self {
         case .third: 3
         case .half: 2
@@ -18,7 +18,7 @@ public enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The speeds of this scale, fastest first.
-    public var speeds: [ShutterSpeed] {
+    package var speeds: [ShutterSpeed] {
         switch self {
         case .third: Self.thirdStopSpeeds
         case .half: Self.halfStopSpeeds
@@ -26,13 +26,13 @@ public enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The fastest speed on the scale (1/8000).
-    public var fastest: ShutterSpeed { speeds[0] }
+    package var fastest: ShutterSpeed { speeds[0] }
 
     /// The longest timed speed on the scale (30"); anything longer needs bulb.
-    public var longest: ShutterSpeed { speeds[speeds.count - 1] }
+    package var longest: ShutterSpeed { speeds[speeds.count - 1] }
 
     /// A short human name for messages: `1/3-stop` or `1/2-stop`.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .third: "1/3-stop"
         case .half: "1/2-stop"
@@ -40,7 +40,7 @@ public enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The index of `speed` on this scale (by value, so 300/10 finds 30"), or `nil` when it is not a stop here.
-    public func index(of speed: ShutterSpeed) -> Int? {
+    package func index(of speed: ShutterSpeed) -> Int? {
         // Linear search over at most 55 entries beats hashing here (no allocation, a few compares).
         let speeds = self.speeds
         for index in speeds.indices where speeds[index] == speed { return index }
@@ -50,7 +50,7 @@ public enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
     /// The distance from `faster` to `slower` as an amount of EV (negative when `slower` is faster).
     ///
     /// Both speeds must be stops of this scale; returns `nil` otherwise.
-    public func distance(from faster: ShutterSpeed, to slower: ShutterSpeed) -> EVAmount? {
+    package func distance(from faster: ShutterSpeed, to slower: ShutterSpeed) -> EVAmount? {
         guard let start = index(of: faster), let end = index(of: slower) else { return nil }
         return EVAmount(sixths: (end - start) * (6 / stepsPerEV))
     }

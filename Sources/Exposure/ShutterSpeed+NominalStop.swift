@@ -5,7 +5,7 @@ extension ShutterSpeed {
     /// This is what "one stop apart" means on a camera: nominal speeds like 1/6400 are not exactly a
     /// third from their neighbours, but they sit on the third-stop grid. Computed from the binary exponent
     /// (round(log2 x) = exponent + 1 when the significand is at least √2, written out) so no libm is needed.
-    public var nominalThirds: Int {
+    package var nominalThirds: Int {
         let time = seconds
         let cubed = time * time * time
         let exponent = Int(cubed.exponent)

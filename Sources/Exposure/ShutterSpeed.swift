@@ -3,24 +3,24 @@
 /// Two speeds are equal when their values are equal: 300/10 and 30/1 are both 30".
 /// The numerator and denominator are kept as given, because the camera wants its own
 /// encoding back (0.4" is 4/10, not 2/5).
-public struct ShutterSpeed: Sendable, Codable, CustomStringConvertible {
+package struct ShutterSpeed: Sendable, Codable, CustomStringConvertible {
     /// Seconds numerator (Sony: high 16 bits of 0xD20D).
-    public let numerator: Int
+    package let numerator: Int
     /// Seconds denominator (Sony: low 16 bits of 0xD20D).
-    public let denominator: Int
+    package let denominator: Int
 
     /// Creates a speed of `numerator/denominator` seconds; both must be positive.
-    public init(numerator: Int, denominator: Int) {
+    package init(numerator: Int, denominator: Int) {
         precondition(numerator > 0 && denominator > 0, "a shutter speed is a positive fraction")
         self.numerator = numerator
         self.denominator = denominator
     }
 
     /// The exposure time in seconds.
-    public var seconds: Double { Double(numerator) / Double(denominator) }
+    package var seconds: Double { Double(numerator) / Double(denominator) }
 
     /// The label a camera displays: `1/250` below 0.3 s, else seconds with `"` (`0.3"`, `2.5"`, `30"`).
-    public var label: String {
+    package var label: String {
         if numerator == 1 && denominator > 3 { return "1/\(denominator)" }
         if numerator % denominator == 0 { return "\(numerator / denominator)\"" }
         // Tenths are how cameras show sub-second and fractional long exposures (1/3 s shows as 0.3").
@@ -32,24 +32,24 @@ public struct ShutterSpeed: Sendable, Codable, CustomStringConvertible {
     }
 
     /// The camera label.
-    public var description: String { label }
+    package var description: String { label }
 }
 
 extension ShutterSpeed: Hashable, Comparable {
     /// Equal values are equal speeds, whatever the encoding (300/10 == 30/1).
-    public static func == (lhs: ShutterSpeed, rhs: ShutterSpeed) -> Bool {
+    package static func == (lhs: ShutterSpeed, rhs: ShutterSpeed) -> Bool {
         lhs.numerator * rhs.denominator == rhs.numerator * lhs.denominator
     }
 
     /// Hashes the reduced fraction, consistent with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         let divisor = Self.gcd(numerator, denominator)
         hasher.combine(numerator / divisor)
         hasher.combine(denominator / divisor)
     }
 
     /// Shorter exposures sort first.
-    public static func < (lhs: ShutterSpeed, rhs: ShutterSpeed) -> Bool {
+    package static func < (lhs: ShutterSpeed, rhs: ShutterSpeed) -> Bool {
         lhs.numerator * rhs.denominator < rhs.numerator * lhs.denominator
     }
 

@@ -1,16 +1,16 @@
 /// One frame whose planned speed the camera does not offer, and the speed used instead.
-public struct SpeedSubstitution: Sendable, Hashable, Codable {
+package struct SpeedSubstitution: Sendable, Hashable, Codable {
     /// The set's position in the plan, from 0.
-    public let setIndex: Int
+    package let setIndex: Int
     /// The frame's position in its set, from 0.
-    public let frameIndex: Int
+    package let frameIndex: Int
     /// The speed the plan asked for.
-    public let planned: ShutterSpeed
+    package let planned: ShutterSpeed
     /// The nearest speed the camera offers.
-    public let used: ShutterSpeed
+    package let used: ShutterSpeed
 
     /// Creates a substitution record.
-    public init(setIndex: Int, frameIndex: Int, planned: ShutterSpeed, used: ShutterSpeed) {
+    package init(setIndex: Int, frameIndex: Int, planned: ShutterSpeed, used: ShutterSpeed) {
         self.setIndex = setIndex
         self.frameIndex = frameIndex
         self.planned = planned
@@ -19,20 +19,20 @@ public struct SpeedSubstitution: Sendable, Hashable, Codable {
 }
 
 /// A plan resolved against the speeds one camera offers.
-public struct MatchedPlan: Sendable, Hashable, Codable {
+package struct MatchedPlan: Sendable, Hashable, Codable {
     /// The speeds to set, per set and frame, all offered by the camera.
-    public let sets: [[ShutterSpeed]]
+    package let sets: [[ShutterSpeed]]
     /// Every frame that uses a different speed than planned, in plan order.
-    public let substitutions: [SpeedSubstitution]
+    package let substitutions: [SpeedSubstitution]
     /// Problems worth confirming before shooting (two frames of a set becoming one speed).
-    public let warnings: [String]
+    package let warnings: [String]
 }
 
 /// Maps each planned frame to a speed a camera offers.
-public enum SpeedMatcher {
+package enum SpeedMatcher {
     /// Resolves `plan` against `offered`: the same speed when offered, else the offered speed nearest in
     /// nominal stops (`nominalThirds`), a tie going to the longer exposure (better shadows than clipped ones).
-    public static func match(_ plan: BracketPlan, offered: [ShutterSpeed]) throws(ExposureError) -> MatchedPlan {
+    package static func match(_ plan: BracketPlan, offered: [ShutterSpeed]) throws(ExposureError) -> MatchedPlan {
         guard !offered.isEmpty else { throw .noOfferedSpeeds }
         let candidates = offered.map { (speed: $0, thirds: $0.nominalThirds) }
         var sets: [[ShutterSpeed]] = []

@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 
 /// The `hdrshoot` command line: finds the command, parses its options, runs it, maps errors to exit codes.
-public enum HDRShoot {
+package enum HDRShoot {
     /// The tool's version, printed by `--version`.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// The executable's name, used in help and hints.
     package static let toolName = "hdrshoot"
@@ -25,7 +25,7 @@ public enum HDRShoot {
     ]
 
     /// Runs the command named by the process arguments and exits with its status.
-    public static func main() -> Never {
+    package static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The process's only top-level task: it ends the process, so nothing is left running.
         Task {

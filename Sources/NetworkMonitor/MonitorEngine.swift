@@ -58,7 +58,7 @@ final class MonitorEngine {
         sink(event)
     }
 
-    /// The state as the public snapshot.
+    /// The state as the package snapshot.
     var snapshot: NetworkSnapshot {
         NetworkSnapshot(interfaceName: link.name, interfaceIndex: link.index, isUsable: link.isPresent && link.isUsable,
                         addresses: addresses.sorted { $0.description < $1.description }, wireless: wirelessStatus)

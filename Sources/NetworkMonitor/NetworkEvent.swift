@@ -1,5 +1,5 @@
 /// A change of the watched interface's network, in the order the kernel reported it.
-public enum NetworkEvent: Sendable, Equatable {
+package enum NetworkEvent: Sendable, Equatable {
     /// The interface stopped carrying traffic (admin down, carrier lost, DORMANT, removed).
     case linkDown(interface: String)
     /// The interface carries traffic again (IFF_UP and IFF_RUNNING, operstate UP).
@@ -24,7 +24,7 @@ public enum NetworkEvent: Sendable, Equatable {
 }
 
 /// What the monitor knows about the host's Wi-Fi on the watched interface.
-public enum WirelessStatus: Sendable, Equatable {
+package enum WirelessStatus: Sendable, Equatable {
     /// nl80211 is absent (ENOENT for the family): no Wi-Fi information at all.
     case unavailable
     /// The interface is not a Wi-Fi interface (nl80211 does not know it).
@@ -36,26 +36,26 @@ public enum WirelessStatus: Sendable, Equatable {
 }
 
 /// The current state of the watched interface.
-public struct NetworkSnapshot: Sendable, Equatable {
+package struct NetworkSnapshot: Sendable, Equatable {
     /// The interface name ("wlan0"), nil before the first read.
-    public var interfaceName: String?
+    package var interfaceName: String?
     /// The ifindex.
-    public var interfaceIndex: Int32?
+    package var interfaceIndex: Int32?
     /// Whether the link exists and carries traffic (IFF_UP, IFF_RUNNING, operstate UP).
-    public var isUsable: Bool
+    package var isUsable: Bool
     /// The addresses on the interface, sorted by text.
-    public var addresses: [IPAddress]
+    package var addresses: [IPAddress]
     /// The Wi-Fi state.
-    public var wireless: WirelessStatus
+    package var wireless: WirelessStatus
 
     /// The SSID when associated and known.
-    public var ssid: SSID? {
+    package var ssid: SSID? {
         if case let .connected(ssid) = wireless { return ssid }
         return nil
     }
 
     /// Creates a snapshot.
-    public init(interfaceName: String? = nil, interfaceIndex: Int32? = nil, isUsable: Bool = false,
+    package init(interfaceName: String? = nil, interfaceIndex: Int32? = nil, isUsable: Bool = false,
                 addresses: [IPAddress] = [], wireless: WirelessStatus = .unavailable) {
         self.interfaceName = interfaceName
         self.interfaceIndex = interfaceIndex
@@ -66,7 +66,7 @@ public struct NetworkSnapshot: Sendable, Equatable {
 }
 
 /// Which interface to watch.
-public enum WatchTarget: Sendable, Equatable {
+package enum WatchTarget: Sendable, Equatable {
     /// An interface by name ("wlan0").
     case interface(name: String)
     /// The interface the kernel routes `address` (the camera) through (RTM_GETROUTE, RTA_OIF).
@@ -76,13 +76,13 @@ public enum WatchTarget: Sendable, Equatable {
 }
 
 /// How a `NetworkMonitor` is set up.
-public struct NetworkMonitorConfiguration: Sendable {
+package struct NetworkMonitorConfiguration: Sendable {
     /// The interface to watch.
-    public var target: WatchTarget
+    package var target: WatchTarget
     /// How long a netlink request may wait for its answer.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// How many undelivered events the stream keeps before dropping the oldest.
-    public var eventBufferSize: Int
+    package var eventBufferSize: Int
 
     /// The rtnetlink endpoint (tests only: the real kernel in practice).
     package var routeEndpoint: NetlinkEndpoint = .route
@@ -94,7 +94,7 @@ public struct NetworkMonitorConfiguration: Sendable {
     package var prepareThread: (@Sendable () throws -> Void)?
 
     /// Watches `target`, with a 2-second request timeout and room for 256 undelivered events.
-    public init(target: WatchTarget, requestTimeout: Duration = .seconds(2), eventBufferSize: Int = 256) {
+    package init(target: WatchTarget, requestTimeout: Duration = .seconds(2), eventBufferSize: Int = 256) {
         self.target = target
         self.requestTimeout = requestTimeout
         self.eventBufferSize = eventBufferSize

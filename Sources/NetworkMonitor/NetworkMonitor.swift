@@ -13,7 +13,7 @@ import Synchronization
 /// for try await event in monitor.events { ... }
 /// await monitor.stop()
 /// ```
-public actor NetworkMonitor {
+package actor NetworkMonitor {
     /// The lifecycle of the monitor thread.
     private enum State {
         case idle
@@ -24,14 +24,14 @@ public actor NetworkMonitor {
 
     /// Link, address and Wi-Fi changes of the watched interface; finishes after `stop()`, or throws
     /// the error that ended the monitor thread.
-    public nonisolated let events: AsyncThrowingStream<NetworkEvent, any Error>
+    package nonisolated let events: AsyncThrowingStream<NetworkEvent, any Error>
     private let continuation: AsyncThrowingStream<NetworkEvent, any Error>.Continuation
     private let configuration: NetworkMonitorConfiguration
     private let latest = LatestSnapshot()
     private var state: State = .idle
 
     /// Creates a monitor; nothing is opened until `start()`.
-    public init(configuration: NetworkMonitorConfiguration) {
+    package init(configuration: NetworkMonitorConfiguration) {
         self.configuration = configuration
         (events, continuation) = AsyncThrowingStream.makeStream(
             of: NetworkEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventBufferSize))
@@ -46,13 +46,13 @@ public actor NetworkMonitor {
     }
 
     /// The latest known state of the watched interface (updated by the monitor thread).
-    public nonisolated var snapshot: NetworkSnapshot { latest.value.withLock { $0 } }
+    package nonisolated var snapshot: NetworkSnapshot { latest.value.withLock { $0 } }
 
     /// Opens the sockets, finds the interface, reads its state and starts watching.
     ///
     /// - Returns: the initial state.
     /// - Throws: `NetworkMonitorError` (for example `.interfaceNotFound` when nothing routes to the camera).
-    public func start() async throws -> NetworkSnapshot {
+    package func start() async throws -> NetworkSnapshot {
         guard case .idle = state else { throw NetworkMonitorError.closed }
         let wakeup = try Wakeup()
         let exit = ThreadExit()
@@ -100,7 +100,7 @@ public actor NetworkMonitor {
     }
 
     /// Stops watching: wakes the monitor thread, waits for it to close its sockets, ends `events`.
-    public func stop() async {
+    package func stop() async {
         switch state {
         case let .starting(wakeup, exit), let .running(wakeup, exit):
             state = .stopped

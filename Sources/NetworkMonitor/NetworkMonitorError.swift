@@ -1,34 +1,34 @@
 import ByteCoding
 
 /// A C `errno` value, read once right after the failing call (swift-system style).
-public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+package struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     /// The raw `errno` number (positive).
-    public let rawValue: Int32
+    package let rawValue: Int32
 
     /// Wraps a raw `errno` number.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// Interrupted system call: the wrapper retries it.
-    public static let interrupted = Errno(rawValue: 4)  // EINTR
+    package static let interrupted = Errno(rawValue: 4)  // EINTR
     /// No such file or directory; generic netlink says this for an unknown family.
-    public static let noSuchFileOrDirectory = Errno(rawValue: 2)  // ENOENT
+    package static let noSuchFileOrDirectory = Errno(rawValue: 2)  // ENOENT
     /// No such device (nl80211 for an interface that is not wireless).
-    public static let noSuchDevice = Errno(rawValue: 19)  // ENODEV
+    package static let noSuchDevice = Errno(rawValue: 19)  // ENODEV
     /// Invalid argument.
-    public static let invalidArgument = Errno(rawValue: 22)  // EINVAL
+    package static let invalidArgument = Errno(rawValue: 22)  // EINVAL
     /// No buffer space: on a netlink socket, multicast messages were dropped.
-    public static let noBufferSpace = Errno(rawValue: 105)  // ENOBUFS
+    package static let noBufferSpace = Errno(rawValue: 105)  // ENOBUFS
     /// Resource temporarily unavailable (a receive timeout expired).
-    public static let wouldBlock = Errno(rawValue: 11)  // EAGAIN
+    package static let wouldBlock = Errno(rawValue: 11)  // EAGAIN
     /// Operation not supported.
-    public static let notSupported = Errno(rawValue: 95)  // EOPNOTSUPP
+    package static let notSupported = Errno(rawValue: 95)  // EOPNOTSUPP
     /// Operation not permitted.
-    public static let notPermitted = Errno(rawValue: 1)  // EPERM
+    package static let notPermitted = Errno(rawValue: 1)  // EPERM
     /// Network unreachable (no route to the camera).
-    public static let networkUnreachable = Errno(rawValue: 101)  // ENETUNREACH
+    package static let networkUnreachable = Errno(rawValue: 101)  // ENETUNREACH
 
     /// The conventional symbolic name, or the number.
-    public var description: String {
+    package var description: String {
         switch rawValue {
         case 1: return "EPERM"
         case 2: return "ENOENT"
@@ -50,7 +50,7 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Everything that can go wrong in the NetworkMonitor layer.
-public enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A system call failed (`operation` names it: "socket", "bind", "recvmsg", ...).
     case system(operation: String, errno: Errno)
     /// The kernel answered a request with an NLMSG_ERROR carrying this errno.
@@ -71,7 +71,7 @@ public enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConvert
     case closed
 
     /// Whether retrying later can succeed without anyone changing anything.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .eventsLost, .requestTimedOut, .dumpInterrupted: return true
         case let .system(_, errno), let .kernel(_, errno):
@@ -83,7 +83,7 @@ public enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// A short developer-facing description; the CLI writes its own user-facing text.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .system(operation, errno): return "\(operation) failed: \(errno)"
         case let .kernel(request, errno): return "kernel refused \(request): \(errno)"

@@ -61,7 +61,7 @@ package enum Rtnetlink {
 }
 
 /// IFLA_OPERSTATE values (RFC 2863, include/uapi/linux/if.h `IF_OPER_*`).
-public enum OperationalState: UInt8, Sendable, Equatable {
+package enum OperationalState: UInt8, Sendable, Equatable {
     /// IF_OPER_UNKNOWN (drivers that do not report it: counts as up when IFF_RUNNING is set).
     case unknown = 0
     /// IF_OPER_NOTPRESENT.

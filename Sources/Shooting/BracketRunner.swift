@@ -16,20 +16,20 @@ import Foundation
 ///
 /// Durable bookkeeping goes through a `ShootRecorder` (the journal), so the runner never touches files.
 /// Time goes through the injected clock, so tests run backoffs and timeouts in virtual time.
-public actor BracketRunner {
+package actor BracketRunner {
     /// Settings of a run.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Added to the exposure time to give the idle timeout (exposure + 10 s by default).
-        public var idleMargin: Duration
+        package var idleMargin: Duration
         /// Retries for busy (transient) camera errors.
-        public var busyRetry: RetryPolicy
+        package var busyRetry: RetryPolicy
         /// Auto-reconnect after the connection drops.
-        public var reconnect: ReconnectPolicy
+        package var reconnect: ReconnectPolicy
         /// The shoot's output folder; frames go to one subfolder per set (`set-01`, `set-02`, ...).
-        public var outputDirectory: URL
+        package var outputDirectory: URL
 
         /// Creates a configuration.
-        public init(
+        package init(
             outputDirectory: URL,
             idleMargin: Duration = .seconds(10),
             busyRetry: RetryPolicy = .busy,
@@ -42,14 +42,14 @@ public actor BracketRunner {
         }
 
         /// Where the frame at `position` is saved: `<output>/set-NN/`, camera file names kept.
-        public func destination(for position: ShootPosition) -> CaptureDestination {
+        package func destination(for position: ShootPosition) -> CaptureDestination {
             let number = position.set < 10 ? "0\(position.set)" : "\(position.set)"
             return CaptureDestination(directory: outputDirectory.appendingPathComponent("set-\(number)", isDirectory: true))
         }
     }
 
     /// What the runner is doing; every transition happens on the actor and is re-checked after each await.
-    public enum State: Sendable {
+    package enum State: Sendable {
         /// Created, `run` not called yet.
         case ready
         /// Checking the camera before the first frame.
@@ -65,7 +65,7 @@ public actor BracketRunner {
     }
 
     /// The run's events, in order; `.finished` is the last. One consumer.
-    public nonisolated let events: AsyncStream<ShootEvent>
+    package nonisolated let events: AsyncStream<ShootEvent>
 
     /// The camera driven.
     let camera: any RemoteCamera
@@ -83,7 +83,7 @@ public actor BracketRunner {
     private let wakeSink: AsyncStream<Void>.Continuation
 
     /// The current state.
-    public private(set) var state: State = .ready
+    package private(set) var state: State = .ready
     /// Active pause holds, one per kind.
     private(set) var holds: [PauseReason.Kind: PauseReason] = [:]
     /// Set by `stop()`; honoured between frames and between reconnect attempts.
@@ -94,7 +94,7 @@ public actor BracketRunner {
     var capturedThisRun = 0
 
     /// Creates a runner for `plan` on `camera`; `recorder` receives the durable milestones (the journal).
-    public init(
+    package init(
         camera: any RemoteCamera,
         plan: BracketPlan,
         configuration: Configuration,
@@ -111,13 +111,13 @@ public actor BracketRunner {
     }
 
     /// The active pause holds.
-    public var activeHolds: [PauseReason] { holds.values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
+    package var activeHolds: [PauseReason] { holds.values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
 
     // MARK: - Control
 
     /// Holds shooting for `reason` (parks before the next frame); a second hold of the same kind only
     /// updates its detail. Ignored once the run is finished.
-    public func pause(reason: PauseReason) async {
+    package func pause(reason: PauseReason) async {
         if case .finished = state { return }
         let isNew = holds[reason.kind] == nil
         holds[reason.kind] = reason
@@ -129,7 +129,7 @@ public actor BracketRunner {
 
     /// Releases the hold of `reason.kind` (`reason` is what is reported: "network back"); shooting
     /// continues when no hold is left. Ignored when no such hold is active.
-    public func resume(reason: PauseReason) async {
+    package func resume(reason: PauseReason) async {
         guard holds.removeValue(forKey: reason.kind) != nil else { return }
         eventSink.yield(.resumed(reason))
         wakeSink.yield()
@@ -137,7 +137,7 @@ public actor BracketRunner {
     }
 
     /// Ends the run after the frame in flight is saved (or at once when parked or reconnecting).
-    public func stop() {
+    package func stop() {
         stopRequested = true
         wakeSink.yield()
     }
@@ -147,7 +147,7 @@ public actor BracketRunner {
     /// Shoots the plan from `start` (1-based; frames before it count as done) to the end and returns how
     /// it went. With `restartingInterruptedSet`, shooting starts at the first frame of `start`'s set.
     /// Call once per runner.
-    public func run(from start: ShootPosition = .start, restartingInterruptedSet: Bool = false) async -> ShootResult {
+    package func run(from start: ShootPosition = .start, restartingInterruptedSet: Bool = false) async -> ShootResult {
         guard case .ready = state else { preconditionFailure("a BracketRunner runs once") }
         let positions = plan.positions
         let first = restartingInterruptedSet ? ShootPosition(set: start.set, frame: 1) : start

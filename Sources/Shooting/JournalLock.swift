@@ -11,9 +11,9 @@ import Darwin
 /// while the first still shoots is refused instead of driving the same camera and rewriting the same
 /// journal. The file holds the holder's process id, for the message. Releasing closes the descriptor;
 /// so does deinit.
-public final class JournalLock: Sendable {
+package final class JournalLock: Sendable {
     /// The lock file.
-    public let path: String
+    package let path: String
     private let descriptor: Int32
 
     private init(path: String, descriptor: Int32) {

@@ -4,14 +4,14 @@ import Foundation
 ///
 /// A failed save before a frame fires stops the run (the runner does not shoot untracked frames), and the
 /// frame's record is put back so a later save does not claim it was in flight.
-public actor JournalRecorder: ShootRecorder {
+package actor JournalRecorder: ShootRecorder {
     /// The journal, with every change so far (each one saved before the call that made it returns).
-    public private(set) var journal: ShootJournal
+    package private(set) var journal: ShootJournal
     private let store: JournalStore
     private let now: @Sendable () -> Date
 
     /// Records into `journal` (already created in `store`); `now` stamps the entries.
-    public init(journal: ShootJournal, store: JournalStore, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(journal: ShootJournal, store: JournalStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.journal = journal
         self.store = store
         self.now = now
@@ -19,7 +19,7 @@ public actor JournalRecorder: ShootRecorder {
 
     /// Logs that a run starts at `position` (fresh, or resuming) and marks the shoot in progress (the runner
     /// calls this; nothing else needs to).
-    public func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
+    package func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
         try await change { journal, time in
             journal.status = .inProgress
             journal.log.append(.init(at: time, event: .started(at: position, restartingSet: restartingSet)))
@@ -27,7 +27,7 @@ public actor JournalRecorder: ShootRecorder {
     }
 
     /// Marks the frame in flight; a frame that may have fired before becomes possibly duplicated.
-    public func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
+    package func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
         let before = journal.frame(at: position)
         do {
             try await markInFlight(at: position)
@@ -54,7 +54,7 @@ public actor JournalRecorder: ShootRecorder {
 
     /// Marks the frame done with its files; images recovered from an interrupted earlier attempt are kept
     /// with the frame's earlier images.
-    public func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
+    package func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
         try await change { journal, time in
             journal.updateFrame(at: position) {
                 $0.earlierImages += frame.recoveredImages
@@ -64,7 +64,7 @@ public actor JournalRecorder: ShootRecorder {
     }
 
     /// Marks the frame failed.
-    public func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {
+    package func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {
         let lost = (error as? any RemoteCameraError)?.isConnectionLost ?? false
         try await change { journal, time in
             journal.updateFrame(at: position) {
@@ -74,17 +74,17 @@ public actor JournalRecorder: ShootRecorder {
     }
 
     /// Logs a pause hold.
-    public func runDidPause(_ reason: PauseReason) async throws {
+    package func runDidPause(_ reason: PauseReason) async throws {
         try await change { journal, time in journal.log.append(.init(at: time, event: .paused(reason))) }
     }
 
     /// Logs a released hold.
-    public func runDidResume(_ reason: PauseReason) async throws {
+    package func runDidResume(_ reason: PauseReason) async throws {
         try await change { journal, time in journal.log.append(.init(at: time, event: .resumed(reason))) }
     }
 
     /// Logs the end of the run and sets the shoot's status.
-    public func runDidFinish(_ result: ShootResult) async throws {
+    package func runDidFinish(_ result: ShootResult) async throws {
         try await change { journal, time in
             if let reason = result.stopReason {
                 journal.status = .stopped(reason.kind)

@@ -7,7 +7,7 @@ import Dispatch
 import Foundation
 
 /// Why the journal could not be read or written; every case names the file.
-public enum JournalError: Error, Sendable, Equatable {
+package enum JournalError: Error, Sendable, Equatable {
     /// The state directory could not be created or opened.
     case stateDirectoryUnavailable(path: String, errno: Int32)
     /// No usable state directory: neither an option, nor `$HDRSHOOT_STATE_DIR`, `$XDG_STATE_HOME` or `$HOME`.
@@ -30,11 +30,11 @@ public enum JournalError: Error, Sendable, Equatable {
     case inUse(path: String, processID: Int32?)
 
     /// No journal error goes away by retrying at once.
-    public var isTransient: Bool { false }
+    package var isTransient: Bool { false }
 }
 
 /// One entry of the state directory: a journal, or a file that could not be read as one.
-public enum JournalListing: Sendable {
+package enum JournalListing: Sendable {
     /// A readable journal.
     case journal(ShootJournal)
     /// A `.json` file that is not a readable journal.
@@ -46,9 +46,9 @@ public enum JournalListing: Sendable {
 /// Files are written atomically (temp file, fsync, rename, fsync of the directory), created 0600 in a
 /// 0700 directory. All file work runs on one serial dispatch queue, never on the cooperative pool, and
 /// saves happen in call order. A file that does not decode is never overwritten.
-public struct JournalStore: Sendable {
+package struct JournalStore: Sendable {
     /// The state directory.
-    public let directory: URL
+    package let directory: URL
     /// Injected write faults (none outside tests).
     let faults: JournalFaults
 
@@ -57,7 +57,7 @@ public struct JournalStore: Sendable {
     private static let written = JournalWriteMemo()
 
     /// A store in `directory` (see `resolveDirectory` for the usual one).
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.init(directory: directory, faults: .none)
     }
 
@@ -70,7 +70,7 @@ public struct JournalStore: Sendable {
     /// The state directory: `option` (`--state-dir`), else `$HDRSHOOT_STATE_DIR`, else
     /// `$XDG_STATE_HOME/hdrshoot`, else `$HOME/.local/state/hdrshoot`. Empty variables count as unset and a
     /// relative `$XDG_STATE_HOME` is ignored, as the XDG spec says.
-    public static func resolveDirectory(
+    package static func resolveDirectory(
         option: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath
@@ -91,12 +91,12 @@ public struct JournalStore: Sendable {
     }
 
     /// The file of the journal `id`.
-    public func url(ofJournal id: String) -> URL { directory.appendingPathComponent("\(id).json") }
+    package func url(ofJournal id: String) -> URL { directory.appendingPathComponent("\(id).json") }
 
     // MARK: - Writing
 
     /// Creates the state directory (0700) when missing.
-    public func prepare() async throws(JournalError) {
+    package func prepare() async throws(JournalError) {
         let path = directory.path
         try await perform { () throws(JournalError) in
             do {
@@ -108,14 +108,14 @@ public struct JournalStore: Sendable {
     }
 
     /// Writes the journal of a new shoot; fails when one with its id exists.
-    public func create(_ journal: ShootJournal) async throws(JournalError) {
+    package func create(_ journal: ShootJournal) async throws(JournalError) {
         try await prepare()
         try await write(journal, replacing: false)
     }
 
     /// Claims the journal `id` for this process (see `JournalLock`); throws `.inUse` when another process
     /// holds it. Keep the lock alive for as long as the shoot runs.
-    public func lock(id: String) async throws(JournalError) -> JournalLock {
+    package func lock(id: String) async throws(JournalError) -> JournalLock {
         try await prepare()
         let directoryPath = directory.path
         return try await perform { () throws(JournalError) in try JournalLock.acquire(id: id, in: directoryPath) }
@@ -123,7 +123,7 @@ public struct JournalStore: Sendable {
 
     /// Replaces the journal's file atomically; refuses to replace a file that is not a readable journal,
     /// and leaves the file alone when it already holds this revision or a newer one.
-    public func save(_ journal: ShootJournal) async throws(JournalError) {
+    package func save(_ journal: ShootJournal) async throws(JournalError) {
         try await write(journal, replacing: true)
     }
 
@@ -167,7 +167,7 @@ public struct JournalStore: Sendable {
     // MARK: - Reading
 
     /// The journal `id`.
-    public func load(id: String) async throws(JournalError) -> ShootJournal {
+    package func load(id: String) async throws(JournalError) -> ShootJournal {
         let path = url(ofJournal: id).path
         return try await perform { () throws(JournalError) in
             guard JournalFile.exists(path) else { throw .notFound(id: id) }
@@ -176,7 +176,7 @@ public struct JournalStore: Sendable {
     }
 
     /// Every journal file, newest first (by id, which starts with the UTC creation time).
-    public func list() async throws(JournalError) -> [JournalListing] {
+    package func list() async throws(JournalError) -> [JournalListing] {
         let directoryPath = directory.path
         return try await perform { () throws(JournalError) in
             guard JournalFile.exists(directoryPath) else { return [] }
@@ -198,7 +198,7 @@ public struct JournalStore: Sendable {
     }
 
     /// The newest journal, or `nil` when there is none; throws when the newest file is unreadable.
-    public func latest() async throws(JournalError) -> ShootJournal? {
+    package func latest() async throws(JournalError) -> ShootJournal? {
         switch try await list().first {
         case nil: return nil
         case .journal(let journal): return journal
@@ -208,7 +208,7 @@ public struct JournalStore: Sendable {
 
     /// The newest journal with frames left to shoot, for `hdrshoot resume`; throws when an unreadable file
     /// is newer than it (it might be the shoot meant, so it is reported rather than passed over).
-    public func latestUnfinished() async throws(JournalError) -> ShootJournal? {
+    package func latestUnfinished() async throws(JournalError) -> ShootJournal? {
         for listing in try await list() {
             switch listing {
             case .journal(let journal) where journal.isUnfinished: return journal

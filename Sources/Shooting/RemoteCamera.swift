@@ -12,7 +12,7 @@ import Foundation
 ///   backoff) and a lost connection (auto-reconnect) from everything else (the run stops). Any other
 ///   error is treated as permanent. `CancellationError` means the caller cancelled.
 /// - Methods honour task cancellation where they wait (a cancelled capture is abandoned).
-public protocol RemoteCamera: Sendable {
+package protocol RemoteCamera: Sendable {
     /// Who the camera is; fields the camera has not reported yet are empty or `nil`.
     var identity: CameraIdentity { get async }
 
@@ -64,7 +64,7 @@ public protocol RemoteCamera: Sendable {
 }
 
 /// Errors a camera implementation throws, classified so the runner can react without knowing the protocol.
-public protocol RemoteCameraError: Error {
+package protocol RemoteCameraError: Error {
     /// Trying the same operation again after a pause may succeed (the camera said it is busy).
     var isTransient: Bool { get }
     /// The connection to the camera is gone; reconnecting may help.
@@ -72,14 +72,14 @@ public protocol RemoteCameraError: Error {
 }
 
 /// A shutter speed as a camera offers it: an exact time, or BULB (held open by the caller).
-public enum CameraShutterSpeed: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum CameraShutterSpeed: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A timed exposure the camera meters itself.
     case timed(ShutterSpeed)
     /// The shutter stays open while the release is held (Sony encodes it as 0).
     case bulb
 
     /// The camera's label: `1/250`, `2.5"`, `BULB`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .timed(let speed): speed.label
         case .bulb: "BULB"
@@ -88,7 +88,7 @@ public enum CameraShutterSpeed: Sendable, Hashable, Codable, CustomStringConvert
 
     /// The camera setting that shoots `speed`: the same timed value when offered, else BULB when
     /// `speed` is longer than every timed value and the camera offers BULB, else `nil`.
-    public static func resolve(_ speed: ShutterSpeed, in available: [CameraShutterSpeed]) -> CameraShutterSpeed? {
+    package static func resolve(_ speed: ShutterSpeed, in available: [CameraShutterSpeed]) -> CameraShutterSpeed? {
         if available.contains(.timed(speed)) { return .timed(speed) }
         guard available.contains(.bulb) else { return nil }
         let timed = available.compactMap { setting -> ShutterSpeed? in
@@ -101,7 +101,7 @@ public enum CameraShutterSpeed: Sendable, Hashable, Codable, CustomStringConvert
 }
 
 /// The camera's exposure mode, as far as shooting is concerned.
-public enum ShootingMode: Sendable, Hashable, Codable {
+package enum ShootingMode: Sendable, Hashable, Codable {
     /// M: aperture and shutter set by hand (BULB available).
     case manual
     /// S: shutter priority.
@@ -114,11 +114,11 @@ public enum ShootingMode: Sendable, Hashable, Codable {
     case other(code: UInt32)
 
     /// Whether hdrshoot can set shutter speeds in this mode (M or S).
-    public var allowsShutterControl: Bool { self == .manual || self == .shutterPriority }
+    package var allowsShutterControl: Bool { self == .manual || self == .shutterPriority }
 }
 
 /// What the camera is doing, as reported on its event channel.
-public enum CameraStatus: Sendable, Hashable {
+package enum CameraStatus: Sendable, Hashable {
     /// Ready for the next command; every image of the last capture is saved.
     case idle
     /// The shutter is open.
@@ -132,18 +132,18 @@ public enum CameraStatus: Sendable, Hashable {
 }
 
 /// Who a camera is: shown in summaries and stored in the journal so a resume reconnects to the same body.
-public struct CameraIdentity: Sendable, Hashable, Codable {
+package struct CameraIdentity: Sendable, Hashable, Codable {
     /// The model name (`DSC-RX100M7`).
-    public var model: String
+    package var model: String
     /// The serial number, or the PTP/IP GUID when the body reports no serial.
-    public var serialNumber: String?
+    package var serialNumber: String?
     /// Where it was reached: `host:port`.
-    public var address: String
+    package var address: String
     /// The Wi-Fi network it was reached on, when the host knows it.
-    public var ssid: String?
+    package var ssid: String?
 
     /// Creates an identity.
-    public init(model: String, serialNumber: String? = nil, address: String, ssid: String? = nil) {
+    package init(model: String, serialNumber: String? = nil, address: String, ssid: String? = nil) {
         self.model = model
         self.serialNumber = serialNumber
         self.address = address
@@ -152,30 +152,30 @@ public struct CameraIdentity: Sendable, Hashable, Codable {
 }
 
 /// Where a capture's images go: a directory and a prefix for the camera's file names.
-public struct CaptureDestination: Sendable, Hashable, Codable {
+package struct CaptureDestination: Sendable, Hashable, Codable {
     /// The folder the images are written into (created by the camera implementation when missing).
-    public var directory: URL
+    package var directory: URL
     /// Put in front of the camera's own file name (may be empty).
-    public var fileNamePrefix: String
+    package var fileNamePrefix: String
 
     /// Creates a destination.
-    public init(directory: URL, fileNamePrefix: String = "") {
+    package init(directory: URL, fileNamePrefix: String = "") {
         self.directory = directory
         self.fileNamePrefix = fileNamePrefix
     }
 }
 
 /// One image file a capture produced.
-public struct SavedImage: Sendable, Hashable, Codable {
+package struct SavedImage: Sendable, Hashable, Codable {
     /// The file name as written (prefix plus the camera's name, e.g. `DSC01234.ARW`).
-    public var fileName: String
+    package var fileName: String
     /// The full path of the written file.
-    public var path: String
+    package var path: String
     /// The number of bytes written.
-    public var byteCount: Int
+    package var byteCount: Int
 
     /// Creates a record of a saved image.
-    public init(fileName: String, path: String, byteCount: Int) {
+    package init(fileName: String, path: String, byteCount: Int) {
         self.fileName = fileName
         self.path = path
         self.byteCount = byteCount
@@ -183,17 +183,17 @@ public struct SavedImage: Sendable, Hashable, Codable {
 }
 
 /// What one capture produced: one file, or more (RAW + JPEG).
-public struct CapturedFrame: Sendable, Hashable, Codable {
+package struct CapturedFrame: Sendable, Hashable, Codable {
     /// The saved files, in the order the camera offered them.
-    public var images: [SavedImage]
+    package var images: [SavedImage]
     /// The shutter speed the camera actually used, when it reported one.
-    public var actualSpeed: CameraShutterSpeed?
+    package var actualSpeed: CameraShutterSpeed?
     /// Images an interrupted earlier release left in the camera, fetched into the same folder before this
     /// release (usually the first exposure of the frame being reshot); empty in the normal case.
-    public var recoveredImages: [SavedImage]
+    package var recoveredImages: [SavedImage]
 
     /// Creates a capture result.
-    public init(images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil, recoveredImages: [SavedImage] = []) {
+    package init(images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil, recoveredImages: [SavedImage] = []) {
         self.images = images
         self.actualSpeed = actualSpeed
         self.recoveredImages = recoveredImages
@@ -204,7 +204,7 @@ public struct CapturedFrame: Sendable, Hashable, Codable {
     }
 
     /// Decodes a capture result; `recoveredImages` may be missing (records written before it existed).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         images = try container.decode([SavedImage].self, forKey: .images)
         actualSpeed = try container.decodeIfPresent(CameraShutterSpeed.self, forKey: .actualSpeed)

@@ -1,53 +1,53 @@
 import Exposure
 
 /// A frame's place in the plan: set and frame, both counted from 1 (as shown to the photographer).
-public struct ShootPosition: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct ShootPosition: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The set, from 1.
-    public var set: Int
+    package var set: Int
     /// The frame within its set, from 1.
-    public var frame: Int
+    package var frame: Int
 
     /// Creates a position; both numbers count from 1.
-    public init(set: Int, frame: Int) {
+    package init(set: Int, frame: Int) {
         self.set = set
         self.frame = frame
     }
 
     /// The first frame of the first set.
-    public static let start = ShootPosition(set: 1, frame: 1)
+    package static let start = ShootPosition(set: 1, frame: 1)
 
     /// Plan order.
-    public static func < (lhs: ShootPosition, rhs: ShootPosition) -> Bool {
+    package static func < (lhs: ShootPosition, rhs: ShootPosition) -> Bool {
         (lhs.set, lhs.frame) < (rhs.set, rhs.frame)
     }
 
     /// `set 2, frame 3`.
-    public var description: String { "set \(set), frame \(frame)" }
+    package var description: String { "set \(set), frame \(frame)" }
 }
 
 extension BracketPlan {
     /// Every frame position in shooting order.
-    public var positions: [ShootPosition] {
+    package var positions: [ShootPosition] {
         sets.enumerated().flatMap { set in
             set.element.indices.map { ShootPosition(set: set.offset + 1, frame: $0 + 1) }
         }
     }
 
     /// The planned speed at `position`, or `nil` outside the plan.
-    public func speed(at position: ShootPosition) -> ShutterSpeed? {
+    package func speed(at position: ShootPosition) -> ShutterSpeed? {
         guard sets.indices.contains(position.set - 1) else { return nil }
         let set = sets[position.set - 1]
         return set.indices.contains(position.frame - 1) ? set[position.frame - 1] : nil
     }
 
     /// How many frames come before `position` in plan order.
-    public func framesBefore(_ position: ShootPosition) -> Int {
+    package func framesBefore(_ position: ShootPosition) -> Int {
         sets.prefix(position.set - 1).reduce(0) { $0 + $1.count } + (position.frame - 1)
     }
 }
 
 /// The step a frame is in.
-public enum FramePhase: String, Sendable, Hashable, Codable {
+package enum FramePhase: String, Sendable, Hashable, Codable {
     /// Setting the shutter speed and waiting for the camera to confirm it.
     case settingSpeed
     /// Firing the shutter and receiving the images.
@@ -59,31 +59,31 @@ public enum FramePhase: String, Sendable, Hashable, Codable {
 }
 
 /// One step of one frame, with the counts a progress line needs.
-public struct FrameProgress: Sendable, Hashable {
+package struct FrameProgress: Sendable, Hashable {
     /// Which frame.
-    public var position: ShootPosition
+    package var position: ShootPosition
     /// How many sets the plan has.
-    public var setCount: Int
+    package var setCount: Int
     /// How many frames this frame's set has.
-    public var framesInSet: Int
+    package var framesInSet: Int
     /// The planned speed.
-    public var speed: ShutterSpeed
+    package var speed: ShutterSpeed
     /// The camera setting used for it (the same speed, or BULB).
-    public var setting: CameraShutterSpeed
+    package var setting: CameraShutterSpeed
     /// The step the frame has reached.
-    public var phase: FramePhase
+    package var phase: FramePhase
     /// Frames of the plan saved so far (frames before the start position count as saved).
-    public var completed: Int
+    package var completed: Int
     /// Frames in the plan.
-    public var total: Int
+    package var total: Int
     /// What was saved, in the `.saved` phase.
-    public var saved: CapturedFrame?
+    package var saved: CapturedFrame?
 }
 
 /// Why shooting is held; several holds can be active at once and shooting continues when none is left.
-public struct PauseReason: Sendable, Hashable, Codable {
+package struct PauseReason: Sendable, Hashable, Codable {
     /// Who holds the pause; `resume(_:)` releases the hold of one kind.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// The photographer (keyboard).
         case user
         /// The host lost the camera's network (network monitor).
@@ -95,19 +95,19 @@ public struct PauseReason: Sendable, Hashable, Codable {
     }
 
     /// Who holds the pause.
-    public var kind: Kind
+    package var kind: Kind
     /// Context for the message (an SSID, an interface name); never needed for logic.
-    public var detail: String?
+    package var detail: String?
 
     /// Creates a reason.
-    public init(_ kind: Kind, detail: String? = nil) {
+    package init(_ kind: Kind, detail: String? = nil) {
         self.kind = kind
         self.detail = detail
     }
 }
 
 /// Why a run ended before the last frame.
-public enum StopReason: Sendable {
+package enum StopReason: Sendable {
     /// `stop()` was called; the frame in flight was finished first.
     case stopRequested
     /// The task running the shoot was cancelled; a frame in flight was abandoned.
@@ -121,24 +121,24 @@ public enum StopReason: Sendable {
 }
 
 /// How a run ended: always with the counts and, when not complete, where to resume and why.
-public struct ShootResult: Sendable {
+package struct ShootResult: Sendable {
     /// Frames of the plan saved (frames before the start position count as saved).
-    public var completed: Int
+    package var completed: Int
     /// Frames in the plan.
-    public var total: Int
+    package var total: Int
     /// Frames saved by this run.
-    public var capturedThisRun: Int
+    package var capturedThisRun: Int
     /// The first frame not saved, or `nil` when the plan is complete.
-    public var resumePosition: ShootPosition?
+    package var resumePosition: ShootPosition?
     /// Why the run stopped early, or `nil` when the plan is complete.
-    public var stopReason: StopReason?
+    package var stopReason: StopReason?
 
     /// Whether every frame of the plan is saved.
-    public var isComplete: Bool { stopReason == nil }
+    package var isComplete: Bool { stopReason == nil }
 }
 
 /// What a running shoot reports, in order, on `BracketRunner.events`.
-public enum ShootEvent: Sendable {
+package enum ShootEvent: Sendable {
     /// The run checked the camera and starts at `position` with `completed` of `total` frames already saved.
     case started(position: ShootPosition, completed: Int, total: Int)
     /// A frame reached a phase.

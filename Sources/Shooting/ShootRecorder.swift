@@ -11,7 +11,7 @@
 /// `pause` at any time), so implementations are actors.
 /// Errors of `frameDidFail`, `runDidPause`, `runDidResume` and `runDidFinish` are ignored: the frame
 /// records already on disk are what resume relies on.
-public protocol ShootRecorder: Sendable {
+package protocol ShootRecorder: Sendable {
     /// A run starts at `position` (fresh or resuming), after the camera checks passed; a throw stops it.
     func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws
     /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
@@ -30,21 +30,21 @@ public protocol ShootRecorder: Sendable {
 }
 
 /// A recorder that records nothing: for runs without a journal.
-public struct NoRecorder: ShootRecorder {
+package struct NoRecorder: ShootRecorder {
     /// Creates the recorder.
-    public init() {}
+    package init() {}
     /// Does nothing.
-    public func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {}
+    package func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {}
     /// Does nothing.
-    public func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
+    package func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
     /// Does nothing.
-    public func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {}
+    package func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {}
     /// Does nothing.
-    public func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {}
+    package func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {}
     /// Does nothing.
-    public func runDidPause(_ reason: PauseReason) async throws {}
+    package func runDidPause(_ reason: PauseReason) async throws {}
     /// Does nothing.
-    public func runDidResume(_ reason: PauseReason) async throws {}
+    package func runDidResume(_ reason: PauseReason) async throws {}
     /// Does nothing.
-    public func runDidFinish(_ result: ShootResult) async throws {}
+    package func runDidFinish(_ result: ShootResult) async throws {}
 }

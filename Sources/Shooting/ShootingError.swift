@@ -1,7 +1,7 @@
 import Exposure
 
 /// Why the shooting layer stopped a frame or a run; camera errors are passed through unchanged.
-public enum ShootingError: Error, Sendable, Equatable {
+package enum ShootingError: Error, Sendable, Equatable {
     /// The camera is in a mode where hdrshoot cannot set the shutter speed (needs M or S).
     case unsupportedMode(ShootingMode)
     /// The plan needs a speed the camera does not offer (and BULB cannot stand in for it).
@@ -16,12 +16,12 @@ public enum ShootingError: Error, Sendable, Equatable {
     case invalidResumePosition(ShootPosition)
 
     /// Whether retrying the same step later may succeed. No shooting-layer error is.
-    public var isTransient: Bool { false }
+    package var isTransient: Bool { false }
 }
 
 extension ShootingError: RemoteCameraError {
     /// Only `.disconnected` is a lost connection (auto-reconnect applies).
-    public var isConnectionLost: Bool {
+    package var isConnectionLost: Bool {
         if case .disconnected = self { return true }
         return false
     }

@@ -12,14 +12,14 @@ import Glibc
 /// whether it returned or threw, and waits until it is reaped. Pipe reads run on dedicated dispatch threads;
 /// waiting for a line or for the exit never blocks the cooperative pool. Unlike `ProcessRunner` it takes no
 /// process slot, so a test can hold a simulator and still run short commands.
-public final class BackgroundProcess: Sendable {
+package final class BackgroundProcess: Sendable {
     /// Why a wait gave up.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// The child exited or timed out before printing a matching line; `output` is what it printed.
         case noMatchingLine(output: String, errorOutput: String)
 
         /// For test output.
-        public var description: String {
+        package var description: String {
             switch self {
             case let .noMatchingLine(output, errorOutput):
                 "no matching line; stdout: \(output.suffix(2000)) stderr: \(errorOutput.suffix(2000))"
@@ -36,7 +36,7 @@ public final class BackgroundProcess: Sendable {
     }
 
     /// The child's process id.
-    public let pid: Int32
+    package let pid: Int32
     private let state = Mutex(State())
 
     private init(pid: Int32) {
@@ -44,7 +44,7 @@ public final class BackgroundProcess: Sendable {
     }
 
     /// Starts `executable`, runs `body` with it, then kills the child (if still running) and waits for it.
-    public static func with<T>(
+    package static func with<T>(
         _ executable: URL, arguments: [String], environment: [String: String]? = nil,
         _ body: (BackgroundProcess) async throws -> T
     ) async throws -> T {
@@ -93,17 +93,17 @@ public final class BackgroundProcess: Sendable {
     }
 
     /// Everything printed on standard output so far.
-    public var standardOutput: String { state.withLock { String(decoding: $0.out, as: UTF8.self) } }
+    package var standardOutput: String { state.withLock { String(decoding: $0.out, as: UTF8.self) } }
 
     /// Everything printed on standard error so far.
-    public var standardError: String { state.withLock { String(decoding: $0.error, as: UTF8.self) } }
+    package var standardError: String { state.withLock { String(decoding: $0.error, as: UTF8.self) } }
 
     /// The exit status once the child ended (`128 + signal` when a signal ended it).
-    public var exitStatus: Int32? { state.withLock { $0.exitStatus } }
+    package var exitStatus: Int32? { state.withLock { $0.exitStatus } }
 
     /// Waits until a complete standard-output line satisfies `matches`, and returns it; throws when the child
     /// ends first or `timeout` passes.
-    public func waitForLine(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
+    package func waitForLine(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (lines, ended) = state.withLock { state -> ([Substring], Bool) in
@@ -121,7 +121,7 @@ public final class BackgroundProcess: Sendable {
 
     /// Waits until the child exits (at most `timeout`, then kills it) and returns its status.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(60)) async -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(60)) async -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let status = exitStatus { return status }
@@ -134,7 +134,7 @@ public final class BackgroundProcess: Sendable {
     }
 
     /// Sends `signal` to the child (by its PID) if it has not exited yet.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         state.withLock { state in
             // Once reaped the PID may belong to someone else: never signal it then.
             if state.exitStatus == nil { _ = Glibc.kill(pid, signal) }
@@ -142,7 +142,7 @@ public final class BackgroundProcess: Sendable {
     }
 
     /// Kills the child (SIGKILL, by PID) unless it has exited, and waits until it is reaped.
-    public func kill() async {
+    package func kill() async {
         send(SIGKILL)
         while exitStatus == nil { await waitForChange(until: ContinuousClock.now + .seconds(5)) }
     }

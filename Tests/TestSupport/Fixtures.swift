@@ -5,9 +5,9 @@ import Testing
 ///
 /// The bytes are never copied into the repository; tests that need them call `Fixtures.load`
 /// and skip (with the reason) when the folder is absent.
-public enum Fixtures {
+package enum Fixtures {
     /// The project root: the folder holding `Package.swift`, found from this source file.
-    public static let packageRoot: URL = {
+    package static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -17,7 +17,7 @@ public enum Fixtures {
     }()
 
     /// `../shared/fixtures` relative to the project root (or `$HDRSHOOT_FIXTURES` when set).
-    public static let root: URL = {
+    package static let root: URL = {
         if let override = ProcessInfo.processInfo.environment["HDRSHOOT_FIXTURES"] {
             return URL(fileURLWithPath: override)
         }
@@ -25,18 +25,18 @@ public enum Fixtures {
     }()
 
     /// Whether the shared fixtures folder exists; use with `.enabled(if:)`.
-    public static var available: Bool { FileManager.default.fileExists(atPath: root.path) }
+    package static var available: Bool { FileManager.default.fileExists(atPath: root.path) }
 
     /// Why fixture tests are skipped when the folder is missing.
-    public static let skipReason: Comment = "skipped: ../shared/fixtures is absent (real camera and netlink bytes live there)"
+    package static let skipReason: Comment = "skipped: ../shared/fixtures is absent (real camera and netlink bytes live there)"
 
     /// The bytes of `fixtures/<relativePath>` (a `.bin` file, raw).
-    public static func load(_ relativePath: String) throws -> [UInt8] {
+    package static func load(_ relativePath: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(relativePath)))
     }
 
     /// The hex lines of a `.hex` fixture (comment lines starting with `#` dropped), each decoded to bytes.
-    public static func hexLines(_ relativePath: String) throws -> [[UInt8]] {
+    package static func hexLines(_ relativePath: String) throws -> [[UInt8]] {
         let text = try String(contentsOf: root.appendingPathComponent(relativePath), encoding: .utf8)
         return text.split(separator: "\n").compactMap { line -> [UInt8]? in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -46,7 +46,7 @@ public enum Fixtures {
     }
 
     /// Decodes hex digits (spaces ignored) to bytes.
-    public static func hexBytes(_ text: String) -> [UInt8] {
+    package static func hexBytes(_ text: String) -> [UInt8] {
         let digits = text.filter { $0.isHexDigit }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)

@@ -6,18 +6,18 @@ import Glibc
 #endif
 
 /// What a finished child process left behind.
-public struct ProcessResult: Sendable, Hashable {
+package struct ProcessResult: Sendable, Hashable {
     /// The exit status, or `128 + signal` when a signal ended it (as a shell reports it).
-    public let exitCode: Int32
+    package let exitCode: Int32
     /// Everything the process wrote to standard output, as UTF-8.
-    public let standardOutput: String
+    package let standardOutput: String
     /// Everything the process wrote to standard error, as UTF-8.
-    public let standardError: String
+    package let standardError: String
     /// Whether the runner killed the process because it outlived its timeout.
-    public let timedOut: Bool
+    package let timedOut: Bool
 
     /// Standard error split into lines, without the trailing empty line.
-    public var errorLines: [Substring] { standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+    package var errorLines: [Substring] { standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
 }
 
 /// Runs executables as child processes and captures their output, with a timeout.
@@ -25,16 +25,16 @@ public struct ProcessResult: Sendable, Hashable {
 /// Blocking work (pipe reads, waiting) happens on dedicated dispatch threads and is bridged to `async`
 /// with a continuation, so callers never block the cooperative pool. A process that outlives `timeout`
 /// is killed (by its own PID, SIGKILL) and reported with `timedOut`.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// Why a process could not be run at all.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// The executable does not exist; `hint` says how to build it.
         case missingExecutable(path: String, hint: String)
         /// `Process.run()` failed.
         case launchFailed(path: String, reason: String)
 
         /// The failure in one line, for test output.
-        public var description: String {
+        package var description: String {
             switch self {
             case .missingExecutable(let path, let hint): "no executable at \(path); \(hint)"
             case .launchFailed(let path, let reason): "could not launch \(path): \(reason)"
@@ -43,7 +43,7 @@ public enum ProcessRunner {
     }
 
     /// Runs `executable` with `arguments`, feeding `standardInput` (then EOF), and waits up to `timeout`.
-    public static func run(
+    package static func run(
         _ executable: URL,
         arguments: [String] = [],
         environment: [String: String]? = nil,
@@ -126,7 +126,7 @@ public enum ProcessRunner {
 
     /// The built `hdrshoot` executable: `$HDRSHOOT_BINARY`, else beside the running test bundle, else
     /// `.build/debug/hdrshoot` under the package root. Throws a clear message when none exists.
-    public static func hdrshootBinary() throws -> URL {
+    package static func hdrshootBinary() throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [URL] = []
         if let override = environment["HDRSHOOT_BINARY"] { candidates.append(URL(fileURLWithPath: override)) }
@@ -144,7 +144,7 @@ public enum ProcessRunner {
     }
 
     /// Runs the built `hdrshoot` with `arguments`.
-    public static func runHDRShoot(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    package static func runHDRShoot(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
         try await run(try hdrshootBinary(), arguments: arguments, timeout: timeout)
     }
 
@@ -158,9 +158,9 @@ public enum ProcessRunner {
 }
 
 /// A counting semaphore for child processes started by tests (async acquire, FIFO).
-public final class ProcessSlots: Sendable {
+package final class ProcessSlots: Sendable {
     /// The slots shared by every test in the process.
-    public static let shared = ProcessSlots(count: 2)
+    package static let shared = ProcessSlots(count: 2)
 
     private struct State {
         var free: Int
@@ -169,10 +169,10 @@ public final class ProcessSlots: Sendable {
     private let state: Mutex<State>
 
     /// Creates a semaphore with `count` slots.
-    public init(count: Int) { state = Mutex(State(free: count)) }
+    package init(count: Int) { state = Mutex(State(free: count)) }
 
     /// Waits for a free slot.
-    public func acquire() async {
+    package func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state -> Bool in
                 if state.free > 0 {
@@ -187,7 +187,7 @@ public final class ProcessSlots: Sendable {
     }
 
     /// Frees a slot, handing it to the oldest waiter if any.
-    public func release() {
+    package func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.free += 1

@@ -6,23 +6,23 @@ import Synchronization
 /// of sleepers is registered (`waitForSleepers`), then moves time (`advance(by:)`), which wakes every
 /// sleeper whose deadline has come. Nothing depends on real time, so a 10 s backoff takes microseconds
 /// and the order of events is fixed by the test. Modelled on pointfreeco/swift-clocks' `TestClock`.
-public final class TestClock: Clock, Sendable {
+package final class TestClock: Clock, Sendable {
     /// A point in virtual time: the offset from the clock's creation.
-    public struct Instant: InstantProtocol, CustomStringConvertible {
+    package struct Instant: InstantProtocol, CustomStringConvertible {
         /// Time since the clock was created.
-        public var offset: Duration
+        package var offset: Duration
 
         /// Creates an instant `offset` after the clock's start.
-        public init(offset: Duration) { self.offset = offset }
+        package init(offset: Duration) { self.offset = offset }
 
         /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
         /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
         /// Earlier instants sort first.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
         /// `t+2.0 seconds`.
-        public var description: String { "t+\(offset)" }
+        package var description: String { "t+\(offset)" }
     }
 
     private struct Sleeper {
@@ -50,25 +50,25 @@ public final class TestClock: Clock, Sendable {
     private let state = Mutex(State())
 
     /// Creates a clock at virtual time zero.
-    public init() {}
+    package init() {}
 
     /// The current virtual time.
-    public var now: Instant { state.withLock { $0.now } }
+    package var now: Instant { state.withLock { $0.now } }
 
     /// Virtual time has no granularity.
-    public var minimumResolution: Duration { .zero }
+    package var minimumResolution: Duration { .zero }
 
     /// The number of sleepers waiting now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// The number of sleeps that ever had to wait (a deadline in the past returns at once and is not counted).
-    public var sleepsRegistered: Int { state.withLock { $0.sleepsRegistered } }
+    package var sleepsRegistered: Int { state.withLock { $0.sleepsRegistered } }
 
     /// The deadlines of the waiting sleepers, earliest first.
-    public var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+    package var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
 
     /// Suspends until `deadline` is reached by `advance`; throws `CancellationError` when cancelled.
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -98,7 +98,7 @@ public final class TestClock: Clock, Sendable {
     /// Returns once at least `count` sleepers are waiting (at once if they already are), or when the
     /// waiting task is cancelled (a test's time limit), so a runner that never sleeps fails the test
     /// instead of hanging it.
-    public func waitForSleepers(_ count: Int = 1) async {
+    package func waitForSleepers(_ count: Int = 1) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -125,12 +125,12 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// Moves time forward by `duration` and wakes every sleeper whose deadline has come, earliest first.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         advance(to: now.advanced(by: duration))
     }
 
     /// Moves time to `instant` (never backwards) and wakes every sleeper whose deadline has come.
-    public func advance(to instant: Instant) {
+    package func advance(to instant: Instant) {
         let due = state.withLock { state -> [Sleeper] in
             if instant > state.now { state.now = instant }
             let due = state.sleepers.filter { $0.value.deadline <= state.now }

@@ -4,7 +4,7 @@
 /// (those are benchmark figures). Under `swift test` the suites run in parallel on a 2-core machine, and a
 /// task woken by the I/O thread may wait seconds for a cooperative-pool thread, so the bound only
 /// separates "returned" from "hung".
-public enum TimingBounds {
+package enum TimingBounds {
     /// The most a bounded operation may take in a test before it counts as a hang.
-    public static let notAHang: Duration = .seconds(10)
+    package static let notAHang: Duration = .seconds(10)
 }

@@ -4,45 +4,45 @@ import Glibc
 ///
 /// Wrapping the number keeps `errno` from being read late (after another call has overwritten it) and
 /// lets callers match on named cases such as `.connectionRefused` without importing Glibc.
-public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
+package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The raw value of `errno`.
-    public let rawValue: Int32
+    package let rawValue: Int32
 
     /// Wraps a raw `errno` value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The current thread's `errno`; call only directly after a failed system call.
     static var current: Errno { Errno(rawValue: errno) }
 
     /// The system's text for the error, e.g. "Connection refused".
-    public var description: String { String(cString: strerror(rawValue)) }
+    package var description: String { String(cString: strerror(rawValue)) }
 
     /// `EINTR`: a signal interrupted the call; the wrappers retry it.
-    public static let interrupted = Errno(rawValue: EINTR)
+    package static let interrupted = Errno(rawValue: EINTR)
     /// `EAGAIN`/`EWOULDBLOCK`: a non-blocking call would have had to wait.
-    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    package static let wouldBlock = Errno(rawValue: EAGAIN)
     /// `EINPROGRESS`: a non-blocking connect has started.
-    public static let inProgress = Errno(rawValue: EINPROGRESS)
+    package static let inProgress = Errno(rawValue: EINPROGRESS)
     /// `ECONNREFUSED`: nothing listens at the address.
-    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    package static let connectionRefused = Errno(rawValue: ECONNREFUSED)
     /// `ECONNRESET`: the peer reset the connection.
-    public static let connectionReset = Errno(rawValue: ECONNRESET)
+    package static let connectionReset = Errno(rawValue: ECONNRESET)
     /// `EPIPE`: the peer closed its side and we wrote.
-    public static let brokenPipe = Errno(rawValue: EPIPE)
+    package static let brokenPipe = Errno(rawValue: EPIPE)
     /// `ENETUNREACH`: no route to the network.
-    public static let networkUnreachable = Errno(rawValue: ENETUNREACH)
+    package static let networkUnreachable = Errno(rawValue: ENETUNREACH)
     /// `EHOSTUNREACH`: no route to the host.
-    public static let hostUnreachable = Errno(rawValue: EHOSTUNREACH)
+    package static let hostUnreachable = Errno(rawValue: EHOSTUNREACH)
     /// `ETIMEDOUT`: the kernel gave up (e.g. SYN retries exhausted).
-    public static let timedOut = Errno(rawValue: ETIMEDOUT)
+    package static let timedOut = Errno(rawValue: ETIMEDOUT)
     /// `EADDRINUSE`: the address is already bound.
-    public static let addressInUse = Errno(rawValue: EADDRINUSE)
+    package static let addressInUse = Errno(rawValue: EADDRINUSE)
     /// `EADDRNOTAVAIL`: the address is not available on this host (e.g. IPv6 disabled).
-    public static let addressNotAvailable = Errno(rawValue: EADDRNOTAVAIL)
+    package static let addressNotAvailable = Errno(rawValue: EADDRNOTAVAIL)
     /// `EAFNOSUPPORT`: the address family is not supported (e.g. no IPv6).
-    public static let addressFamilyNotSupported = Errno(rawValue: EAFNOSUPPORT)
+    package static let addressFamilyNotSupported = Errno(rawValue: EAFNOSUPPORT)
     /// `EBADF`: the descriptor is not open.
-    public static let badFileDescriptor = Errno(rawValue: EBADF)
+    package static let badFileDescriptor = Errno(rawValue: EBADF)
 }
 
 /// Runs a system call that returns -1 on failure, reading `errno` at once and retrying `EINTR`.
