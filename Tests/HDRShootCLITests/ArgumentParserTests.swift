@@ -79,6 +79,25 @@ import Testing
         #expect(help.contains("  -h, --help       Show help information.\n"))
     }
 
+    @Test func aHiddenOptionParsesButStaysOutOfHelpAndHints() throws {
+        let command = CommandSpec(
+            name: "probe", abstract: "A probe.",
+            options: [
+                .flag("json", help: "JSON."),
+                .value("test-port", placeholder: "<port>", help: "For testing.", hidden: true),
+            ],
+            run: { _, _ in .success }
+        )
+        let parsed = try ArgumentParser.parse(["--test-port", "9", "--json"], for: command)
+        #expect(parsed.string("test-port") == "9")
+        let help = HelpFormatter.commandHelp(command)
+        #expect(!help.contains("test-port"))
+        #expect(help.contains("  --json "))
+        let error = try #require(throws: UsageError.self) { try ArgumentParser.parse(["--test-prt", "9"], for: command) }
+        #expect(error.message.hasPrefix("unknown option '--test-prt'"))
+        #expect(!error.message.contains("test-port"))
+    }
+
     @Test(arguments: [("--shdow", "--shadow"), ("plna", "plan"), ("--jsn", "--json")])
     func suggestsTheClosestName(typed: String, expected: String) {
         #expect(ArgumentParser.closest(to: typed, among: ["--shadow", "plan", "--json", "--highlight"]) == expected)

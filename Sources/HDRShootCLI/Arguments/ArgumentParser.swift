@@ -67,7 +67,7 @@ package enum ArgumentParser {
 
     /// ` (did you mean '--shadow'?)` when a declared option is within two edits of `typed`, else empty.
     static func suggestion(for typed: String, in command: CommandSpec) -> String {
-        let candidates = command.options.map(\.flagName) + ["--help"]
+        let candidates = command.options.filter { !$0.isHidden }.map(\.flagName) + ["--help"]
         return closest(to: typed, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -22,7 +22,7 @@ package enum HelpFormatter {
         var lines = ["OVERVIEW: \(command.abstract)"]
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
         lines += ["", "USAGE: \(usageLine(command))", "", "OPTIONS:"]
-        var rows = command.options.map { option -> (String, String) in
+        var rows = command.options.filter { !$0.isHidden }.map { option -> (String, String) in
             var help = option.help
             if let defaultDescription = option.defaultDescription { help += " (default: \(defaultDescription))" }
             return (invocation(option), help)
@@ -35,7 +35,7 @@ package enum HelpFormatter {
     /// `hdrshoot plan --shadow <speed> --highlight <speed> [<options>]`.
     static func usageLine(_ command: CommandSpec) -> String {
         let required = command.options.filter(\.isRequired).map(invocation)
-        let hasOptional = command.options.contains { !$0.isRequired }
+        let hasOptional = command.options.contains { !$0.isRequired && !$0.isHidden }
         return ([HDRShoot.toolName, command.name] + required + (hasOptional ? ["[<options>]"] : []))
             .joined(separator: " ")
     }

@@ -20,6 +20,8 @@ package struct OptionSpec: Sendable, Hashable {
     package let isRequired: Bool
     /// Whether the option may be given more than once (`--fault a --fault b`); every value is kept, in order.
     package var isRepeatable: Bool = false
+    /// Whether `--help`, the usage line and did-you-mean hints leave it out (options for tests only).
+    package var isHidden: Bool = false
 
     /// The option as typed: `--shadow`.
     package var flagName: String { "--\(name)" }
@@ -31,11 +33,12 @@ package struct OptionSpec: Sendable, Hashable {
         help: String,
         default defaultDescription: String? = nil,
         required: Bool = false,
-        repeatable: Bool = false
+        repeatable: Bool = false,
+        hidden: Bool = false
     ) -> OptionSpec {
         OptionSpec(
             name: name, kind: .value(placeholder: placeholder), help: help,
-            defaultDescription: defaultDescription, isRequired: required, isRepeatable: repeatable)
+            defaultDescription: defaultDescription, isRequired: required, isRepeatable: repeatable, isHidden: hidden)
     }
 
     /// Declares a flag (no value).

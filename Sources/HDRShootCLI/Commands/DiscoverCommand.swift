@@ -14,15 +14,12 @@ enum DiscoverCommand {
             or SSH), then opens a PTP/IP session to confirm it and check the mode dial (M or S). When this
             computer is on a camera's own Wi-Fi (192.168.122.0/24), 192.168.122.1 is tried as well. When exactly
             one camera is ready, it is remembered for 'hdrshoot camera'.
-
-            --ssdp-target and --ptpip-port are for testing: --ssdp-target sends the search to the given
-            address instead (unicast) and skips the multicast search and the 192.168.122.1 fallback.
             """,
         options: [
             .value("timeout", placeholder: "<duration>", help: "How long to wait for answers (5s, 1500ms, 2).", default: "5s"),
             .flag("json", help: "Print one JSON object."),
-            .value("ssdp-target", placeholder: "<host:port>[,...]", help: "For testing: search only these addresses (unicast).", default: nil),
-            .value("ptpip-port", placeholder: "<port>", help: "For testing: the PTP/IP port to confirm cameras on.", default: "15740"),
+            .value("ssdp-target", placeholder: "<host:port>[,...]", help: "For testing: search only these addresses (unicast).", default: nil, hidden: true),
+            .value("ptpip-port", placeholder: "<port>", help: "For testing: the PTP/IP port to confirm cameras on.", default: "15740", hidden: true),
         ],
         run: run
     )
