@@ -11,6 +11,29 @@ struct PendingRecord: Sendable {
     let frame: CapturedFrame
 }
 
+/// How far the "about to fire" record of the frame attempt in progress got. Each `shootFrame` call is one
+/// attempt (numbered, so a hook from another attempt is told apart); the capture's busy retries share it.
+enum FireRecordState: Sendable {
+    /// No frame attempt is capturing.
+    case idle
+    /// The attempt is capturing; the camera has not called the hook yet (the release cannot have happened).
+    case waiting(attempt: Int)
+    /// The hook is writing the record.
+    case writing(attempt: Int)
+    /// The record is durable; later hook calls of the attempt return at once.
+    case written(attempt: Int)
+    /// The write failed; later hook calls of the attempt throw it again, and the frame stops there.
+    case failed(attempt: Int, RecordingFailure)
+
+    /// Whether the hook was called, so the shutter may have been released.
+    var wasAttempted: Bool {
+        switch self {
+        case .idle, .waiting: false
+        case .writing, .written, .failed: true
+        }
+    }
+}
+
 /// How `shootFrame` ended when it did not throw.
 enum FrameOutcome: Sendable {
     /// The frame was shot; its "saved" record is pending.
@@ -21,8 +44,9 @@ enum FrameOutcome: Sendable {
 }
 
 extension BracketRunner {
-    /// Shoots one frame: set and confirm the speed (while writing `previous`'s "saved" record), record "about
-    /// to fire", capture, wait for idle. The frame's own "saved" record is returned pending.
+    /// Shoots one frame: set and confirm the speed (while writing `previous`'s "saved" record), capture (the
+    /// camera calls back to record "about to fire" before it releases, beside the half-press), wait for idle.
+    /// The frame's own "saved" record is returned pending.
     ///
     /// `previous` is always recorded (or this throws its `RecordingFailure`) before anything else is
     /// reported or thrown, so a `.settingSpeed` event of this frame means the previous frame is durable.
@@ -57,29 +81,62 @@ extension BracketRunner {
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
         }
         try Task.checkCancellation()
-        do {
-            try await recorder.frameWillFire(at: position, setting: setting)
-        } catch {
-            throw RecordingFailure(position: position, underlying: error)
-        }
 
-        var mayHaveFired = false
+        // The "about to fire" record is written by the camera's hook, beside the half-press; a busy retry calls
+        // the hook again, which then finds the record written.
+        frameAttempts += 1
+        let attempt = frameAttempts
+        fireRecord = .waiting(attempt: attempt)
+        defer { fireRecord = .idle }
         let frame: CapturedFrame
         do {
             report(.capturing, at: position, setting: setting)
             let destination = configuration.destination(for: position)
             frame = try await withBusyRetry(at: position, phase: .capturing) {
-                mayHaveFired = true
-                return try await camera.capture(exposure: speed, to: destination)
+                try await camera.capture(exposure: speed, to: destination) { [self] in
+                    try await recordWillFire(at: position, setting: setting, attempt: attempt)
+                }
             }
             report(.waitingForIdle, at: position, setting: setting)
             try await waitForIdle(at: position, exposure: speed)
         } catch {
-            // The journal still says "in flight" if this fails: resume reshoots it either way.
-            try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: mayHaveFired)
+            // A failed record wins whatever the camera made of it: nothing was released after it.
+            if case let .failed(_, failure) = fireRecord { throw failure }
+            // Before the hook the release cannot have happened. The journal still says "in flight" if this
+            // fails: resume reshoots it either way.
+            try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: fireRecord.wasAttempted)
             throw error
         }
         return .captured(PendingRecord(position: position, setting: setting, frame: frame))
+    }
+
+    /// The capture hook of frame attempt `attempt`: writes the frame's "about to fire" record the first time,
+    /// returns at once when it is already written (a busy retry of the capture), and throws the same
+    /// `RecordingFailure` again when the write failed (the frame must not fire).
+    func recordWillFire(
+        at position: ShootPosition, setting: CameraShutterSpeed, attempt: Int
+    ) async throws(RecordingFailure) {
+        switch fireRecord {
+        case .waiting(attempt):
+            break
+        case .written(attempt):
+            return
+        case let .failed(attempt: failedAttempt, failure) where failedAttempt == attempt:
+            throw failure
+        case .idle, .waiting, .writing, .written, .failed:
+            // A camera calling the hook concurrently with itself or after `capture` returned breaks the
+            // `RemoteCamera` contract.
+            preconditionFailure("capture hook of attempt \(attempt) called in state \(fireRecord)")
+        }
+        fireRecord = .writing(attempt: attempt)
+        do {
+            try await recorder.frameWillFire(at: position, setting: setting)
+        } catch {
+            let failure = RecordingFailure(position: position, underlying: error)
+            fireRecord = .failed(attempt: attempt, failure)
+            throw failure
+        }
+        fireRecord = .written(attempt: attempt)
     }
 
     /// Writes a pending frame's "saved" record, then counts the frame and reports `.saved`.

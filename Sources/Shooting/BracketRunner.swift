@@ -4,10 +4,11 @@ import Foundation
 /// Fires every frame of a bracket plan on a `RemoteCamera`, in order, through busy answers, pauses and
 /// dropped connections, and reports progress as an `AsyncSequence` of `ShootEvent`s.
 ///
-/// Per frame: set the speed (confirmed by the camera), record "about to fire", capture, wait for the
-/// camera to report idle, record "saved". The "saved" record is written while the next frame's speed is
-/// being set (both wait on different things: the disk and the camera), and is always written before the
-/// next frame is reported, fired, or the run parks or ends. Control from outside:
+/// Per frame: set the speed (confirmed by the camera), capture (the camera calls back to record "about to
+/// fire" before the release, while the half-press is in flight), wait for the camera to report idle,
+/// record "saved". The "saved" record is written while the next frame's speed is being set (both wait on
+/// different things: the disk and the camera), and is always written before the next frame is reported,
+/// fired, or the run parks or ends. Control from outside:
 /// - `pause(reason:)` / `resume(reason:)` add and release holds; shooting parks between frames while any
 ///   hold is active (the keyboard, a network monitor and the reconnect loop each hold their own kind).
 /// - `stop()` finishes the frame in flight, then ends the run (resumable).
@@ -92,6 +93,10 @@ package actor BracketRunner {
     var completed = 0
     /// Frames saved by this run.
     var capturedThisRun = 0
+    /// `shootFrame` calls so far: numbers each frame attempt for its capture hook.
+    var frameAttempts = 0
+    /// The "about to fire" record of the frame attempt capturing now.
+    var fireRecord: FireRecordState = .idle
 
     /// Creates a runner for `plan` on `camera`; `recorder` receives the durable milestones (the journal).
     package init(

@@ -7,7 +7,7 @@ import Foundation
 /// Conforming types are usually actors. Requirements every implementation must meet:
 ///
 /// - Every method may be called again after it threw; none may hang forever. In particular
-///   `capture(exposure:to:)` must time out on its own (at least the exposure plus 10 s plus transfer time).
+///   `capture(exposure:to:beforeRelease:)` must time out on its own (at least the exposure plus 10 s plus transfer time).
 /// - Errors should conform to ``RemoteCameraError`` so the runner can tell a busy camera (retried with
 ///   backoff) and a lost connection (auto-reconnect) from everything else (the run stops). Any other
 ///   error is treated as permanent. `CancellationError` means the caller cancelled.
@@ -55,12 +55,33 @@ package protocol RemoteCamera: Sendable {
     /// download) is fetched into `destination` before this release and returned as
     /// `CapturedFrame.recoveredImages`: the runner reshoots an interrupted frame first after a reconnect or
     /// a resume, so it is that frame's first exposure. It is never discarded and never blocks the release.
-    func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame
+    ///
+    /// `beforeRelease` is what must be durable before the shutter may fire (the runner's "about to fire"
+    /// journal record). The implementation calls it at most once per call of this method, and always before
+    /// the release: after everything that happens before the half-press (fetching images left in the camera),
+    /// possibly while the half-press is in flight (it does not fire), and awaits it to the end before it
+    /// releases or throws (a camera transaction in flight is never cancelled for it). Then:
+    /// - when `beforeRelease` throws, the shutter is not released: the half-press is let go (best effort) and
+    ///   the hook's error is rethrown unchanged, even when the half-press failed too;
+    /// - when the half-press fails, `beforeRelease` has still returned before the half-press's error is thrown;
+    /// - a call that throws without having called `beforeRelease` has not released the shutter.
+    /// A retry after a busy error is a new call of this method, so it calls `beforeRelease` again.
+    func capture(
+        exposure: ShutterSpeed, to destination: CaptureDestination,
+        beforeRelease: @Sendable () async throws -> Void
+    ) async throws -> CapturedFrame
 
     /// A new stream of the camera's status: first the current status at once, then every change.
     ///
     /// Each call returns an independent stream; it ends (or yields `.disconnected`) when the session drops.
     func statusUpdates() async -> AsyncStream<CameraStatus>
+}
+
+extension RemoteCamera {
+    /// Takes one picture with nothing to make durable before the release (tools and tests without a journal).
+    package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
+        try await capture(exposure: exposure, to: destination, beforeRelease: {})
+    }
 }
 
 /// Errors a camera implementation throws, classified so the runner can react without knowing the protocol.

@@ -4,7 +4,8 @@
 /// `StopReason.recordingFailed` when one throws, so no frame is ever fired that the journal
 /// does not know about. Frame calls come in run order and never overlap each other: `frameDidSave` may
 /// run while the camera sets the next frame's speed (the runner writes the record beside that round trip),
-/// but `frameWillFire` of the next frame is only called after `frameDidSave` returned, and the runner
+/// and `frameWillFire` while the camera half-presses the shutter (the release waits for it), but
+/// `frameWillFire` of the next frame is only called after `frameDidSave` returned, and the runner
 /// reports the next frame, parks or ends only after it returned. `frameDidSave` is awaited even when the
 /// run's task is cancelled, so it should finish its write rather than throw on cancellation.
 /// `runDidPause`/`runDidResume` may overlap the frame calls (the keyboard or the network monitor calls
@@ -14,7 +15,9 @@
 package protocol ShootRecorder: Sendable {
     /// A run starts at `position` (fresh or resuming), after the camera checks passed; a throw stops it.
     func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws
-    /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed).
+    /// The frame at `position` is about to fire with `setting` (the speed is already set and confirmed): called
+    /// before the release, possibly while the half-press is in flight, once per attempt at the frame (a busy
+    /// retry of the capture does not call it again). A throw means the shutter is not released.
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws
     /// The frame at `position` is saved and the camera is idle again; may overlap the next frame's speed
     /// set. A throw stops the run with the frame still "in flight" (resume reshoots it).

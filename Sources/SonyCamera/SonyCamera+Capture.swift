@@ -26,7 +26,14 @@ extension SonyCamera {
     /// When the first release of a session is refused as busy, the interrupted exposure may still be
     /// running or processing: its image is awaited (at most the exposure plus `processingMargin`), fetched,
     /// and the release is tried once more.
-    package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
+    ///
+    /// `beforeRelease` runs once, beside the first half-press (S1 down): both are awaited before S2 goes
+    /// down, so the caller's record costs no time of its own when it is quicker than that round trip. When it
+    /// throws, S2 is never pressed, S1 is let go and its error is rethrown as is (see `RemoteCamera`).
+    package func capture(
+        exposure: ShutterSpeed, to destination: CaptureDestination,
+        beforeRelease: @Sendable () async throws -> Void
+    ) async throws -> CapturedFrame {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
         var recovered = try await recoverUnclaimedImages(into: destination)
@@ -37,7 +44,9 @@ extension SonyCamera {
         let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
         var addedBefore = objectsAdded
         do {
-            try await release(holdingFor: holdsBulb ? exposureTime : nil)
+            try await release(holdingFor: holdsBulb ? exposureTime : nil, after: beforeRelease)
+        } catch let failure as ReleaseHookFailure {
+            throw failure.underlying
         } catch let error as SonyCameraError {
             guard case .deviceBusy = error, !releasedThisSession,
                 try await waitForUnclaimedImage(timeout: exposureTime + configuration.processingMargin)
@@ -46,7 +55,8 @@ extension SonyCamera {
             guard !late.isEmpty else { throw error }
             recovered += late
             addedBefore = objectsAdded
-            try await release(holdingFor: holdsBulb ? exposureTime : nil)
+            // The hook returned during the refused release: this one has nothing more to wait for.
+            try await release(holdingFor: holdsBulb ? exposureTime : nil, after: {})
         }
         releasedThisSession = true
         publish(.saving)
@@ -60,12 +70,12 @@ extension SonyCamera {
             images: leftovers + images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed), recoveredImages: recovered)
     }
 
-    /// S1 down, S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up; on failure
-    /// the half press is let go when the link still works.
-    private func release(holdingFor bulb: Duration?) async throws {
+    /// S1 down (beside `hook`), S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up;
+    /// on failure the half press is let go when the link still works.
+    private func release(holdingFor bulb: Duration?, after hook: @Sendable () async throws -> Void) async throws {
         // The buffer was read empty at the end of the last capture; an announcement of that is old news.
         changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
-        try await press(.s1Button, .down)
+        try await pressHalfway(beside: hook)
         do {
             try await press(.s2Button, .down)
             publish(.exposing)
@@ -78,6 +88,36 @@ extension SonyCamera {
             throw error
         }
         try await press(.s1Button, .up)
+    }
+
+    /// S1 down while `hook` runs in a child task; returns once both are done, and only when both succeeded.
+    ///
+    /// The hook's error wins (the release must not follow it): S1 is let go first when it went down. The
+    /// press is never cancelled for the hook, and the hook is awaited even when the press failed.
+    private func pressHalfway(beside hook: @Sendable () async throws -> Void) async throws {
+        async let hookOutcome = Self.outcome(of: hook)
+        let pressed: Result<Void, any Error>
+        do {
+            try await press(.s1Button, .down)
+            pressed = .success(())
+        } catch {
+            pressed = .failure(error)
+        }
+        if case let .failure(error) = await hookOutcome {
+            if case .success = pressed, isLinkUsable { try? await press(.s1Button, .up) }
+            throw ReleaseHookFailure(underlying: error)
+        }
+        try pressed.get()
+    }
+
+    /// The hook's outcome as a value, so the half-press is awaited whatever the hook does.
+    private static func outcome(of hook: @Sendable () async throws -> Void) async -> Result<Void, any Error> {
+        do {
+            try await hook()
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Waits at most `timeout` for an ObjectAdded no capture of this session explains; true when one came.
@@ -279,6 +319,13 @@ extension SonyCamera {
             if got == 0 || (total == nil && got < Int(chunk)) { return }
         }
     }
+}
+
+/// The caller's `beforeRelease` failed (nothing was released); kept apart from the camera's own errors so
+/// no busy handling applies to it, and unwrapped before `capture` rethrows it.
+struct ReleaseHookFailure: Error {
+    /// The hook's error, rethrown unchanged.
+    let underlying: any Error
 }
 
 /// A buffer check left for later: images in the camera may not all be fetched yet.

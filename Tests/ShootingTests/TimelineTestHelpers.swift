@@ -103,8 +103,10 @@ struct TimelineCamera: RemoteCamera {
     func shootingMode() async throws -> ShootingMode { try await inner.shootingMode() }
     func availableShutterSpeeds() async throws -> [CameraShutterSpeed] { try await inner.availableShutterSpeeds() }
     func currentShutterSpeed() async throws -> CameraShutterSpeed { try await inner.currentShutterSpeed() }
-    func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
-        try await inner.capture(exposure: exposure, to: destination)
+    func capture(
+        exposure: ShutterSpeed, to destination: CaptureDestination, beforeRelease: @Sendable () async throws -> Void
+    ) async throws -> CapturedFrame {
+        try await inner.capture(exposure: exposure, to: destination, beforeRelease: beforeRelease)
     }
     func statusUpdates() async -> AsyncStream<CameraStatus> { await inner.statusUpdates() }
 

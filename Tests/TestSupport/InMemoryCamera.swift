@@ -16,8 +16,11 @@ package actor InMemoryCamera: RemoteCamera {
         package var speeds: [CameraShutterSpeed] = InMemoryCamera.thirdStopSpeeds
         /// The next N `setShutterSpeed` calls answer busy.
         package var busySetSpeeds = 0
-        /// The next N `capture` calls answer busy (before firing).
+        /// The next N `capture` calls answer busy before calling the release hook (nothing fired, nothing recorded).
         package var busyCaptures = 0
+        /// The next N `capture` calls answer busy after calling the release hook (the release itself was refused,
+        /// as a body that is still busy does after the half-press).
+        package var busyReleases = 0
         /// Shot number (1-based, busy answers not counted) -> error thrown instead of a picture.
         package var failingShots: [Int: InMemoryCameraError] = [:]
         /// `setShutterSpeed` call number (1-based) -> error thrown.
@@ -43,7 +46,7 @@ package actor InMemoryCamera: RemoteCamera {
         case disconnect
         /// `setShutterSpeed(_:)` with the speed asked for.
         case setShutterSpeed(CameraShutterSpeed)
-        /// `capture(exposure:to:)`, with the camera's setting at the time.
+        /// `capture(exposure:to:beforeRelease:)`, with the camera's setting at the time.
         case capture(exposure: ShutterSpeed, setting: CameraShutterSpeed?, destination: CaptureDestination)
     }
 
@@ -83,6 +86,8 @@ package actor InMemoryCamera: RemoteCamera {
     package private(set) var status: CameraStatus = .idle
     /// The camera setting at each successful shot, in order.
     package private(set) var shotSettings: [CameraShutterSpeed] = []
+    /// How many times a capture called its release hook.
+    package private(set) var hookCalls = 0
     private var connected: Bool
     private var current: CameraShutterSpeed? = nil
     private var shots = 0
@@ -186,11 +191,25 @@ package actor InMemoryCamera: RemoteCamera {
     }
 
     /// "Takes" a picture: returns one made-up file record (nothing is written), or fails as scripted.
-    package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
+    ///
+    /// `beforeRelease` is called where the release is modelled: after the busy answers of `busyCaptures`, before
+    /// `busyReleases` and before the shot counts (so held, failing and dropping shots all come after it). Its
+    /// error is rethrown as is, with no shot counted.
+    package func capture(
+        exposure: ShutterSpeed, to destination: CaptureDestination,
+        beforeRelease: @Sendable () async throws -> Void
+    ) async throws -> CapturedFrame {
         calls.append(.capture(exposure: exposure, setting: current, destination: destination))
         try requireConnection()
         if script.busyCaptures > 0 {
             script.busyCaptures -= 1
+            throw InMemoryCameraError.busy
+        }
+        hookCalls += 1
+        try await beforeRelease()
+        try requireConnection()
+        if script.busyReleases > 0 {
+            script.busyReleases -= 1
             throw InMemoryCameraError.busy
         }
         shots += 1
