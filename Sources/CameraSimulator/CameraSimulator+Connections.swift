@@ -107,8 +107,10 @@ extension CameraSimulator {
                 switch action {
                 case let .reply(reply):
                     if configuration.roundTripDelay > .zero { try await clock.sleep(configuration.roundTripDelay) }
-                    try await send(reply, to: request, on: transport)
+                    // Counted and logged before the answer leaves: a client that has its answer finds it in
+                    // the count and the log (recording after the send raced with a client reading them).
                     await record(request, arrived: arrived, index: index, reply: reply, dataOut: dataOut.count)
+                    try await send(reply, to: request, on: transport)
                 case .drop:
                     await record(request, arrived: arrived, index: index, reply: nil, dataOut: dataOut.count)
                     return
