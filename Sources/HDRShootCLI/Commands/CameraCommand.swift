@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import PTPIP
 import SonyCamera
@@ -46,7 +47,7 @@ enum CameraCommand {
             throw error
         }
         await camera.disconnect()
-        store.save(address)
+        await store.save(address)
         context.output.writeOut(arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: address))
         return .success
     }
@@ -133,11 +134,20 @@ struct CameraAddressStore {
         return CameraAddress(parsing: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Remembers `address`; best effort (a read-only home only loses the convenience).
-    func save(_ address: CameraAddress) {
+    /// Remembers `address`; best effort (a read-only home only loses the convenience). The file calls block,
+    /// so they run on a queue of their own, never on the cooperative pool.
+    func save(_ address: CameraAddress) async {
         guard let path else { return }
-        let url = URL(fileURLWithPath: path)
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? Data((address.description + "\n").utf8).write(to: url, options: .atomic)
+        let line = address.description + "\n"
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Self.queue.async {
+                let url = URL(fileURLWithPath: path)
+                try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try? Data(line.utf8).write(to: url, options: .atomic)
+                continuation.resume()
+            }
+        }
     }
+
+    private static let queue = DispatchQueue(label: "hdrshoot.last-camera")
 }

@@ -62,7 +62,7 @@ enum DiscoverCommand {
         }
         let ready = cameras.filter(\.isReady)
         if ready.count == 1, let address = CameraAddress(parsing: ready[0].address) {
-            CameraAddressStore(environment: environment).save(address)
+            await CameraAddressStore(environment: environment).save(address)
         }
         context.output.writeOut(arguments.flag("json") ? try json(cameras) : text(cameras, timeout: timeout, remembered: ready.count == 1))
         return .success

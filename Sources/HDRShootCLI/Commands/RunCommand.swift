@@ -45,7 +45,7 @@ enum RunCommand {
         return try await target.withCamera(environment: environment) { camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
-                if case .address(let remembered) = target { addressStore.save(remembered) }
+                if case .address(let remembered) = target { await addressStore.save(remembered) }
                 let matched: MatchedPlan
                 do {
                     matched = try SpeedMatcher.match(report.plan, offered: check.offered)
