@@ -11,19 +11,19 @@ struct PendingRecord: Sendable {
     let frame: CapturedFrame
 }
 
-/// How far the "about to fire" record of the frame attempt in progress got. Each `shootFrame` call is one
-/// attempt (numbered, so a hook from another attempt is told apart); the capture's busy retries share it.
+/// How far the "about to fire" record of the frame capturing now got. The capture's busy retries share it;
+/// `shootFrame` resets it when the frame ends.
 enum FireRecordState: Sendable {
-    /// No frame attempt is capturing.
+    /// No frame is capturing.
     case idle
-    /// The attempt is capturing; the camera has not called the hook yet (the release cannot have happened).
-    case waiting(attempt: Int)
+    /// The frame is capturing; the camera has not called the hook yet (the release cannot have happened).
+    case waiting
     /// The hook is writing the record.
-    case writing(attempt: Int)
-    /// The record is durable; later hook calls of the attempt return at once.
-    case written(attempt: Int)
-    /// The write failed; later hook calls of the attempt throw it again, and the frame stops there.
-    case failed(attempt: Int, RecordingFailure)
+    case writing
+    /// The record is durable; later hook calls of the frame return at once.
+    case written
+    /// The write failed; later hook calls of the frame throw it again, and the frame stops there.
+    case failed(RecordingFailure)
 
     /// Whether the hook was called, so the shutter may have been released.
     var wasAttempted: Bool {
@@ -84,9 +84,7 @@ extension BracketRunner {
 
         // The "about to fire" record is written by the camera's hook, beside the half-press; a busy retry calls
         // the hook again, which then finds the record written.
-        frameAttempts += 1
-        let attempt = frameAttempts
-        fireRecord = .waiting(attempt: attempt)
+        fireRecord = .waiting
         defer { fireRecord = .idle }
         let frame: CapturedFrame
         do {
@@ -94,14 +92,14 @@ extension BracketRunner {
             let destination = configuration.destination(for: position)
             frame = try await withBusyRetry(at: position, phase: .capturing) {
                 try await camera.capture(exposure: speed, to: destination) { [self] in
-                    try await recordWillFire(at: position, setting: setting, attempt: attempt)
+                    try await recordWillFire(at: position, setting: setting)
                 }
             }
             report(.waitingForIdle, at: position, setting: setting)
             try await waitForIdle(at: position, exposure: speed)
         } catch {
             // A failed record wins whatever the camera made of it: nothing was released after it.
-            if case let .failed(_, failure) = fireRecord { throw failure }
+            if case let .failed(failure) = fireRecord { throw failure }
             // Before the hook the release cannot have happened. The journal still says "in flight" if this
             // fails: resume reshoots it either way.
             try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: fireRecord.wasAttempted)
@@ -110,33 +108,31 @@ extension BracketRunner {
         return .captured(PendingRecord(position: position, setting: setting, frame: frame))
     }
 
-    /// The capture hook of frame attempt `attempt`: writes the frame's "about to fire" record the first time,
-    /// returns at once when it is already written (a busy retry of the capture), and throws the same
+    /// The capture hook of the frame capturing now: writes its "about to fire" record the first time, returns
+    /// at once when it is already written (a busy retry of the capture), and throws the same
     /// `RecordingFailure` again when the write failed (the frame must not fire).
-    func recordWillFire(
-        at position: ShootPosition, setting: CameraShutterSpeed, attempt: Int
-    ) async throws(RecordingFailure) {
+    func recordWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws(RecordingFailure) {
         switch fireRecord {
-        case .waiting(attempt):
+        case .waiting:
             break
-        case .written(attempt):
+        case .written:
             return
-        case let .failed(attempt: failedAttempt, failure) where failedAttempt == attempt:
+        case .failed(let failure):
             throw failure
-        case .idle, .waiting, .writing, .written, .failed:
+        case .idle, .writing:
             // A camera calling the hook concurrently with itself or after `capture` returned breaks the
             // `RemoteCamera` contract.
-            preconditionFailure("capture hook of attempt \(attempt) called in state \(fireRecord)")
+            preconditionFailure("capture hook of \(position) called in state \(fireRecord)")
         }
-        fireRecord = .writing(attempt: attempt)
+        fireRecord = .writing
         do {
             try await recorder.frameWillFire(at: position, setting: setting)
         } catch {
             let failure = RecordingFailure(position: position, underlying: error)
-            fireRecord = .failed(attempt: attempt, failure)
+            fireRecord = .failed(failure)
             throw failure
         }
-        fireRecord = .written(attempt: attempt)
+        fireRecord = .written
     }
 
     /// Writes a pending frame's "saved" record, then counts the frame and reports `.saved`.

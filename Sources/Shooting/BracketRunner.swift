@@ -93,9 +93,7 @@ package actor BracketRunner {
     var completed = 0
     /// Frames saved by this run.
     var capturedThisRun = 0
-    /// `shootFrame` calls so far: numbers each frame attempt for its capture hook.
-    var frameAttempts = 0
-    /// The "about to fire" record of the frame attempt capturing now.
+    /// The "about to fire" record of the frame capturing now.
     var fireRecord: FireRecordState = .idle
 
     /// Creates a runner for `plan` on `camera`; `recorder` receives the durable milestones (the journal).
@@ -182,11 +180,7 @@ package actor BracketRunner {
             let position = positions[index]
             if let previous = pending, isHeldOrEnding {
                 pending = nil
-                do throws(RecordingFailure) {
-                    try await record(previous)
-                } catch {
-                    return await finish(.recordingFailed(error.underlying), resumeAt: error.position)
-                }
+                if let ended = await recordOrFinish(previous) { return ended }
             }
             if let reason = await parkIfHeld(before: position) { return await finish(reason, resumeAt: position) }
             do {
@@ -211,14 +205,18 @@ package actor BracketRunner {
                 }
             }
         }
-        if let last = pending {
-            do throws(RecordingFailure) {
-                try await record(last)
-            } catch {
-                return await finish(.recordingFailed(error.underlying), resumeAt: error.position)
-            }
-        }
+        if let last = pending, let ended = await recordOrFinish(last) { return ended }
         return await finish(nil, resumeAt: nil)
+    }
+
+    /// Writes `pending`'s "saved" record between frames; when that fails, ends the run there and returns how.
+    private func recordOrFinish(_ pending: PendingRecord) async -> ShootResult? {
+        do throws(RecordingFailure) {
+            try await record(pending)
+            return nil
+        } catch {
+            return await finish(.recordingFailed(error.underlying), resumeAt: error.position)
+        }
     }
 
     // MARK: - Steps
