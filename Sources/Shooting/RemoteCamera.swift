@@ -71,6 +71,21 @@ package protocol RemoteCamera: Sendable {
         beforeRelease: @Sendable () async throws -> Void
     ) async throws -> CapturedFrame
 
+    /// After a reconnect, before a frame whose release may have happened is fired again: looks for that
+    /// release's image and saves it under `destination` as `capture` would.
+    ///
+    /// An image the camera already holds is fetched at once; otherwise the implementation waits at most
+    /// `waitingAtMost` (what is left of the interrupted exposure and its processing) for one to appear.
+    /// Returns the frame when an image came, `nil` when none did: the release certainly did not fire, or its
+    /// image is gone, and the frame may be fired again. Throws like `capture` (a lost link is connection-lost).
+    func recoverInterruptedCapture(
+        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
+    ) async throws -> CapturedFrame?
+
+    /// What the camera has to tell the photographer since the last call (a fallback it took, a warning), each
+    /// message once; the runner reports them as `.cameraNote` events.
+    func takeNotes() async -> [String]
+
     /// A new stream of the camera's status: first the current status at once, then every change.
     ///
     /// Each call returns an independent stream; it ends (or yields `.disconnected`) when the session drops.
