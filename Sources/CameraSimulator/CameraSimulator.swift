@@ -44,7 +44,7 @@ package actor CameraSimulator {
     package init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
         self.configuration = configuration
         self.clock = ElapsedClock(clock)
-        camera = SimulatedCamera(configuration: configuration, datasets: try SimulatorDatasets(configuration: configuration))
+        camera = SimulatedCamera(configuration: configuration.withCameraClockSet(), datasets: try SimulatorDatasets(configuration: configuration))
         captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
         operationLog = try configuration.operationLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
         do {

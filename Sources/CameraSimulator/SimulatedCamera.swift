@@ -136,9 +136,9 @@ package struct SimulatedCamera: Sendable {
             switch shutter {
             case let .exposing(frame, value, started, ends?) where ends == deadline:
                 finishExposure(frame: frame, value: value, started: started, ends: ends)
-            case let .processing(frame, value, _, _, readyAt) where readyAt == deadline:
+            case let .processing(frame, value, started, exposure, readyAt) where readyAt == deadline:
                 shutter = .idle
-                storeImage(frame: frame, value: value)
+                storeImage(frame: frame, value: value, started: started, exposure: exposure)
             default:
                 return
             }
@@ -353,13 +353,8 @@ package struct SimulatedCamera: Sendable {
         if configuration.processingTime == .zero { advance(to: ends) }
     }
 
-    private mutating func storeImage(frame: Int, value: UInt32) {
-        let label = SonyShutterValue(rawValue: value).label
-        let number = String(frame)
-        let fileName = "DSC" + String(repeating: "0", count: max(0, 5 - number.count)) + number
-            + "_" + CaptureRecord.fileLabel(label) + ".JPG"
-        let image = GeneratedImage(
-            size: configuration.imageSize, fileName: fileName, comment: "hdrshoot simulator frame \(frame) shutter \(label)")
+    private mutating func storeImage(frame: Int, value: UInt32, started: Duration, exposure: Duration) {
+        let image = makeImage(frame: frame, shutterValue: value, started: started, exposure: exposure)
         buffered = BufferedImage(frame: frame, shutterValue: value, image: image)
         setValue(.uint16(SonyShootingFileInfo.waiting(1).rawValue), of: .shootingFileInfo)
         events.append(PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))

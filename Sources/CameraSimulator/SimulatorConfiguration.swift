@@ -1,4 +1,5 @@
 import Foundation
+import ImageMetadata
 
 /// Everything that shapes one simulated camera: the body, its timing, where it logs, and its faults.
 ///
@@ -17,6 +18,9 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var exposureMode: SimulatedExposureMode = .manual
     /// Size of every generated JPEG in bytes.
     package var imageSize: Int = 200_000
+    /// The body's clock when the simulator starts (its images' DateTimeOriginal counts on from it);
+    /// nil: this computer's local time at that moment.
+    package var cameraClock: ExifDateTime?
     /// Added to each request's answer, like a Wi-Fi round trip.
     package var roundTripDelay: Duration = .zero
     /// Data-phase throughput in bytes per second; nil means as fast as loopback goes.
