@@ -24,7 +24,9 @@ let package = Package(
         // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
-        .target(name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(
+            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding", "ImageMetadata"],
+            swiftSettings: strict),
         .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "ImageMetadata"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
 

@@ -15,6 +15,10 @@ struct SessionState: Sendable {
     var operationsInFlight = 0
     /// How the shutter speed is changed in this session.
     var shutterControl: ShutterControl = .direct
+    /// Images downloaded in this session (names an image the camera gave no name for).
+    var downloads = 0
+    /// Whether a direct (0x9205) shutter set was confirmed by a read-back in this session.
+    var directSetConfirmed = false
 
     /// A new session's state, starting now on `clock`.
     init(clock: any Clock<Duration>) {

@@ -36,7 +36,7 @@ extension SonyCamera {
     ) async throws -> CapturedFrame {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
-        var recovered = try await recoverUnclaimedImages(into: destination)
+        var recovered = try await recoverUnclaimedImages(into: destination.earlier)
         let leftovers = try await collectLeftoverImages()
         try requireShutterMode()
         let usedSpeed = properties.shutterSpeed
@@ -52,7 +52,7 @@ extension SonyCamera {
             guard case .deviceBusy = error, !session.images.hasReleased,
                 try await waitForUnclaimedImage(timeout: exposureTime + configuration.processingMargin)
             else { throw error }
-            let late = try await recoverUnclaimedImages(into: destination)
+            let late = try await recoverUnclaimedImages(into: destination.earlier)
             guard !late.isEmpty else { throw error }
             recovered += late
             mark = session.images.mark
@@ -73,9 +73,22 @@ extension SonyCamera {
         let images = try await fetchWaitingImages(
             to: destination, lastFetchedName: nil, announced: session.images.announcedImages(since: mark))
         session.images.claim(upTo: mark.objectsAdded + images.count)
+        let expected: ExpectedExposure = holdsBulb ? .bulb(held: exposureTime) : .timed(usedSpeed?.speed ?? exposure)
+        let (frameImages, unmatched) = try await attribute(images, to: expected)
         publish(.idle)
+        guard !frameImages.isEmpty else {
+            throw SonyCameraError.imageNotThisFrame(
+                expected: expected.label, found: unmatched.compactMap { $0.exposure?.label }, kept: unmatched.map(\.path))
+        }
         return CapturedFrame(
-            images: leftovers + images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed), recoveredImages: recovered)
+            images: leftovers + frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: usedSpeed),
+            recoveredImages: recovered, unmatchedImages: unmatched)
+    }
+
+    /// The speed a frame was shot at: what its image records (EXIF), else what the camera was set to.
+    static func actualSpeed(of images: [SavedImage], setting: SonyShutterValue?) -> CameraShutterSpeed? {
+        if let exposure = images.lazy.compactMap(\.exposure).first { return .timed(exposure) }
+        return setting.flatMap(cameraSpeed)
     }
 
     /// After a reconnect: fetches the image of the release the broken link interrupted (see `RemoteCamera`).
@@ -92,10 +105,15 @@ extension SonyCamera {
             guard try await waitForUnclaimedImage(timeout: waitingAtMost) else { return nil }
         }
         let images = try await recoverUnclaimedImages(into: destination)
+        let setting = properties.shutterSpeed
+        let expected: ExpectedExposure = setting?.isBulb == true
+            ? .bulb(held: Duration.seconds(exposure.numerator) / exposure.denominator) : .timed(setting?.speed ?? exposure)
+        let (frameImages, unmatched) = try await attribute(images, to: expected)
         publish(.idle)
-        guard !images.isEmpty else { return nil }
+        guard !frameImages.isEmpty else { return nil }
         note("the image of \(exposure.label) taken before the connection dropped was recovered; it was not shot again")
-        return CapturedFrame(images: images, actualSpeed: properties.shutterSpeed.flatMap(Self.cameraSpeed))
+        return CapturedFrame(
+            images: frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: setting), unmatchedImages: unmatched)
     }
 
     /// Messages for the photographer since the last call, each once.
@@ -303,8 +321,14 @@ extension SonyCamera {
         var saved: [SavedImage] = []
         var lastFetchedName = lastFetchedName
         while true {
-            let info = try await objectInfo()
-            if info.filename == lastFetchedName {
+            let info: ObjectInfo?
+            do {
+                info = try await objectInfo()
+            } catch SonyCameraError.noImageAtHandle(_) where lastFetchedName != nil {
+                // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
+                return saved
+            }
+            if let info, !info.filename.isEmpty, info.filename == lastFetchedName {
                 // The body still offers the image we just took: wait for it to move on (or give up).
                 let generation = doorbell.generation
                 try await refreshProperties(full: true)
@@ -319,67 +343,14 @@ extension SonyCamera {
                 if properties.shootingFileInfo?.hasImages != true { return saved }
                 continue
             }
-            saved.append(try await download(info, to: destination))
-            lastFetchedName = info.filename
-            session.images.deferredCheck = .pending(destination, lastFetchedName: info.filename)
+            let image = try await download(info, to: destination)
+            saved.append(image)
+            lastFetchedName = info?.filename ?? image.fileName
+            session.images.deferredCheck = .pending(destination, lastFetchedName: lastFetchedName ?? image.fileName)
             if saved.count >= announced { return saved }
             if watch.elapsed > configuration.transferTimeout {
                 throw SonyCameraError.imagesStillWaiting(fileInfo: 0x8000 | UInt16(clamping: announced - saved.count), waited: configuration.transferTimeout)
             }
-        }
-    }
-
-    /// GetObjectInfo of the waiting still.
-    private func objectInfo() async throws -> ObjectInfo {
-        let result = try await run(.getObjectInfo, [SonyObjectHandle.stillImage], during: "GetObjectInfo")
-        do {
-            return try ObjectInfo(decoding: result.data)
-        } catch {
-            throw SonyCameraError.malformedData(what: "image information (GetObjectInfo)", reason: "\(error)")
-        }
-    }
-
-    /// Streams the waiting still to a new file: GetObject in one transaction when its size is known and
-    /// the body supports it, else GetPartialObject in chunks. A failed transfer leaves no file behind.
-    private func download(_ info: ObjectInfo, to destination: CaptureDestination) async throws -> SavedImage {
-        let name = destination.fileNamePrefix + ImageFile.sanitize(info.filename)
-        let file = try await ImageFile.create(in: destination.directory, name: name)
-        let written = ByteCounter()
-        let sink: DataSink = { chunk, _ in
-            try await file.write(chunk)
-            written.add(chunk.count)
-        }
-        do {
-            let sizeKnown = info.objectCompressedSize != UInt32.max
-            if sizeKnown, deviceInfo?.supports(.getObject) ?? true {
-                try await run(.getObject, [SonyObjectHandle.stillImage], receivingDataWith: sink, during: "GetObject \(info.filename)")
-            } else {
-                try await downloadInChunks(info, sink: sink, written: written)
-            }
-            if sizeKnown, written.value != Int(info.objectCompressedSize) {
-                throw SonyCameraError.malformedData(
-                    what: "image \(info.filename)", reason: "\(written.value) bytes arrived, \(info.objectCompressedSize) announced")
-            }
-            try await file.finish()
-        } catch {
-            await file.discard()
-            throw error
-        }
-        return SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
-    }
-
-    /// GetPartialObject (offset, length) until the announced size, or a short chunk when the size is unknown.
-    private func downloadInChunks(_ info: ObjectInfo, sink: @escaping DataSink, written: ByteCounter) async throws {
-        let chunk = UInt32(clamping: configuration.partialObjectChunk)
-        let total: Int? = info.objectCompressedSize == UInt32.max ? nil : Int(info.objectCompressedSize)
-        while total.map({ written.value < $0 }) ?? true {
-            let offset = UInt32(clamping: written.value)
-            let before = written.value
-            try await run(
-                .getPartialObject, [SonyObjectHandle.stillImage, offset, chunk], receivingDataWith: sink,
-                during: "GetPartialObject \(info.filename) at \(offset)")
-            let got = written.value - before
-            if got == 0 || (total == nil && got < Int(chunk)) { return }
         }
     }
 }

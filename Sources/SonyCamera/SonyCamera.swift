@@ -379,6 +379,17 @@ package actor SonyCamera: RemoteCamera {
         return true
     }
 
+    /// Like `waitForSignal`, for callers that read the camera themselves when they wake: on a body without
+    /// events it only sleeps the next pause of `polls` (no read of its own). True when the caller should look
+    /// again, false when `timeout` passed.
+    func waitForPause(after generation: UInt64, timeout: Duration, polls: inout PollBackoff) async throws -> Bool {
+        if session.bodySendsEvents || timeout <= .zero { return try await waitForEvent(after: generation, timeout: timeout) }
+        let pause = polls.take()
+        if pause >= timeout { return try await waitForEvent(after: generation, timeout: timeout) }
+        _ = try await waitForEvent(after: generation, timeout: pause)
+        return true
+    }
+
     /// Waits until the event channel rings past `generation` or `timeout` passes; true when it rang.
     func waitForEvent(after generation: UInt64, timeout: Duration) async throws -> Bool {
         if doorbell.generation > generation { return true }

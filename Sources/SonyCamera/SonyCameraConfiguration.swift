@@ -30,6 +30,9 @@ package struct SonyCameraConfiguration: Sendable {
     package var shutterConfirmTimeout: Duration = .seconds(5)
     /// How many times a 3.00 set is sent before giving up; also bounds 2.00 correction steps.
     package var shutterSetAttempts: Int = 3
+    /// How long one notch step (0x9207) may take to show in the read-back before it counts as lost; a lost
+    /// step is sent again from the read-back, at most `shutterSetAttempts` times.
+    package var stepConfirmTimeout: Duration = .seconds(2)
     /// Added to the exposure time to bound the wait for the image after the release (at least 10 s for real bodies).
     package var processingMargin: Duration = .seconds(10)
     /// How long to wait for ObjectAdded once 0xD215 was announced, before reading 0xD215 instead.

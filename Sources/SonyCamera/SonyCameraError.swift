@@ -23,6 +23,10 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     case deviceBusy(operation: String, attempts: Int)
     /// The camera refused an operation with a response code other than busy.
     case operationFailed(operation: String, response: String)
+    /// The release's images all record an exposure other than the frame's (`expected`); they are kept (`kept`).
+    case imageNotThisFrame(expected: String, found: [String], kept: [String])
+    /// The camera said there is no image at the handle asked for (InvalidObjectHandle, 0x2009).
+    case noImageAtHandle(operation: String)
     /// The camera sent bytes this layer cannot decode.
     case malformedData(what: String, reason: String)
     /// SDIO_GetExtDeviceInfo or the property dump stayed empty or incomplete for `waited`.
@@ -44,6 +48,12 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// Whether the same step may succeed if tried again later. Busy is retried inside this layer, so no case is.
     package var isTransient: Bool { false }
+
+    /// Whether the camera answered with a refusal (rather than not doing what it said it did).
+    var isRefusal: Bool {
+        if case .operationFailed = self { return true }
+        return false
+    }
 
     /// Whether the connection is gone (reconnecting may help).
     package var isConnectionLost: Bool {
@@ -74,6 +84,12 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             return "the camera stayed busy: \(operation) was answered 'device busy' \(attempts) times"
         case let .operationFailed(operation, response):
             return "the camera refused \(operation): \(response)"
+        case let .imageNotThisFrame(expected, found, kept):
+            let what = found.isEmpty ? "another exposure" : found.joined(separator: ", ")
+            return "the camera delivered \(what) where \(expected) was shot; kept as \(kept.joined(separator: ", ")) and not "
+                + "counted. Check the camera's shutter speed and run `hdrshoot resume` to shoot the frame again"
+        case let .noImageAtHandle(operation):
+            return "the camera had no image to give during \(operation) although it reported one waiting"
         case let .malformedData(what, reason):
             return "the camera sent unreadable \(what): \(reason)"
         case let .propertiesNotReadable(waited):
@@ -108,6 +124,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         if error is SonyCameraError || error is CancellationError { return error }
         if let ptp = error as? PTPIPError {
             switch ptp {
+            case let .response(code, _) where code == .invalidObjectHandle:
+                return SonyCameraError.noImageAtHandle(operation: during)
             case let .response(code, operation):
                 return SonyCameraError.operationFailed(operation: "\(operation)", response: "\(code)")
             case .cancelled where Task.isCancelled:
