@@ -39,6 +39,7 @@ extension SonyCamera {
         var recovered = try await recoverUnclaimedImages(into: destination.earlier)
         let leftovers = try await collectLeftoverImages()
         try requireShutterMode()
+        try await prepareFocus()
         let usedSpeed = properties.shutterSpeed
         let holdsBulb = usedSpeed?.isBulb ?? false
         let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
@@ -153,6 +154,13 @@ extension SonyCamera {
         session.changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
         try await pressHalfway(beside: hook)
         do {
+            if focusHandling == .everyFrame, let mode = properties.focusMode, mode.autofocuses {
+                // No way to hold one focus: this frame focuses on its own before it fires.
+                let result = try await awaitFocus()
+                guard result == .focused else {
+                    throw SonyCameraError.focusFailed(mode: mode.name, waited: result == .notFocused ? nil : configuration.focusTimeout)
+                }
+            }
             try await press(.s2Button, .down)
             publish(.exposing)
             if let bulb { try await clock.sleep(for: bulb) }
@@ -275,7 +283,7 @@ extension SonyCamera {
     }
 
     /// One button press or release with SDIO_ControlDevice (0x9207).
-    private func press(_ button: SonyControlCode, _ position: SonyButtonState) async throws {
+    func press(_ button: SonyControlCode, _ position: SonyButtonState) async throws {
         let name = button == .s1Button ? "S1" : "S2"
         try await run(
             .sdioControlDevice, [UInt32(button.rawValue)], sending: position.dataPhase,

@@ -124,7 +124,14 @@ extension SonyCamera {
     /// Waits for an event or the poll interval, failing once the start-up has taken too long.
     private func pauseWhileStarting(started: Stopwatch) async throws {
         let left = started.remaining(of: configuration.propertiesReadyTimeout)
-        guard left > .zero else { throw SonyCameraError.propertiesNotReadable(waited: configuration.propertiesReadyTimeout) }
+        guard left > .zero else {
+            var missing: [String] = []
+            if extDeviceInfo != nil, !properties.codes.isEmpty {
+                if properties[.shutterSpeed] == nil { missing.append("shutter speed (0xD20D)") }
+                if properties[.exposureProgramMode] == nil { missing.append("exposure mode (0x500E)") }
+            }
+            throw SonyCameraError.propertiesNotReadable(waited: configuration.propertiesReadyTimeout, missing: missing)
+        }
         _ = try await waitForEvent(after: doorbell.generation, timeout: min(left, configuration.propertiesPollInterval))
     }
 

@@ -53,6 +53,8 @@ package actor SonyCamera: RemoteCamera {
     let statusBroadcaster = StatusBroadcaster()
     /// The number of PTP operations run in this session (for tests and benchmarks).
     package private(set) var operationCount = 0
+    /// How the current shoot keeps its focus; survives reconnects, reset when the focus is restored.
+    var focusHandling: FocusHandling = .unchecked
     /// What this camera said once and the caller may show (a fallback taken, a focus warning); see `takeNotes`.
     var pendingNotes: [String] = []
 
@@ -150,6 +152,7 @@ package actor SonyCamera: RemoteCamera {
         if isLinkUsable, let check = session.images.deferredCheck, check != .unclaimed {
             _ = try? await collectLeftoverImages()
         }
+        await restoreFocus()
         await tearDown()
     }
 

@@ -51,6 +51,11 @@ package struct SonyPropertyCode: RawRepresentable, Hashable, Sendable, Comparabl
     package static let shutterSpeedList = Self(rawValue: 0xD229)
     /// FocusIndication = 0xD213, u8 (libgphoto2: FocusFound): focus state after S1.
     package static let focusIndication = Self(rawValue: 0xD213)
+    /// AFWithShutter = 0xD1AD, u8: 1 = off, 2 = on (Camera Control PTP 3 Reference, pp. 393-394): whether a
+    /// half-press focuses.
+    package static let afWithShutter = Self(rawValue: 0xD1AD)
+    /// LongExposureNR = 0xD15B, u8: 1 = off, 2 = on (Camera Control PTP 3 Reference, p. 349).
+    package static let longExposureNR = Self(rawValue: 0xD15B)
     /// ShootingFileInfo = 0xD215, u16 (libgphoto2: ObjectInMemory): see `SonyShootingFileInfo`.
     package static let shootingFileInfo = Self(rawValue: 0xD215)
     /// BatteryLevel = 0xD218, i8 percent (-1 = unknown).
