@@ -51,9 +51,9 @@ extension SimulatedCamera {
         var ends: Duration?
         if let speed = value.speed {
             ends = now + capped(.nanoseconds(Int64(speed.numerator) * 1_000_000_000 / Int64(speed.denominator)))
-        } else if let cap = configuration.exposureCap {
-            ends = now + cap  // BULB: until S2 is released, but never longer than the cap
         }
+        // BULB: exposing until S2 is released, however long the client holds it (its image records that time);
+        // `--exposure-cap` only shortens a dark frame after it.
         shutter = .exposing(frame: frame, value: value.rawValue, started: now, ends: ends)
         advance(to: now)
         if faults.dropsAtFrame(frame) { return .drop }

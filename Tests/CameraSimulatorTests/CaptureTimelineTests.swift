@@ -47,7 +47,7 @@ struct CaptureTimelineTests {
         #expect(driver.camera.buffered?.image.fileName == "DSC00001_30s.JPG")
     }
 
-    @Test func bulbExposesWhileS2IsHeldAndTheCapLimitsIt() throws {
+    @Test func bulbExposesWhileS2IsHeldWhateverTheCap() throws {
         var driver = try CameraDriver { $0.processingTime = .zero }
         driver.connect()
         _ = driver.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
@@ -66,7 +66,8 @@ struct CaptureTimelineTests {
         _ = capped.button(.s2Button, .down)
         capped.wait(.seconds(5))
         _ = capped.button(.s2Button, .up)
-        #expect(capped.camera.takeFinishedCaptures().first?.exposureSeconds == 1)
+        // The client decides how long BULB lasts; the cap only shortens timed exposures (and dark frames).
+        #expect(capped.camera.takeFinishedCaptures().first?.exposureSeconds == 5)
     }
 
     @Test func imageStaysUntilDownloadedAndPartialReadsEmptyTheBufferAtTheEnd() throws {

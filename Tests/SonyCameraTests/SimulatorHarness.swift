@@ -42,10 +42,11 @@ enum SimulatorHarness {
         simulator adjustSimulator: (inout SimulatorConfiguration) -> Void = { _ in },
         camera adjustCamera: (inout SonyCameraConfiguration) -> Void = { _ in },
         clock: any Clock<Duration> = ContinuousClock(),
+        simulatorClock: any Clock<Duration> = ContinuousClock(),
         connect: Bool = true,
         _ body: (SonyCamera, CameraSimulator) async throws -> T
     ) async throws -> T {
-        try await CameraSimulator.withRunning(configuration: simulator(adjustSimulator)) { simulator in
+        try await CameraSimulator.withRunning(configuration: simulator(adjustSimulator), clock: simulatorClock) { simulator in
             let camera = SonyCamera(configuration: Self.camera(port: simulator.port, adjustCamera), clock: clock)
             do {
                 if connect { try await camera.connect() }

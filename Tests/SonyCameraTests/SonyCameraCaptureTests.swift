@@ -177,11 +177,14 @@ struct SonyCameraCaptureTests {
         }
     }
 
-    @Test func holdsTheReleaseForTheWholeBulbExposureOnTheInjectedClock() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func holdsTheReleaseForTheWholeBulbExposureOnTheInjectedClock() async throws {
         let folder = try SimulatorHarness.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = TestClock()
-        try await SimulatorHarness.run(clock: clock) { camera, simulator in
+        // Body and client each on a virtual clock, moved together: the body's image records how long S2 was held
+        // on its clock, and the client checks that against the exposure it held.
+        let (clock, bodyClock) = (TestClock(), TestClock())
+        try await SimulatorHarness.run(clock: clock, simulatorClock: bodyClock) { camera, simulator in
             try await camera.setShutterSpeed(.bulb)
             let exposure = ShutterSpeed(numerator: 60, denominator: 1)
             try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
@@ -191,12 +194,19 @@ struct SonyCameraCaptureTests {
                 await clock.waitForSleepers(2)
                 #expect(clock.pendingDeadlines.contains { $0.offset == .seconds(60) })
                 #expect(await simulator.captures.isEmpty)
+                bodyClock.advance(by: .seconds(60))
                 clock.advance(by: .seconds(60))
+                // S2 up ends the exposure; the body's processing runs on its own clock.
+                while await simulator.captures.isEmpty { await Task.yield() }
+                await bodyClock.waitForSleepers(1)
+                bodyClock.advance(by: .seconds(1))
                 let frame = try #require(try await group.next())
-                #expect(frame.actualSpeed == .bulb)
-                #expect(frame.images.count == 1)
+                // The speed the frame was shot at comes from its image: BULB held for 60".
+                #expect(frame.actualSpeed == .timed(exposure))
+                #expect(frame.images.count == 1 && frame.unmatchedImages.isEmpty)
             }
             #expect(await simulator.captures.map(\.label) == ["BULB"])
+            #expect(await simulator.captures.first?.exposureSeconds == 60)
         }
     }
 }
