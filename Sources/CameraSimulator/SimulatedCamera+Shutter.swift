@@ -6,6 +6,7 @@ import SonyProtocol
 extension SimulatedCamera {
     // MARK: - Controls (0x9207)
 
+    /// Answers SDIO_ControlDevice: S1, S2, or a notch step of the shutter speed.
     mutating func control(code: UInt16, data: [UInt8], now: Duration) -> CameraAction {
         switch code {
         case SonyControlCode.s1Button.rawValue, SonyControlCode.s2Button.rawValue:
@@ -37,6 +38,7 @@ extension SimulatedCamera {
         }
     }
 
+    /// S2 down: fires a frame, unless the body is busy or a quirk takes the release without firing.
     mutating func pressS2(now: Duration) -> CameraAction {
         if faults.takeBusyCapture() { return .reply(CameraReply(.deviceBusy)) }
         // A body still exposing, processing, or holding the previous image answers busy.
@@ -60,6 +62,7 @@ extension SimulatedCamera {
         return .reply(CameraReply(.ok))
     }
 
+    /// S2 up: ends a BULB exposure.
     @discardableResult
     mutating func releaseS2(now: Duration) -> CameraReply {
         s2Held = false

@@ -57,9 +57,13 @@ package struct SimulatedCamera: Sendable {
     package internal(set) var s2Held = false
     /// A 2.00 notch step waiting to apply: the signed number of notches (+ faster) and when.
     package internal(set) var pendingStep: (notches: Int, appliesAt: Duration)?
+    /// Properties changed since the last 0x9209 read (what a change-only read returns).
     var changed: Set<SonyPropertyCode>
+    /// Events not yet taken by the event connection.
     var events: [PTPEvent] = []
+    /// Exposures ended and not yet taken for the capture log.
     var finishedCaptures: [CaptureRecord] = []
+    /// The configured faults and what is left of them.
     var faults: FaultState
     private var hanging = false
     /// The configured quirks and what is left of their budgets.
@@ -308,11 +312,13 @@ package struct SimulatedCamera: Sendable {
         if properties[index].code == .shutterSpeed { setValue(value, of: QuirkProperty.shutterSpeedList) }
     }
 
+    /// Sets a property the body has (nothing happens for one it lacks), announcing a change.
     mutating func setValue(_ value: PTPValue, of code: SonyPropertyCode) {
         guard let index = properties.firstIndex(where: { $0.code == code }) else { return }
         setValue(value, at: index)
     }
 
+    /// Marks a property changed for the next change-only read and queues its DevicePropChanged event.
     mutating func propertyChanged(_ code: SonyPropertyCode) {
         changed.insert(code)
         events.append(PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32(code.rawValue)]))
@@ -347,6 +353,7 @@ package struct SimulatedCamera: Sendable {
         setValue(.uint16(SonyShootingFileInfo.empty.rawValue), of: .shootingFileInfo)
     }
 
+    /// The mode dial turns: 0x500E changes, and the shutter speed is settable only in M and S.
     mutating func turnDial(to mode: SimulatedExposureMode) {
         setValue(.uint32(mode.sonyMode.rawValue), of: .exposureProgramMode)
         guard let index = properties.firstIndex(where: { $0.code == .shutterSpeed }) else { return }

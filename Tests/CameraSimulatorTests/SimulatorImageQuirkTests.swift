@@ -136,6 +136,37 @@ struct SimulatorImageQuirkTests {
         }
     }
 
+    @Test func aBulbFrameGetsADarkFrameAsLongAsS2WasHeldOrAsTheCapWhenTheCapCutIt() throws {
+        var held = try CameraDriver { $0.quirks = [.longExposureNR]; $0.processingTime = .zero }
+        held.connect()
+        _ = held.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
+        _ = held.button(.s2Button, .down)
+        held.wait(.seconds(7))
+        _ = held.button(.s2Button, .up)
+        #expect(held.camera.takeFinishedCaptures().first?.noiseReductionSeconds == 7)
+        held.wait(.milliseconds(6999))
+        #expect(held.camera.buffered == nil)
+        held.wait(.milliseconds(1))
+        #expect(held.camera.buffered != nil)
+
+        var capped = try CameraDriver { $0.quirks = [.longExposureNR]; $0.processingTime = .zero; $0.exposureCap = .milliseconds(50) }
+        capped.connect()
+        _ = capped.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
+        _ = capped.button(.s2Button, .down)
+        capped.wait(.seconds(240))
+        _ = capped.button(.s2Button, .up)
+        let record = try #require(capped.camera.takeFinishedCaptures().first)
+        #expect(record.exposureSeconds == 0.05 && record.noiseReductionSeconds == 0.05)
+
+        var short = try CameraDriver { $0.quirks = [.longExposureNR]; $0.processingTime = .zero }
+        short.connect()
+        _ = short.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
+        _ = short.button(.s2Button, .down)
+        short.wait(.milliseconds(500))
+        _ = short.button(.s2Button, .up)
+        #expect(short.camera.takeFinishedCaptures().first?.noiseReductionSeconds == nil)
+    }
+
     @Test func withoutTheQuirkNRIsReportedOffAndTheCaptureLogLineIsUnchanged() throws {
         var driver = try CameraDriver { $0.processingTime = .zero }
         driver.connect()

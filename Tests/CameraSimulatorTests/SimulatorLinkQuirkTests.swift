@@ -62,6 +62,8 @@ struct SimulatorLinkQuirkTests {
             try await client.release()
             #expect(await simulator.framesFired == 1)
             await clock.pass(.seconds(1))
+            // A request lets the simulator see the new time (its own timer may not have ticked yet).
+            #expect(try await client.propertyTable().shootingFileInfo == .waiting(1))
             #expect(await simulator.captures.map(\.frame) == [1])
             _ = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage])
             await client.disconnect()
