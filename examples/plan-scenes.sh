@@ -21,8 +21,12 @@ show plan --shadow 1/125 --highlight 1/500 --frames 3
 # A church interior into the stained glass, 1.5 EV apart, each shared frame shot once.
 show plan --shadow 2 --highlight 1/500 --frames 3 --ev 1.5 --dedupe
 
-# A night scene: the shadows need 30", so the last set is shortened (no bulb yet).
+# A night scene: the shadows need 30", which the camera times itself, so the last set is shortened
+# rather than stepping into bulb frames the shadows do not need.
 show plan --shadow 30 --highlight 1/60 --frames 5 --ev 2
+
+# A dark interior: the shadows need 4', so the last sets reach into bulb frames (held open in mode M).
+show plan --shadow "4'" --highlight 1/60 --frames 5
 
 # The dusk street again, as JSON for a script.
 show plan --shadow 1/125 --highlight 1/500 --frames 3 --json

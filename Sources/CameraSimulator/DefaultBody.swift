@@ -54,6 +54,8 @@ enum DefaultBody {
     /// The descriptors of the default body in 0x9209 order, before focus options and quirks.
     static func properties(fastestShutterDenominator: Int, mode: SimulatedExposureMode) -> [SonyPropertyDescriptor] {
         let shutters = shutterSpeeds(fastestDenominator: fastestShutterDenominator).map(\.ptpValue)
+        // BULB exists in M only: in S the dial stops at 30", as on Sony bodies.
+        let settableShutters = mode == .shutterPriority ? Array(shutters.dropFirst()) : shutters
         let modes: [SonyExposureMode] = [.programAuto, .aperturePriority, .shutterPriority, .manual]
         let fNumbers: [PTPValue] = [280, 320, 350, 400, 450, 500, 560, 630, 710, 800, 900, 1000, 1100, 1300, 1400, 1600, 1800, 2000, 2200]
             .map { .uint16($0) }
@@ -83,7 +85,7 @@ enum DefaultBody {
             SonyPropertyDescriptor(
                 code: .shutterSpeed, dataType: .uint32, enabled: mode.shutterIsSettable ? .on : .displayOnly,
                 factoryValue: .uint32(0xFFFF_FFFF), currentValue: SonyShutterValue(numerator: 1, denominator: 125).ptpValue,
-                form: .enumeration(settable: mode.shutterIsSettable ? shutters : [], supported: shutters)),
+                form: .enumeration(settable: mode.shutterIsSettable ? settableShutters : [], supported: shutters)),
             // FocusIndication (u8, read only): 1 = not focusing.
             SonyPropertyDescriptor(
                 code: .focusIndication, dataType: .uint8, getSet: 0, factoryValue: .uint8(0), currentValue: .uint8(1),

@@ -28,3 +28,34 @@ extension BracketPlan {
         return total
     }
 }
+
+extension BracketPlan {
+    /// The shortest exposure Long Exposure NR follows with a dark frame on Sony bodies (1 s).
+    package static let noiseReductionThreshold = ShutterSpeed(numerator: 1, denominator: 1)
+
+    /// The seconds Long Exposure NR adds: a dark frame as long as every exposure of 1 s or more, when NR is on
+    /// (`true`) or not known (`nil`, assumed on: a body that does not say may well take them); none when off.
+    package func noiseReductionSeconds(longExposureNR: Bool?) -> Double {
+        guard longExposureNR ?? true else { return 0 }
+        var total = 0.0
+        for set in sets {
+            for speed in set where speed >= Self.noiseReductionThreshold { total += speed.seconds }
+        }
+        return total
+    }
+
+    /// The estimated shoot time with Long Exposure NR counted (`longExposureNR`: on, off, or `nil` for not
+    /// known and assumed on): `estimatedSeconds(overheadPerFrame:)` plus `noiseReductionSeconds`.
+    package func estimatedSeconds(overheadPerFrame: Double = 0.25, longExposureNR: Bool?) -> Double {
+        estimatedSeconds(overheadPerFrame: overheadPerFrame) + noiseReductionSeconds(longExposureNR: longExposureNR)
+    }
+
+    /// The plan's bulb frames (past 30"), each speed once, shortest first.
+    package var bulbExposures: [ShutterSpeed] {
+        var seen: [ShutterSpeed] = []
+        for set in sets {
+            for speed in set where speed.isBulb && !seen.contains(speed) { seen.append(speed) }
+        }
+        return seen.sorted()
+    }
+}

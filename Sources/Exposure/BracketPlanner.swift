@@ -15,8 +15,12 @@ package enum BracketOrder: String, Sendable, Hashable, Codable, CaseIterable {
 /// shadow reading. Fixes over the reference: frames past the longest timed speed are not clamped to it one
 /// after another (the reference repeated 30" and, with a 30" shadow, chained sets forever); the last set is
 /// shortened instead, ends on the longest speed once if the shadow still needs it, and a warning says so.
-/// Positions past the scale are computed, then cut at `longestIndex`, so bulb (`--max-exposure`) can later
-/// extend the ladder without changing the rule.
+///
+/// Bulb: the ladder continues past 30" (`ShutterScale.bulbSpeeds`) and the same rule runs on it up to `longest`,
+/// but only when the shadow reading itself is past 30". A shadow the camera can time is bracketed within the
+/// timed speeds exactly as before: a bulb frame beyond such a shadow would cost minutes (doubled by Long
+/// Exposure NR) and need mode M for nothing the shadows lack. A shadow past `longest` is an error, not a plan
+/// that leaves the shadows dark.
 package struct BracketPlanner: Sendable, Hashable {
     /// The allowed number of frames per set.
     package static let frameRange = 2...15
@@ -31,14 +35,22 @@ package struct BracketPlanner: Sendable, Hashable {
     package let dedupe: Bool
     /// Whether to shoot fastest or slowest first.
     package let order: BracketOrder
+    /// The longest exposure a plan may hold (`--longest`); past 30" it allows bulb frames.
+    package let longest: ShutterSpeed
 
-    /// Creates a planner; throws when `frames` or `spacing` is not allowed.
+    /// The `--longest` of the CLI when none is given: 4', long enough for most night interiors, short enough
+    /// that a set of bulb frames (and their Long Exposure NR) stays within minutes.
+    package static let defaultLongest = ShutterSpeed(numerator: 240, denominator: 1)
+
+    /// Creates a planner; throws when `frames` or `spacing` is not allowed or `longest` is not a stop of
+    /// `scale`. Without `longest` plans stay within the timed speeds (30").
     package init(
         frames: Int = 5,
         spacing: EVAmount = EVAmount(stops: 1),
         scale: ShutterScale = .third,
         dedupe: Bool = false,
-        order: BracketOrder = .fastFirst
+        order: BracketOrder = .fastFirst,
+        longest: ShutterSpeed? = nil
     ) throws(ExposureError) {
         guard Self.frameRange.contains(frames) else {
             throw .frameCountOutOfRange(frames, allowed: Self.frameRange)
@@ -46,6 +58,9 @@ package struct BracketPlanner: Sendable, Hashable {
         guard EVAmount.allowedSpacings.contains(spacing) else {
             throw .invalidSpacing(text: spacing.label, allowed: EVAmount.allowedSpacings)
         }
+        let longest = longest ?? scale.longest
+        guard scale.index(of: longest) != nil else { throw .speedNotOnScale(longest, scale: scale) }
+        self.longest = longest
         self.frames = frames
         self.spacing = spacing
         self.scale = scale
@@ -64,12 +79,15 @@ package struct BracketPlanner: Sendable, Hashable {
         guard let bright = scale.index(of: highlight) else { throw .speedNotOnScale(highlight, scale: scale) }
         guard let dark = scale.index(of: shadow) else { throw .speedNotOnScale(shadow, scale: scale) }
         guard dark >= bright else { throw .shadowFasterThanHighlight(shadow: shadow, highlight: highlight) }
+        guard shadow <= longest else { throw .shadowBeyondLongest(shadow: shadow, longest: longest) }
 
-        let speeds = scale.speeds
+        let speeds = scale.allSpeeds
         if dark == bright {
             return BracketPlan(sets: [[speeds[bright]]])
         }
-        let longestIndex = speeds.count - 1
+        // Bulb stops only for a shadow past the timed speeds (see the type's notes); `longest` caps either way.
+        let cap = shadow > scale.longest ? longest : min(longest, scale.longest)
+        guard let longestIndex = scale.index(of: cap) else { preconditionFailure("the cap is a stop of the scale") }
         let step = stepPositions
         // Rule 4 compares with the spacing actually shot (rounded up to whole scale steps): a range one set
         // reaches is one set, even when the nominal spacing (1.5 EV, or 1/3 EV on the half scale) is shorter.
@@ -128,9 +146,12 @@ package struct BracketPlanner: Sendable, Hashable {
                     + "\(scale.displayName) steps"
             )
         }
+        let limit = cap == scale.longest
+            ? "\(cap.label) is the longest timed speed (bulb frames are planned only for a shadow reading past it)"
+            : "\(cap.label) is the longest exposure allowed (--longest)"
         if shortened {
             let setNumber = order == .fastFirst ? speedSets.count : 1
-            let longest = scale.longest.label
+            let longest = cap.label
             let what: String
             if lastSetFrames == frames {
                 what = "ends on \(longest) after a shorter step"
@@ -139,16 +160,10 @@ package struct BracketPlanner: Sendable, Hashable {
             } else {
                 what = "has \(lastSetFrames) frames instead of \(frames)"
             }
-            warnings.append(
-                "set \(setNumber) \(what): \(longest) is the longest timed speed "
-                    + "(bulb is not supported yet)"
-            )
+            warnings.append("set \(setNumber) \(what): \(limit)")
         }
         if stoppedAtLongest {
-            warnings.append(
-                "no set goes past the shadow reading: \(scale.longest.label) is the longest timed speed "
-                    + "(bulb is not supported yet)"
-            )
+            warnings.append("no set goes past the shadow reading: \(limit)")
         }
         return BracketPlan(sets: speedSets, warnings: warnings)
     }

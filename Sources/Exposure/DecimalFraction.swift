@@ -11,6 +11,12 @@ struct DecimalFraction: Sendable, Hashable {
     /// The value as a Double (for distance comparisons only).
     var value: Double { Double(numerator) / Double(denominator) }
 
+    /// A fraction from its parts (the denominator positive).
+    init(numerator: Int, denominator: Int) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
     /// Parses `a`, `a.b`, `a/b` or `a.b/c.d`; returns `nil` for anything else, for parts longer than 10
     /// characters, and for values whose exact fraction would exceed `limit`.
     init?(parsing text: Substring) {

@@ -13,6 +13,8 @@ package enum ExposureError: Error, Sendable, Hashable {
     case speedNotOnScale(ShutterSpeed, scale: ShutterScale)
     /// The shadow reading is a faster speed than the highlight reading (they are swapped, most likely).
     case shadowFasterThanHighlight(shadow: ShutterSpeed, highlight: ShutterSpeed)
+    /// The shadow reading is longer than the longest exposure the plan may hold (`--longest`).
+    case shadowBeyondLongest(shadow: ShutterSpeed, longest: ShutterSpeed)
     /// The number of frames per set is outside `allowed`.
     case frameCountOutOfRange(Int, allowed: ClosedRange<Int>)
     /// The text is not one of the allowed bracket spacings.

@@ -19,10 +19,19 @@ package struct ShutterSpeed: Sendable, Codable, CustomStringConvertible {
     /// The exposure time in seconds.
     package var seconds: Double { Double(numerator) / Double(denominator) }
 
-    /// The label a camera displays: `1/250` below 0.3 s, else seconds with `"` (`0.3"`, `2.5"`, `30"`).
+    /// The label a camera displays: `1/250` below 0.3 s, else seconds with `"` (`0.3"`, `2.5"`, `30"`, `50"`);
+    /// from one minute on, minutes with `'` and any rest in seconds (`1'`, `1'20"`, `2'30"`, `4'`).
+    ///
+    /// Minutes are how photographers write bulb times (and what a bulb timer shows); 30" and below never reach
+    /// that branch, so every timed speed keeps the camera's own label.
     package var label: String {
         if numerator == 1 && denominator > 3 { return "1/\(denominator)" }
-        if numerator % denominator == 0 { return "\(numerator / denominator)\"" }
+        if numerator % denominator == 0 {
+            let whole = numerator / denominator
+            guard whole >= 60 else { return "\(whole)\"" }
+            let rest = whole % 60
+            return rest == 0 ? "\(whole / 60)'" : "\(whole / 60)'\(rest)\""
+        }
         // Tenths are how cameras show sub-second and fractional long exposures (1/3 s shows as 0.3").
         // Integer arithmetic, rounded half up: the pure target links no libm.
         let tenths = (numerator * 10 + denominator / 2) / denominator
@@ -33,6 +42,12 @@ package struct ShutterSpeed: Sendable, Codable, CustomStringConvertible {
 
     /// The camera label.
     package var description: String { label }
+
+    /// The longest timed speed of Sony bodies (30"); anything longer is shot in BULB with the release held.
+    package static let longestTimed = ShutterSpeed(numerator: 30, denominator: 1)
+
+    /// Whether this exposure is longer than the longest timed speed, so it can only be shot in BULB.
+    package var isBulb: Bool { self > Self.longestTimed }
 }
 
 extension ShutterSpeed: Hashable, Comparable {

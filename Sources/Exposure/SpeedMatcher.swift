@@ -20,45 +20,60 @@ package struct SpeedSubstitution: Sendable, Hashable, Codable {
 
 /// A plan resolved against the speeds one camera offers.
 package struct MatchedPlan: Sendable, Hashable, Codable {
-    /// The speeds to set, per set and frame, all offered by the camera.
+    /// The speeds to set, per set and frame, all offered by the camera (bulb frames as planned); no set holds
+    /// the same speed twice.
     package let sets: [[ShutterSpeed]]
-    /// Every frame that uses a different speed than planned, in plan order.
+    /// Every frame that uses a different speed than planned, in plan order (indices into `sets`).
     package let substitutions: [SpeedSubstitution]
-    /// Problems worth confirming before shooting (two frames of a set becoming one speed).
+    /// Problems worth confirming before shooting: readings clamped to the camera, frames shot once because
+    /// two became one speed, and (from `plan(_:shadow:highlight:offered:offersBulb:)`) the planner's own.
     package let warnings: [String]
 }
 
 /// Maps each planned frame to a speed a camera offers.
 package enum SpeedMatcher {
-    /// Resolves `plan` against `offered`: the same speed when offered, else the offered speed nearest in
-    /// nominal stops (`nominalThirds`), a tie going to the longer exposure (better shadows than clipped ones).
-    package static func match(_ plan: BracketPlan, offered: [ShutterSpeed]) throws(ExposureError) -> MatchedPlan {
-        guard !offered.isEmpty else { throw .noOfferedSpeeds }
+    /// Resolves `plan` against `offered` (the camera's timed speeds): the same speed when offered, else the
+    /// offered speed nearest in nominal stops (`nominalThirds`), a tie going to the longer exposure (better
+    /// shadows than clipped ones). A bulb frame (past 30", or past every offered speed when the camera offers
+    /// BULB) stays as planned: it is shot in BULB, or the caller reports that BULB is missing.
+    ///
+    /// Two frames of a set that become one speed are shot once, with a warning; with `dedupe`, a set's first
+    /// frame that becomes the previous set's last speed is dropped the same way.
+    package static func match(
+        _ plan: BracketPlan, offered: [ShutterSpeed], offersBulb: Bool = false, dedupe: Bool = false
+    ) throws(ExposureError) -> MatchedPlan {
+        guard let longestOffered = offered.max() else { throw .noOfferedSpeeds }
         let candidates = offered.map { (speed: $0, thirds: $0.nominalThirds) }
         var sets: [[ShutterSpeed]] = []
         var substitutions: [SpeedSubstitution] = []
         var warnings: [String] = []
 
         for (setIndex, set) in plan.sets.enumerated() {
-            var matched: [ShutterSpeed] = []
-            for (frameIndex, planned) in set.enumerated() {
-                let used = nearest(to: planned, in: candidates)
-                if used != planned {
-                    substitutions.append(
-                        SpeedSubstitution(setIndex: setIndex, frameIndex: frameIndex, planned: planned, used: used)
-                    )
+            var matched: [(planned: ShutterSpeed, used: ShutterSpeed)] = []
+            for planned in set {
+                let keepsPlanned = planned.isBulb || (offersBulb && planned > longestOffered)
+                let used = keepsPlanned ? planned : nearest(to: planned, in: candidates)
+                if let earlier = matched.first(where: { $0.used == used }) {
+                    warnings.append(
+                        "set \(setIndex + 1): \(earlier.planned.label) and \(planned.label) both become "
+                            + "\(used.label) on this camera; it is shot once")
+                    continue
                 }
-                matched.append(used)
+                if dedupe, matched.isEmpty, let previous = sets.last?.last, previous == used {
+                    warnings.append(
+                        "set \(setIndex + 1): \(planned.label) becomes \(used.label), the last frame of set "
+                            + "\(sets.count) on this camera; it is shot once")
+                    continue
+                }
+                matched.append((planned, used))
             }
-            for (frameIndex, used) in matched.enumerated() {
-                guard let earlier = matched[..<frameIndex].firstIndex(of: used),
-                      set[earlier] != set[frameIndex] else { continue }
-                warnings.append(
-                    "set \(setIndex + 1): \(set[earlier].label) and \(set[frameIndex].label) both become "
-                        + "\(used.label) on this camera"
-                )
+            // Every frame of a set can only vanish into the previous set's last frame (with dedupe).
+            guard !matched.isEmpty else { continue }
+            for (frameIndex, frame) in matched.enumerated() where frame.used != frame.planned {
+                substitutions.append(
+                    SpeedSubstitution(setIndex: sets.count, frameIndex: frameIndex, planned: frame.planned, used: frame.used))
             }
-            sets.append(matched)
+            sets.append(matched.map(\.used))
         }
         return MatchedPlan(sets: sets, substitutions: substitutions, warnings: warnings)
     }

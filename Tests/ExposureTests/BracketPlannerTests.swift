@@ -113,7 +113,8 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
     @Test func shortenedSetWarningNamesTheSetAndTheLimit() throws {
         let plan = try BracketPlanner(frames: 5).plan(shadow: speed("30\""), highlight: speed("8\""))
         #expect(plan.warnings == [
-            "set 1 has 3 frames instead of 5: 30\" is the longest timed speed (bulb is not supported yet)",
+            "set 1 has 3 frames instead of 5: 30\" is the longest timed speed (bulb frames are planned only for a "
+                + "shadow reading past it)",
         ])
         let reversed = try BracketPlanner(frames: 3, order: .slowFirst)
             .plan(shadow: speed("30\""), highlight: speed("1/8000"))

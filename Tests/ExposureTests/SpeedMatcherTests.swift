@@ -36,12 +36,36 @@ import Testing
         #expect(matched.sets[0][0].numerator == 300)  // the camera's own encoding comes back
     }
 
-    @Test func framesCollapsingOntoOneSpeedAreWarnedAbout() throws {
+    @Test func framesCollapsingOntoOneSpeedAreShotOnceAndWarnedAbout() throws {
         let plan = BracketPlan(sets: [[speed("1/250"), speed("1/200"), speed("1/160")], [speed("1/8")]])
         let matched = try SpeedMatcher.match(plan, offered: [speed("1/250"), speed("1/125"), speed("1/8")])
-        #expect(matched.sets == [[speed("1/250"), speed("1/250"), speed("1/125")], [speed("1/8")]])
-        #expect(matched.warnings == ["set 1: 1/250 and 1/200 both become 1/250 on this camera"])
-        #expect(matched.substitutions.map(\.frameIndex) == [1, 2])
+        #expect(matched.sets == [[speed("1/250"), speed("1/125")], [speed("1/8")]])
+        #expect(matched.warnings == ["set 1: 1/250 and 1/200 both become 1/250 on this camera; it is shot once"])
+        // Indices are into the matched sets: 1/160 is the second frame shot.
+        #expect(matched.substitutions == [
+            SpeedSubstitution(setIndex: 0, frameIndex: 1, planned: speed("1/160"), used: speed("1/125")),
+        ])
+    }
+
+    @Test func withDedupeASetsFirstFrameBecomingThePreviousLastIsShotOnce() throws {
+        let plan = BracketPlan(sets: [[speed("1/250"), speed("1/125")], [speed("1/100")], [speed("1/60")]])
+        let offered = [speed("1/250"), speed("1/125"), speed("1/60")]
+        let matched = try SpeedMatcher.match(plan, offered: offered, dedupe: true)
+        #expect(matched.sets == [[speed("1/250"), speed("1/125")], [speed("1/60")]])
+        #expect(matched.warnings == ["set 2: 1/100 becomes 1/125, the last frame of set 1 on this camera; it is shot once"])
+        #expect(matched.substitutions.isEmpty)
+        // Without dedupe the shared frame is planned twice on purpose and stays.
+        #expect(try SpeedMatcher.match(plan, offered: offered).sets.count == 3)
+    }
+
+    @Test func bulbFramesStayAsPlanned() throws {
+        let minute = ShutterSpeed(numerator: 60, denominator: 1)
+        let plan = BracketPlan(sets: [[speed("15\""), speed("30\""), minute]])
+        let matched = try SpeedMatcher.match(plan, offered: ShutterScale.third.speeds)
+        #expect(matched.sets == plan.sets && matched.substitutions.isEmpty && matched.warnings.isEmpty)
+        // With BULB offered, a timed frame past the camera's longest speed is shot in BULB too.
+        let short = try SpeedMatcher.match(plan, offered: [speed("15\"")], offersBulb: true)
+        #expect(short.sets == plan.sets)
     }
 
     @Test func halfScaleSpeedsMatchOntoAThirdStopCamera() throws {

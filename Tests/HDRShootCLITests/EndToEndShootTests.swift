@@ -30,19 +30,19 @@ struct EndToEndShootTests {
     @Test func speedsTheCameraLacksAreSubstitutedShownAndRecordedInTheManifest() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--max-shutter", "1/4000"]) { port in
+        // Half-stop speeds on a third-stop body: 1/6000, 1/3000 and 1/1500 become their nominal neighbours.
+        let (result, fired) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(
-                ["run", "--shadow", "1/500", "--highlight", "1/8000", "--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+                ["run", "--scale", "half", "--shadow", "1/1500", "--highlight", "1/6000", "--frames", "3",
+                 "--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("1/8000 not available on this camera, using 1/4000"))
-        #expect(result.standardOutput.contains("warning: set 1: 1/8000 and 1/4000 both become 1/4000 on this camera"))
-        #expect(fired == ["1/4000", "1/4000", "1/2000", "1/1000", "1/500"])
+        #expect(result.standardOutput.contains("1/6000 not available on this camera, using 1/6400"))
+        #expect(fired == ["1/6400", "1/3200", "1/1600"])
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
-        #expect(frames.first?["plannedSpeed"] as? String == "1/8000")
-        #expect(frames.first?["usedSpeed"] as? String == "1/4000")
-        #expect(frames.first?["actualSpeed"] as? String == "1/4000")
-        #expect(frames[1]["plannedSpeed"] as? String == "1/4000")
+        #expect(frames.first?["plannedSpeed"] as? String == "1/6000")
+        #expect(frames.first?["usedSpeed"] as? String == "1/6400")
+        #expect(frames.first?["actualSpeed"] as? String == "1/6400")
     }
 
     @Test func runKilledWhileSettingASpeedIsCompletedByResume() async throws {

@@ -8,8 +8,10 @@ enum PlanCommand {
         abstract: "Plan HDR bracket sets from two meter readings.",
         discussion: """
             Meter the darkest shadow and the brightest highlight you want detail in (same aperture and ISO) and
-            give both readings as shutter speeds: 1/250, 0.5, 0.5", 2s. Speeds between stops snap to the
-            nearest stop of the scale, with a warning.
+            give both readings as shutter speeds: 1/250, 0.5, 0.5", 2s; past 30" with a unit: 40", 80s, 1', 2'30",
+            2m30s (a bare 250 is refused: write 1/250 or 250"). Speeds between stops snap to the nearest stop of
+            the scale, with a warning. Frames past 30" are bulb frames (marked in the table), planned only when
+            the shadow reading is past 30" and never past --longest.
             """,
         options: [
             .value("shadow", placeholder: "<speed>", help: "Reading for the darkest shadow (e.g. 1/4).", required: true),
@@ -22,6 +24,9 @@ enum PlanCommand {
                 default: "1"),
             .value("scale", placeholder: "<third|half>", help: "Shutter-speed scale.", default: "third"),
             .value("order", placeholder: "<fast-first|slow-first>", help: "Shooting order.", default: "fast-first"),
+            .value(
+                "longest", placeholder: "<speed>", help: "Longest exposure to plan (bulb past 30\", up to 30').",
+                default: "4'"),
             .flag("dedupe", help: "Shoot the frame two consecutive sets share only once."),
             .value(
                 "overhead", placeholder: "<seconds>", help: "Per-frame overhead for the time estimate.",
@@ -39,6 +44,8 @@ enum PlanCommand {
         var highlight: ParsedSpeed
         /// The planner configured from `--frames`, `--ev`, `--scale`, `--dedupe`, `--order`.
         var planner: BracketPlanner
+        /// `--longest`, resolved to a stop (snapped ones are noted like the readings).
+        var longest: ParsedSpeed
         /// `--overhead` in seconds.
         var overhead: Double
         /// `--json`.
@@ -69,6 +76,9 @@ enum PlanCommand {
             }
             return order
         }
+        let defaultLongest = ParsedSpeed(
+            speed: BracketPlanner.defaultLongest, typed: BracketPlanner.defaultLongest.label, wasSnapped: false)
+        let longest = try arguments.value("longest", default: defaultLongest) { try scale.parseSpeed($0) }
         let overhead = try arguments.value("overhead", default: 0.25) { text in
             let body = text.hasSuffix("s") ? String(text.dropLast()) : text
             guard let seconds = Double(body), seconds.isFinite, seconds >= 0, seconds <= 60 else {
@@ -79,12 +89,14 @@ enum PlanCommand {
         let planner: BracketPlanner
         do {
             planner = try BracketPlanner(
-                frames: frames, spacing: spacing, scale: scale, dedupe: arguments.flag("dedupe"), order: order)
+                frames: frames, spacing: spacing, scale: scale, dedupe: arguments.flag("dedupe"), order: order,
+                longest: longest.speed)
         } catch {
             throw UsageError(error.cliMessage, command: arguments.command)
         }
         return Options(
-            shadow: shadow, highlight: highlight, planner: planner, overhead: overhead, json: arguments.flag("json"))
+            shadow: shadow, highlight: highlight, planner: planner, longest: longest, overhead: overhead,
+            json: arguments.flag("json"))
     }
 
     /// Plans and prints: a table and a summary line, or one JSON object with `--json`.
@@ -105,7 +117,8 @@ enum PlanCommand {
             throw UsageError(error.cliMessage, command: command)
         }
         var notes: [String] = []
-        for (name, parsed) in [("shadow", options.shadow), ("highlight", options.highlight)] where parsed.wasSnapped {
+        let typed = [("shadow", options.shadow), ("highlight", options.highlight), ("longest", options.longest)]
+        for (name, parsed) in typed where parsed.wasSnapped {
             notes.append(
                 "--\(name) \(parsed.typed) is not a \(planner.scale.displayName) speed; using \(parsed.speed.label)")
         }

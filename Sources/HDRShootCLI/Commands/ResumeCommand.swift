@@ -61,8 +61,12 @@ enum ResumeCommand {
                 var check = try await CameraCheck.connect(camera, address: address)
                 let plan = journal.plan
                 let remaining = plan.positions.filter { $0 >= start }
+                let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
+                // Bulb frames in S mode: one blocker naming them all (turn the dial to M), not "no longer offers".
+                let bulbBlocker = LongExposureText.bulbBlocker(remainingPlan, settings: check.settings)
+                if let bulbBlocker { check.blockers.append(bulbBlocker) }
                 for position in remaining {
-                    guard let speed = plan.speed(at: position) else { continue }
+                    guard let speed = plan.speed(at: position), !(speed.isBulb && bulbBlocker != nil) else { continue }
                     if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {
                         check.blockers.append("the camera no longer offers \(speed.label), needed by \(position)")
                         break
@@ -110,6 +114,9 @@ enum ResumeCommand {
         let longest = remainingPlan.longestExposure?.label ?? "-"
         let estimate = PlanReport.duration(remainingPlan.estimatedSeconds(overheadPerFrame: 0.25))
         lines.append("Longest exposure: \(longest). Estimated time: ~\(estimate).")
+        if let line = LongExposureText.noiseReductionLine(remainingPlan, overhead: 0.25, longExposureNR: nil) {
+            lines.append(line)
+        }
         for position in journal.interruptedFrames {
             let speed = plan.speed(at: position)?.label ?? "?"
             lines.append("\(position) (\(speed)) was in flight when hdrshoot stopped: it is shot again (possibly duplicated on the card)")

@@ -44,15 +44,19 @@ enum RunCommand {
 
         return try await target.withCamera(environment: environment) { camera, address in
             do {
-                let check = try await CameraCheck.connect(camera, address: address)
+                var check = try await CameraCheck.connect(camera, address: address)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }
                 let matched: MatchedPlan
                 do {
-                    matched = try SpeedMatcher.match(report.plan, offered: check.offered)
+                    // Planned again on the camera's own range, so a speed it lacks never shoots one exposure twice.
+                    matched = try SpeedMatcher.plan(
+                        planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
+                        offered: check.offered, offersBulb: check.settings.contains(.bulb))
                 } catch {
                     throw ShootCommandError.blocked([HDRShoot.message(for: error)])
                 }
-                let plan = BracketPlan(sets: matched.sets, warnings: report.warnings + matched.warnings)
+                let plan = BracketPlan(sets: matched.sets, warnings: report.notes + matched.warnings)
+                if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) { check.blockers.append(bulb) }
                 var substitutions: [ShootJournal.Substitution] = []
                 for substitution in matched.substitutions {
                     let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
@@ -89,11 +93,16 @@ enum RunCommand {
         }
     }
 
-    /// The confirmation summary: the counts line, camera, substitutions, warnings, output folder.
+    /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,
+    /// output folder. `longExposureNR` is the body's setting (0xD15B) when known; nil assumes it on.
     static func summaryLines(
-        plan: BracketPlan, substitutions: [ShootJournal.Substitution], check: CameraCheck, output: String, overhead: Double
+        plan: BracketPlan, substitutions: [ShootJournal.Substitution], check: CameraCheck, output: String, overhead: Double,
+        longExposureNR: Bool? = nil
     ) -> [String] {
         var lines = [ShootText.summary(plan, overhead: overhead)]
+        if let line = LongExposureText.noiseReductionLine(plan, overhead: overhead, longExposureNR: longExposureNR) {
+            lines.append(line)
+        }
         lines += ShootText.substitutionLines(substitutions)
         lines += plan.warnings.map { "warning: \($0)" }
         lines.append("Camera: \(check.identity.model) at \(check.identity.address)")

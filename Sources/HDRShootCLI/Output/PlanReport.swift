@@ -28,9 +28,10 @@ struct PlanReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `Set  Speeds` and one row per set, each frame column as wide as its longest label.
+    /// `Set  Speeds` and one row per set, each frame column as wide as its longest label; bulb frames read
+    /// `4' (bulb)`.
     func table() -> [String] {
-        let rows = plan.sets.map { $0.map(\.label) }
+        let rows = plan.sets.map { $0.map(Self.tableLabel) }
         let columns = rows.map(\.count).max() ?? 0
         let widths = (0..<columns).map { column in
             rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
@@ -61,6 +62,11 @@ struct PlanReport: Sendable {
         ]
         if !warnings.isEmpty { parts.append(Self.counted(warnings.count, "warning")) }
         return parts.joined(separator: ", ")
+    }
+
+    /// A frame's label in the table: the speed, and `(bulb)` after one past 30".
+    static func tableLabel(_ speed: ShutterSpeed) -> String {
+        speed.isBulb ? "\(speed.label) (bulb)" : speed.label
     }
 
     /// `1 set`, `3 sets`.
@@ -94,12 +100,23 @@ struct PlanReport: Sendable {
         let sets: [[JSONFrame]]
     }
 
-    /// One frame in `--json` output: the label, seconds, and the exact rational as Sony encodes it.
+    /// One frame in `--json` output: the label, seconds, the exact rational as Sony encodes it, and
+    /// `"bulb": true` on frames past 30" only (the key is absent otherwise, so timed frames keep their keys).
     struct JSONFrame: Encodable {
         let label: String
         let seconds: Double
         let numerator: Int
         let denominator: Int
+        let bulb: Bool?
+
+        /// The frame of `speed`.
+        init(_ speed: ShutterSpeed) {
+            label = speed.label
+            seconds = speed.seconds
+            numerator = speed.numerator
+            denominator = speed.denominator
+            bulb = speed.isBulb ? true : nil
+        }
     }
 
     /// The plan as one pretty-printed JSON object with sorted keys, ending in a newline.
@@ -112,11 +129,7 @@ struct PlanReport: Sendable {
             longestExposureSeconds: plan.longestExposure?.seconds ?? 0,
             estimatedSeconds: Self.rounded(estimatedSeconds, places: 2),
             warnings: warnings,
-            sets: plan.sets.map { set in
-                set.map {
-                    JSONFrame(label: $0.label, seconds: $0.seconds, numerator: $0.numerator, denominator: $0.denominator)
-                }
-            }
+            sets: plan.sets.map { $0.map(JSONFrame.init) }
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
