@@ -1,8 +1,30 @@
 import SonyCamera
 
 extension SonyCameraError: CLIReportable {
-    /// A lost or refused connection may work on a later try (exit 75); everything else is final (exit 1).
-    package var exitCode: ExitCode { isConnectionLost || isTransient ? .transientFailure : .failure }
+    /// One line per case: 69 when the camera cannot be reached, went away or cannot shoot as it is set, 1 when
+    /// it misbehaved. This is the code of a command that fails with the error (`camera`, or `run` before its
+    /// first frame); a shoot already under way exits 75 whatever stopped it (`ErrorReport.exitCode(for:)`).
+    /// A new case is one line here (the switch is exhaustive, so the compiler asks for it).
+    package var exitCode: ExitCode {
+        switch self {
+        case .connectFailed: .unavailable
+        case .unreachable: .unavailable
+        case .notSonyCamera: .unavailable
+        case .unsupportedMode: .unavailable
+        case .shutterSpeedNotOffered: .unavailable
+        case .propertiesNotReadable: .unavailable
+        case .connectionLost: .unavailable
+        case .notConnected: .unavailable
+        case .deviceBusy: .unavailable
+        case .operationFailed: .failure
+        case .malformedData: .failure
+        case .shutterSpeedNotConfirmed: .failure
+        case .shutterSpeedRejected: .failure
+        case .captureTimedOut: .failure
+        case .imagesStillWaiting: .failure
+        case .fileWriteFailed: .failure
+        }
+    }
 
     /// The layer's own one-line sentence, which names what to check.
     package var cliMessage: String { description }
