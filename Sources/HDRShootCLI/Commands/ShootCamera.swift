@@ -104,6 +104,10 @@ enum ShootCommandError: Error, CLIReportable {
     case blocked([String])
     /// `resume` found nothing to continue.
     case nothingToResume(stateDirectory: String)
+    /// `resume --id` names no journal.
+    case noSuchShoot(id: String, stateDirectory: String)
+    /// `resume --id` names a complete shoot.
+    case shootComplete(id: String)
     /// The output folder could not be created.
     case outputUnavailable(path: String, reason: String)
     /// `--output` names a folder that holds another shoot's `manifest.json`.
@@ -122,6 +126,10 @@ enum ShootCommandError: Error, CLIReportable {
             "the camera cannot shoot now: " + blockers.joined(separator: "; ")
         case .nothingToResume(let directory):
             "there is no unfinished shoot in \(directory) to resume; start one with `hdrshoot run`"
+        case let .noSuchShoot(id, directory):
+            "there is no shoot \(id) in \(directory); `hdrshoot status` lists the unfinished ones"
+        case .shootComplete(let id):
+            "shoot \(id) is complete; there is nothing left to shoot"
         case let .outputUnavailable(path, reason):
             "cannot create the output folder \(path): \(reason)"
         case let .outputHoldsAnotherShoot(path, occupant):
@@ -136,7 +144,7 @@ enum ShootCommandError: Error, CLIReportable {
     var exitCode: ExitCode {
         switch self {
         case .needsConfirmation, .outputHoldsAnotherShoot: .usage
-        case .declined, .nothingToResume, .outputUnavailable, .cannotRecord: .failure
+        case .declined, .nothingToResume, .noSuchShoot, .shootComplete, .outputUnavailable, .cannotRecord: .failure
         case .blocked: .unavailable
         }
     }
