@@ -58,20 +58,26 @@ package struct ErrorReport: Sendable, Equatable {
         return exitCode
     }
 
-    /// The exit status of a shoot that ended with `reason` (nil: complete, 0).
+    /// The exit status of a shoot that ended as `result`: 0 complete.
     ///
     /// A stopped shoot has its journal, so `hdrshoot resume` continues it once the cause is fixed: 75 whatever
-    /// stopped it (the photographer, a mode dial turned mid-shoot, a reconnect that gave up, a camera fault),
-    /// except when the journal itself could not be written (1) or the cause is a bug in hdrshoot (70).
-    package static func exitCode(for reason: StopReason?) -> ExitCode {
-        guard let reason else { return .success }
+    /// stopped it (the photographer, a mode dial turned mid-shoot, a reconnect that gave up, a camera fault).
+    /// Three exceptions: the journal itself could not be written (1); the cause is a bug in hdrshoot (70); the
+    /// camera cannot shoot (the error's code is 69: focus that never locks, the wrong mode, a missing speed)
+    /// and this run captured nothing, which is the same as failing before the first frame (69).
+    package static func exitCode(for result: ShootResult) -> ExitCode {
+        guard let reason = result.stopReason else { return .success }
         switch reason {
         case .stopRequested, .cancelled, .reconnectGaveUp:
             return .transientFailure
         case .recordingFailed:
             return .failure
         case .failed(let error):
-            return ErrorReport(error).exitCode == .internalError ? .internalError : .transientFailure
+            switch ErrorReport(error).exitCode {
+            case .internalError: return .internalError
+            case .unavailable where result.capturedThisRun == 0: return .unavailable
+            default: return .transientFailure
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ import SonyCamera
 extension SonyCameraError: CLIReportable {
     /// One line per case: 69 when the camera cannot be reached, went away or cannot shoot as it is set, 1 when
     /// it misbehaved. This is the code of a command that fails with the error (`camera`, or `run` before its
-    /// first frame); a shoot already under way exits 75 whatever stopped it (`ErrorReport.exitCode(for:)`).
+    /// first frame); a shoot that captured frames before it stopped exits 75 (`ErrorReport.exitCode(for:)`).
     /// A new case is one line here (the switch is exhaustive, so the compiler asks for it).
     package var exitCode: ExitCode {
         switch self {

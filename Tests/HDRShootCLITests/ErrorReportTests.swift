@@ -85,27 +85,31 @@ struct ErrorReportTests {
         #expect(output.standardOutput.isEmpty)
     }
 
-    /// A stopped shoot and the exit status it gives.
+    /// A shoot's end and the exit status it gives.
     struct StopRow: Sendable, CustomTestStringConvertible {
         let reason: StopReason?
+        let capturedThisRun: Int
         let exitCode: Int32
-        var testDescription: String { reason.map { "\($0.kind)" } ?? "complete" }
+        var testDescription: String { (reason.map { "\($0.kind)" } ?? "complete") + " after \(capturedThisRun) -> \(exitCode)" }
     }
 
     static let stops: [StopRow] = [
-        StopRow(reason: nil, exitCode: 0),
-        StopRow(reason: .stopRequested, exitCode: 75),
-        StopRow(reason: .cancelled, exitCode: 75),
+        StopRow(reason: nil, capturedThisRun: 15, exitCode: 0),
+        StopRow(reason: .stopRequested, capturedThisRun: 0, exitCode: 75),
+        StopRow(reason: .cancelled, capturedThisRun: 3, exitCode: 75),
         StopRow(reason: .reconnectGaveUp(attempts: 4, lastError: SonyCameraError.connectFailed(address: "a", attempts: 1, last: refused)),
-                exitCode: 75),
-        StopRow(reason: .failed(SonyCameraError.unsupportedMode(current: "A")), exitCode: 75),
-        StopRow(reason: .failed(SonyCameraError.captureTimedOut(waited: .seconds(30))), exitCode: 75),
-        StopRow(reason: .recordingFailed(JournalError.diskFull(path: "/state/x.json")), exitCode: 1),
-        StopRow(reason: .failed(Unlisted()), exitCode: 70),
+                capturedThisRun: 0, exitCode: 75),
+        // The mode dial turned mid-shoot: resumable. The camera could not shoot its first frame: unavailable.
+        StopRow(reason: .failed(SonyCameraError.unsupportedMode(current: "A")), capturedThisRun: 4, exitCode: 75),
+        StopRow(reason: .failed(SonyCameraError.unsupportedMode(current: "A")), capturedThisRun: 0, exitCode: 69),
+        StopRow(reason: .failed(SonyCameraError.captureTimedOut(waited: .seconds(30))), capturedThisRun: 0, exitCode: 75),
+        StopRow(reason: .recordingFailed(JournalError.diskFull(path: "/state/x.json")), capturedThisRun: 2, exitCode: 1),
+        StopRow(reason: .failed(Unlisted()), capturedThisRun: 2, exitCode: 70),
     ]
 
     @Test(arguments: stops)
-    func aStoppedShootIsResumableUnlessItsJournalFailed(_ row: StopRow) {
-        #expect(ErrorReport.exitCode(for: row.reason).rawValue == row.exitCode)
+    func aStoppedShootIsResumableUnlessItsJournalFailedOrItsCameraNeverShot(_ row: StopRow) {
+        let result = ShootResult(completed: row.capturedThisRun, total: 15, capturedThisRun: row.capturedThisRun, resumePosition: nil, stopReason: row.reason)
+        #expect(ErrorReport.exitCode(for: result).rawValue == row.exitCode)
     }
 }

@@ -145,7 +145,7 @@ enum ShootConsole {
     /// Prints how the shoot ended and returns its exit code (`ErrorReport.exitCode(for:)`).
     static func report(_ result: ShootResult, outputDirectory: String, options: Options, output: any OutputStreams) -> ExitCode {
         if options.json { output.writeOut(ShootText.jsonLine(ShootProgressView.json(.finished(result)))) }
-        let exitCode = ErrorReport.exitCode(for: result.stopReason)
+        let exitCode = ErrorReport.exitCode(for: result)
         if let reason = result.stopReason {
             switch reason {
             case .stopRequested:
