@@ -15,6 +15,8 @@ let package = Package(
         // Pure layers (no I/O, no Glibc).
         .target(name: "Exposure", swiftSettings: strict),
         .target(name: "ByteCoding", swiftSettings: strict),
+        // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
+        .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
 
         // Protocol and device layers.
         .target(name: "PTPIP", dependencies: ["ByteCoding"], swiftSettings: strict),
@@ -22,8 +24,10 @@ let package = Package(
         // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
-        .target(name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding"], swiftSettings: strict),
-        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(
+            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding", "ImageMetadata"],
+            swiftSettings: strict),
+        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "ImageMetadata"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
 
         // Front end.
@@ -47,6 +51,7 @@ let package = Package(
 
         .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
@@ -57,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CameraSimulatorTests",
-            dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "Exposure", "ByteCoding", "TestSupport"],
+            dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "Exposure", "ByteCoding", "ImageMetadata", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),

@@ -1,6 +1,9 @@
-// libFuzzer entry point for the PTP/IP codec: arbitrary bytes go to both framer modes, the whole-packet
-// decoder, every body decoder and the datasets. Any trap is a bug: the peer must only ever cause a throw.
-// Built by Fuzz/run.sh together with the ByteCoding and PTPIP codec sources (one module, no SwiftPM).
+// libFuzzer entry point for the PTP/IP codec and the EXIF reader: arbitrary bytes go to both framer modes,
+// the whole-packet decoder, every body decoder, the datasets, and the EXIF reader (as they are, behind a
+// JPEG EXIF header, behind a TIFF header). Any trap is a bug: bad bytes must only ever cause a throw.
+// Built by Fuzz/run.sh together with the ByteCoding and PTPIP codec sources and the ImageMetadata module.
+
+import ImageMetadata
 
 /// libFuzzer calls this once per input.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -20,6 +23,7 @@ enum FuzzTarget {
         streamedFrames(bytes, chunk: chunk)
         singlePackets(bytes)
         datasets(bytes)
+        exif(bytes)
     }
 
     private static func wholePackets(_ bytes: [UInt8], chunk: Int) {
@@ -81,6 +85,29 @@ enum FuzzTarget {
         }
         if let info = try? ObjectInfo(decoding: bytes) {
             precondition((try? ObjectInfo(decoding: info.encoded())) == info, "ObjectInfo twins disagree")
+        }
+    }
+
+    private static func exif(_ bytes: [UInt8]) {
+        _ = ImageFormat(detecting: bytes).fileExtension
+        checkExif(bytes)
+        // Behind a JPEG SOI + APP1 "Exif\0\0" (the segment length claims the whole input, cut at 64 KiB),
+        // and behind a little-endian TIFF header pointing at byte 8, so the IFD walk sees the fuzzer's bytes.
+        let length = min(2 + 6 + bytes.count, 0xFFFF)
+        checkExif([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF), 0x45, 0x78, 0x69, 0x66, 0x00, 0x00] + bytes)
+        checkExif([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] + bytes)
+    }
+
+    private static func checkExif(_ bytes: [UInt8]) {
+        guard let fields = try? ExifReader.read(bytes) else { return }
+        // Whatever the reader returns, the writer writes and the reader reads back (strings the writer
+        // cuts, longer than the reader's limit once re-encoded, are compared only when short enough).
+        guard let again = try? ExifReader.read([0xFF, 0xD8] + ExifWriter.jpegSegment(fields)) else {
+            preconditionFailure("EXIF the writer wrote from read fields does not read back")
+        }
+        precondition(again.exposureTime == fields.exposureTime, "EXIF ExposureTime twins disagree")
+        for (original, reread) in [(fields.model, again.model), (fields.make, again.make), (fields.dateTimeOriginal, again.dateTimeOriginal)] {
+            if let original, original.utf8.count < 1023 { precondition(reread == original, "EXIF string twins disagree") }
         }
     }
 

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Builds the PTP/IP codec fuzz target with libFuzzer + AddressSanitizer and runs it.
+# Builds the PTP/IP codec and EXIF reader fuzz target with libFuzzer + AddressSanitizer and runs it.
 #
 #   Fuzz/run.sh                       # 10 minutes (default arguments below)
 #   Fuzz/run.sh -runs=100000          # any libFuzzer arguments replace the defaults
 #
-# Only pure sources go in (ByteCoding and the PTPIP codec: PTPIPError, Codec/, Datasets/), so the
-# target needs nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
+# Only pure sources go in (ByteCoding, ImageMetadata and the PTPIP codec: PTPIPError, Codec/, Datasets/),
+# so the target needs nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
 set -eu
 cd "$(dirname "$0")/.."
 out=.build/fuzz
@@ -15,10 +15,13 @@ flags="-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -packag
 # ByteCoding as its own module (PTPIP imports it).
 swiftc $flags -module-name ByteCoding -emit-module -emit-module-path "$out/ByteCoding.swiftmodule" \
     -wmo -c -o "$out/ByteCoding.o" Sources/ByteCoding/*.swift
+# The EXIF reader and writer as their own module (the entry point imports it).
+swiftc $flags -module-name ImageMetadata -I "$out" -emit-module -emit-module-path "$out/ImageMetadata.swiftmodule" \
+    -wmo -c -o "$out/ImageMetadata.o" Sources/ImageMetadata/*.swift
 # The codec and the entry point as one module.
 swiftc $flags -module-name PTPIP -I "$out" \
     Sources/PTPIP/PTPIPError.swift Sources/PTPIP/Codec/*.swift Sources/PTPIP/Datasets/*.swift Fuzz/FuzzTarget.swift \
-    "$out/ByteCoding.o" -o "$out/ptpip-fuzz"
+    "$out/ByteCoding.o" "$out/ImageMetadata.o" -o "$out/ptpip-fuzz"
 
 # Seed the corpus with real camera bytes when the shared fixtures are there.
 for seed in ../shared/fixtures/sony/*.bin; do

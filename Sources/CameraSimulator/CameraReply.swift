@@ -4,7 +4,7 @@ import PTPIP
 package enum DataPhase: Sendable, Equatable {
     /// Bytes already built (datasets, property dumps, the 8-byte SDIO_Connect answer, or nothing).
     case bytes([UInt8])
-    /// `range` of a generated image, produced chunk by chunk while it is sent.
+    /// `range` of a generated image, produced chunk by chunk while it is sent (zeros past its end).
     case image(GeneratedImage, range: Range<Int>)
 
     /// The number of payload bytes.
@@ -21,7 +21,11 @@ package enum DataPhase: Sendable, Equatable {
         guard offset < end else { return [] }
         switch self {
         case let .bytes(bytes): return Array(bytes[offset..<end])
-        case let .image(image, range): return image.bytes(in: (range.lowerBound + offset)..<(range.lowerBound + end))
+        case let .image(image, range):
+            // A range past the image's end (the transfer-long quirk) is padded with zeros after its EOI.
+            let lower = range.lowerBound + offset, upper = range.lowerBound + end
+            let inImage = lower < image.size ? image.bytes(in: lower..<min(upper, image.size)) : []
+            return inImage + [UInt8](repeating: 0, count: upper - lower - inImage.count)
         }
     }
 

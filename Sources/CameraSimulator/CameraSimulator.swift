@@ -44,7 +44,7 @@ package actor CameraSimulator {
     package init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
         self.configuration = configuration
         self.clock = ElapsedClock(clock)
-        camera = SimulatedCamera(configuration: configuration, datasets: try SimulatorDatasets(configuration: configuration))
+        camera = SimulatedCamera(configuration: configuration.withCameraClockSet(), datasets: try SimulatorDatasets(configuration: configuration))
         captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
         operationLog = try configuration.operationLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
         do {
@@ -98,6 +98,9 @@ package actor CameraSimulator {
     /// Operation requests received so far (answered, dropped or hung), across all clients.
     package var operationCount: Int { camera.operationCount }
 
+    /// Shutter releases that fired so far (a frame counts from S2, before its exposure ends).
+    package var framesFired: Int { camera.frameCount }
+
     /// Operation requests answered so far.
     package var answeredOperationCount: Int { answeredOperations }
 
@@ -116,6 +119,7 @@ package actor CameraSimulator {
         nextConnectionNumber += 1
         let (stream, continuation) = AsyncStream<PTPEvent>.makeStream(bufferingPolicy: .unbounded)
         link = .active(Session(number: number, command: command, event: nil, events: continuation))
+        camera.linkOpened(now: clock.now())
         return (number, stream)
     }
 
@@ -149,8 +153,12 @@ package actor CameraSimulator {
 
     /// Lets time pass for the camera and forwards what it produced.
     func tick(number: UInt32) {
+        // A leaving session's timer may tick once more; only the active one lets time pass.
+        guard case let .active(session) = link, session.number == number else { return }
         camera.advance(to: clock.now())
         collect(session: number)
+        // The idle-drop quirk: the body closes both connections on its own.
+        if camera.takeLinkDrop() { endSession(number: number) }
     }
 
     /// The camera's answer to one request, at the current time.

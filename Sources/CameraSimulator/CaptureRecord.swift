@@ -14,6 +14,8 @@ package struct CaptureRecord: Sendable, Equatable, Codable {
     package var seconds: Double?
     /// How long the exposure was actually held (after `--exposure-cap`; for BULB, while S2 was held).
     package var exposureSeconds: Double
+    /// How long the Long Exposure NR dark frame after the exposure lasted; absent (nil) when NR did not run.
+    package var noiseReductionSeconds: Double?
 
     /// Creates a record from the camera's timeline.
     package init(frame: Int, started: Duration, shutterValue: UInt32, exposure: Duration) {

@@ -17,7 +17,41 @@ enum DefaultBody {
             + denominators.filter { Int($0) <= fastestDenominator }.map { SonyShutterValue(numerator: 1, denominator: $0) }
     }
 
-    /// The descriptors of the default body in 0x9209 order.
+    /// The descriptors of the body `configuration` describes, in 0x9209 order.
+    static func properties(configuration: SimulatorConfiguration) -> [SonyPropertyDescriptor] {
+        let quirks = QuirkState(configuration.quirks)
+        var properties = properties(
+            fastestShutterDenominator: configuration.fastestShutterDenominator, mode: configuration.exposureMode)
+        if let index = properties.firstIndex(where: { $0.code == .focusMode }) {
+            properties[index].currentValue = .uint16(configuration.focusMode.rawValue)
+            if quirks.focusSwitch {
+                // A physical AF/MF switch: the remote sees the mode but cannot change it.
+                properties[index].enabled = .displayOnly
+                properties[index].form = .enumeration(settable: [], supported: properties[index].supportedValues)
+            }
+        }
+        let onOff: [PTPValue] = [.uint8(QuirkProperty.off), .uint8(QuirkProperty.on)]
+        if !quirks.focusSwitch {
+            // AF with Shutter (u8, p. 393): ON, as bodies ship.
+            properties.append(SonyPropertyDescriptor(
+                code: QuirkProperty.afWithShutter, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
+                currentValue: .uint8(QuirkProperty.on), form: .enumeration(settable: onOff, supported: onOff)))
+        }
+        // Long Exposure NR (u8, p. 349): ON with the lenr quirk, else OFF.
+        properties.append(SonyPropertyDescriptor(
+            code: QuirkProperty.longExposureNR, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
+            currentValue: .uint8(quirks.longExposureNR ? QuirkProperty.on : QuirkProperty.off),
+            form: .enumeration(settable: onOff, supported: onOff)))
+        if quirks.shutterListInD229, let shutter = properties.first(where: { $0.code == .shutterSpeed }) {
+            // The speeds 0xD20D no longer lists, in its encoding; read only, follows 0xD20D.
+            properties.append(SonyPropertyDescriptor(
+                code: QuirkProperty.shutterSpeedList, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
+                currentValue: shutter.currentValue, form: .enumeration(settable: [], supported: shutter.supportedValues)))
+        }
+        return properties
+    }
+
+    /// The descriptors of the default body in 0x9209 order, before focus options and quirks.
     static func properties(fastestShutterDenominator: Int, mode: SimulatedExposureMode) -> [SonyPropertyDescriptor] {
         let shutters = shutterSpeeds(fastestDenominator: fastestShutterDenominator).map(\.ptpValue)
         let modes: [SonyExposureMode] = [.programAuto, .aperturePriority, .shutterPriority, .manual]

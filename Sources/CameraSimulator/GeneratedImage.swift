@@ -1,14 +1,18 @@
+import ImageMetadata
+
 /// A valid JPEG of an exact size, produced in slices so that a 25 MB image is never built in memory.
 ///
-/// Layout: SOI, a JFIF APP0, a comment naming the shot, as many padding comment segments (COM, 0xFFFE)
-/// as the size needs, then a tiny but complete 8x8 grey baseline image (DQT, SOF0, DHT, SOS, one
-/// scan byte, EOI). Decoders skip comment segments, so every size from `minimumSize(comment:)` up is
-/// a real JPEG.
+/// Layout: SOI, then either an EXIF APP1 (as a Sony body writes it: no JFIF header) or a JFIF APP0,
+/// a comment naming the shot, as many padding comment segments (COM, 0xFFFE) as the size needs, then
+/// a tiny but complete 8x8 grey baseline image (DQT, SOF0, DHT, SOS, one scan byte, EOI). Decoders
+/// skip comment segments, so every size from `minimumSize(comment:exif:)` up is a real JPEG.
 package struct GeneratedImage: Sendable, Equatable {
     /// The total number of bytes.
     package let size: Int
     /// The file name the camera reports for it, e.g. `DSC00001_1-250s.JPG`.
     package let fileName: String
+    /// The EXIF fields its APP1 segment carries (nil: no EXIF, a JFIF APP0 instead).
+    package let exif: ExifFields?
     /// The bytes before the padding segments (SOI, APP0, the naming comment).
     private let head: [UInt8]
     /// Padding comment segments after the head: (length including marker, how many in a row).
@@ -23,21 +27,22 @@ package struct GeneratedImage: Sendable, Equatable {
     private static let maximumSegment = 4 + 65_533
     private static let paddingByte: UInt8 = 0x20
 
-    /// The smallest image this generator can produce with the given comment.
-    package static func minimumSize(comment: String) -> Int {
-        head(comment: comment, extra: 0).count + tinyImage.count
+    /// The smallest image this generator can produce with the given comment and EXIF fields.
+    package static func minimumSize(comment: String, exif: ExifFields? = nil) -> Int {
+        head(exif: exif, comment: comment, extra: 0).count + tinyImage.count
     }
 
-    /// Creates an image of `size` bytes (raised to the minimum when smaller) carrying `comment`.
-    package init(size requested: Int, fileName: String, comment: String) {
+    /// Creates an image of `size` bytes (raised to the minimum when smaller) carrying `comment` and `exif`.
+    package init(size requested: Int, fileName: String, comment: String, exif: ExifFields? = nil) {
         self.fileName = fileName
-        let base = Self.minimumSize(comment: comment)
+        self.exif = exif
+        let base = Self.minimumSize(comment: comment, exif: exif)
         size = max(requested, base)
         var spare = size - base
         // Fewer than 4 spare bytes cannot form a segment of their own: lengthen the naming comment instead.
         let extra = spare < 4 ? spare : 0
         spare -= extra
-        head = Self.head(comment: comment, extra: extra)
+        head = Self.head(exif: exif, comment: comment, extra: extra)
         var runs: [PaddingRun] = []
         let full = spare / Self.maximumSegment
         let rest = spare % Self.maximumSegment
@@ -99,10 +104,15 @@ package struct GeneratedImage: Sendable, Equatable {
         for index in lower..<upper { out[index - window.lowerBound] = source[index - position] }
     }
 
-    private static func head(comment: String, extra: Int) -> [UInt8] {
+    private static func head(exif: ExifFields?, comment: String, extra: Int) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xD8]  // SOI
-        // APP0: JFIF 1.01, aspect-ratio units, 1:1, no thumbnail.
-        bytes += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+        if let exif {
+            // APP1 Exif right after SOI, little-endian TIFF inside, as Sony bodies write it.
+            bytes += ExifWriter.jpegSegment(exif)
+        } else {
+            // APP0: JFIF 1.01, aspect-ratio units, 1:1, no thumbnail.
+            bytes += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+        }
         let text = Array(comment.utf8.prefix(60_000)) + [UInt8](repeating: paddingByte, count: extra)
         bytes += commentHeader(length: text.count + 4) + text
         return bytes

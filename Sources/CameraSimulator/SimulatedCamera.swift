@@ -41,27 +41,43 @@ package struct SimulatedCamera: Sendable {
     package var datasetsProtocolVersion: SonyProtocolVersion { datasets.protocolVersion }
     /// The live property table (order = order in the 0x9209 answer).
     package private(set) var properties: [SonyPropertyDescriptor]
-    package private(set) var session: SessionState = .closed
+    package internal(set) var session: SessionState = .closed
     /// The highest SDIO_Connect phase completed in this session (0 before the first).
     package private(set) var connectPhase: UInt32 = 0
-    package private(set) var shutter: ShutterState = .idle
+    package internal(set) var shutter: ShutterState = .idle
     /// The property layout agreed in SDIO_GetExtDeviceInfo: the older of the host's and the body's versions.
     package private(set) var negotiatedVersion: SonyProtocolVersion
-    package private(set) var buffered: BufferedImage?
+    package internal(set) var buffered: BufferedImage?
     /// Frames fired so far.
-    package private(set) var frameCount = 0
+    package internal(set) var frameCount = 0
     /// Operation requests received so far (all connections), counted from 1 by the faults.
     package private(set) var operationCount = 0
     /// Whether S1 / S2 are held.
-    package private(set) var s1Held = false
-    package private(set) var s2Held = false
+    package internal(set) var s1Held = false
+    package internal(set) var s2Held = false
     /// A 2.00 notch step waiting to apply: the signed number of notches (+ faster) and when.
-    package private(set) var pendingStep: (notches: Int, appliesAt: Duration)?
-    private var changed: Set<SonyPropertyCode>
-    private var events: [PTPEvent] = []
-    private var finishedCaptures: [CaptureRecord] = []
-    private var faults: FaultState
+    package internal(set) var pendingStep: (notches: Int, appliesAt: Duration)?
+    var changed: Set<SonyPropertyCode>
+    var events: [PTPEvent] = []
+    var finishedCaptures: [CaptureRecord] = []
+    var faults: FaultState
     private var hanging = false
+    /// The configured quirks and what is left of their budgets.
+    var quirks: QuirkState
+    /// When the current session was opened (OpenSession), for `startup-nofire`.
+    var sessionOpenedAt: Duration?
+    /// DeviceBusy answers left for this session's SDIO_Connect / 0x9209 requests (`busy-at-start`).
+    var busyAtStartLeft = 0
+    /// When `idle-drop` closes the link unless a request comes first.
+    var idleDropAt: Duration?
+    /// Whether `idle-drop` has decided to close the link (taken by the server with `takeLinkDrop()`).
+    var linkDropDue = false
+    /// When S1 went down in an AF mode; nil while S1 is up or no autofocus runs.
+    var s1DownAt: Duration?
+    /// When the autofocus started by S1 settles (focused, or not focused with `af-fail`).
+    var focusSettlesAt: Duration?
+    /// Whether 0xD215 still shows the image just downloaded, until the next 0x9209 (`d215-lag`).
+    var shootingFileInfoLagging = false
 
     /// Creates a camera in its power-on state.
     package init(configuration: SimulatorConfiguration, datasets: SimulatorDatasets) {
@@ -71,6 +87,7 @@ package struct SimulatedCamera: Sendable {
         negotiatedVersion = datasets.protocolVersion
         changed = Set(properties.map(\.code))
         faults = FaultState(configuration.faults)
+        quirks = QuirkState(configuration.quirks)
     }
 
     // MARK: - Queries
@@ -90,13 +107,16 @@ package struct SimulatedCamera: Sendable {
         case let .processing(_, _, _, _, readyAt): deadlines.append(readyAt)
         }
         if let pendingStep { deadlines.append(pendingStep.appliesAt) }
+        if let idleDropAt { deadlines.append(idleDropAt) }
+        if let focusSettlesAt { deadlines.append(focusSettlesAt) }
         return deadlines.min()
     }
 
     /// Events produced since the last call, in order (for the event connection).
     package mutating func takeEvents() -> [PTPEvent] {
         defer { events.removeAll() }
-        return events
+        // The no-events quirk: a body that never sends any (0x9209 still shows every change).
+        return quirks.noEvents ? [] : events
     }
 
     /// Frames whose exposure ended since the last call (for the capture log).
@@ -119,6 +139,7 @@ package struct SimulatedCamera: Sendable {
         hanging = false
         if s2Held { releaseS2(now: now) }
         s1Held = false
+        linkClosed()
         changed = Set(properties.map(\.code))
         events.removeAll()
     }
@@ -133,12 +154,22 @@ package struct SimulatedCamera: Sendable {
                 applyStep(pendingStep.notches)
                 continue
             }
+            if focusSettlesAt == deadline {
+                focusSettled()
+                continue
+            }
+            if idleDropAt == deadline {
+                // idle-drop: the body closes the link; an exposure or processing under way carries on.
+                idleDropAt = nil
+                linkDropDue = true
+                continue
+            }
             switch shutter {
             case let .exposing(frame, value, started, ends?) where ends == deadline:
-                finishExposure(frame: frame, value: value, started: started, ends: ends)
-            case let .processing(frame, value, _, _, readyAt) where readyAt == deadline:
+                finishExposure(frame: frame, value: value, started: started, ends: ends, cutByCap: true)
+            case let .processing(frame, value, started, exposure, readyAt) where readyAt == deadline:
                 shutter = .idle
-                storeImage(frame: frame, value: value)
+                storeImage(frame: frame, value: value, started: started, exposure: exposure)
             default:
                 return
             }
@@ -152,6 +183,8 @@ package struct SimulatedCamera: Sendable {
         advance(to: now)
         operationCount += 1
         if hanging { return .hang }
+        if takeLinkDrop() { return .drop }
+        if let idle = quirks.idleDrop { idleDropAt = now + idle }
         switch faults.connectionFault(atOperation: operationCount) {
         case .drop: return .drop
         case .hang:
@@ -160,6 +193,7 @@ package struct SimulatedCamera: Sendable {
         case nil: break
         }
         if faults.takeBusy(operation: request.code.rawValue) { return .reply(CameraReply(.deviceBusy)) }
+        if takeBusyAtStart(request.code) { return .reply(CameraReply(.deviceBusy)) }
         return answer(request, dataOut: dataOut, now: now)
     }
 
@@ -173,6 +207,7 @@ package struct SimulatedCamera: Sendable {
             if case .open = session { return .reply(CameraReply(.sessionAlreadyOpen)) }
             guard parameter(0) != 0 else { return .reply(CameraReply(.invalidParameter)) }
             session = .open(sessionID: parameter(0))
+            sessionOpened(now: now)
             return .reply(CameraReply(.ok))
         default:
             break
@@ -200,7 +235,9 @@ package struct SimulatedCamera: Sendable {
             let onlyChanged = parameter(0) == SonyPropertyDumpScope.changedPropertiesOnly
             let selected = onlyChanged ? properties.filter { changed.contains($0.code) } : properties
             changed.removeAll()
-            return .reply(.ok(data: datasets.propertyDump(selected, complete: !onlyChanged, version: negotiatedVersion)))
+            let dump = datasets.propertyDump(wireDescriptors(selected), complete: !onlyChanged, version: negotiatedVersion)
+            propertiesRead()
+            return .reply(.ok(data: dump))
         case .sdioSetExtDevicePropValue:
             return .reply(setProperty(code: SonyPropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0))), data: dataOut))
         case .sdioControlDevice:
@@ -209,14 +246,16 @@ package struct SimulatedCamera: Sendable {
             guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
                 return .reply(CameraReply(.invalidObjectHandle))
             }
-            return .reply(.ok(data: datasets.objectInfo(for: buffered.image)))
+            return .reply(.ok(data: objectInfo(for: buffered.image)))
         case .getObject:
             guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
                 return .reply(CameraReply(.invalidObjectHandle))
             }
             let image = buffered.image
             imageDelivered()
-            return .reply(CameraReply(.ok, data: .image(image, range: 0..<image.size)))
+            // transfer-long / transfer-short: more or fewer bytes than ObjectInfo announced (wire still valid).
+            let sent = max(0, image.size + quirks.transferDelta)
+            return .reply(CameraReply(.ok, data: .image(image, range: 0..<sent)))
         case .getPartialObject:
             guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
                 return .reply(CameraReply(.invalidObjectHandle))
@@ -248,6 +287,13 @@ package struct SimulatedCamera: Sendable {
         if code == .shutterSpeed && !negotiatedVersion.setsShutterSpeedAbsolutely {
             return CameraReply(.ok)
         }
+        // direct-set-refused / direct-set-ignored: a 3.00 body that only moves the shutter by notches.
+        if code == .shutterSpeed, let directSet = quirks.directSet {
+            switch directSet {
+            case let .refused(response): return CameraReply(response)
+            case .ignored: return CameraReply(.ok)
+            }
+        }
         guard property.isSettable else { return CameraReply(.accessDenied) }
         guard property.allows(value) else { return CameraReply(.invalidDevicePropValue) }
         setValue(value, at: index)
@@ -258,14 +304,16 @@ package struct SimulatedCamera: Sendable {
         guard properties[index].currentValue != value else { return }
         properties[index].currentValue = value
         propertyChanged(properties[index].code)
+        // shutter-range:d229: 0xD229 follows the shutter speed.
+        if properties[index].code == .shutterSpeed { setValue(value, of: QuirkProperty.shutterSpeedList) }
     }
 
-    private mutating func setValue(_ value: PTPValue, of code: SonyPropertyCode) {
+    mutating func setValue(_ value: PTPValue, of code: SonyPropertyCode) {
         guard let index = properties.firstIndex(where: { $0.code == code }) else { return }
         setValue(value, at: index)
     }
 
-    private mutating func propertyChanged(_ code: SonyPropertyCode) {
+    mutating func propertyChanged(_ code: SonyPropertyCode) {
         changed.insert(code)
         events.append(PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32(code.rawValue)]))
     }
@@ -279,87 +327,8 @@ package struct SimulatedCamera: Sendable {
         setValue(target.ptpValue, at: index)
     }
 
-    // MARK: - Controls (0x9207)
-
-    private mutating func control(code: UInt16, data: [UInt8], now: Duration) -> CameraAction {
-        switch code {
-        case SonyControlCode.s1Button.rawValue, SonyControlCode.s2Button.rawValue:
-            guard case let .uint16(raw)? = try? PTPValue(decoding: data, as: .uint16),
-                let state = SonyButtonState(rawValue: raw)
-            else { return .reply(CameraReply(.invalidDevicePropValue)) }
-            if code == SonyControlCode.s1Button.rawValue {
-                s1Held = state == .down
-                return .reply(CameraReply(.ok))
-            }
-            return state == .down ? pressS2(now: now) : .reply(releaseS2(now: now))
-        case SonyPropertyCode.shutterSpeed.rawValue:
-            guard case let .uint8(raw)? = try? PTPValue(decoding: data, as: SonyShutterStepping.notchDataType), raw != 0 else {
-                return .reply(CameraReply(.invalidDevicePropValue))
-            }
-            guard properties.first(where: { $0.code == .shutterSpeed })?.enabled == .on else {
-                return .reply(CameraReply(.accessDenied))
-            }
-            // +n (0x01...0x7F) is n notches faster, 0x100 - n is n notches slower; a body applies the
-            // step after a short delay, and steps that arrive meanwhile add up.
-            let total = (pendingStep?.notches ?? 0) + SonyShutterStepping.notches(controlParameter: raw)
-            pendingStep = (total, now + configuration.stepDelay)
-            advance(to: now)
-            return .reply(CameraReply(.ok))
-        default:
-            return .reply(CameraReply(.devicePropNotSupported))
-        }
-    }
-
-    private mutating func pressS2(now: Duration) -> CameraAction {
-        if faults.takeBusyCapture() { return .reply(CameraReply(.deviceBusy)) }
-        // A body still exposing, processing, or holding the previous image answers busy.
-        guard shutter == .idle, buffered == nil, !s2Held else { return .reply(CameraReply(.deviceBusy)) }
-        s2Held = true
-        let frame = frameCount + 1
-        if let mode = faults.takeModeChange(beforeFrame: frame) { turnDial(to: mode) }
-        frameCount = frame
-        let value = shutterSpeed ?? .bulb
-        var ends: Duration?
-        if let speed = value.speed {
-            ends = now + capped(.nanoseconds(Int64(speed.numerator) * 1_000_000_000 / Int64(speed.denominator)))
-        } else if let cap = configuration.exposureCap {
-            ends = now + cap  // BULB: until S2 is released, but never longer than the cap
-        }
-        shutter = .exposing(frame: frame, value: value.rawValue, started: now, ends: ends)
-        advance(to: now)
-        if faults.dropsAtFrame(frame) { return .drop }
-        return .reply(CameraReply(.ok))
-    }
-
-    @discardableResult
-    private mutating func releaseS2(now: Duration) -> CameraReply {
-        s2Held = false
-        if case let .exposing(frame, value, started, ends) = shutter, SonyShutterValue(rawValue: value).isBulb {
-            finishExposure(frame: frame, value: value, started: started, ends: min(now, ends ?? now))
-        }
-        return CameraReply(.ok)
-    }
-
-    private func capped(_ duration: Duration) -> Duration {
-        guard let cap = configuration.exposureCap else { return duration }
-        return min(duration, cap)
-    }
-
-    private mutating func finishExposure(frame: Int, value: UInt32, started: Duration, ends: Duration) {
-        let exposure = ends - started
-        finishedCaptures.append(CaptureRecord(frame: frame, started: started, shutterValue: value, exposure: exposure))
-        shutter = .processing(
-            frame: frame, value: value, started: started, exposure: exposure, readyAt: ends + configuration.processingTime)
-        if configuration.processingTime == .zero { advance(to: ends) }
-    }
-
-    private mutating func storeImage(frame: Int, value: UInt32) {
-        let label = SonyShutterValue(rawValue: value).label
-        let number = String(frame)
-        let fileName = "DSC" + String(repeating: "0", count: max(0, 5 - number.count)) + number
-            + "_" + CaptureRecord.fileLabel(label) + ".JPG"
-        let image = GeneratedImage(
-            size: configuration.imageSize, fileName: fileName, comment: "hdrshoot simulator frame \(frame) shutter \(label)")
+    private mutating func storeImage(frame: Int, value: UInt32, started: Duration, exposure: Duration) {
+        let image = makeImage(frame: frame, shutterValue: value, started: started, exposure: exposure)
         buffered = BufferedImage(frame: frame, shutterValue: value, image: image)
         setValue(.uint16(SonyShootingFileInfo.waiting(1).rawValue), of: .shootingFileInfo)
         events.append(PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))
@@ -369,10 +338,16 @@ package struct SimulatedCamera: Sendable {
         // The never-idle fault keeps the image (and 0xD215 = 0x8001) in the buffer for good.
         guard !faults.neverIdle else { return }
         buffered = nil
+        if quirks.shootingFileInfoLag {
+            // d215-lag: 0xD215 keeps saying 0x8001 for one more 0x9209 (see `propertiesRead()`).
+            shootingFileInfoLagging = true
+            changed.insert(.shootingFileInfo)
+            return
+        }
         setValue(.uint16(SonyShootingFileInfo.empty.rawValue), of: .shootingFileInfo)
     }
 
-    private mutating func turnDial(to mode: SimulatedExposureMode) {
+    mutating func turnDial(to mode: SimulatedExposureMode) {
         setValue(.uint32(mode.sonyMode.rawValue), of: .exposureProgramMode)
         guard let index = properties.firstIndex(where: { $0.code == .shutterSpeed }) else { return }
         let supported = properties[index].supportedValues

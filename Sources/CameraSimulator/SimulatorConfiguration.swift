@@ -1,4 +1,6 @@
 import Foundation
+import ImageMetadata
+import SonyProtocol
 
 /// Everything that shapes one simulated camera: the body, its timing, where it logs, and its faults.
 ///
@@ -17,6 +19,9 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var exposureMode: SimulatedExposureMode = .manual
     /// Size of every generated JPEG in bytes.
     package var imageSize: Int = 200_000
+    /// The body's clock when the simulator starts (its images' DateTimeOriginal counts on from it);
+    /// nil: this computer's local time at that moment.
+    package var cameraClock: ExifDateTime?
     /// Added to each request's answer, like a Wi-Fi round trip.
     package var roundTripDelay: Duration = .zero
     /// Data-phase throughput in bytes per second; nil means as fast as loopback goes.
@@ -39,6 +44,10 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var replayPropertiesPath: String?
     /// Scripted misbehaviours.
     package var faults: [SimulatorFault] = []
+    /// Field behaviours of real bodies (see `SimulatorQuirk`); none by default.
+    package var quirks: [SimulatorQuirk] = []
+    /// The focus mode (0x500A) at start-up: manual focus by default, so S1 never waits for autofocus.
+    package var focusMode: SonyFocusMode = .manual
 
     /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
     package init() {}
@@ -64,6 +73,12 @@ package struct SimulatorConfiguration: Sendable, Equatable {
         --fault SPEC[,SPEC...]    busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
                                   hang-at-op:N, refuse-connections:N, never-idle, mode-at-frame:N:A
                                   (repeatable)
+        --focus MF|AF-S|AF-C|AF-A|DMF   focus mode at start (default MF)
+        --quirk NAME[:ARG][,...]  idle-drop:SECONDS, startup-nofire:SECONDS, focus-switch, af-lock:MS,
+                                  af-fail, shutter-range[:d229], direct-set-refused[:CODE],
+                                  direct-set-ignored, lost-notch:N, no-events, busy-at-start:N, d215-lag,
+                                  transfer-long:BYTES, transfer-short:BYTES, objectinfo-empty,
+                                  objectinfo-garbled, lenr (repeatable)
         """
 
     /// Parses the simulator's options (everything after `simulate`); throws on any unknown or malformed one.
@@ -152,12 +167,37 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                 for spec in try next().split(separator: ",") {
                     configuration.faults.append(try SimulatorFault.parse(String(spec)))
                 }
+            case "--quirk":
+                // Like --fault: repeatable, and a comma-separated list works too: idle-drop:10,lenr.
+                let text = try next()
+                guard !text.isEmpty else { throw .invalidQuirk(spec: text, reason: "empty; name a quirk such as idle-drop:10") }
+                for spec in text.split(separator: ",", omittingEmptySubsequences: false) {
+                    configuration.quirks.append(try SimulatorQuirk.parse(String(spec)))
+                }
+            case "--focus":
+                let text = try next()
+                guard let mode = Self.focusMode(named: text) else {
+                    throw .invalidValue(option: option, value: text, expected: "MF, AF-S, AF-C, AF-A or DMF")
+                }
+                configuration.focusMode = mode
             default:
                 throw .unknownOption(option)
             }
             index += 1
         }
         return configuration
+    }
+
+    /// The focus mode a `--focus` name stands for (case-insensitive), nil when unknown.
+    package static func focusMode(named name: String) -> SonyFocusMode? {
+        switch name.uppercased() {
+        case "MF": return .manual
+        case "AF-S": return .singleAF
+        case "AF-C": return .continuousAF
+        case "AF-A": return .automaticAF
+        case "DMF": return .directManual
+        default: return nil
+        }
     }
 }
 
@@ -171,6 +211,8 @@ package enum SimulatorError: Error, Sendable, Equatable {
     case invalidValue(option: String, value: String, expected: String)
     /// A `--fault` spec that cannot be parsed.
     case invalidFault(spec: String, reason: String)
+    /// A `--quirk` spec that cannot be parsed.
+    case invalidQuirk(spec: String, reason: String)
     /// A replay file that cannot be read or decoded.
     case unreadableReplay(path: String, reason: String)
     /// A log file that cannot be opened for appending.
@@ -187,7 +229,7 @@ package enum SimulatorError: Error, Sendable, Equatable {
     /// Whether this is a mistake in the options (a usage error) rather than a runtime failure.
     package var isUsageError: Bool {
         switch self {
-        case .unknownOption, .missingValue, .invalidValue, .invalidFault: return true
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk: return true
         case .unreadableReplay, .unwritableLog, .cannotListen: return false
         }
     }

@@ -58,8 +58,7 @@ package struct SimulatorDatasets: Sendable {
                 throw .unreadableReplay(path: path, reason: "not a SDIO_GetAllExtDevicePropInfo data phase (\(error))")
             }
         } else {
-            initialProperties = DefaultBody.properties(
-                fastestShutterDenominator: configuration.fastestShutterDenominator, mode: configuration.exposureMode)
+            initialProperties = DefaultBody.properties(configuration: configuration)
             replayedDump = nil
         }
 

@@ -88,7 +88,7 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Accepts `0x9205`, `9205` (hex, as codes are written) and rejects anything wider than 16 bits.
-    private static func parseCode(_ text: String) -> UInt16? {
+    static func parseCode(_ text: String) -> UInt16? {
         let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
         guard !digits.isEmpty, digits.count <= 4 else { return nil }
         return UInt16(digits, radix: 16)

@@ -6,6 +6,7 @@ extension ShootingError: CLIReportable {
         switch self {
         case .unsupportedMode, .speedUnavailable, .disconnected: .unavailable
         case .idleTimeout, .cameraFault, .invalidResumePosition: .failure
+        case .releaseKeepsDropping: .transientFailure
         }
     }
 
@@ -25,6 +26,9 @@ extension ShootingError: CLIReportable {
             return "lost the connection to the camera during \(position)"
         case .invalidResumePosition(let position):
             return "the shoot journal's resume position (\(position)) is not in its plan"
+        case let .releaseKeepsDropping(position, releases):
+            return "the link to the camera dropped at the shutter release \(releases) times at \(position) and no image of it "
+                + "came back; not firing it again. Move closer to the camera or check its Wi-Fi, then run `hdrshoot resume`"
         }
     }
 }

@@ -103,8 +103,13 @@ extension BracketRunner {
             // Before the hook the release cannot have happened. The journal still says "in flight" if this
             // fails: resume reshoots it either way.
             try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: fireRecord.wasAttempted)
+            if fireRecord.wasAttempted, ErrorDisposition(error) == .reconnect, let releaseWatch {
+                droppedReleases += 1
+                interruptedRelease = releaseWatch
+            }
             throw error
         }
+        await reportCameraNotes()
         return .captured(PendingRecord(position: position, setting: setting, frame: frame))
     }
 
@@ -125,6 +130,7 @@ extension BracketRunner {
             preconditionFailure("capture hook of \(position) called in state \(fireRecord)")
         }
         fireRecord = .writing
+        releaseWatch = Self.stopwatch(clock)
         do {
             try await recorder.frameWillFire(at: position, setting: setting)
         } catch {

@@ -95,6 +95,16 @@ package actor BracketRunner {
     var capturedThisRun = 0
     /// The "about to fire" record of the frame capturing now.
     var fireRecord: FireRecordState = .idle
+    /// Releases of the frame being shot that may have fired and ended in a dropped connection.
+    var droppedReleases = 0
+    /// Time since the last release of the frame being shot may have happened (its hook ran), when its capture
+    /// ended in a dropped connection: after reconnecting, that release's image is looked for before anything
+    /// is fired again.
+    var interruptedRelease: (() -> Duration)?
+    /// Time since the hook of the frame capturing now ran (its release may have happened since).
+    var releaseWatch: (() -> Duration)?
+    /// The camera setting of every remaining frame, as the last preparation resolved them.
+    var preparedSettings: [ShootPosition: CameraShutterSpeed] = [:]
 
     /// Creates a runner for `plan` on `camera`; `recorder` receives the durable milestones (the journal).
     package init(
@@ -166,6 +176,8 @@ package actor BracketRunner {
         } catch {
             return await finish(stopReason(for: error), resumeAt: first)
         }
+        preparedSettings = settings
+        await reportCameraNotes()
         do {
             try await recorder.runWillStart(at: first, restartingSet: restartingInterruptedSet)
         } catch {
@@ -200,10 +212,17 @@ package actor BracketRunner {
                 guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
                     return await finish(stopReason(for: error), resumeAt: position)
                 }
-                if let reason = await reconnect(after: error, before: position, remaining: positions[index...]) {
+                switch await reconnectAndRecover(after: error, at: position, remaining: positions[index...]) {
+                case .recovered(let record):
+                    pending = record
+                    index += 1
+                case .fireAgain:
+                    continue
+                case .stop(let reason):
                     return await finish(reason, resumeAt: position)
                 }
             }
+            droppedReleases = 0
         }
         if let last = pending, let ended = await recordOrFinish(last) { return ended }
         return await finish(nil, resumeAt: nil)

@@ -71,6 +71,21 @@ package protocol RemoteCamera: Sendable {
         beforeRelease: @Sendable () async throws -> Void
     ) async throws -> CapturedFrame
 
+    /// After a reconnect, before a frame whose release may have happened is fired again: looks for that
+    /// release's image and saves it under `destination` as `capture` would.
+    ///
+    /// An image the camera already holds is fetched at once; otherwise the implementation waits at most
+    /// `waitingAtMost` (what is left of the interrupted exposure and its processing) for one to appear.
+    /// Returns the frame when an image came, `nil` when none did: the release certainly did not fire, or its
+    /// image is gone, and the frame may be fired again. Throws like `capture` (a lost link is connection-lost).
+    func recoverInterruptedCapture(
+        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
+    ) async throws -> CapturedFrame?
+
+    /// What the camera has to tell the photographer since the last call (a fallback it took, a warning), each
+    /// message once; the runner reports them as `.cameraNote` events.
+    func takeNotes() async -> [String]
+
     /// A new stream of the camera's status: first the current status at once, then every change.
     ///
     /// Each call returns an independent stream; it ends (or yields `.disconnected`) when the session drops.
@@ -184,6 +199,12 @@ package struct CaptureDestination: Sendable, Hashable, Codable {
         self.directory = directory
         self.fileNamePrefix = fileNamePrefix
     }
+
+    /// Where images of an earlier, interrupted attempt go: an `earlier` folder inside this one, so they are
+    /// kept but never mixed with the frame's own files.
+    package var earlier: CaptureDestination {
+        CaptureDestination(directory: directory.appendingPathComponent("earlier", isDirectory: true), fileNamePrefix: fileNamePrefix)
+    }
 }
 
 /// One image file a capture produced.
@@ -194,12 +215,18 @@ package struct SavedImage: Sendable, Hashable, Codable {
     package var path: String
     /// The number of bytes written.
     package var byteCount: Int
+    /// The exposure time the image itself records (EXIF ExposureTime), when it has one.
+    package var exposure: ShutterSpeed?
+    /// What went wrong while it was fetched, when something did (every byte that arrived is kept).
+    package var problem: String?
 
     /// Creates a record of a saved image.
-    package init(fileName: String, path: String, byteCount: Int) {
+    package init(fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil) {
         self.fileName = fileName
         self.path = path
         self.byteCount = byteCount
+        self.exposure = exposure
+        self.problem = problem
     }
 }
 
@@ -209,19 +236,26 @@ package struct CapturedFrame: Sendable, Hashable, Codable {
     package var images: [SavedImage]
     /// The shutter speed the camera actually used, when it reported one.
     package var actualSpeed: CameraShutterSpeed?
-    /// Images an interrupted earlier release left in the camera, fetched into the same folder before this
-    /// release (usually the first exposure of the frame being reshot); empty in the normal case.
+    /// Images an interrupted earlier release left in the camera, fetched before this release into an
+    /// `earlier` folder beside the frame's; empty in the normal case.
     package var recoveredImages: [SavedImage]
+    /// Images that arrived with this frame but whose own exposure time (EXIF) is not the frame's: kept, in
+    /// an `unmatched` folder, named with the exposure they have, and never counted as the frame.
+    package var unmatchedImages: [SavedImage]
 
     /// Creates a capture result.
-    package init(images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil, recoveredImages: [SavedImage] = []) {
+    package init(
+        images: [SavedImage], actualSpeed: CameraShutterSpeed? = nil, recoveredImages: [SavedImage] = [],
+        unmatchedImages: [SavedImage] = []
+    ) {
         self.images = images
         self.actualSpeed = actualSpeed
         self.recoveredImages = recoveredImages
+        self.unmatchedImages = unmatchedImages
     }
 
     private enum CodingKeys: String, CodingKey {
-        case images, actualSpeed, recoveredImages
+        case images, actualSpeed, recoveredImages, unmatchedImages
     }
 
     /// Decodes a capture result; `recoveredImages` may be missing (records written before it existed).
@@ -230,5 +264,6 @@ package struct CapturedFrame: Sendable, Hashable, Codable {
         images = try container.decode([SavedImage].self, forKey: .images)
         actualSpeed = try container.decodeIfPresent(CameraShutterSpeed.self, forKey: .actualSpeed)
         recoveredImages = try container.decodeIfPresent([SavedImage].self, forKey: .recoveredImages) ?? []
+        unmatchedImages = try container.decodeIfPresent([SavedImage].self, forKey: .unmatchedImages) ?? []
     }
 }

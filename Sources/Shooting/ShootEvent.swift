@@ -157,4 +157,6 @@ package enum ShootEvent: Sendable {
     case reconnected(attempt: Int)
     /// The run is over; the last event.
     case finished(ShootResult)
+    /// Something the camera had to say (a fallback it took, a warning); shown once.
+    case cameraNote(String)
 }

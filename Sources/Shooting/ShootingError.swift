@@ -14,6 +14,9 @@ package enum ShootingError: Error, Sendable, Equatable {
     case disconnected(position: ShootPosition)
     /// A resume position outside the plan.
     case invalidResumePosition(ShootPosition)
+    /// The connection dropped at each of `releases` shutter releases of the frame at `position` and no image
+    /// of it was found after reconnecting: the run stops (resumable) rather than fire the frame again.
+    case releaseKeepsDropping(position: ShootPosition, releases: Int)
 
     /// Whether retrying the same step later may succeed. No shooting-layer error is.
     package var isTransient: Bool { false }

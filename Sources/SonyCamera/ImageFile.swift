@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import ImageMetadata
 import Synchronization
 
 /// An image file being written as its bytes arrive from the camera.
@@ -73,13 +74,102 @@ final class ImageFile: Sendable {
         }
     }
 
-    /// Closes the finished file.
+    /// Makes the finished file durable and closes it: fsync of the file, then of its folder (so the new
+    /// name survives a power cut too), before anyone records the image as saved.
     func finish() async throws {
         let (fd, path) = (descriptor, self.path)
         try await Self.run(on: queue) {
+            if Self.retryingInterrupts({ Glibc.fsync(fd) }) != 0 {
+                let reason = String(cString: strerror(errno))
+                _ = Glibc.close(fd)
+                throw SonyCameraError.fileWriteFailed(path: path, reason: reason)
+            }
             if Glibc.close(fd) != 0 {
                 throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
             }
+            try Self.syncFolder(of: path)
+        }
+    }
+
+    /// Renames the finished file to `name` in the same folder (suffixed when taken; never overwriting), and
+    /// makes the rename durable. Returns the new name and path.
+    static func rename(path: String, to name: String) async throws -> (fileName: String, path: String) {
+        try await move(path: path, toFolder: (path as NSString).deletingLastPathComponent, name: name)
+    }
+
+    /// Moves the finished file to `folder` (created when missing) as `name` (suffixed when taken; never
+    /// overwriting) and makes the move durable (both folders fsynced). Returns the new name and path.
+    static func move(path: String, toFolder folder: String, name: String) async throws -> (fileName: String, path: String) {
+        let queue = DispatchQueue(label: "hdrshoot.image-file.move")
+        return try await run(on: queue) {
+            try makeDirectory(folder)
+            let (stem, ext) = split(name)
+            for attempt in 0..<1000 {
+                let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
+                let target = (folder as NSString).appendingPathComponent(candidate)
+                // link + unlink: unlike rename(2), link(2) never replaces an existing file.
+                if Glibc.link(path, target) == 0 {
+                    _ = Glibc.unlink(path)
+                    try syncFolder(of: target)
+                    try syncFolder(of: path)
+                    return (candidate, target)
+                }
+                let error = errno
+                if error == EEXIST || error == EINTR { continue }
+                throw SonyCameraError.fileWriteFailed(path: target, reason: String(cString: strerror(error)))
+            }
+            throw SonyCameraError.fileWriteFailed(path: path, reason: "1000 files of that name exist")
+        }
+    }
+
+    /// The EXIF fields of the finished file at `path` (read off the file queue, a prefix at a time).
+    static func readExif(path: String) async throws -> ExifFields {
+        try await run(on: DispatchQueue(label: "hdrshoot.image-file.exif")) {
+            try ExifReader.read { length in try readPrefix(of: path, length: length) }
+        }
+    }
+
+    /// What kind of image the finished file at `path` is, from its first bytes.
+    static func readFormat(path: String) async throws -> ImageFormat {
+        try await run(on: DispatchQueue(label: "hdrshoot.image-file.format")) {
+            ImageFormat(detecting: try readPrefix(of: path, length: ImageFormat.detectionLength))
+        }
+    }
+
+    /// Up to `length` leading bytes of the file at `path` (fewer at its end).
+    private static func readPrefix(of path: String, length: Int) throws -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno))) }
+        defer { _ = Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let got = bytes.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + filled, length - filled, off_t(filled)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// fsync of the folder holding `path`.
+    private static func syncFolder(of path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let dirFD = Glibc.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirFD >= 0 else {
+            throw SonyCameraError.fileWriteFailed(path: folder, reason: String(cString: strerror(errno)))
+        }
+        defer { _ = Glibc.close(dirFD) }
+        if retryingInterrupts({ Glibc.fsync(dirFD) }) != 0 {
+            throw SonyCameraError.fileWriteFailed(path: folder, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Calls `body` again while it fails with EINTR.
+    private static func retryingInterrupts(_ body: () -> Int32) -> Int32 {
+        while true {
+            let result = body()
+            if result == 0 || errno != EINTR { return result }
         }
     }
 

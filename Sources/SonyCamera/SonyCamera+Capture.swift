@@ -36,47 +36,131 @@ extension SonyCamera {
     ) async throws -> CapturedFrame {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
-        var recovered = try await recoverUnclaimedImages(into: destination)
+        var recovered = try await recoverUnclaimedImages(into: destination.earlier)
         let leftovers = try await collectLeftoverImages()
         try requireShutterMode()
+        try await prepareFocus()
         let usedSpeed = properties.shutterSpeed
         let holdsBulb = usedSpeed?.isBulb ?? false
         let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
-        var addedBefore = objectsAdded
+        var mark = session.images.mark
+        var releasedAt = session.started.elapsed
         do {
             try await release(holdingFor: holdsBulb ? exposureTime : nil, after: beforeRelease)
         } catch let failure as ReleaseHookFailure {
             throw failure.underlying
         } catch let error as SonyCameraError {
-            guard case .deviceBusy = error, !releasedThisSession,
+            guard case .deviceBusy = error, !session.images.hasReleased,
                 try await waitForUnclaimedImage(timeout: exposureTime + configuration.processingMargin)
             else { throw error }
-            let late = try await recoverUnclaimedImages(into: destination)
+            let late = try await recoverUnclaimedImages(into: destination.earlier)
             guard !late.isEmpty else { throw error }
             recovered += late
-            addedBefore = objectsAdded
+            mark = session.images.mark
+            releasedAt = session.started.elapsed
             // The hook returned during the refused release: this one has nothing more to wait for.
             try await release(holdingFor: holdsBulb ? exposureTime : nil, after: {})
         }
-        releasedThisSession = true
+        session.images.noteRelease()
         publish(.saving)
 
         let waitLimit = (holdsBulb ? .zero : exposureTime) + configuration.processingMargin
-        try await waitForImage(addedBefore: addedBefore, timeout: waitLimit)
-        let images = try await fetchWaitingImages(to: destination, lastFetchedName: nil, addedBefore: addedBefore)
-        objectsClaimed = max(objectsClaimed, addedBefore + images.count)
+        if releasedAt < configuration.startupReleaseSettle {
+            try await confirmEarlyRelease(since: mark, exposure: holdsBulb ? .zero : exposureTime, holdingFor: holdsBulb ? exposureTime : nil)
+        }
+        guard try await waitForImage(since: mark, timeout: waitLimit) else {
+            throw SonyCameraError.captureTimedOut(waited: waitLimit)
+        }
+        let images = try await fetchWaitingImages(
+            to: destination, lastFetchedName: nil, announced: session.images.announcedImages(since: mark))
+        session.images.claim(upTo: mark.objectsAdded + images.count)
+        let expected: ExpectedExposure = holdsBulb ? .bulb(held: exposureTime) : .timed(usedSpeed?.speed ?? exposure)
+        let (frameImages, unmatched) = try await attribute(images, to: expected)
         publish(.idle)
+        guard !frameImages.isEmpty else {
+            throw SonyCameraError.imageNotThisFrame(
+                expected: expected.label, found: unmatched.compactMap { $0.exposure?.label }, kept: unmatched.map(\.path))
+        }
         return CapturedFrame(
-            images: leftovers + images, actualSpeed: usedSpeed.flatMap(Self.cameraSpeed), recoveredImages: recovered)
+            images: leftovers + frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: usedSpeed),
+            recoveredImages: recovered, unmatchedImages: unmatched)
+    }
+
+    /// The speed a frame was shot at: what its image records (EXIF), else what the camera was set to.
+    static func actualSpeed(of images: [SavedImage], setting: SonyShutterValue?) -> CameraShutterSpeed? {
+        if let exposure = images.lazy.compactMap(\.exposure).first { return .timed(exposure) }
+        return setting.flatMap(cameraSpeed)
+    }
+
+    /// After a reconnect: fetches the image of the release the broken link interrupted (see `RemoteCamera`).
+    ///
+    /// The connect-time dump says whether the buffer holds an image; when it does not, the interrupted
+    /// exposure may still be running or processing, so ObjectAdded or 0xD215 is awaited (polled, and the link
+    /// kept alive) for at most `waitingAtMost`. Nothing is released here.
+    package func recoverInterruptedCapture(
+        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
+    ) async throws -> CapturedFrame? {
+        try await refreshIfChanged()
+        guard case .ready = state else { throw try lostOrNotConnected() }
+        if session.images.deferredCheck != .unclaimed, !session.images.hasUnclaimedAnnouncement {
+            guard try await waitForUnclaimedImage(timeout: waitingAtMost) else { return nil }
+        }
+        let images = try await recoverUnclaimedImages(into: destination)
+        let setting = properties.shutterSpeed
+        let expected: ExpectedExposure = setting?.isBulb == true
+            ? .bulb(held: Duration.seconds(exposure.numerator) / exposure.denominator) : .timed(setting?.speed ?? exposure)
+        let (frameImages, unmatched) = try await attribute(images, to: expected)
+        publish(.idle)
+        guard !frameImages.isEmpty else { return nil }
+        note("the image of \(exposure.label) taken before the connection dropped was recovered; it was not shot again")
+        return CapturedFrame(
+            images: frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: setting), unmatchedImages: unmatched)
+    }
+
+    /// Messages for the photographer since the last call, each once.
+    package func takeNotes() -> [String] {
+        defer { pendingNotes.removeAll() }
+        return pendingNotes
+    }
+
+    /// Queues a message for the photographer (shown once by the runner).
+    func note(_ text: String) {
+        pendingNotes.append(text)
+    }
+
+    /// A release made soon after the session started may have been ignored (several bodies ignore releases
+    /// for ~3 s after connecting): when no sign of capture (ObjectAdded, 0xD215) came within the exposure
+    /// plus `releaseSettle`, the shutter is pressed once more, no earlier than `startupReleaseSettle` into
+    /// the session. It never fires twice: a body still exposing or processing answers that press busy, and
+    /// the wait for the first release's image goes on.
+    private func confirmEarlyRelease(since mark: ImageLedger.Mark, exposure: Duration, holdingFor bulb: Duration?) async throws {
+        if try await waitForImage(since: mark, timeout: exposure + configuration.releaseSettle) { return }
+        let settle = session.started.remaining(of: configuration.startupReleaseSettle)
+        if settle > .zero, try await waitForImage(since: mark, timeout: settle) { return }
+        do {
+            try await release(holdingFor: bulb, after: {})
+            session.images.noteRelease()
+            note("the camera ignored the first shutter release after connecting; it was pressed again")
+        } catch let error as SonyCameraError {
+            // Busy: the first release is exposing or processing after all; its image is awaited as usual.
+            guard case .deviceBusy = error else { throw error }
+        }
     }
 
     /// S1 down (beside `hook`), S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up;
     /// on failure the half press is let go when the link still works.
     private func release(holdingFor bulb: Duration?, after hook: @Sendable () async throws -> Void) async throws {
         // The buffer was read empty at the end of the last capture; an announcement of that is old news.
-        changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
+        session.changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
         try await pressHalfway(beside: hook)
         do {
+            if focusHandling == .everyFrame, let mode = properties.focusMode, mode.autofocuses {
+                // No way to hold one focus: this frame focuses on its own before it fires.
+                let result = try await awaitFocus()
+                guard result == .focused else {
+                    throw SonyCameraError.focusFailed(mode: mode.name, waited: result == .notFocused ? nil : configuration.focusTimeout)
+                }
+            }
             try await press(.s2Button, .down)
             publish(.exposing)
             if let bulb { try await clock.sleep(for: bulb) }
@@ -120,14 +204,20 @@ extension SonyCamera {
         }
     }
 
-    /// Waits at most `timeout` for an ObjectAdded no capture of this session explains; true when one came.
+    /// Waits at most `timeout` for an image no capture of this session explains (an ObjectAdded event, or a
+    /// read of 0xD215 showing one); true when one came.
     private func waitForUnclaimedImage(timeout: Duration) async throws -> Bool {
         let watch = Stopwatch(clock: clock)
-        while objectsAdded <= objectsClaimed {
+        var polls = PollBackoff(configuration.pollIntervals)
+        while !session.images.hasUnclaimedAnnouncement {
             guard case .ready = state else { throw try lostOrNotConnected() }
+            if properties.shootingFileInfo?.hasImages == true {
+                session.images.deferredCheck = .unclaimed
+                return true
+            }
             let generation = doorbell.generation
             let left = watch.remaining(of: timeout)
-            guard left > .zero, try await waitForEvent(after: generation, timeout: left) else { return false }
+            guard left > .zero, try await waitForSignal(after: generation, timeout: left, polls: &polls) else { return false }
         }
         return true
     }
@@ -139,28 +229,28 @@ extension SonyCamera {
     /// still processing at connect, from an ObjectAdded event no capture explains (one full read then
     /// says whether it waits). With neither, this costs no round trip.
     func recoverUnclaimedImages(into destination: CaptureDestination) async throws -> [SavedImage] {
-        if deferredImageCheck == nil, objectsAdded > objectsClaimed {
-            let announced = objectsAdded
+        if session.images.deferredCheck == nil, session.images.hasUnclaimedAnnouncement {
+            let announced = session.images.objectsAdded
             try await refreshProperties(full: true)
-            objectsClaimed = announced
-            if properties.shootingFileInfo?.hasImages == true { deferredImageCheck = .unclaimed }
+            session.images.claim(upTo: announced)
+            if properties.shootingFileInfo?.hasImages == true { session.images.deferredCheck = .unclaimed }
         }
-        guard deferredImageCheck == .unclaimed else { return [] }
+        guard session.images.deferredCheck == .unclaimed else { return [] }
         var recovered: [SavedImage] = []
         var lastFetchedName: String?
         while true {
             let fetched = try await fetchWaitingImages(to: destination, lastFetchedName: lastFetchedName)
             recovered += fetched
             // After a download the check is pending; no download means the buffer already read empty.
-            guard !fetched.isEmpty, case let .pending(_, name) = deferredImageCheck else {
-                deferredImageCheck = nil
+            guard !fetched.isEmpty, case let .pending(_, name) = session.images.deferredCheck else {
+                session.images.deferredCheck = nil
                 break
             }
             lastFetchedName = name
-            let announced = objectsAdded
+            let announced = session.images.objectsAdded
             try await refreshProperties(full: false)
-            objectsClaimed = max(objectsClaimed, announced)
-            guard deferredImageCheck != nil else { break }
+            session.images.claim(upTo: announced)
+            guard session.images.deferredCheck != nil else { break }
         }
         return recovered
     }
@@ -168,13 +258,13 @@ extension SonyCamera {
     /// Settles the buffer check the last capture deferred: reads 0x9209 (full) if no read did yet, and
     /// fetches what still waits into that capture's folder. Returns the images fetched.
     func collectLeftoverImages() async throws -> [SavedImage] {
-        if case .pending = deferredImageCheck { try await refreshProperties(full: false) }
-        guard case let .imagesWaiting(destination, lastFetchedName) = deferredImageCheck else {
-            if deferredImageCheck != .unclaimed { deferredImageCheck = nil }
+        if case .pending = session.images.deferredCheck { try await refreshProperties(full: false) }
+        guard case let .imagesWaiting(destination, lastFetchedName) = session.images.deferredCheck else {
+            if session.images.deferredCheck != .unclaimed { session.images.deferredCheck = nil }
             return []
         }
         let images = try await fetchWaitingImages(to: destination, lastFetchedName: lastFetchedName)
-        if case .imagesWaiting = deferredImageCheck { deferredImageCheck = nil }
+        if case .imagesWaiting = session.images.deferredCheck { session.images.deferredCheck = nil }
         return images
     }
 
@@ -193,54 +283,60 @@ extension SonyCamera {
     }
 
     /// One button press or release with SDIO_ControlDevice (0x9207).
-    private func press(_ button: SonyControlCode, _ position: SonyButtonState) async throws {
+    func press(_ button: SonyControlCode, _ position: SonyButtonState) async throws {
         let name = button == .s1Button ? "S1" : "S2"
         try await run(
             .sdioControlDevice, [UInt32(button.rawValue)], sending: position.dataPhase,
             during: "\(name) \(position == .down ? "down" : "up") (0x9207)")
     }
 
-    /// Returns once the camera announced an image (event 0xC201, or 0xD215 >= 0x8001 in a read-back
-    /// after a change event for it); throws `.captureTimedOut` after `timeout`.
-    private func waitForImage(addedBefore: Int, timeout: Duration) async throws {
+    /// Returns true once the camera showed an image since `mark` (event 0xC201, or 0xD215 >= 0x8001 in a
+    /// read: after a change event for it, a poll of a body without events, or a keepalive read), false
+    /// when `timeout` passed without one (after one last read, for bodies that announce nothing).
+    func waitForImage(since mark: ImageLedger.Mark, timeout: Duration) async throws -> Bool {
         let watch = Stopwatch(clock: clock)
+        var polls = PollBackoff(configuration.pollIntervals)
         while true {
             let generation = doorbell.generation
-            if objectsAdded > addedBefore { return }
-            if changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) || changedHints.contains(0) {
+            if session.images.showedImage(since: mark) { return true }
+            if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) || session.changedHints.contains(0) {
                 // Bodies announce 0xD215 and ObjectAdded together; give the latter a moment to arrive so
                 // the usual case costs no read.
-                if try await waitForEvent(after: generation, timeout: configuration.eventGrace), objectsAdded > addedBefore {
-                    return
+                if try await waitForEvent(after: generation, timeout: configuration.eventGrace), session.images.showedImage(since: mark) {
+                    return true
                 }
                 try await refreshProperties(full: false)
-                if properties.shootingFileInfo?.hasImages == true { return }
                 continue
             }
             guard case .ready = state else { throw try lostOrNotConnected() }
             let left = watch.remaining(of: timeout)
-            guard left > .zero else { throw SonyCameraError.captureTimedOut(waited: timeout) }
-            if try await !waitForEvent(after: generation, timeout: left) {
+            guard left > .zero else { return false }
+            if try await !waitForSignal(after: generation, timeout: left, polls: &polls) {
                 // Last chance for a body that sent no event at all.
                 try await refreshProperties(full: false)
-                if properties.shootingFileInfo?.hasImages == true { return }
-                throw SonyCameraError.captureTimedOut(waited: timeout)
+                return session.images.showedImage(since: mark)
             }
         }
     }
 
     /// Fetches object 0xFFFFC001 once per image the body announced since `addedBefore` (at least once);
     /// every image is saved or the call throws (nothing is skipped silently). Whether 0xD215 is back to 0
-    /// afterwards is left to the next 0x9209 read (`deferredImageCheck`), which then fetches what still waits.
+    /// afterwards is left to the next 0x9209 read (`session.images.deferredCheck`), which then fetches what still waits.
     private func fetchWaitingImages(
-        to destination: CaptureDestination, lastFetchedName: String?, addedBefore: Int? = nil
+        to destination: CaptureDestination, lastFetchedName: String?, announced: Int = 0
     ) async throws -> [SavedImage] {
         let watch = Stopwatch(clock: clock)
         var saved: [SavedImage] = []
         var lastFetchedName = lastFetchedName
         while true {
-            let info = try await objectInfo()
-            if info.filename == lastFetchedName {
+            let info: ObjectInfo?
+            do {
+                info = try await objectInfo()
+            } catch SonyCameraError.noImageAtHandle(_) where lastFetchedName != nil {
+                // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
+                return saved
+            }
+            if let info, !info.filename.isEmpty, info.filename == lastFetchedName {
                 // The body still offers the image we just took: wait for it to move on (or give up).
                 let generation = doorbell.generation
                 try await refreshProperties(full: true)
@@ -255,68 +351,14 @@ extension SonyCamera {
                 if properties.shootingFileInfo?.hasImages != true { return saved }
                 continue
             }
-            saved.append(try await download(info, to: destination))
-            lastFetchedName = info.filename
-            deferredImageCheck = .pending(destination, lastFetchedName: info.filename)
-            let announced = addedBefore.map { objectsAdded - $0 } ?? 0
+            let image = try await download(info, to: destination)
+            saved.append(image)
+            lastFetchedName = info?.filename ?? image.fileName
+            session.images.deferredCheck = .pending(destination, lastFetchedName: lastFetchedName ?? image.fileName)
             if saved.count >= announced { return saved }
             if watch.elapsed > configuration.transferTimeout {
                 throw SonyCameraError.imagesStillWaiting(fileInfo: 0x8000 | UInt16(clamping: announced - saved.count), waited: configuration.transferTimeout)
             }
-        }
-    }
-
-    /// GetObjectInfo of the waiting still.
-    private func objectInfo() async throws -> ObjectInfo {
-        let result = try await run(.getObjectInfo, [SonyObjectHandle.stillImage], during: "GetObjectInfo")
-        do {
-            return try ObjectInfo(decoding: result.data)
-        } catch {
-            throw SonyCameraError.malformedData(what: "image information (GetObjectInfo)", reason: "\(error)")
-        }
-    }
-
-    /// Streams the waiting still to a new file: GetObject in one transaction when its size is known and
-    /// the body supports it, else GetPartialObject in chunks. A failed transfer leaves no file behind.
-    private func download(_ info: ObjectInfo, to destination: CaptureDestination) async throws -> SavedImage {
-        let name = destination.fileNamePrefix + ImageFile.sanitize(info.filename)
-        let file = try await ImageFile.create(in: destination.directory, name: name)
-        let written = ByteCounter()
-        let sink: DataSink = { chunk, _ in
-            try await file.write(chunk)
-            written.add(chunk.count)
-        }
-        do {
-            let sizeKnown = info.objectCompressedSize != UInt32.max
-            if sizeKnown, deviceInfo?.supports(.getObject) ?? true {
-                try await run(.getObject, [SonyObjectHandle.stillImage], receivingDataWith: sink, during: "GetObject \(info.filename)")
-            } else {
-                try await downloadInChunks(info, sink: sink, written: written)
-            }
-            if sizeKnown, written.value != Int(info.objectCompressedSize) {
-                throw SonyCameraError.malformedData(
-                    what: "image \(info.filename)", reason: "\(written.value) bytes arrived, \(info.objectCompressedSize) announced")
-            }
-            try await file.finish()
-        } catch {
-            await file.discard()
-            throw error
-        }
-        return SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
-    }
-
-    /// GetPartialObject (offset, length) until the announced size, or a short chunk when the size is unknown.
-    private func downloadInChunks(_ info: ObjectInfo, sink: @escaping DataSink, written: ByteCounter) async throws {
-        let chunk = UInt32(clamping: configuration.partialObjectChunk)
-        let total: Int? = info.objectCompressedSize == UInt32.max ? nil : Int(info.objectCompressedSize)
-        while total.map({ written.value < $0 }) ?? true {
-            let offset = UInt32(clamping: written.value)
-            let before = written.value
-            try await run(
-                .getPartialObject, [SonyObjectHandle.stillImage, offset, chunk], receivingDataWith: sink,
-                during: "GetPartialObject \(info.filename) at \(offset)")
-            let got = written.value - before
-            if got == 0 || (total == nil && got < Int(chunk)) { return }
         }
     }
 }
@@ -326,17 +368,6 @@ extension SonyCamera {
 struct ReleaseHookFailure: Error {
     /// The hook's error, rethrown unchanged.
     let underlying: any Error
-}
-
-/// A buffer check left for later: images in the camera may not all be fetched yet.
-enum DeferredImageCheck: Equatable {
-    /// 0xD215 has not been read since the last download.
-    case pending(CaptureDestination, lastFetchedName: String)
-    /// A read showed images still waiting; they are fetched before the next release.
-    case imagesWaiting(CaptureDestination, lastFetchedName: String?)
-    /// A read showed images that no capture of this session made (an earlier session ended between a
-    /// release and the download); the next capture fetches them into its own folder before it fires.
-    case unclaimed
 }
 
 /// Counts bytes written by a data sink (which runs outside the actor).

@@ -20,13 +20,7 @@ extension SonyCamera {
             guard let self else { return }
             await Self.pumpEvents(from: client, into: self)
         }
-        state = .starting(Link(client: client, eventPump: pump))
-        objectsAdded = 0
-        objectsClaimed = 0
-        releasedThisSession = false
-        shootingFileInfoEvents = 0
-        deferredImageCheck = nil
-        changedHints.removeAll()
+        state = .starting(Link(client: client, eventPump: pump, keepalive: nil, session: SessionState(clock: clock)))
         properties = SonyPropertyTable()
 
         do {
@@ -47,18 +41,31 @@ extension SonyCamera {
         deviceInfo = device
 
         let started = Stopwatch(clock: clock)
-        try await run(.sdioConnect, [SonyConnectPhase.first.rawValue, 0, 0], during: "SDIO_Connect phase 1")
-        try await run(.sdioConnect, [SonyConnectPhase.second.rawValue, 0, 0], during: "SDIO_Connect phase 2")
+        try await whileStarting(started) {
+            try await $0.run(.sdioConnect, [SonyConnectPhase.first.rawValue, 0, 0], during: "SDIO_Connect phase 1")
+        }
+        try await whileStarting(started) {
+            try await $0.run(.sdioConnect, [SonyConnectPhase.second.rawValue, 0, 0], during: "SDIO_Connect phase 2")
+        }
         extDeviceInfo = try await readExtDeviceInfo(started: started)
-        try await run(.sdioConnect, [SonyConnectPhase.third.rawValue, 0, 0], during: "SDIO_Connect phase 3")
-        let announcedBeforeRead = objectsAdded
+        try await whileStarting(started) {
+            try await $0.run(.sdioConnect, [SonyConnectPhase.third.rawValue, 0, 0], during: "SDIO_Connect phase 3")
+        }
+        let announcedBeforeRead = session.images.objectsAdded
         try await readFirstProperties(started: started)
         // The full dump says whether an earlier session left images in the buffer (it ended between a
         // release and the download); the first capture fetches them before it fires (no round trip here).
-        objectsClaimed = announcedBeforeRead
-        if properties.shootingFileInfo?.hasImages == true { deferredImageCheck = .unclaimed }
+        session.images.claim(upTo: announcedBeforeRead)
+        if properties.shootingFileInfo?.hasImages == true { session.images.deferredCheck = .unclaimed }
+        session.shutterControl = extDeviceInfo?.protocolVersion.setsShutterSpeedAbsolutely == true ? .direct : .stepping
         try await claimRemotePriority()
-        guard case let .starting(link) = state else { throw try stateError() }
+        guard case var .starting(link) = state else { throw try stateError() }
+        if let interval = configuration.keepaliveInterval {
+            // Owned by the link: cancelled and awaited in `tearDown()`.
+            link.keepalive = Task { [weak self, clock] in
+                await Self.keepAlive(self, every: interval, on: clock)
+            }
+        }
         state = .ready(link)
         publish(properties.shootingFileInfo?.hasImages == true ? .saving : .idle)
     }
@@ -72,7 +79,9 @@ extension SonyCamera {
     /// SDIO_GetExtDeviceInfo, asked again (after a short pause) while the body answers with no data.
     private func readExtDeviceInfo(started: Stopwatch) async throws -> SonyExtDeviceInfo {
         while true {
-            let result = try await run(.sdioGetExtDeviceInfo, [Self.hostProtocolVersion], during: "SDIO_GetExtDeviceInfo")
+            let result = try await whileStarting(started) {
+                try await $0.run(.sdioGetExtDeviceInfo, [Self.hostProtocolVersion], during: "SDIO_GetExtDeviceInfo")
+            }
             if !result.data.isEmpty {
                 do {
                     return try SonyExtDeviceInfo(decoding: result.data)
@@ -88,16 +97,41 @@ extension SonyCamera {
     /// (bodies need a moment after connecting before their settings are readable).
     private func readFirstProperties(started: Stopwatch) async throws {
         while true {
-            try await refreshProperties(full: true)
+            try await whileStarting(started) { try await $0.refreshProperties(full: true) }
             if properties[.shutterSpeed] != nil, properties[.exposureProgramMode] != nil { return }
             try await pauseWhileStarting(started: started)
+        }
+    }
+
+    /// Runs one step of the start-up; a body that stays busy (some are after a connect) is asked again with a
+    /// growing pause until `propertiesReadyTimeout` since the session started, on top of `run`'s own retries.
+    @discardableResult
+    private func whileStarting<T: Sendable>(
+        _ started: Stopwatch, _ step: (isolated SonyCamera) async throws -> T
+    ) async throws -> T {
+        var pause = Duration.milliseconds(500)
+        while true {
+            do {
+                return try await step(self)
+            } catch let error as SonyCameraError {
+                guard case .deviceBusy = error, started.elapsed + pause < configuration.propertiesReadyTimeout else { throw error }
+                try await clock.sleep(for: pause)
+                pause = min(pause * 2, .seconds(2))
+            }
         }
     }
 
     /// Waits for an event or the poll interval, failing once the start-up has taken too long.
     private func pauseWhileStarting(started: Stopwatch) async throws {
         let left = started.remaining(of: configuration.propertiesReadyTimeout)
-        guard left > .zero else { throw SonyCameraError.propertiesNotReadable(waited: configuration.propertiesReadyTimeout) }
+        guard left > .zero else {
+            var missing: [String] = []
+            if extDeviceInfo != nil, !properties.codes.isEmpty {
+                if properties[.shutterSpeed] == nil { missing.append("shutter speed (0xD20D)") }
+                if properties[.exposureProgramMode] == nil { missing.append("exposure mode (0x500E)") }
+            }
+            throw SonyCameraError.propertiesNotReadable(waited: configuration.propertiesReadyTimeout, missing: missing)
+        }
         _ = try await waitForEvent(after: doorbell.generation, timeout: min(left, configuration.propertiesPollInterval))
     }
 
@@ -127,12 +161,12 @@ extension SonyCamera {
     ///
     /// While a capture's buffer check is deferred, every read is a full one: a change-only dump leaves
     /// 0xD215 out when it did not change (an image the body never lets go), a full one says exactly what
-    /// waits. The read then settles the check (`deferredImageCheck`).
+    /// waits. The read then settles the check (`session.images.deferredCheck`).
     @discardableResult
     func refreshProperties(full: Bool) async throws -> [SonyPropertyCode] {
         guard let version = extDeviceInfo?.protocolVersion else { throw SonyCameraError.notConnected }
-        let hintsBefore = changedHints
-        let settlesCheck = if case .pending = deferredImageCheck { true } else { false }
+        let hintsBefore = session.changedHints
+        let settlesCheck = if case .pending = session.images.deferredCheck { true } else { false }
         let result = try await run(
             .sdioGetAllExtDevicePropInfo,
             [full || settlesCheck ? SonyPropertyDumpScope.allProperties : SonyPropertyDumpScope.changedPropertiesOnly],
@@ -145,18 +179,21 @@ extension SonyCamera {
         }
         // The dump holds every change announced before the request, and the latest value of every code
         // it reports: hints for those are answered. Hints for other codes that came in meanwhile stay.
-        changedHints.subtract(hintsBefore)
-        changedHints.subtract(dump.descriptors.map(\.code.rawValue))
+        session.changedHints.subtract(hintsBefore)
+        session.changedHints.subtract(dump.descriptors.map(\.code.rawValue))
         let changed: [SonyPropertyCode]
         if full {
-            changedHints.removeAll()
+            session.changedHints.removeAll()
             properties = SonyPropertyTable(dump)
             changed = properties.codes
         } else {
             changed = properties.apply(dump)
         }
-        if settlesCheck, case let .pending(destination, lastFetchedName) = deferredImageCheck {
-            deferredImageCheck = properties.shootingFileInfo?.hasImages == true
+        if dump.descriptors.contains(where: { $0.code == .shootingFileInfo }) {
+            session.images.noteBufferRead(hasImages: properties.shootingFileInfo?.hasImages == true)
+        }
+        if settlesCheck, case let .pending(destination, lastFetchedName) = session.images.deferredCheck {
+            session.images.deferredCheck = properties.shootingFileInfo?.hasImages == true
                 ? .imagesWaiting(destination, lastFetchedName: lastFetchedName) : nil
         }
         return changed
@@ -172,6 +209,6 @@ extension SonyCamera {
     /// last read (no round trip otherwise; other properties are read where they matter).
     func refreshIfChanged() async throws {
         _ = try requireClient()
-        if !changedHints.isDisjoint(with: Self.queriedCodes) { try await refreshProperties(full: false) }
+        if !session.changedHints.isDisjoint(with: Self.queriedCodes) { try await refreshProperties(full: false) }
     }
 }

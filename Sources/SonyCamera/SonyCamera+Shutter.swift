@@ -31,9 +31,33 @@ extension SonyCamera {
     }
 
     /// The camera's values for 0xD20D: the settable list, else the supported one (display in A/P mode).
+    /// A body that sends 0xD20D as a range (no list) is described by `rangedShutterValues()`.
     func offeredShutterValues() -> [SonyShutterValue] {
+        if let ranged = rangedShutterValues() { return ranged }
         let settable = properties.settableShutterSpeeds.filter(\.isValid)
         return settable.isEmpty ? properties.supportedShutterSpeeds.filter(\.isValid) : settable
+    }
+
+    /// The values settable now: the settable list, or the values of a ranged 0xD20D.
+    func settableShutterValues() -> [SonyShutterValue] {
+        rangedShutterValues() ?? properties.settableShutterSpeeds.filter(\.isValid)
+    }
+
+    /// When 0xD20D comes as a range instead of a list: the list of 0xD229 when the body sends one, else
+    /// Sony's standard 1/3-stop series (30" to 1/8000, and BULB) within the range's ends. Nil for a list.
+    func rangedShutterValues() -> [SonyShutterValue]? {
+        guard let descriptor = properties[.shutterSpeed], case let .range(minimum, maximum, _) = descriptor.form else { return nil }
+        if let list = properties[.shutterSpeedList], case let .enumeration(settable, supported) = list.form {
+            let values = (settable.isEmpty ? supported : settable).compactMap(SonyShutterValue.init).filter(\.isValid)
+            if !values.isEmpty { return values }
+        }
+        let ends = [minimum, maximum].compactMap(SonyShutterValue.init).compactMap(\.speed)
+        let longest = ends.max() ?? ShutterSpeed(numerator: 30, denominator: 1)
+        let fastest = ends.min() ?? ShutterSpeed(numerator: 1, denominator: 8000)
+        let timed = ShutterScale.third.speeds
+            .filter { $0 <= longest && $0 >= fastest && $0.seconds <= 30 }
+            .compactMap(SonyShutterValue.init)
+        return [.bulb] + timed.reversed()
     }
 
     /// Sony's mode as the runner knows modes.
@@ -70,7 +94,7 @@ extension SonyCamera {
     package func setShutterSpeed(_ speed: CameraShutterSpeed) async throws {
         try await refreshIfChanged()
         try requireShutterMode()
-        let offered = properties.settableShutterSpeeds.filter(\.isValid)
+        let offered = settableShutterValues()
         let target: SonyShutterValue? = switch speed {
         case .bulb: offered.first(where: \.isBulb)
         case let .timed(value): SonyShutterValue.matching(value, among: offered)
@@ -80,25 +104,40 @@ extension SonyCamera {
                 requested: speed.description, available: SonyShutterStepping.notchOrder(offered).map(\.label))
         }
         if let current = properties.shutterSpeed, current.isSameExposure(as: target) { return }
-        if extDeviceInfo?.protocolVersion.setsShutterSpeedAbsolutely == true {
-            try await setShutterAbsolutely(target)
-        } else {
-            try await stepShutter(to: target, offered: offered)
+        if session.shutterControl == .direct, rangedShutterValues() == nil {
+            do {
+                try await setShutterAbsolutely(target)
+                return
+            } catch let error as SonyCameraError {
+                // A 3.00 body that refuses or ignores a direct set is stepped for the rest of the session.
+                switch error {
+                case .operationFailed, .shutterSpeedNotConfirmed:
+                    session.shutterControl = .stepping
+                    note("the camera \(error.isRefusal ? "refused" : "ignored") setting the shutter speed directly; "
+                        + "hdrshoot steps it notch by notch for the rest of this session")
+                default:
+                    throw error
+                }
+            }
         }
+        try await stepShutter(to: target, offered: offered)
     }
 
     /// Protocol 3.00: set with 0x9205, confirm by read-back, send again when the camera did not take it.
     private func setShutterAbsolutely(_ target: SonyShutterValue) async throws {
-        for _ in 0..<configuration.shutterSetAttempts {
+        // Until one direct set is confirmed in this session, one unconfirmed set is enough to step instead.
+        let attempts = session.directSetConfirmed ? configuration.shutterSetAttempts : 1
+        for _ in 0..<attempts {
             try await run(
                 .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.shutterSpeed.rawValue)], sending: target.ptpValue.encoded,
                 during: "setting the shutter speed to \(target.label) (0x9205)")
             if try await awaitShutter(timeout: configuration.shutterConfirmTimeout, until: { $0.isSameExposure(as: target) }) != nil {
+                session.directSetConfirmed = true
                 return
             }
         }
         throw SonyCameraError.shutterSpeedNotConfirmed(
-            requested: target.label, reported: properties.shutterSpeed?.label ?? "nothing", attempts: configuration.shutterSetAttempts)
+            requested: target.label, reported: properties.shutterSpeed?.label ?? "nothing", attempts: attempts)
     }
 
     /// Protocol 2.00: jump by the notch count computed from the camera's own list, read back, correct.
@@ -111,8 +150,9 @@ extension SonyCamera {
             throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no shutter speed (0xD20D)")
         }
         var steps = 0
+        var lostSteps = 0
         while !current.isSameExposure(as: target) {
-            guard steps < configuration.shutterSetAttempts else {
+            guard steps - lostSteps < configuration.shutterSetAttempts else {
                 throw SonyCameraError.shutterSpeedNotConfirmed(
                     requested: target.label, reported: current.label, attempts: steps)
             }
@@ -132,12 +172,17 @@ extension SonyCamera {
             steps += 1
             // A 2.00 body applies the step a moment later and says so with 0xC203: wait for that first,
             // so one read-back usually suffices.
-            _ = try await waitForEvent(after: generation, timeout: configuration.shutterConfirmTimeout)
+            if session.bodySendsEvents { _ = try await waitForEvent(after: generation, timeout: configuration.stepConfirmTimeout) }
             guard let moved = try await awaitShutter(
-                timeout: configuration.shutterConfirmTimeout,
+                timeout: configuration.stepConfirmTimeout,
                 until: { !$0.isSameExposure(as: before) })
             else {
-                throw SonyCameraError.shutterSpeedRejected(requested: target.label, stuckAt: before.label)
+                // A step answered OK but not applied (a lost notch): send it again from the read-back.
+                lostSteps += 1
+                guard lostSteps <= configuration.shutterSetAttempts else {
+                    throw SonyCameraError.shutterSpeedRejected(requested: target.label, stuckAt: before.label)
+                }
+                continue
             }
             current = moved
             // A multi-notch jump may land on intermediate values first: let it settle (until no further
@@ -176,13 +221,14 @@ extension SonyCamera {
     /// between reads; returns the accepted value, or nil after `timeout`.
     func awaitShutter(timeout: Duration, until accept: (SonyShutterValue) -> Bool) async throws -> SonyShutterValue? {
         let watch = Stopwatch(clock: clock)
+        var polls = PollBackoff(configuration.pollIntervals)
         while true {
             let generation = doorbell.generation
             try await refreshProperties(full: false)
             if let value = properties.shutterSpeed, accept(value) { return value }
             let left = watch.remaining(of: timeout)
             guard left > .zero else { return nil }
-            if try await !waitForEvent(after: generation, timeout: left) {
+            if try await !waitForPause(after: generation, timeout: left, polls: &polls) {
                 // No event within the timeout: one last read, for bodies that do not announce changes.
                 try await refreshProperties(full: false)
                 if let value = properties.shutterSpeed, accept(value) { return value }

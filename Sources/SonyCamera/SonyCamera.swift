@@ -27,10 +27,14 @@ package actor SonyCamera: RemoteCamera {
         case lost(Link, SonyCameraError)
     }
 
-    /// One PTP/IP connection and the task reading its events.
+    /// One PTP/IP connection, the tasks that serve it, and everything known about its session.
     struct Link {
         let client: PTPIPClient
         let eventPump: Task<Void, Never>
+        /// Sends a cheap read whenever the command channel has been silent for `keepaliveInterval`.
+        var keepalive: Task<Void, Never>?
+        /// The session's bookkeeping; a new session starts with a new one.
+        var session: SessionState
     }
 
     /// The configuration this camera was made with.
@@ -45,24 +49,39 @@ package actor SonyCamera: RemoteCamera {
     package internal(set) var extDeviceInfo: SonyExtDeviceInfo?
     /// The camera's settings as last reported.
     package internal(set) var properties = SonyPropertyTable()
-    /// Property codes the event channel reported as changed since the last 0x9209 read.
-    var changedHints: Set<UInt16> = []
-    /// ObjectAdded events (0xC201 or PTP 0x4002) seen in this session.
-    var objectsAdded = 0
-    /// ObjectAdded events explained by a fetched image or by a buffer read: more than this means the
-    /// camera announced an image no capture of this session made (see `recoverUnclaimedImages`).
-    var objectsClaimed = 0
-    /// Whether this session released the shutter yet (before that, a busy release may be an earlier
-    /// session's exposure still running).
-    var releasedThisSession = false
-    /// DevicePropChanged events for 0xD215 (images waiting) seen in this session.
-    var shootingFileInfoEvents = 0
-    /// The "is the camera's buffer empty?" check a capture left to the next 0x9209 read (see `capture`).
-    var deferredImageCheck: DeferredImageCheck?
     /// The status as last published, and who listens.
     let statusBroadcaster = StatusBroadcaster()
     /// The number of PTP operations run in this session (for tests and benchmarks).
     package private(set) var operationCount = 0
+    /// How the current shoot keeps its focus; survives reconnects, reset when the focus is restored.
+    var focusHandling: FocusHandling = .unchecked
+    /// What this camera said once and the caller may show (a fallback taken, a focus warning); see `takeNotes`.
+    var pendingNotes: [String] = []
+
+    /// The open session's bookkeeping (a fresh value when there is no link; writes are then dropped).
+    var session: SessionState {
+        get {
+            switch state {
+            case let .starting(link), let .ready(link), let .lost(link, _): link.session
+            case .disconnected: SessionState(clock: clock)
+            }
+        }
+        set {
+            switch state {
+            case var .starting(link):
+                link.session = newValue
+                state = .starting(link)
+            case var .ready(link):
+                link.session = newValue
+                state = .ready(link)
+            case .lost(var link, let reason):
+                link.session = newValue
+                state = .lost(link, reason)
+            case .disconnected:
+                break
+            }
+        }
+    }
 
     /// A camera at `configuration.host`; nothing happens until `connect()`.
     package init(configuration: SonyCameraConfiguration, clock: any Clock<Duration> = ContinuousClock()) {
@@ -130,9 +149,10 @@ package actor SonyCamera: RemoteCamera {
     /// sockets, within `configuration.disconnectTimeout`. An image an earlier session left stays in the
     /// camera (there is no frame folder for it here): the next session's first capture recovers it.
     package func disconnect() async {
-        if isLinkUsable, let check = deferredImageCheck, check != .unclaimed {
+        if isLinkUsable, let check = session.images.deferredCheck, check != .unclaimed {
             _ = try? await collectLeftoverImages()
         }
+        await restoreFocus()
         await tearDown()
     }
 
@@ -144,11 +164,11 @@ package actor SonyCamera: RemoteCamera {
         case let .starting(current), let .ready(current), let .lost(current, _): link = current
         }
         state = .disconnected
+        link.keepalive?.cancel()
         link.eventPump.cancel()
+        await link.keepalive?.value
         await link.eventPump.value
         await link.client.disconnect()
-        changedHints.removeAll()
-        deferredImageCheck = nil
         publish(.disconnected)
         doorbell.ring()
     }
@@ -216,17 +236,20 @@ package actor SonyCamera: RemoteCamera {
 
     /// Notes what an event means for the model and wakes every waiter.
     func handle(_ event: PTPEvent) {
+        session.eventsSeen += 1
         switch event.code.rawValue {
         case EventCode.sonyObjectAdded.rawValue, EventCode.objectAdded.rawValue:
-            objectsAdded += 1
+            session.images.noteObjectAdded()
             // An image no capture of ours explains (an earlier session's exposure finished after the connect):
             // the camera holds an image until the next capture recovers it.
-            if case .ready = state, objectsAdded > objectsClaimed, statusBroadcaster.current == .idle { publish(.saving) }
+            if case .ready = state, session.images.hasUnclaimedAnnouncement, statusBroadcaster.current == .idle {
+                publish(.saving)
+            }
         case EventCode.sonyDevicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
             // No parameter means "something changed": re-read everything that changed.
             let code = event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0
-            changedHints.insert(code)
-            if code == SonyPropertyCode.shootingFileInfo.rawValue { shootingFileInfoEvents += 1 }
+            session.changedHints.insert(code)
+            if code == SonyPropertyCode.shootingFileInfo.rawValue { session.images.noteShootingFileInfoEvent() }
         default:
             break
         }
@@ -269,6 +292,11 @@ package actor SonyCamera: RemoteCamera {
         while true {
             let client = try requireClient()
             operationCount += 1
+            session.operationsInFlight += 1
+            defer {
+                session.operationsInFlight -= 1
+                session.lastActivity = Stopwatch(clock: clock)
+            }
             do {
                 if let data { return try await client.execute(code, parameters: parameters, sending: data) }
                 if let sink { return try await client.execute(code, parameters: parameters, receivingDataWith: sink) }
@@ -297,6 +325,72 @@ package actor SonyCamera: RemoteCamera {
         case .disconnected, .lost:
             break
         }
+    }
+
+    // MARK: - Keepalive and polling
+
+    /// The link's keepalive loop: sleeps until the command channel will have been silent for `interval`, then
+    /// sends a change-only 0x9209 read (it doubles as a poll); ends when the link is gone or cancelled.
+    static func keepAlive(_ camera: SonyCamera?, every interval: Duration, on clock: any Clock<Duration>) async {
+        while !Task.isCancelled {
+            guard let camera, let pause = await camera.keepaliveTick(every: interval) else { return }
+            do {
+                try await clock.sleep(for: pause)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Sends the keepalive read when the channel has been silent for `interval`; returns how long to sleep
+    /// before looking again, or nil when the link is gone.
+    func keepaliveTick(every interval: Duration) async -> Duration? {
+        switch state {
+        case .disconnected, .lost: return nil
+        case .starting: return interval
+        case .ready: break
+        }
+        if session.operationsInFlight > 0 { return interval }
+        let silent = session.lastActivity.elapsed
+        if silent < interval { return interval - silent }
+        await poll()
+        return interval
+    }
+
+    /// One change-only 0x9209 read, then every waiter re-checks what it waits for. A failure is recorded
+    /// (a lost link is marked lost by `run`) and left to the waiters: a poll never throws.
+    func poll() async {
+        do {
+            try await refreshProperties(full: false)
+        } catch {
+            // The waiters see the state (lost) or try again themselves.
+        }
+        doorbell.ring()
+    }
+
+    /// Waits until the event channel rings past `generation`, or until `timeout` passes. On a body that has
+    /// sent no event yet in this session it waits at most the next pause of `polls` and then polls (one
+    /// change-only read), so a body without events is followed within milliseconds too. True when the
+    /// caller should look again (an event or a poll happened), false when `timeout` passed.
+    func waitForSignal(after generation: UInt64, timeout: Duration, polls: inout PollBackoff) async throws -> Bool {
+        if session.bodySendsEvents || timeout <= .zero { return try await waitForEvent(after: generation, timeout: timeout) }
+        let pause = polls.take()
+        if pause >= timeout { return try await waitForEvent(after: generation, timeout: timeout) }
+        if try await waitForEvent(after: generation, timeout: pause) { return true }
+        await poll()
+        guard case .ready = state else { throw try lostOrNotConnected() }
+        return true
+    }
+
+    /// Like `waitForSignal`, for callers that read the camera themselves when they wake: on a body without
+    /// events it only sleeps the next pause of `polls` (no read of its own). True when the caller should look
+    /// again, false when `timeout` passed.
+    func waitForPause(after generation: UInt64, timeout: Duration, polls: inout PollBackoff) async throws -> Bool {
+        if session.bodySendsEvents || timeout <= .zero { return try await waitForEvent(after: generation, timeout: timeout) }
+        let pause = polls.take()
+        if pause >= timeout { return try await waitForEvent(after: generation, timeout: timeout) }
+        _ = try await waitForEvent(after: generation, timeout: pause)
+        return true
     }
 
     /// Waits until the event channel rings past `generation` or `timeout` passes; true when it rang.

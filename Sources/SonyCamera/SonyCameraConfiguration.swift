@@ -30,6 +30,9 @@ package struct SonyCameraConfiguration: Sendable {
     package var shutterConfirmTimeout: Duration = .seconds(5)
     /// How many times a 3.00 set is sent before giving up; also bounds 2.00 correction steps.
     package var shutterSetAttempts: Int = 3
+    /// How long one notch step (0x9207) may take to show in the read-back before it counts as lost; a lost
+    /// step is sent again from the read-back, at most `shutterSetAttempts` times.
+    package var stepConfirmTimeout: Duration = .seconds(2)
     /// Added to the exposure time to bound the wait for the image after the release (at least 10 s for real bodies).
     package var processingMargin: Duration = .seconds(10)
     /// How long to wait for ObjectAdded once 0xD215 was announced, before reading 0xD215 instead.
@@ -38,6 +41,22 @@ package struct SonyCameraConfiguration: Sendable {
     package var transferTimeout: Duration = .seconds(60)
     /// Images larger than this (or of unknown size) are fetched with GetPartialObject in chunks of this size.
     package var partialObjectChunk: Int = 8 << 20
+    /// The longest the command channel stays silent while a session is open: a change-only 0x9209 read is
+    /// sent after this much silence (bodies such as the A7C II close the link ~10 s after the last command).
+    /// `nil` turns the keepalive off (tests that count sleepers on a virtual clock).
+    package var keepaliveInterval: Duration? = .seconds(2)
+    /// The first and longest pause between polls while waiting on a body that has sent no event yet in
+    /// this session (the pause doubles from the first to the longest; an event ends the wait at once).
+    package var pollIntervals: ClosedRange<Duration> = .milliseconds(5) ... .milliseconds(250)
+    /// A release answered OK but followed by no sign of capture is pressed again once, no earlier than this
+    /// long after the session started (libgphoto2 waits 3 s after connecting for ZV-E10, ZV-1, RX100M7,
+    /// ILCE-7RM4, 7M3, 7SM3, 7M4, 9M2, ILCE-1 and 7C, which ignore earlier releases).
+    package var startupReleaseSettle: Duration = .seconds(3)
+    /// How long a half-press may take to focus (0xD213) before the shoot stops with a focus error.
+    package var focusTimeout: Duration = .seconds(5)
+    /// How long after a release (beyond a timed exposure) the body must show a sign of capture (busy,
+    /// 0xD215, ObjectAdded) before the release counts as ignored.
+    package var releaseSettle: Duration = .seconds(1)
 
     /// A configuration for the camera at `host:port`.
     package init(host: String, port: UInt16 = PTPIPClient.defaultPort, identity: HostIdentity) {

@@ -23,10 +23,17 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     case deviceBusy(operation: String, attempts: Int)
     /// The camera refused an operation with a response code other than busy.
     case operationFailed(operation: String, response: String)
+    /// A half-press in focus mode `mode` did not lock focus (`waited` nil: the camera said "not focused").
+    case focusFailed(mode: String, waited: Duration?)
+    /// The release's images all record an exposure other than the frame's (`expected`); they are kept (`kept`).
+    case imageNotThisFrame(expected: String, found: [String], kept: [String])
+    /// The camera said there is no image at the handle asked for (InvalidObjectHandle, 0x2009).
+    case noImageAtHandle(operation: String)
     /// The camera sent bytes this layer cannot decode.
     case malformedData(what: String, reason: String)
-    /// SDIO_GetExtDeviceInfo or the property dump stayed empty or incomplete for `waited`.
-    case propertiesNotReadable(waited: Duration)
+    /// SDIO_GetExtDeviceInfo or the property dump stayed empty or incomplete for `waited`; `missing` names
+    /// what the camera never reported (empty: it reported nothing at all).
+    case propertiesNotReadable(waited: Duration, missing: [String] = [])
     /// The mode dial is not on M or S; `current` is the camera's name for the mode (`A`, `P`, ...).
     case unsupportedMode(current: String)
     /// The camera does not offer `requested` now; `available` lists what it offers.
@@ -44,6 +51,12 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// Whether the same step may succeed if tried again later. Busy is retried inside this layer, so no case is.
     package var isTransient: Bool { false }
+
+    /// Whether the camera answered with a refusal (rather than not doing what it said it did).
+    var isRefusal: Bool {
+        if case .operationFailed = self { return true }
+        return false
+    }
 
     /// Whether the connection is gone (reconnecting may help).
     package var isConnectionLost: Bool {
@@ -65,6 +78,10 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(underlying); is this computer on the camera's Wi-Fi network, and is \(address) the right address?"
         case let .notSonyCamera(manufacturer, model):
             let who = [manufacturer, model].filter { !$0.isEmpty }.joined(separator: " ")
+            if manufacturer.localizedCaseInsensitiveContains("sony") {
+                return "\(who) answers PTP/IP but does not offer Sony's remote shooting protocol; turn on 'Ctrl w/ Smartphone' "
+                    + "(or 'PC Remote' over Wi-Fi) in its menu"
+            }
             return "the device (\(who.isEmpty ? "unnamed" : who)) is not a Sony camera with remote control over PTP/IP"
         case .notConnected:
             return "not connected to the camera"
@@ -74,9 +91,22 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             return "the camera stayed busy: \(operation) was answered 'device busy' \(attempts) times"
         case let .operationFailed(operation, response):
             return "the camera refused \(operation): \(response)"
+        case let .focusFailed(mode, waited):
+            let how = waited.map { "did not lock within \(Self.format($0))" } ?? "found nothing to focus on"
+            return "the camera's autofocus (\(mode)) \(how); nothing was shot. Focus by hand and set the camera or lens to "
+                + "MF, or aim at something with contrast, then try again"
+        case let .imageNotThisFrame(expected, found, kept):
+            let what = found.isEmpty ? "another exposure" : found.joined(separator: ", ")
+            return "the camera delivered \(what) where \(expected) was shot; kept as \(kept.joined(separator: ", ")) and not "
+                + "counted. Check the camera's shutter speed and run `hdrshoot resume` to shoot the frame again"
+        case let .noImageAtHandle(operation):
+            return "the camera had no image to give during \(operation) although it reported one waiting"
         case let .malformedData(what, reason):
             return "the camera sent unreadable \(what): \(reason)"
-        case let .propertiesNotReadable(waited):
+        case let .propertiesNotReadable(waited, missing) where !missing.isEmpty:
+            return "the camera did not report its \(missing.joined(separator: " or its ")) within \(Self.format(waited)), "
+                + "which hdrshoot needs to shoot; this body may not support remote shooting over Wi-Fi"
+        case let .propertiesNotReadable(waited, _):
             return "the camera did not report its settings within \(Self.format(waited)); restart its remote mode and try again"
         case let .unsupportedMode(current):
             return "the camera is in mode \(current); turn the mode dial to M (manual) or S (shutter priority)"
@@ -90,17 +120,23 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .captureTimedOut(waited):
             return "no image arrived within \(Self.format(waited)) after the shutter release; check the card and the camera's screen"
         case let .imagesStillWaiting(fileInfo, waited):
-            return "the camera still reports images waiting (0xD215 = 0x\(String(fileInfo, radix: 16, uppercase: true))) "
-                + "after \(Self.format(waited)) of fetching"
+            let count = Int(fileInfo & 0x7FFF)
+            return "the camera still reports \(count == 1 ? "an image" : "\(count) images") waiting to be fetched "
+                + "(0xD215 = 0x\(String(fileInfo, radix: 16, uppercase: true))) after \(Self.format(waited)); check its screen"
         case let .fileWriteFailed(path, reason):
             return "cannot write \(path): \(reason)"
         }
     }
 
-    /// `2 s`, `0.25 s`.
+    /// `2 s`, `0.3 s`, `1 min 30 s`: rounded to what a person reads (tenths below 10 s, whole seconds above).
     static func format(_ duration: Duration) -> String {
         let millis = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return millis % 1000 == 0 ? "\(millis / 1000) s" : "\(Double(millis) / 1000) s"
+        if millis < 10_000 {
+            let tenths = (millis + 50) / 100
+            return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(Double(tenths) / 10) s"
+        }
+        let seconds = (millis + 500) / 1000
+        return seconds < 120 ? "\(seconds) s" : "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s")
     }
 
     /// This layer's error for a failure of the PTP/IP or SonyProtocol layer during `during`.
@@ -108,6 +144,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         if error is SonyCameraError || error is CancellationError { return error }
         if let ptp = error as? PTPIPError {
             switch ptp {
+            case let .response(code, _) where code == .invalidObjectHandle:
+                return SonyCameraError.noImageAtHandle(operation: during)
             case let .response(code, operation):
                 return SonyCameraError.operationFailed(operation: "\(operation)", response: "\(code)")
             case .cancelled where Task.isCancelled:

@@ -46,8 +46,16 @@ package struct SonyPropertyCode: RawRepresentable, Hashable, Sendable, Comparabl
     package static let exposureBiasCompensation = Self(rawValue: 0x5010)
     /// ShutterSpeed = 0xD20D, u32 `numerator << 16 | denominator`, 0 = BULB: see `SonyShutterValue`.
     package static let shutterSpeed = Self(rawValue: 0xD20D)
+    /// A second list of the shutter speeds (u32, 0xD20D's encoding), offered by bodies whose 0xD20D is sent as
+    /// a range rather than a list (libgphoto2's sony-rx100m7 notes show such a range in a 2.00 session).
+    package static let shutterSpeedList = Self(rawValue: 0xD229)
     /// FocusIndication = 0xD213, u8 (libgphoto2: FocusFound): focus state after S1.
     package static let focusIndication = Self(rawValue: 0xD213)
+    /// AFWithShutter = 0xD1AD, u8: 1 = off, 2 = on (Camera Control PTP 3 Reference, pp. 393-394): whether a
+    /// half-press focuses.
+    package static let afWithShutter = Self(rawValue: 0xD1AD)
+    /// LongExposureNR = 0xD15B, u8: 1 = off, 2 = on (Camera Control PTP 3 Reference, p. 349).
+    package static let longExposureNR = Self(rawValue: 0xD15B)
     /// ShootingFileInfo = 0xD215, u16 (libgphoto2: ObjectInMemory): see `SonyShootingFileInfo`.
     package static let shootingFileInfo = Self(rawValue: 0xD215)
     /// BatteryLevel = 0xD218, i8 percent (-1 = unknown).

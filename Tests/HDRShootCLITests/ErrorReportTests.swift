@@ -2,7 +2,7 @@ import CameraSimulator
 import Exposure
 @testable import HDRShootCLI
 import PTPIP
-import Shooting
+@testable import Shooting
 import SonyCamera
 import Testing
 

@@ -96,6 +96,12 @@ struct TimelineCamera: RemoteCamera {
     /// `setShutterSpeed` call numbers at which the connection drops.
     var dropAtSetCalls: Set<Int> = []
 
+    func recoverInterruptedCapture(
+        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
+    ) async throws -> CapturedFrame? {
+        try await inner.recoverInterruptedCapture(exposure: exposure, to: destination, waitingAtMost: waitingAtMost)
+    }
+    func takeNotes() async -> [String] { await inner.takeNotes() }
     var identity: CameraIdentity { get async { await inner.identity } }
     var isConnected: Bool { get async { await inner.isConnected } }
     func connect() async throws { try await inner.connect() }

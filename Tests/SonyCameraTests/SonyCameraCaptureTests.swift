@@ -186,8 +186,9 @@ struct SonyCameraCaptureTests {
             let exposure = ShutterSpeed(numerator: 60, denominator: 1)
             try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
                 group.addTask { try await camera.capture(exposure: exposure, to: CaptureDestination(directory: folder)) }
-                // The capture parks on the clock for the exposure, with S2 held and nothing fired yet.
-                await clock.waitForSleepers(1)
+                // The capture parks on the clock for the exposure, with S2 held and nothing fired yet (the
+                // other sleeper is the link's keepalive).
+                await clock.waitForSleepers(2)
                 #expect(clock.pendingDeadlines.contains { $0.offset == .seconds(60) })
                 #expect(await simulator.captures.isEmpty)
                 clock.advance(by: .seconds(60))

@@ -143,8 +143,11 @@ struct SonyCameraRecoveryTests {
                 #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
             }
             #expect(await simulator.captures.count == 2)
+            // The earlier attempt's image is kept apart from the frame's own, in `earlier/`.
             let files = try FileManager.default.contentsOfDirectory(atPath: destination.directory.path).sorted()
-            #expect(files == ["DSC00001_1-125s.JPG", "DSC00002_1-125s.JPG"])
+            #expect(files == ["DSC00002_1-125s.JPG", "earlier"])
+            let earlier = try FileManager.default.contentsOfDirectory(atPath: destination.earlier.directory.path)
+            #expect(earlier == ["DSC00001_1-125s.JPG"])
         }
     }
 

@@ -33,6 +33,11 @@ package actor InMemoryCamera: RemoteCamera {
         package var statusAfterShot: CameraStatus = .idle
         /// Shot numbers that wait inside `capture` until `releaseCapture()` (or cancellation).
         package var heldShots: Set<Int> = []
+        /// Shot numbers of `dropConnectionAtShots` whose image survives the drop: the camera holds it, and
+        /// `recoverInterruptedCapture` after the reconnect returns it.
+        package var imageSurvivesDropAtShots: Set<Int> = []
+        /// Messages `takeNotes()` returns (once).
+        package var notes: [String] = []
 
         /// Creates the default script: a healthy camera in M mode with the 1/3-stop scale and BULB.
         package init() {}
@@ -48,6 +53,8 @@ package actor InMemoryCamera: RemoteCamera {
         case setShutterSpeed(CameraShutterSpeed)
         /// `capture(exposure:to:beforeRelease:)`, with the camera's setting at the time.
         case capture(exposure: ShutterSpeed, setting: CameraShutterSpeed?, destination: CaptureDestination)
+        /// `recoverInterruptedCapture(exposure:to:waitingAtMost:)`.
+        case recoverInterruptedCapture(exposure: ShutterSpeed, destination: CaptureDestination, waitingAtMost: Duration)
     }
 
     /// The in-memory camera's errors.
@@ -91,6 +98,10 @@ package actor InMemoryCamera: RemoteCamera {
     private var connected: Bool
     private var current: CameraShutterSpeed? = nil
     private var shots = 0
+    /// The image a dropped shot left in the camera, until recovered.
+    private var heldImage: CapturedFrame?
+    /// Images returned by `recoverInterruptedCapture`.
+    package private(set) var recovered = 0
     private var speedSets = 0
     private let theIdentity: CameraIdentity
     private var subscribers: [AsyncStream<CameraStatus>.Continuation] = []
@@ -221,14 +232,44 @@ package actor InMemoryCamera: RemoteCamera {
         }
         if let error = script.failingShots[shot] { throw error }
         if script.dropConnectionAtShots.contains(shot) {
+            if script.imageSurvivesDropAtShots.contains(shot) {
+                shotSettings.append(current ?? .bulb)
+                heldImage = Self.frame(shot: shot, in: destination, setting: current)
+            }
             drop()
             throw InMemoryCameraError.connectionLost
         }
         shotSettings.append(current ?? .bulb)
         send(script.statusAfterShot)
+        return Self.frame(shot: shot, in: destination, setting: current)
+    }
+
+    /// Returns the image a dropped shot left in the camera (`imageSurvivesDropAtShots`), saved to `destination`.
+    package func recoverInterruptedCapture(
+        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
+    ) async throws -> CapturedFrame? {
+        calls.append(.recoverInterruptedCapture(exposure: exposure, destination: destination, waitingAtMost: waitingAtMost))
+        try requireConnection()
+        guard let held = heldImage else { return nil }
+        heldImage = nil
+        recovered += 1
+        let image = SavedImage(
+            fileName: held.images[0].fileName,
+            path: destination.directory.appendingPathComponent(held.images[0].fileName).path, byteCount: 1024)
+        return CapturedFrame(images: [image], actualSpeed: held.actualSpeed)
+    }
+
+    /// The script's notes, once.
+    package func takeNotes() async -> [String] {
+        defer { script.notes.removeAll() }
+        return script.notes
+    }
+
+    /// The made-up file record of shot number `shot`.
+    private static func frame(shot: Int, in destination: CaptureDestination, setting: CameraShutterSpeed?) -> CapturedFrame {
         let name = "\(destination.fileNamePrefix)DSC\(10000 + shot).ARW"
         let image = SavedImage(fileName: name, path: destination.directory.appendingPathComponent(name).path, byteCount: 1024)
-        return CapturedFrame(images: [image], actualSpeed: current)
+        return CapturedFrame(images: [image], actualSpeed: setting)
     }
 
     /// A stream that starts with the current status.

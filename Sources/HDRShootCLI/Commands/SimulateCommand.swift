@@ -24,6 +24,8 @@ enum SimulateCommand {
         ("replay-ext-device-info", "<file>", "Serve a recorded SDIO_GetExtDeviceInfo data phase.", nil),
         ("replay-props", "<file>", "Serve a recorded SDIO_GetAllExtDevicePropInfo data phase.", nil),
         ("fault", "<spec[,spec...]>", "A scripted fault (repeatable), e.g. busy:0x9205:2 or drop-at-op:12 (see below).", nil),
+        ("focus", "<MF|AF-S|AF-C|AF-A|DMF>", "Focus mode (0x500A) at start.", "MF"),
+        ("quirk", "<name[:arg][,...]>", "A field behaviour of real bodies (repeatable), e.g. idle-drop:10 (listed above).", nil),
     ]
 
     /// The command's declaration.
@@ -39,9 +41,28 @@ enum SimulateCommand {
             drop-at-frame:N, drop-at-op:N (close both connections), hang-at-op:N (stop answering),
             refuse-connections:N (Init Fail), never-idle (the image buffer never empties),
             mode-at-frame:N:M|A|S|P (the mode dial turns before frame N).
+
+            Quirks (behaviours real bodies are reported to have):
+              idle-drop:SECONDS       close both connections SECONDS after the last request
+              startup-nofire:SECONDS  a release in the first SECONDS of a session is answered OK, fires nothing
+              focus-switch            physical AF/MF switch: focus mode not settable, no AF-with-shutter (0xD1AD)
+              af-lock:MS              in AF, the shutter fires only after S1 was held MS milliseconds
+              af-fail                 in AF, focus never locks ("not focused") and the shutter never fires
+              shutter-range[:d229]    shutter speed (0xD20D) described as a range; d229: speeds listed in 0xD229
+              direct-set-refused[:CODE]  on 3.00 a shutter speed set is refused (default 0x201C)
+              direct-set-ignored      on 3.00 a shutter speed set is answered OK and changes nothing
+              lost-notch:N            the next N shutter notch steps are answered OK and not applied
+              no-events               no events at all on the event connection
+              busy-at-start:N         DeviceBusy to the first N SDIO_Connect/0x9209 requests of each session
+              d215-lag                after a download, the next read still shows an image waiting (once)
+              transfer-long:BYTES     an image download carries BYTES more than its ObjectInfo announced
+              transfer-short:BYTES    an image download carries BYTES fewer than its ObjectInfo announced
+              objectinfo-empty        ObjectInfo with no file name and size 0
+              objectinfo-garbled      ObjectInfo cut to 7 bytes
+              lenr                    Long Exposure NR on: a dark frame as long as each exposure of 1 s or more
             """,
         options: valueOptions.map {
-            .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default, repeatable: $0.name == "fault")
+            .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default, repeatable: $0.name == "fault" || $0.name == "quirk")
         },
         run: run
     )
@@ -131,6 +152,7 @@ extension SimulatorError: CLIReportable {
         case let .missingValue(option): return "\(option) needs a value"
         case let .invalidValue(option, value, expected): return "'\(value)' is not valid for \(option); expected \(expected)"
         case let .invalidFault(spec, reason): return "cannot use --fault '\(spec)': \(reason)"
+        case let .invalidQuirk(spec, reason): return "cannot use --quirk '\(spec)': \(reason)"
         case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
         case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
         case let .cannotListen(host, port, reason):
@@ -142,7 +164,7 @@ extension SimulatorError: CLIReportable {
     /// this machine's); 1 for a replay or log file that cannot be used.
     package var exitCode: ExitCode {
         switch self {
-        case .unknownOption, .missingValue, .invalidValue, .invalidFault: .usage
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk: .usage
         case .cannotListen: .unavailable
         case .unreadableReplay, .unwritableLog: .failure
         }

@@ -119,7 +119,8 @@ final class ShootProgressView: Sendable {
         case .resumed(let reason): return ShootText.pauseText(reason, resumed: true)
         case let .reconnecting(attempt, delay): return "Reconnecting in \(ShootText.duration(delay)) (attempt \(attempt))"
         case let .reconnectFailed(attempt, error): return "Reconnect attempt \(attempt) failed: \(HDRShoot.message(for: error))"
-        case .reconnected(let attempt): return "Reconnected (attempt \(attempt)); shooting the unfinished frame again"
+        case .reconnected(let attempt): return "Reconnected (attempt \(attempt)); checking the unfinished frame"
+        case .cameraNote(let text): return "Note: \(text)"
         case .finished: return nil
         }
     }
@@ -195,6 +196,8 @@ final class ShootProgressView: Sendable {
                 "event": "retrying", "set": position.set, "frame": position.frame, "phase": phase.rawValue,
                 "attempt": attempt, "delaySeconds": ShootText.seconds(delay), "message": HDRShoot.message(for: error),
             ]
+        case .cameraNote(let text):
+            return ["event": "note", "message": text]
         case .paused(let reason):
             return ["event": "paused", "reason": reason.kind.rawValue, "detail": reason.detail ?? NSNull()]
         case .resumed(let reason):

@@ -1,0 +1,151 @@
+import PTPIP
+
+/// A behaviour some real Sony bodies are reported to have in the field, modelled deterministically.
+///
+/// Unlike a `SimulatorFault` (one scripted failure), a quirk is how the body always behaves. Each case
+/// has a `--quirk` spelling (see `SimulatorQuirk.parse(_:)`); tests use `SimulatorConfiguration.quirks`.
+package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
+    /// `idle-drop:SECONDS`: both connections close SECONDS after the last operation request (A7C II).
+    case idleDrop(Duration)
+    /// `startup-nofire:SECONDS`: for SECONDS after OpenSession a release is answered OK and fires nothing.
+    case startupNoFire(Duration)
+    /// `focus-switch`: a physical AF/MF switch: 0x500A is display-only and there is no 0xD1AD.
+    case focusSwitch
+    /// `af-lock:MS`: in an AF mode, S2 fires only once S1 has been held MS milliseconds (focus priority).
+    case afLock(Duration)
+    /// `af-fail`: in an AF mode, focus never locks (0xD213 "not focused") and S2 never fires.
+    case afFail
+    /// `shutter-range` (`shutter-range:d229`): 0xD20D is described as a range; with `d229` the speeds are
+    /// listed in 0xD229.
+    case shutterRange(listInD229: Bool)
+    /// `direct-set-refused[:CODE]`: on 3.00, setting 0xD20D with 0x9205 is answered with CODE
+    /// (default 0x201C InvalidDevicePropValue).
+    case directSetRefused(ResponseCode)
+    /// `direct-set-ignored`: on 3.00, setting 0xD20D with 0x9205 is answered OK and changes nothing.
+    case directSetIgnored
+    /// `lost-notch:N`: the next N shutter notch steps (0x9207) are answered OK and not applied.
+    case lostNotch(Int)
+    /// `no-events`: nothing is ever sent on the event connection.
+    case noEvents
+    /// `busy-at-start:N`: the first N SDIO_Connect / 0x9209 requests of every session are answered DeviceBusy.
+    case busyAtStart(Int)
+    /// `d215-lag`: after a download, the next 0x9209 still shows 0xD215 = 0x8001 once.
+    case shootingFileInfoLag
+    /// `transfer-long:BYTES`: GetObject sends BYTES more than ObjectInfo announced (padding after the JPEG).
+    case transferLong(Int)
+    /// `transfer-short:BYTES`: GetObject sends BYTES fewer than ObjectInfo announced (the JPEG cut short).
+    case transferShort(Int)
+    /// `objectinfo-empty`: GetObjectInfo names no file and announces size 0.
+    case objectInfoEmpty
+    /// `objectinfo-garbled`: GetObjectInfo's data phase is 7 truncated bytes.
+    case objectInfoGarbled
+    /// `lenr`: Long Exposure NR on (0xD15B = ON): a dark frame as long as each exposure of 1 s or more.
+    case longExposureNR
+
+    /// Every `--quirk` spelling, for usage texts and error messages.
+    package static let spellings = [
+        "idle-drop:SECONDS", "startup-nofire:SECONDS", "focus-switch", "af-lock:MS", "af-fail", "shutter-range[:d229]",
+        "direct-set-refused[:CODE]", "direct-set-ignored", "lost-notch:N", "no-events", "busy-at-start:N", "d215-lag",
+        "transfer-long:BYTES", "transfer-short:BYTES", "objectinfo-empty", "objectinfo-garbled", "lenr",
+    ]
+
+    /// The `--quirk` spelling of this quirk.
+    package var description: String {
+        switch self {
+        case let .idleDrop(time): return "idle-drop:\(Self.seconds(time))"
+        case let .startupNoFire(time): return "startup-nofire:\(Self.seconds(time))"
+        case .focusSwitch: return "focus-switch"
+        case let .afLock(time): return "af-lock:\(Self.milliseconds(time))"
+        case .afFail: return "af-fail"
+        case let .shutterRange(listInD229): return listInD229 ? "shutter-range:d229" : "shutter-range"
+        case let .directSetRefused(code):
+            return code == Self.defaultRefusal ? "direct-set-refused" : "direct-set-refused:\(hex(code.rawValue))"
+        case .directSetIgnored: return "direct-set-ignored"
+        case let .lostNotch(count): return "lost-notch:\(count)"
+        case .noEvents: return "no-events"
+        case let .busyAtStart(count): return "busy-at-start:\(count)"
+        case .shootingFileInfoLag: return "d215-lag"
+        case let .transferLong(bytes): return "transfer-long:\(bytes)"
+        case let .transferShort(bytes): return "transfer-short:\(bytes)"
+        case .objectInfoEmpty: return "objectinfo-empty"
+        case .objectInfoGarbled: return "objectinfo-garbled"
+        case .longExposureNR: return "lenr"
+        }
+    }
+
+    /// The answer to a refused direct shutter set when the spec names no code: InvalidDevicePropValue.
+    package static let defaultRefusal = ResponseCode.invalidDevicePropValue
+
+    /// Parses one `--quirk` spec such as `idle-drop:10`, `af-lock:300` or `shutter-range:d229`.
+    package static func parse(_ spec: String) throws(SimulatorError) -> SimulatorQuirk {
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let name = parts[0]
+        let argument: String? = parts.count > 1 ? parts.dropFirst().joined(separator: ":") : nil
+        func noArgument(_ quirk: SimulatorQuirk) throws(SimulatorError) -> SimulatorQuirk {
+            guard argument == nil else { throw .invalidQuirk(spec: spec, reason: "'\(name)' takes no value") }
+            return quirk
+        }
+        func required(_ what: String) throws(SimulatorError) -> String {
+            guard let argument, !argument.isEmpty else { throw .invalidQuirk(spec: spec, reason: "'\(name)' needs \(what)") }
+            return argument
+        }
+        func count(_ what: String) throws(SimulatorError) -> Int {
+            let text = try required(what)
+            guard let value = Int(text), value >= 1 else {
+                throw .invalidQuirk(spec: spec, reason: "'\(text)' is not \(what)")
+            }
+            return value
+        }
+        func seconds() throws(SimulatorError) -> Duration {
+            let text = try required("a number of seconds, e.g. \(name):10")
+            guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
+                throw .invalidQuirk(spec: spec, reason: "'\(text)' is not a number of seconds > 0, e.g. \(name):10")
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        switch name {
+        case "idle-drop": return .idleDrop(try seconds())
+        case "startup-nofire": return .startupNoFire(try seconds())
+        case "focus-switch": return try noArgument(.focusSwitch)
+        case "af-lock": return .afLock(.milliseconds(try count("a whole number of milliseconds >= 1, e.g. af-lock:300")))
+        case "af-fail": return try noArgument(.afFail)
+        case "shutter-range":
+            guard let argument else { return .shutterRange(listInD229: false) }
+            guard argument.lowercased() == "d229" else {
+                throw .invalidQuirk(spec: spec, reason: "the only option of 'shutter-range' is d229")
+            }
+            return .shutterRange(listInD229: true)
+        case "direct-set-refused":
+            guard let argument else { return .directSetRefused(defaultRefusal) }
+            guard let code = SimulatorFault.parseCode(argument), code != ResponseCode.ok.rawValue else {
+                throw .invalidQuirk(spec: spec, reason: "'\(argument)' is not a response code like 0x201C (other than OK)")
+            }
+            return .directSetRefused(ResponseCode(code))
+        case "direct-set-ignored": return try noArgument(.directSetIgnored)
+        case "lost-notch": return .lostNotch(try count("a whole number of steps >= 1"))
+        case "no-events": return try noArgument(.noEvents)
+        case "busy-at-start": return .busyAtStart(try count("a whole number of requests >= 1"))
+        case "d215-lag": return try noArgument(.shootingFileInfoLag)
+        case "transfer-long": return .transferLong(try count("a whole number of bytes >= 1"))
+        case "transfer-short": return .transferShort(try count("a whole number of bytes >= 1"))
+        case "objectinfo-empty": return try noArgument(.objectInfoEmpty)
+        case "objectinfo-garbled": return try noArgument(.objectInfoGarbled)
+        case "lenr": return try noArgument(.longExposureNR)
+        default:
+            throw .invalidQuirk(spec: spec, reason: "unknown quirk; use " + spellings.joined(separator: ", "))
+        }
+    }
+
+    /// `10`, `2.5`: seconds as typed.
+    private static func seconds(_ duration: Duration) -> String {
+        let milliseconds = milliseconds(duration)
+        if milliseconds % 1000 == 0 { return String(milliseconds / 1000) }
+        var text = String(Double(milliseconds) / 1000)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,61 @@
+/// Everything one PTP/IP session of a Sony body knows beyond its settings; held by the link, so a new
+/// session starts from a new value and nothing is reset by hand.
+struct SessionState: Sendable {
+    /// Property codes the event channel reported as changed since the last 0x9209 read.
+    var changedHints: Set<UInt16> = []
+    /// The image bookkeeping.
+    var images = ImageLedger()
+    /// Events of any kind received in this session: a body that sent none is polled instead of waited on.
+    var eventsSeen = 0
+    /// Measures from the start of the session (a release soon after it may be ignored by the body).
+    let started: Stopwatch
+    /// Measures from the end of the last operation on the command channel (the keepalive's measure).
+    var lastActivity: Stopwatch
+    /// Operations sent and not answered yet (the keepalive stays quiet meanwhile).
+    var operationsInFlight = 0
+    /// How the shutter speed is changed in this session.
+    var shutterControl: ShutterControl = .direct
+    /// Images downloaded in this session (names an image the camera gave no name for).
+    var downloads = 0
+    /// Whether a direct (0x9205) shutter set was confirmed by a read-back in this session.
+    var directSetConfirmed = false
+
+    /// A new session's state, starting now on `clock`.
+    init(clock: any Clock<Duration>) {
+        started = Stopwatch(clock: clock)
+        lastActivity = Stopwatch(clock: clock)
+    }
+
+    /// Whether the body has announced anything on its event channel in this session.
+    var bodySendsEvents: Bool { eventsSeen > 0 }
+}
+
+/// How a session changes the shutter speed.
+enum ShutterControl: Sendable, Equatable {
+    /// Protocol 3.00: 0x9205 with the value, read back.
+    case direct
+    /// Protocol 2.00, or a 3.00 body that refused or ignored direct sets: notch steps with 0x9207.
+    case stepping
+}
+
+/// The pauses between polls of a body that sends no events: they start short (an answer usually comes
+/// within milliseconds) and double up to a ceiling, so a long wait costs few reads.
+struct PollBackoff: Sendable, Equatable {
+    /// The first pause and the longest.
+    let range: ClosedRange<Duration>
+    /// The next pause.
+    private(set) var next: Duration
+
+    /// Starts at the range's lower bound.
+    init(_ range: ClosedRange<Duration>) {
+        self.range = range
+        next = range.lowerBound
+    }
+
+    /// Returns the next pause and doubles the one after it (up to the ceiling).
+    mutating func take() -> Duration {
+        let pause = next
+        next = min(range.upperBound, next * 2)
+        return pause
+    }
+}

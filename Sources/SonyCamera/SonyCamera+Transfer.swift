@@ -1,0 +1,166 @@
+import Exposure
+import Foundation
+import ImageMetadata
+import PTPIP
+import Shooting
+import SonyProtocol
+
+extension SonyCamera {
+    /// GetObjectInfo of the waiting still; nil when the body sends an empty or unreadable one (the image is
+    /// then fetched anyway and named from its content).
+    func objectInfo() async throws -> ObjectInfo? {
+        let result = try await run(.getObjectInfo, [SonyObjectHandle.stillImage], during: "GetObjectInfo")
+        guard let info = try? ObjectInfo(decoding: result.data), !info.filename.isEmpty else {
+            note("the camera described an image with \(result.data.isEmpty ? "no" : "unreadable") information; "
+                + "it was fetched anyway and named from its content")
+            return nil
+        }
+        return info
+    }
+
+    /// Streams the waiting still to a new file and makes it durable (file, then folder, fsynced) before
+    /// returning: GetObject in one transaction when the body supports it, else GetPartialObject in chunks.
+    ///
+    /// Nothing the camera sent is ever thrown away: a data phase longer or shorter than GetObjectInfo
+    /// announced is kept as it came and marked (`SavedImage.problem`); a transfer that breaks off keeps the
+    /// bytes that arrived in a `-partial` file (the image itself usually stays in the camera and is fetched
+    /// again after a reconnect). An image without a usable name is named from its content (JPEG, ARW, ...).
+    /// The image's own exposure time is read from its EXIF.
+    func download(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
+        session.downloads += 1
+        let cameraName = info.map(\.filename)
+        let name = destination.fileNamePrefix + ImageFile.sanitize(cameraName ?? "unnamed-\(session.downloads)")
+        let file = try await ImageFile.create(in: destination.directory, name: name)
+        let written = ByteCounter()
+        let sink: DataSink = { chunk, _ in
+            try await file.write(chunk)
+            written.add(chunk.count)
+        }
+        let announced: Int? = info.flatMap { $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize) }
+        do {
+            if info == nil || announced != nil, deviceInfo?.supports(.getObject) ?? true {
+                try await run(.getObject, [SonyObjectHandle.stillImage], receivingDataWith: sink, during: "GetObject \(name)")
+            } else {
+                try await downloadInChunks(announced: announced, name: name, sink: sink, written: written)
+            }
+        } catch {
+            if written.value == 0 {
+                await file.discard()
+            } else if (try? await file.finish()) != nil {
+                let (stem, ext) = ImageFile.split(file.fileName)
+                let kept = try? await ImageFile.rename(path: file.path, to: stem + "-partial" + ext)
+                note("the transfer of \(name) broke off after \(written.value) bytes; they are kept in \(kept?.fileName ?? file.fileName)")
+            }
+            throw error
+        }
+        try await file.finish()
+        var saved = SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
+        if let announced, written.value != announced {
+            saved.problem = "\(written.value) bytes arrived where the camera announced \(announced); kept as they came"
+            note("\(saved.fileName): \(saved.problem!)")
+        }
+        let fields = try? await ImageFile.readExif(path: saved.path)
+        saved.exposure = fields?.exposureTime.flatMap { ShutterSpeed(exif: $0) }
+        if cameraName == nil {
+            let format = try? await ImageFile.readFormat(path: saved.path)
+            let renamed = try await ImageFile.rename(
+                path: saved.path, to: "\(ImageFile.split(saved.fileName).stem).\((format ?? .unknown).fileExtension)")
+            saved.fileName = renamed.fileName
+            saved.path = renamed.path
+            saved.problem = [saved.problem, "the camera gave no name for it; named from its content"]
+                .compactMap { $0 }.joined(separator: "; ")
+        }
+        return saved
+    }
+
+    /// GetPartialObject (offset, length) until the announced size, or a short chunk when the size is unknown.
+    private func downloadInChunks(announced total: Int?, name: String, sink: @escaping DataSink, written: ByteCounter) async throws {
+        let chunk = UInt32(clamping: configuration.partialObjectChunk)
+        while total.map({ written.value < $0 }) ?? true {
+            let offset = UInt32(clamping: written.value)
+            let before = written.value
+            try await run(
+                .getPartialObject, [SonyObjectHandle.stillImage, offset, chunk], receivingDataWith: sink,
+                during: "GetPartialObject \(name) at \(offset)")
+            let got = written.value - before
+            if got == 0 || (total == nil && got < Int(chunk)) { return }
+        }
+    }
+
+    // MARK: - Attribution
+
+    /// Splits a release's images into those whose own exposure time (EXIF) is the frame's and the others.
+    ///
+    /// An image is the frame's when its EXIF ExposureTime is within 1/6 stop of the timed setting, or, for
+    /// BULB, within half a second (or 10 %) of the time the release was held. An image without an exposure
+    /// time cannot be checked and counts as the frame's. The others are never filed under the frame: they
+    /// are moved to an `unmatched` folder beside it, named with the exposure they have (`DSC00012-15s.JPG`).
+    func attribute(_ images: [SavedImage], to expected: ExpectedExposure) async throws -> (frame: [SavedImage], unmatched: [SavedImage]) {
+        var frame: [SavedImage] = []
+        var unmatched: [SavedImage] = []
+        for image in images {
+            guard let exposure = image.exposure, !expected.matches(exposure) else {
+                frame.append(image)
+                continue
+            }
+            let folder = (image.path as NSString).deletingLastPathComponent
+            let (stem, ext) = ImageFile.split(image.fileName)
+            let moved = try await ImageFile.move(
+                path: image.path, toFolder: (folder as NSString).appendingPathComponent("unmatched"),
+                name: "\(stem)-\(exposure.fileTag)\(ext)")
+            var kept = image
+            kept.fileName = moved.fileName
+            kept.path = moved.path
+            kept.problem = [image.problem, "its exposure is \(exposure.label), not \(expected.label): not this frame's"]
+                .compactMap { $0 }.joined(separator: "; ")
+            note("\(image.fileName) has an exposure of \(exposure.label), not \(expected.label); kept as unmatched/\(moved.fileName)")
+            unmatched.append(kept)
+        }
+        return (frame, unmatched)
+    }
+}
+
+/// The exposure a release was meant to make, to check its images against.
+enum ExpectedExposure: Sendable, Equatable {
+    /// A timed exposure the camera made itself.
+    case timed(ShutterSpeed)
+    /// BULB, held for this long.
+    case bulb(held: Duration)
+
+    /// Whether an image recording `exposure` is this one's.
+    func matches(_ exposure: ShutterSpeed) -> Bool {
+        switch self {
+        case .timed(let speed):
+            // 1/6 stop either way: a body may write 1/250 as 1/256 or 10/2500.
+            return abs(log2(exposure.seconds / speed.seconds)) <= 1.0 / 6
+        case .bulb(let held):
+            let seconds = Double(held.components.seconds) + Double(held.components.attoseconds) / 1e18
+            return abs(exposure.seconds - seconds) <= max(0.5, seconds * 0.1)
+        }
+    }
+
+    /// `1/250`, `BULB 40"`.
+    var label: String {
+        switch self {
+        case .timed(let speed): speed.label
+        case .bulb(let held): "BULB \(ShutterSpeed(numerator: max(1, Int(held.components.seconds)), denominator: 1).label)"
+        }
+    }
+}
+
+extension ShutterSpeed {
+    /// The speed an EXIF ExposureTime records; nil for a zero term.
+    init?(exif: ExifRational) {
+        guard exif.numerator > 0, exif.denominator > 0 else { return nil }
+        self.init(numerator: Int(exif.numerator), denominator: Int(exif.denominator))
+    }
+
+    /// The exposure for a file name: `15s`, `2.5s`, `1-250s`.
+    var fileTag: String {
+        if seconds >= 0.3 {
+            let tenths = (seconds * 10).rounded()
+            return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))s" : "\(tenths / 10)s"
+        }
+        return "1-\(Int((1 / seconds).rounded()))s"
+    }
+}

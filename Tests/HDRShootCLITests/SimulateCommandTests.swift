@@ -1,0 +1,30 @@
+import CameraSimulator
+import Testing
+import TestSupport
+
+/// `hdrshoot simulate` as a built binary: its help lists every option and quirk, bad quirks are usage errors.
+@Suite struct SimulateCommandTests {
+    @Test func helpListsTheFocusOptionAndEveryQuirk() async throws {
+        let result = try await ProcessRunner.runHDRShoot(["simulate", "--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardError.isEmpty)
+        #expect(result.standardOutput.contains("--quirk"))
+        #expect(result.standardOutput.contains("--focus"))
+        for spelling in SimulatorQuirk.spellings {
+            #expect(result.standardOutput.contains(spelling), "\(spelling) missing from simulate --help")
+        }
+    }
+
+    @Test(arguments: [
+        (["simulate", "--quirk", "teleport"], "error: cannot use --quirk 'teleport': unknown quirk"),
+        (["simulate", "--quirk", "idle-drop:0"], "error: cannot use --quirk 'idle-drop:0': '0' is not a number of seconds"),
+        (["simulate", "--focus", "AF"], "error: 'AF' is not valid for --focus; expected MF, AF-S, AF-C, AF-A or DMF"),
+    ])
+    func badQuirksAndFocusModesExit64WithOneLine(arguments: [String], message: String) async throws {
+        let result = try await ProcessRunner.runHDRShoot(arguments, timeout: .seconds(20))
+        #expect(result.exitCode == 64, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.errorLines.count == 2, "\(result.standardError)")
+        #expect(result.errorLines.first?.hasPrefix(message) == true, "\(result.standardError)")
+    }
+}

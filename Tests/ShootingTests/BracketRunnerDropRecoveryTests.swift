@@ -1,0 +1,119 @@
+import Exposure
+import Foundation
+import Shooting
+import Testing
+import TestSupport
+
+/// After a connection drops at a release: the release's image is looked for before anything fires again,
+/// and a link that drops at every release stops the run instead of firing the plan (virtual time).
+@Suite(.timeLimit(.minutes(1))) struct BracketRunnerDropRecoveryTests {
+    /// Lets every reconnect wait (2 s each, the first attempt succeeding) pass, `count` times.
+    private func passReconnects(_ count: Int, on clock: TestClock) async {
+        for _ in 0..<count {
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(2))
+        }
+    }
+
+    @Test func anImageThatSurvivedTheDropIsFiledToItsFrameAndNotShotAgain() async {
+        var script = InMemoryCamera.Script()
+        script.dropConnectionAtShots = [2]
+        script.imageSurvivesDropAtShots = [2]
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let recorder = RecordingRecorder()
+        let shootPlan = plan(sets: 1, frames: 3)
+        let runner = makeRunner(camera, plan: shootPlan, clock: clock, recorder: recorder)
+        let events = Task { await collect(runner.events) }
+        let task = Task { await runner.run() }
+        await passReconnects(1, on: clock)
+        let result = await task.value
+
+        #expect(result.isComplete && result.completed == 3)
+        // Three releases for three frames: the dropped one was not fired again.
+        #expect(await camera.shotSettings == shootPlan.sets[0].map { .timed($0) })
+        #expect(await camera.recovered == 1)
+        let second = ShootPosition(set: 1, frame: 2)
+        #expect(await recorder.entries.filter { $0 == .willFire(second) }.count == 1)
+        #expect(await recorder.entries.contains(.saved(second)))
+        let log = await events.value
+        let saved = log.compactMap { event -> ShootPosition? in
+            if case .progress(let progress) = event, progress.phase == .saved { return progress.position }
+            return nil
+        }
+        #expect(saved == shootPlan.positions)
+    }
+
+    @Test func theRecoveryWaitsForWhatIsLeftOfTheExposureNoiseReductionAndProcessing() async {
+        var script = InMemoryCamera.Script()
+        script.dropConnectionAtShots = [1]
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let fourSeconds = ShutterSpeed(numerator: 4, denominator: 1)
+        let runner = makeRunner(camera, plan: BracketPlan(sets: [[fourSeconds]]), clock: clock)
+        let task = Task { await runner.run() }
+        await passReconnects(1, on: clock)
+        let result = await task.value
+
+        #expect(result.isComplete)
+        let waits = await camera.calls.compactMap { call -> Duration? in
+            if case .recoverInterruptedCapture(_, _, let wait) = call { return wait }
+            return nil
+        }
+        // 4 s exposure + 4 s of possible Long Exposure NR + 10 s margin, less the 2 s spent reconnecting.
+        #expect(waits == [.seconds(16)])
+        // No image came back: the frame was fired again (the dropped release left nothing).
+        #expect(await camera.calls.filter { if case .capture = $0 { true } else { false } }.count == 2)
+        #expect(await camera.shotSettings.count == 1)
+    }
+
+    @Test func aLinkThatDropsAtEveryReleaseStopsAfterThreeReleasesResumable() async {
+        var script = InMemoryCamera.Script()
+        script.dropConnectionAtShots = [2, 3, 4, 5, 6]
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 3, frames: 5), clock: clock)
+        let task = Task { await runner.run() }
+        await passReconnects(3, on: clock)
+        let result = await task.value
+
+        let second = ShootPosition(set: 1, frame: 2)
+        guard case .failed(let error) = result.stopReason else {
+            Issue.record("expected a failure, got \(String(describing: result.stopReason))")
+            return
+        }
+        #expect(error as? ShootingError == .releaseKeepsDropping(position: second, releases: 3))
+        #expect(result.resumePosition == second && result.completed == 1)
+        // Frame 1 and three releases of frame 2: never the rest of the plan.
+        #expect(await camera.shotSettings.count == 1)
+        #expect(await camera.calls.filter { if case .capture = $0 { true } else { false } }.count == 4)
+    }
+
+    @Test func aFrameThatDroppedBeforeItsReleaseIsNotLookedFor() async {
+        var script = InMemoryCamera.Script()
+        script.failingSpeedSets = [2: .connectionLost]
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let task = Task { await runner.run() }
+        await passReconnects(1, on: clock)
+        let result = await task.value
+
+        #expect(result.isComplete)
+        #expect(await !camera.calls.contains { if case .recoverInterruptedCapture = $0 { true } else { false } })
+    }
+
+    @Test func theCamerasNotesAreReported() async {
+        var script = InMemoryCamera.Script()
+        script.notes = ["direct shutter setting refused; stepping"]
+        let camera = InMemoryCamera(script: script)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2))
+        let (result, events) = await runCollecting(runner)
+        #expect(result.isComplete)
+        let notes = events.compactMap { event -> String? in
+            if case .cameraNote(let text) = event { return text }
+            return nil
+        }
+        #expect(notes == ["direct shutter setting refused; stepping"])
+    }
+}
