@@ -69,6 +69,21 @@ struct ExitCodeBinaryTests {
         #expect(!FileManager.default.fileExists(atPath: remembered))
     }
 
+    @Test func focusThatNeverLocksBeforeTheFirstFrameExits69() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--focus", "AF-S", "--quirk", "af-fail"]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        // A shoot that stops after frames were captured (the dial turned mid-shoot) exits 75 instead:
+        // EndToEndShootTests.modeDialTurnedToAStopsResumablyAndStatusReportsIt.
+        #expect(result.exitCode == 69, "\(result.standardError)")
+        #expect(result.errorLines.first?.hasPrefix("error: ") == true)
+        #expect(result.standardError.contains("focus"))
+        #expect(fired.isEmpty)
+    }
+
     @Test func anUnusableStateFolderAtTheStartOfARunExits1AboutTheStateFolder() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
