@@ -4,12 +4,20 @@ import Glibc
 import Shooting
 
 extension JournalError: CLIReportable {
-    /// A full disk may free up (75); everything else needs a person (1).
+    /// One line per case: 75 only while another hdrshoot shoots the shoot (wait, then resume); a missing state
+    /// folder is a usage error (64); everything else needs a person (1), a full disk included.
     package var exitCode: ExitCode {
         switch self {
-        case .diskFull, .inUse: .transientFailure
+        case .inUse: .transientFailure
         case .noStateDirectory: .usage
-        default: .failure
+        case .stateDirectoryUnavailable: .failure
+        case .corrupt: .failure
+        case .unreadable: .failure
+        case .unsupportedFormat: .failure
+        case .diskFull: .failure
+        case .writeFailed: .failure
+        case .alreadyExists: .failure
+        case .notFound: .failure
         }
     }
 
@@ -37,6 +45,15 @@ extension JournalError: CLIReportable {
         case let .inUse(path, processID):
             let holder = processID.map { "hdrshoot (pid \($0))" } ?? "another hdrshoot"
             return "this shoot is being shot by \(holder) right now (\(path)); wait for it to finish or stop it first"
+        }
+    }
+
+    /// Why a file could not be written, without the file: `no space left on the device`, `Permission denied`.
+    var reasonText: String {
+        switch self {
+        case .diskFull: "no space left on the device"
+        case .writeFailed(_, let code), .stateDirectoryUnavailable(_, let code), .unreadable(_, let code): Self.text(code)
+        default: cliMessage
         }
     }
 

@@ -45,17 +45,3 @@ extension ShootingMode {
         }
     }
 }
-
-extension ExitCode {
-    /// The camera cannot be reached or cannot shoot the plan now (EX_UNAVAILABLE).
-    package static let unavailable = ExitCode(rawValue: 69)
-}
-
-extension HDRShoot {
-    /// The one-line text of any error, for progress lines and stop messages (never a Swift type name).
-    static func message(for error: any Error) -> String {
-        if let reportable = error as? any CLIReportable { return reportable.cliMessage }
-        if error is CancellationError { return "cancelled" }
-        return "an unexpected error occurred; please report this with the command you ran"
-    }
-}

@@ -1,18 +1,33 @@
 import SonyCamera
 
 extension SonyCameraError: CLIReportable {
-    /// A body that cannot shoot is unavailable (69: not a Sony, a setting it never reports, the wrong mode, a speed
-    /// it lacks, focus that never locks, a camera that cannot be reached); a stop `resume` can continue is 75 (a
-    /// lost link, an image that was not the frame's); anything else is a failure (1).
+    /// One line per case: 69 when the camera cannot be reached, went away or cannot shoot as it is set (not a
+    /// Sony, a setting it never reports, the wrong mode, a speed it lacks, focus that never locks), 75 for a stop
+    /// `resume` can continue (an image that was not the frame's), 1 when it misbehaved. This is the code of a
+    /// command that fails with the error (`camera`, or `run` before its first frame); a shoot that captured
+    /// frames before it stopped exits 75 (`ErrorReport.exitCode(for:)`).
+    /// A new case is one line here (the switch is exhaustive, so the compiler asks for it).
     package var exitCode: ExitCode {
         switch self {
-        case .notSonyCamera, .propertiesNotReadable, .unsupportedMode, .shutterSpeedNotOffered, .focusFailed,
-            .unreachable, .connectFailed:
-            return .unavailable
-        case .imageNotThisFrame:
-            return .transientFailure
-        default:
-            return isConnectionLost || isTransient ? .transientFailure : .failure
+        case .connectFailed: .unavailable
+        case .unreachable: .unavailable
+        case .notSonyCamera: .unavailable
+        case .unsupportedMode: .unavailable
+        case .shutterSpeedNotOffered: .unavailable
+        case .propertiesNotReadable: .unavailable
+        case .focusFailed: .unavailable
+        case .connectionLost: .unavailable
+        case .notConnected: .unavailable
+        case .deviceBusy: .unavailable
+        case .imageNotThisFrame: .transientFailure
+        case .noImageAtHandle: .failure
+        case .operationFailed: .failure
+        case .malformedData: .failure
+        case .shutterSpeedNotConfirmed: .failure
+        case .shutterSpeedRejected: .failure
+        case .captureTimedOut: .failure
+        case .imagesStillWaiting: .failure
+        case .fileWriteFailed: .failure
         }
     }
 

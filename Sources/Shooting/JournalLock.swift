@@ -57,6 +57,24 @@ package final class JournalLock: Sendable {
         return lock
     }
 
+    /// Whether journal `id` is claimed right now, and by which process (nil inside: claimed, pid unknown);
+    /// `nil` when nobody holds it. Blocking file calls: run on the journal queue.
+    ///
+    /// It probes with a shared, non-blocking `flock` held for the instant of the probe: a `resume` taking the
+    /// claim in that same instant is refused as if the shoot were busy, and can simply be run again.
+    static func holder(id: String, in directory: String) -> Int32?? {
+        let path = path(ofJournal: id, in: directory)
+        guard let descriptor = try? JournalFile.retryingInterrupts({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        defer { _ = close(descriptor) }
+        do {
+            _ = try JournalFile.retryingInterrupts { flock(descriptor, LOCK_SH | LOCK_NB) }
+            return nil
+        } catch {
+            guard JournalStore.errno(of: error) == EWOULDBLOCK else { return nil }
+            return .some(holderProcessID(descriptor))
+        }
+    }
+
     /// The process id written by the current holder, if the file holds one.
     private static func holderProcessID(_ descriptor: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)

@@ -121,6 +121,15 @@ package struct JournalStore: Sendable {
         return try await perform { () throws(JournalError) in try JournalLock.acquire(id: id, in: directoryPath) }
     }
 
+    /// Whether another process shoots journal `id` right now: `nil` when none does, else the holder's pid
+    /// (itself nil when the lock file does not name it). See `JournalLock.holder(id:in:)`.
+    package func holder(id: String) async -> Int32?? {
+        let directoryPath = directory.path
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int32??, Never>) in
+            Self.queue.async { continuation.resume(returning: JournalLock.holder(id: id, in: directoryPath)) }
+        }
+    }
+
     /// Replaces the journal's file atomically; refuses to replace a file that is not a readable journal,
     /// and leaves the file alone when it already holds this revision or a newer one.
     package func save(_ journal: ShootJournal) async throws(JournalError) {
@@ -217,6 +226,15 @@ package struct JournalStore: Sendable {
             }
         }
         return nil
+    }
+
+    /// Every readable journal with frames left to shoot, newest first (the first is what `resume` continues);
+    /// unreadable files are left out (`latestUnfinished()` reports them).
+    package func unfinished() async throws(JournalError) -> [ShootJournal] {
+        try await list().compactMap { listing in
+            if case .journal(let journal) = listing, journal.isUnfinished { return journal }
+            return nil
+        }
     }
 
     // MARK: - Coding

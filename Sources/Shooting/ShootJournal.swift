@@ -34,6 +34,9 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     package var log: [LogEntry]
     /// Where the shoot stands.
     package var status: Status
+    /// How the plan was asked for (readings and planner options) and what the output folders get; absent in
+    /// journals written before it was recorded.
+    package var recipe: ShootRecipe?
 
     /// A planned speed replaced by one the camera has.
     package struct Substitution: Sendable, Hashable, Codable {
@@ -156,6 +159,7 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         camera: CameraIdentity,
         substitutions: [Substitution] = [],
         outputDirectory: String,
+        recipe: ShootRecipe? = nil,
         createdAt: Date = Date()
     ) {
         self.format = Self.currentFormat
@@ -170,6 +174,7 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         self.frames = plan.sets.map { Array(repeating: .pending, count: $0.count) }
         self.log = []
         self.status = .inProgress
+        self.recipe = recipe
     }
 
     /// A sortable identifier: UTC `yyyyMMdd-HHmmss` of `date` and 4 random hex digits.
@@ -241,5 +246,41 @@ extension StopReason {
         case .failed(let error), .recordingFailed(let error): error
         case .reconnectGaveUp(_, let error): error
         }
+    }
+}
+
+/// How a shoot's plan was asked for, as typed and resolved: the two readings and the planner's options, plus
+/// `--link-shared`. Kept in the journal so every run of the shoot (`resume` too) writes the same manifest.
+package struct ShootRecipe: Sendable, Hashable, Codable {
+    /// The shadow reading, as a stop label (`1/4`).
+    package var shadow: String
+    /// The highlight reading, as a stop label (`1/1000`).
+    package var highlight: String
+    /// Frames per set.
+    package var frames: Int
+    /// EV between frames, as its label (`1`, `1.5`, `0.3`).
+    package var spacing: String
+    /// `third` or `half`.
+    package var scale: String
+    /// `fast-first` or `slow-first`.
+    package var order: String
+    /// `--dedupe`: the frame two neighbouring sets share is shot once, into the set that comes first.
+    package var dedupe: Bool
+    /// `--link-shared`: a shared frame is also hard-linked into the other set's folder.
+    package var linkShared: Bool
+
+    /// Creates a recipe.
+    package init(
+        shadow: String, highlight: String, frames: Int, spacing: String, scale: String, order: String, dedupe: Bool,
+        linkShared: Bool
+    ) {
+        self.shadow = shadow
+        self.highlight = highlight
+        self.frames = frames
+        self.spacing = spacing
+        self.scale = scale
+        self.order = order
+        self.dedupe = dedupe
+        self.linkShared = linkShared
     }
 }

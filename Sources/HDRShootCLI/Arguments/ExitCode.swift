@@ -14,6 +14,8 @@ package struct ExitCode: RawRepresentable, Sendable, Hashable {
     package static let failure = ExitCode(rawValue: 1)
     /// The command line was wrong (EX_USAGE).
     package static let usage = ExitCode(rawValue: 64)
+    /// The camera (or the simulator's address) cannot be reached or cannot shoot the plan now (EX_UNAVAILABLE).
+    package static let unavailable = ExitCode(rawValue: 69)
     /// A bug in hdrshoot itself (EX_SOFTWARE).
     package static let internalError = ExitCode(rawValue: 70)
     /// A transient failure: trying again later may work (EX_TEMPFAIL).

@@ -14,10 +14,13 @@ enum CameraCommand {
             Connects over Wi-Fi (PTP/IP) to the camera at --camera, or to the one used last time, and prints
             model, firmware, Sony protocol version, exposure mode (hdrshoot needs M or S), current and available
             shutter speeds, and the save destination. The camera address is remembered for next time in
-            $XDG_CONFIG_HOME/hdrshoot/last-camera.
+            $XDG_CONFIG_HOME/hdrshoot/last-camera. --camera simulator starts the built-in simulated camera.
             """,
         options: [
-            .value("camera", placeholder: "<host[:port]>", help: "The camera's address (default: the last one used).", default: nil),
+            .value(
+                "camera", placeholder: "<host[:port]|simulator>",
+                help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used).",
+                default: nil),
             .flag("json", help: "Print one JSON object."),
         ],
         run: run
@@ -26,29 +29,29 @@ enum CameraCommand {
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let environment = ProcessInfo.processInfo.environment
         let store = CameraAddressStore(environment: environment)
-        let address: CameraAddress
+        let target: CameraTarget
         if let given = arguments.string("camera") {
-            guard let parsed = CameraAddress(parsing: given) else {
-                throw UsageError("'\(given)' is not a camera address; write it like 192.168.122.1 or 192.168.122.1:15740", command: spec.name)
-            }
-            address = parsed
+            target = try CameraTarget(parsing: given, command: spec.name)
         } else if let remembered = store.load() {
-            address = remembered
+            target = .address(remembered)
         } else {
-            throw UsageError("no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover')", command: spec.name)
+            throw UsageError(
+                "no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover'), "
+                    + "or --camera simulator to try hdrshoot without a camera", command: spec.name)
         }
-        let camera = SonyCamera(configuration: try cameraConfiguration(for: address, environment: environment))
-        let info: SonyCameraInfo
-        do {
-            try await camera.connectRetrying()
-            info = try await camera.info()
-        } catch {
-            await camera.disconnect()
-            throw error
+        let (info, shown) = try await target.withCamera(environment: environment) { camera, address in
+            do {
+                try await camera.connectRetrying()
+                let info = try await camera.info()
+                await camera.disconnect()
+                return (info, address)
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
         }
-        await camera.disconnect()
-        await store.save(address)
-        context.output.writeOut(arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: address))
+        if case .address(let address) = target { await store.save(address) }
+        context.output.writeOut(arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: shown))
         return .success
     }
 

@@ -5,7 +5,7 @@ import SonyProtocol
 /// How `hdrshoot camera` prints a `SonyCameraInfo`: a short text block, or one JSON object.
 enum CameraReport {
     /// The text form: one fact a line, then the shutter speeds, then what blocks a shoot.
-    static func text(_ info: SonyCameraInfo, address: CameraAddress) -> String {
+    static func text(_ info: SonyCameraInfo, address: String) -> String {
         var lines = [
             "camera:            \(info.model) at \(address)",
             "firmware:          \(info.firmware)",

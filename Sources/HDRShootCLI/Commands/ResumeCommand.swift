@@ -16,6 +16,7 @@ enum ResumeCommand {
             With --restart-set the interrupted set is shot again from its first frame. Exit status as for run.
             """,
         options: ShootConsole.sharedOptions + [
+            .value("id", placeholder: "<id>", help: "The shoot to continue (see 'hdrshoot status'; default: the latest unfinished one)."),
             .flag("restart-set", help: "Shoot the interrupted set again from its first frame."),
         ],
         run: run
@@ -23,8 +24,26 @@ enum ResumeCommand {
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let options = try ShootConsole.options(from: arguments, context: context)
-        guard let found = try await options.store.latestUnfinished() else {
-            throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
+        let found: ShootJournal
+        var notes: [String] = []
+        if let id = arguments.string("id") {
+            let store = options.store
+            guard let loaded = try await Self.load(id: id, from: store) else {
+                throw ShootCommandError.noSuchShoot(id: id, stateDirectory: store.directory.path)
+            }
+            found = loaded
+            guard found.isUnfinished else { throw ShootCommandError.shootComplete(id: id) }
+        } else {
+            guard let latest = try await options.store.latestUnfinished() else {
+                throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
+            }
+            found = latest
+            let others = try await options.store.unfinished().filter { $0.id != latest.id }.count
+            if others > 0 {
+                notes.append(
+                    "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
+                        + "`hdrshoot resume --id ID` picks one")
+            }
         }
         // One process per shoot: a second resume (or the run still going) is refused, not raced.
         let lock = try await options.store.lock(id: found.id)
@@ -72,7 +91,7 @@ enum ResumeCommand {
                         break
                     }
                 }
-                let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check)
+                let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
                 if options.json {
                     output.writeOut(ShootText.jsonLine(summaryJSON(journal: journal, start: start, check: check)))
                 }
@@ -99,6 +118,16 @@ enum ResumeCommand {
                 await camera.disconnect()
                 throw error
             }
+        }
+    }
+
+    /// The journal `id`, or nil when there is none.
+    private static func load(id: String, from store: JournalStore) async throws(JournalError) -> ShootJournal? {
+        do {
+            return try await store.load(id: id)
+        } catch {
+            if case .notFound = error { return nil }
+            throw error
         }
     }
 

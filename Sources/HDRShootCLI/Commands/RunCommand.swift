@@ -18,7 +18,8 @@ enum RunCommand {
             69 camera unavailable, 75 stopped but resumable, 1 other failure.
             """,
         options: PlanCommand.spec.options.filter { $0.name != "json" } + ShootConsole.sharedOptions + [
-            .value("output", placeholder: "<dir>", help: "Folder for the images.", default: "./hdrshoot-<date>-<time>"),
+            .value("output", placeholder: "<dir>", help: "Folder for the images (a new one, or one without a shoot).", default: "./hdrshoot-<date>-<time>"),
+            .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders."),
         ],
         run: run
     )
@@ -27,6 +28,11 @@ enum RunCommand {
         let planOptions = try PlanCommand.options(from: arguments)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
+        if arguments.flag("link-shared") && !planOptions.planner.dedupe {
+            throw UsageError(
+                "--link-shared needs --dedupe (without it every set shoots its own copy of the frame it shares)",
+                command: arguments.command)
+        }
         let environment = ProcessInfo.processInfo.environment
         let addressStore = CameraAddressStore(environment: environment)
         let target: CameraTarget
@@ -40,6 +46,10 @@ enum RunCommand {
                     + "without a camera", command: arguments.command)
         }
         let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
+        if let occupant = await ShootManifest.occupant(of: outputDirectory) {
+            throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
+        }
         let output = context.output
 
         return try await target.withCamera(environment: environment) { camera, address in
@@ -73,11 +83,19 @@ enum RunCommand {
                 } catch {
                     throw ShootCommandError.outputUnavailable(path: outputDirectory, reason: error.localizedDescription)
                 }
-                let journal = ShootJournal(plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory)
+                let journal = ShootJournal(
+                    plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory,
+                    recipe: recipe(planOptions, linkShared: arguments.flag("link-shared")))
                 // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
-                let lock = try await options.store.lock(id: journal.id)
+                // Nothing is recorded yet: a state folder that cannot take the journal is not a shoot to resume.
+                let lock: JournalLock
+                do throws(JournalError) {
+                    lock = try await options.store.lock(id: journal.id)
+                    try await options.store.create(journal)
+                } catch {
+                    throw ShootCommandError.cannotRecord(stateDirectory: options.store.directory.path, cause: error)
+                }
                 defer { withExtendedLifetime(lock) {} }
-                try await options.store.create(journal)
                 var planned: [ShootPosition: ShutterSpeed] = [:]
                 for substitution in matched.substitutions {
                     planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
@@ -91,6 +109,15 @@ enum RunCommand {
                 throw error
             }
         }
+    }
+
+    /// The readings and planner options as the journal and the manifest record them.
+    static func recipe(_ options: PlanCommand.Options, linkShared: Bool) -> ShootRecipe {
+        let planner = options.planner
+        return ShootRecipe(
+            shadow: options.shadow.speed.label, highlight: options.highlight.speed.label, frames: planner.frames,
+            spacing: planner.spacing.label, scale: planner.scale.rawValue, order: planner.order.rawValue,
+            dedupe: planner.dedupe, linkShared: linkShared)
     }
 
     /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,

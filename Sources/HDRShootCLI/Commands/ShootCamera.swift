@@ -20,6 +20,12 @@ enum CameraTarget: Sendable, Equatable {
             self = .simulator
             return
         }
+        // `simulater`, `Simulator`, `simulatr` would otherwise be looked up as host names.
+        if text.lowercased() == Self.simulatorAddress
+            || ArgumentParser.closest(to: text.lowercased(), among: [Self.simulatorAddress]) != nil
+        {
+            throw UsageError("'\(text)' is not a camera address (did you mean 'simulator'?)", command: command)
+        }
         guard let address = CameraAddress(parsing: text) else {
             throw UsageError(
                 "'\(text)' is not a camera address; write it like 192.168.122.1 or 192.168.122.1:15740, or use 'simulator'",
@@ -69,18 +75,12 @@ struct CameraCheck: Sendable {
     /// Every setting it offers (BULB included).
     var settings: [CameraShutterSpeed]
 
-    /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; connection failures
-    /// become `ShootCommandError.cameraUnavailable` (exit 69).
+    /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; errors pass through as they
+    /// are (`ErrorReport` gives them their text and exit code).
     static func connect(_ camera: SonyCamera, address: String) async throws -> CameraCheck {
-        let info: SonyCameraInfo
-        let settings: [CameraShutterSpeed]
-        do {
-            try await camera.connectRetrying()
-            info = try await camera.info()
-            settings = try await camera.availableShutterSpeeds()
-        } catch let error as SonyCameraError where error.isConnectionLost {
-            throw ShootCommandError.cameraUnavailable(message: error.cliMessage)
-        }
+        try await camera.connectRetrying()
+        let info = try await camera.info()
+        let settings = try await camera.availableShutterSpeeds()
         var identity = await camera.identity
         identity.address = address
         if identity.model.isEmpty { identity.model = info.model }
@@ -100,14 +100,20 @@ enum ShootCommandError: Error, CLIReportable {
     case needsConfirmation
     /// The photographer answered no.
     case declined
-    /// The camera could not be reached.
-    case cameraUnavailable(message: String)
     /// The camera is reachable but cannot shoot the plan now.
     case blocked([String])
     /// `resume` found nothing to continue.
     case nothingToResume(stateDirectory: String)
+    /// `resume --id` names no journal.
+    case noSuchShoot(id: String, stateDirectory: String)
+    /// `resume --id` names a complete shoot.
+    case shootComplete(id: String)
     /// The output folder could not be created.
     case outputUnavailable(path: String, reason: String)
+    /// `--output` names a folder that holds another shoot's `manifest.json`.
+    case outputHoldsAnotherShoot(path: String, occupant: ShootManifest.Occupant)
+    /// The state folder cannot take a new shoot's journal (full, unwritable): nothing was shot or recorded.
+    case cannotRecord(stateDirectory: String, cause: JournalError)
 
     /// One line saying what to do.
     var cliMessage: String {
@@ -116,23 +122,30 @@ enum ShootCommandError: Error, CLIReportable {
             "not on a terminal, so hdrshoot cannot ask before firing; pass --confirm to shoot without asking"
         case .declined:
             "not confirmed; nothing was shot"
-        case .cameraUnavailable(let message):
-            message
         case .blocked(let blockers):
             "the camera cannot shoot now: " + blockers.joined(separator: "; ")
         case .nothingToResume(let directory):
             "there is no unfinished shoot in \(directory) to resume; start one with `hdrshoot run`"
+        case let .noSuchShoot(id, directory):
+            "there is no shoot \(id) in \(directory); `hdrshoot status` lists the unfinished ones"
+        case .shootComplete(let id):
+            "shoot \(id) is complete; there is nothing left to shoot"
         case let .outputUnavailable(path, reason):
             "cannot create the output folder \(path): \(reason)"
+        case let .outputHoldsAnotherShoot(path, occupant):
+            occupant.refusal(path: path)
+        case let .cannotRecord(directory, cause):
+            "cannot record the shoot in the state folder \(directory) (\(cause.reasonText)); free some space there or "
+                + "choose another folder with --state-dir; nothing was shot"
         }
     }
 
-    /// 64 for a missing --confirm, 69 when the camera cannot shoot, 1 otherwise.
+    /// 64 for a missing --confirm or an --output holding another shoot, 69 when the camera cannot shoot, 1 otherwise.
     var exitCode: ExitCode {
         switch self {
-        case .needsConfirmation: .usage
-        case .declined, .nothingToResume, .outputUnavailable: .failure
-        case .cameraUnavailable, .blocked: .unavailable
+        case .needsConfirmation, .outputHoldsAnotherShoot: .usage
+        case .declined, .nothingToResume, .noSuchShoot, .shootComplete, .outputUnavailable, .cannotRecord: .failure
+        case .blocked: .unavailable
         }
     }
 }

@@ -142,12 +142,11 @@ enum ShootConsole {
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 
-    /// Prints how the shoot ended and returns its exit code: 0 complete, 75 resumable, 1 when the journal failed.
+    /// Prints how the shoot ended and returns its exit code (`ErrorReport.exitCode(for:)`).
     static func report(_ result: ShootResult, outputDirectory: String, options: Options, output: any OutputStreams) -> ExitCode {
         if options.json { output.writeOut(ShootText.jsonLine(ShootProgressView.json(.finished(result)))) }
-        var exitCode = ExitCode.success
+        let exitCode = ErrorReport.exitCode(for: result)
         if let reason = result.stopReason {
-            exitCode = .transientFailure
             switch reason {
             case .stopRequested:
                 break
@@ -161,45 +160,11 @@ enum ShootConsole {
                     "error: lost the camera and could not reconnect within \(ShootText.duration(options.reconnectTimeout)) "
                         + "after \(attempts) attempt(s)\(last); `hdrshoot resume` will continue once the camera is back\n")
             case .recordingFailed(let error):
-                exitCode = .failure
                 output.writeError("error: \(HDRShoot.message(for: error))\n")
             }
         }
         let end = ShootText.endLine(result) + "\n" + "Images and manifest.json: \(outputDirectory)\n"
         if options.json { output.writeError(end) } else { output.writeOut(end) }
         return exitCode
-    }
-}
-
-/// Keeps `manifest.json` current: the planned speeds, the actual speeds seen, and the journal's frames.
-actor ManifestKeeper {
-    private let directory: String
-    private let planned: [ShootPosition: ShutterSpeed]
-    private var actual: [ShootPosition: String]
-    private var warned = false
-
-    /// A keeper writing into `directory`, starting from the speeds known so far.
-    init(directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
-        self.directory = directory
-        self.planned = planned
-        self.actual = actual
-    }
-
-    /// Notes the speed the camera reported for a saved frame.
-    func saved(_ progress: FrameProgress) {
-        actual[progress.position] = (progress.saved?.actualSpeed ?? progress.setting).description
-    }
-
-    /// Writes the manifest of `journal`; a failure is reported once and does not stop the shoot (the journal is
-    /// the record that matters).
-    func write(_ journal: ShootJournal, output: any OutputStreams) async {
-        let manifest = ShootManifest(journal: journal, planned: planned, actual: actual)
-        do {
-            try await manifest.write(to: directory)
-        } catch {
-            guard !warned else { return }
-            warned = true
-            output.writeError("warning: cannot write \(directory)/\(ShootManifest.fileName): \(error.localizedDescription)\n")
-        }
     }
 }

@@ -160,5 +160,13 @@ extension SimulatorError: CLIReportable {
         }
     }
 
-    package var exitCode: ExitCode { isUsageError ? .usage : (isTransient ? .transientFailure : .failure) }
+    /// 64 for a wrong option; 69 when the address cannot be listened on (the port is taken, the address is not
+    /// this machine's); 1 for a replay or log file that cannot be used.
+    package var exitCode: ExitCode {
+        switch self {
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk: .usage
+        case .cannotListen: .unavailable
+        case .unreadableReplay, .unwritableLog: .failure
+        }
+    }
 }

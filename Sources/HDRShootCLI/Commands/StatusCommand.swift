@@ -6,9 +6,15 @@ enum StatusCommand {
     /// The command's declaration.
     static let spec = CommandSpec(
         name: "status",
-        abstract: "Show the last shoot's state, counts, resume position and output folder.",
+        abstract: "Show the last shoot's state, counts, resume position and output folder, and the unfinished shoots.",
+        discussion: """
+            Shows the latest shoot (or the one given with --id): its state, whether an hdrshoot process is shooting
+            it right now, counts, resume position and folders. Then lists every unfinished shoot, newest first:
+            'hdrshoot resume' continues the first, 'hdrshoot resume --id ID' any of them.
+            """,
         options: [
             .flag("json", help: "Print one JSON object."),
+            .value("id", placeholder: "<id>", help: "Show this shoot instead of the latest."),
             .value("state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.", default: "$XDG_STATE_HOME/hdrshoot"),
         ],
         run: run
@@ -17,12 +23,40 @@ enum StatusCommand {
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let store = JournalStore(directory: try JournalStore.resolveDirectory(option: arguments.string("state-dir")))
         let json = arguments.flag("json")
-        guard let journal = try await store.latest() else {
+        let shown: ShootJournal?
+        if let id = arguments.string("id") {
+            shown = try await store.load(id: id)
+        } else {
+            shown = try await store.latest()
+        }
+        guard let journal = shown else {
             context.output.writeOut(json ? "null\n" : "No shoot recorded in \(store.directory.path).\n")
             return .success
         }
-        context.output.writeOut(json ? ShootText.jsonLine(object(journal, store: store)) : text(journal, store: store))
+        let unfinished = try await store.unfinished()
+        var holders: [String: Int32?] = [:]
+        for shoot in [journal] + unfinished where holders[shoot.id] == nil {
+            if let holder = await store.holder(id: shoot.id) { holders[shoot.id] = .some(holder) }
+        }
+        let view = Overview(journal: journal, unfinished: unfinished, holders: holders)
+        context.output.writeOut(json ? ShootText.jsonLine(object(view, store: store)) : text(view, store: store))
         return .success
+    }
+
+    /// What `status` shows: one shoot in full, the unfinished ones in a list, and who is shooting what.
+    struct Overview {
+        /// The shoot shown in full (the latest, or `--id`).
+        var journal: ShootJournal
+        /// Every unfinished shoot, newest first: `resume` continues the first.
+        var unfinished: [ShootJournal]
+        /// The shoots an hdrshoot process holds now, with its pid when known.
+        var holders: [String: Int32?]
+
+        /// "being shot by hdrshoot (pid N) right now", when a process holds `journal`'s claim.
+        func shooter(_ journal: ShootJournal) -> String? {
+            guard let holder = holders[journal.id] else { return nil }
+            return "being shot by " + (holder.map { "pid \($0)" } ?? "another hdrshoot") + " right now"
+        }
     }
 
     /// `stopped`, `inProgress`, `complete`.
@@ -51,20 +85,35 @@ enum StatusCommand {
         }
     }
 
-    /// The text report.
-    static func text(_ journal: ShootJournal, store: JournalStore) -> String {
+    /// The text report: the shoot, then the unfinished ones.
+    static func text(_ view: Overview, store: JournalStore) -> String {
+        let journal = view.journal
+        let resume = view.unfinished.first?.id == journal.id ? "hdrshoot resume" : "hdrshoot resume --id \(journal.id)"
+        var text = text(journal, store: store, shooter: view.shooter(journal), resume: resume)
+        if !view.unfinished.isEmpty {
+            text += "\nUnfinished shoots (newest first; `hdrshoot resume` continues the first, `hdrshoot resume --id ID` any):\n"
+            for shoot in view.unfinished {
+                let state = view.shooter(shoot) ?? stateText(shoot)
+                text += "  \(shoot.id)  \(shoot.savedCount) of \(shoot.plan.totalExposures)  \(state)  \(shoot.outputDirectory)\n"
+            }
+        }
+        return text
+    }
+
+    /// The text report of one shoot.
+    static func text(_ journal: ShootJournal, store: JournalStore, shooter: String?, resume: String) -> String {
         let total = journal.plan.totalExposures
         let saved = journal.savedCount
         var serial = ""
         if let number = journal.camera.serialNumber { serial = ", serial \(number)" }
         var lines = [
             "Shoot:     \(journal.id)",
-            "State:     \(stateText(journal))",
+            "State:     \(shooter.map { "in progress, \($0)" } ?? stateText(journal))",
             "Camera:    \(journal.camera.model) at \(journal.camera.address)\(serial)",
             "Captured:  \(saved) of \(total) exposures",
         ]
-        if journal.isUnfinished, let position = journal.resumePosition {
-            lines.append("Resume at: \(position) (\(total - saved) remaining); run `hdrshoot resume` to continue")
+        if journal.isUnfinished, shooter == nil, let position = journal.resumePosition {
+            lines.append("Resume at: \(position) (\(total - saved) remaining); run `\(resume)` to continue")
         }
         for position in journal.interruptedFrames {
             lines.append("Possibly duplicated: \(position) (in flight when hdrshoot stopped)")
@@ -74,8 +123,28 @@ enum StatusCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The JSON object (keys documented in the README's CLI reference).
-    static func object(_ journal: ShootJournal, store: JournalStore) -> [String: Any] {
+    /// The JSON object (keys documented in the README's CLI reference): the shoot's keys, plus `unfinished`.
+    static func object(_ view: Overview, store: JournalStore) -> [String: Any] {
+        var object = object(view.journal, store: store, holders: view.holders)
+        object["unfinished"] = view.unfinished.map { shoot in
+            var entry: [String: Any] = [
+                "id": shoot.id, "state": state(shoot).name, "captured": shoot.savedCount, "total": shoot.plan.totalExposures,
+                "outputDirectory": shoot.outputDirectory,
+            ]
+            entry["shootingPid"] = Self.pid(shoot, holders: view.holders)
+            return entry
+        }
+        return object
+    }
+
+    /// The pid shooting `journal` now (0 when held by a process that did not say), or JSON null.
+    private static func pid(_ journal: ShootJournal, holders: [String: Int32?]) -> Any {
+        guard let holder = holders[journal.id] else { return NSNull() }
+        return Int(holder ?? 0)
+    }
+
+    /// The JSON object of one shoot.
+    static func object(_ journal: ShootJournal, store: JournalStore, holders: [String: Int32?]) -> [String: Any] {
         let (name, kind) = state(journal)
         let formatter = ISO8601DateFormatter()
         return [
@@ -93,6 +162,7 @@ enum StatusCommand {
                 "model": journal.camera.model, "address": journal.camera.address,
                 "serialNumber": journal.camera.serialNumber ?? NSNull(),
             ] as [String: Any],
+            "shootingPid": pid(journal, holders: holders),
             "createdAt": formatter.string(from: journal.createdAt),
             "updatedAt": formatter.string(from: journal.updatedAt),
         ]

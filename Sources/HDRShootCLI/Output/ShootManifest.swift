@@ -15,8 +15,27 @@ struct ShootManifest: Codable, Sendable, Equatable {
     var camera: CameraIdentity
     /// `inProgress`, `stopped` or `complete`.
     var status: String
+    /// How the plan was asked for (readings, frames, spacing, scale, order, dedupe, link-shared); absent for
+    /// shoots journaled before it was recorded.
+    var plan: ShootRecipe?
+    /// Every set's bracket: all the files that make it up, a shared frame kept in a neighbouring set's folder
+    /// included (`--dedupe`), so each set can be merged from its list alone.
+    var sets: [SetBracket]?
     /// Every frame of the plan, in shooting order.
     var frames: [Frame]
+
+    /// One set's bracket.
+    struct SetBracket: Codable, Sendable, Equatable {
+        /// The set, from 1.
+        var set: Int
+        /// Its folder, relative to the output folder (`set-02`).
+        var folder: String
+        /// Every file of the bracket saved so far, relative to the output folder, in shooting order; a shared
+        /// frame is named in its own set's folder, or in this set's folder once hard-linked there (`--link-shared`).
+        var files: [String]
+        /// Whether every frame of the bracket is saved.
+        var complete: Bool
+    }
 
     /// One frame.
     struct Frame: Codable, Sendable, Equatable {
@@ -46,10 +65,15 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// The file name in the output folder.
     static let fileName = "manifest.json"
 
-    /// The manifest of `journal`; `planned` and `actual` speeds come from the caller (or an earlier manifest).
-    init(journal: ShootJournal, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
+    /// The manifest of `journal`; `planned` and `actual` speeds come from the caller (or an earlier manifest);
+    /// `linked` holds the files (relative to the output folder) hard-linked into a set's folder.
+    init(
+        journal: ShootJournal, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String],
+        linked: Set<String> = []
+    ) {
         shoot = journal.id
         camera = journal.camera
+        plan = journal.recipe
         status = switch journal.status {
         case .inProgress: "inProgress"
         case .stopped: "stopped"
@@ -80,6 +104,46 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 possiblyDuplicated: record.possiblyDuplicated,
                 earlierFiles: record.earlierImages.isEmpty ? nil : record.earlierImages.map(relative))
         }
+        let byPosition = Dictionary(uniqueKeysWithValues: frames.map { (ShootPosition(set: $0.set, frame: $0.frame), $0) })
+        sets = Self.brackets(of: journal.plan, recipe: journal.recipe).enumerated().map { index, positions in
+            let folder = Self.folder(ofSet: index + 1)
+            var files: [String] = []
+            var complete = true
+            for position in positions {
+                guard let frame = byPosition[position], frame.state == "done" else {
+                    complete = false
+                    continue
+                }
+                for file in frame.files {
+                    let link = folder + "/" + (file.split(separator: "/").last.map(String.init) ?? file)
+                    files.append(position.set != index + 1 && linked.contains(link) ? link : file)
+                }
+            }
+            return SetBracket(set: index + 1, folder: folder, files: files, complete: complete)
+        }
+    }
+
+    /// `set-01`: a set's folder, as `BracketRunner` names it.
+    static func folder(ofSet set: Int) -> String { set < 10 ? "set-0\(set)" : "set-\(set)" }
+
+    /// Each set's bracket as positions of `plan`: its own frames, plus (with `--dedupe`) the frame it shares with
+    /// a neighbour, which was shot once, in the set shot first. Fast-first: set k's bracket starts with set k-1's
+    /// last frame. Slow-first (the whole sequence reversed): set k's bracket ends with set k+1's first frame.
+    static func brackets(of plan: BracketPlan, recipe: ShootRecipe?) -> [[ShootPosition]] {
+        var result = plan.sets.enumerated().map { index, speeds in
+            speeds.indices.map { ShootPosition(set: index + 1, frame: $0 + 1) }
+        }
+        guard let recipe, recipe.dedupe, plan.sets.count > 1 else { return result }
+        if recipe.order == BracketOrder.slowFirst.rawValue {
+            for index in 0..<(plan.sets.count - 1) where !plan.sets[index + 1].isEmpty {
+                result[index].append(ShootPosition(set: index + 2, frame: 1))
+            }
+        } else {
+            for index in 1..<plan.sets.count where !plan.sets[index - 1].isEmpty {
+                result[index].insert(ShootPosition(set: index, frame: plan.sets[index - 1].count), at: 0)
+            }
+        }
+        return result
     }
 
     /// The planned speeds and actual speeds recorded in an earlier manifest (for `resume`).
@@ -102,32 +166,93 @@ struct ShootManifest: Codable, Sendable, Equatable {
 
     // MARK: - Files
 
-    private static let queue = DispatchQueue(label: "hdrshoot.manifest")
+    /// Runs blocking file work for manifests (reads, writes, links), off the cooperative pool, in call order.
+    static let queue = DispatchQueue(label: "hdrshoot.manifest")
 
-    /// Reads the manifest in `directory`, if there is a readable one.
-    static func load(from directory: String) async -> ShootManifest? {
-        await withCheckedContinuation { continuation in
-            queue.async {
-                let url = URL(fileURLWithPath: directory).appendingPathComponent(fileName)
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .iso8601
-                continuation.resume(returning: (try? Data(contentsOf: url)).flatMap { try? decoder.decode(ShootManifest.self, from: $0) })
+    /// What an output folder already holds, when it holds a `manifest.json`.
+    enum Occupant: Sendable, Equatable {
+        /// A shoot's manifest: its id and status (`inProgress`, `stopped`, `complete`).
+        case shoot(id: String, status: String)
+        /// A `manifest.json` that is not one hdrshoot can read.
+        case unreadable
+
+        /// The one line refusing to shoot into `path`.
+        func refusal(path: String) -> String {
+            switch self {
+            case let .shoot(id, status) where status == "complete":
+                "the folder \(path) already holds the finished shoot \(id); pass --output with a new folder"
+            case let .shoot(id, _):
+                "the folder \(path) already holds the unfinished shoot \(id); pass --output with a new folder, "
+                    + "or continue that shoot with `hdrshoot resume --id \(id)`"
+            case .unreadable:
+                "the folder \(path) already holds a manifest.json that is not one of hdrshoot's; pass --output with a new folder"
             }
         }
     }
 
-    /// Writes the manifest into `directory` atomically, off the cooperative pool; throws when it cannot.
-    func write(to directory: String) async throws {
+    /// What `directory` holds: nil when it has no `manifest.json` (or does not exist).
+    static func occupant(of directory: String) async -> Occupant? {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: occupantNow(of: directory)) }
+        }
+    }
+
+    /// `occupant(of:)`, blocking: call on `queue`.
+    static func occupantNow(of directory: String) -> Occupant? {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let manifest = readNow(from: directory) else { return .unreadable }
+        return .shoot(id: manifest.shoot, status: manifest.status)
+    }
+
+    /// The manifest in `directory`, blocking: call on `queue`.
+    static func readNow(from directory: String) -> ShootManifest? {
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(fileName)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (try? Data(contentsOf: url)).flatMap { try? decoder.decode(ShootManifest.self, from: $0) }
+    }
+
+    /// Reads the manifest in `directory`, if there is a readable one.
+    static func load(from directory: String) async -> ShootManifest? {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: readNow(from: directory)) }
+        }
+    }
+
+    /// What `write(to:)` did.
+    enum WriteOutcome: Sendable, Equatable {
+        /// The file now holds this manifest.
+        case written
+        /// The folder holds another shoot's manifest (`id`, nil when unreadable); it was left as it is.
+        case keptAnotherShoot(id: String?)
+        /// The file says this shoot is complete and this manifest does not; a finished manifest is never rewritten.
+        case keptFinished
+    }
+
+    /// Writes the manifest into `directory` atomically, off the cooperative pool, unless the folder's manifest
+    /// belongs to another shoot or already says this shoot is complete; throws when the write fails.
+    func write(to directory: String) async throws -> WriteOutcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(self)
         let url = URL(fileURLWithPath: directory).appendingPathComponent(Self.fileName)
-        let result: Result<Void, any Error> = await withCheckedContinuation { continuation in
+        let (shoot, status) = (self.shoot, self.status)
+        let result: Result<WriteOutcome, any Error> = await withCheckedContinuation { continuation in
             Self.queue.async {
-                continuation.resume(returning: Result { try data.write(to: url, options: .atomic) })
+                switch Self.occupantNow(of: directory) {
+                case .unreadable:
+                    continuation.resume(returning: .success(.keptAnotherShoot(id: nil)))
+                case let .shoot(id, _) where id != shoot:
+                    continuation.resume(returning: .success(.keptAnotherShoot(id: id)))
+                case let .shoot(_, current) where current == "complete" && status != "complete":
+                    continuation.resume(returning: .success(.keptFinished))
+                default:
+                    continuation.resume(returning: Result { try data.write(to: url, options: .atomic); return .written })
+                }
             }
         }
-        try result.get()
+        return try result.get()
     }
 }

@@ -1,0 +1,98 @@
+import Exposure
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shooting
+
+/// Keeps `manifest.json` current: the planned speeds, the actual speeds seen, the journal's frames, and (with
+/// `--link-shared`) the hard links that put a shared frame into both sets' folders.
+///
+/// It never replaces another shoot's manifest nor rewrites a finished one (`ShootManifest.write(to:)`): a
+/// second shoot started into the same folder, or a late write of a run killed at the end, leaves it as it is.
+actor ManifestKeeper {
+    private let directory: String
+    private let planned: [ShootPosition: ShutterSpeed]
+    private var actual: [ShootPosition: String]
+    private var warned = false
+
+    /// A keeper writing into `directory`, starting from the speeds known so far.
+    init(directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
+        self.directory = directory
+        self.planned = planned
+        self.actual = actual
+    }
+
+    /// Notes the speed the camera reported for a saved frame.
+    func saved(_ progress: FrameProgress) {
+        actual[progress.position] = (progress.saved?.actualSpeed ?? progress.setting).description
+    }
+
+    /// Writes the manifest of `journal` (linking shared frames first when the recipe asks); a failure is
+    /// reported once and does not stop the shoot (the journal is the record that matters).
+    func write(_ journal: ShootJournal, output: any OutputStreams) async {
+        let linked = await Self.linkShared(journal)
+        let manifest = ShootManifest(journal: journal, planned: planned, actual: actual, linked: linked)
+        do {
+            switch try await manifest.write(to: directory) {
+            case .written, .keptFinished:
+                break
+            case .keptAnotherShoot(let id):
+                warnOnce(
+                    output, "\(directory)/\(ShootManifest.fileName) belongs to " + (id.map { "shoot \($0)" } ?? "something else")
+                        + "; it is left as it is and this shoot's manifest is not written")
+            }
+        } catch {
+            warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(error.localizedDescription)")
+        }
+    }
+
+    private func warnOnce(_ output: any OutputStreams, _ text: String) {
+        guard !warned else { return }
+        warned = true
+        output.writeError("warning: \(text)\n")
+    }
+
+    /// With `--link-shared`: hard-links every saved shared frame into the folder of the other set whose bracket
+    /// it completes (idempotent: an existing link is kept). Returns the links present, relative to the output
+    /// folder (`set-02/DSC00005.JPG`). A link that cannot be made leaves the manifest naming the original file.
+    static func linkShared(_ journal: ShootJournal) async -> Set<String> {
+        guard let recipe = journal.recipe, recipe.linkShared, recipe.dedupe else { return [] }
+        var wanted: [(source: String, folder: String, name: String)] = []
+        for (index, positions) in ShootManifest.brackets(of: journal.plan, recipe: recipe).enumerated() {
+            for position in positions where position.set != index + 1 {
+                guard case .done(let images, _) = journal.frame(at: position).state else { continue }
+                for image in images {
+                    wanted.append((image.path, ShootManifest.folder(ofSet: index + 1), image.fileName))
+                }
+            }
+        }
+        guard !wanted.isEmpty else { return [] }
+        let links = wanted
+        let root = URL(fileURLWithPath: journal.outputDirectory, isDirectory: true)
+        return await withCheckedContinuation { continuation in
+            ShootManifest.queue.async {
+                var linked = Set<String>()
+                let files = FileManager.default
+                for item in links {
+                    let folder = root.appendingPathComponent(item.folder, isDirectory: true)
+                    let target = folder.appendingPathComponent(item.name).path
+                    if !files.fileExists(atPath: target) {
+                        try? files.createDirectory(at: folder, withIntermediateDirectories: true)
+                        try? files.linkItem(atPath: item.source, toPath: target)
+                    }
+                    if Self.sameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
+                }
+                continuation.resume(returning: linked)
+            }
+        }
+    }
+
+    /// Whether two paths name the same file (a hard link), not merely two files of the same name.
+    private static func sameFile(_ lhs: String, _ rhs: String) -> Bool {
+        var left = stat()
+        var right = stat()
+        guard stat(lhs, &left) == 0, stat(rhs, &right) == 0 else { return false }
+        return left.st_ino == right.st_ino && left.st_dev == right.st_dev
+    }
+}
