@@ -44,7 +44,7 @@ struct EndToEndShootControlTests {
         }
         #expect(result.exitCode == 75)
         #expect(result.errorLines.count == 1)
-        #expect(result.standardError.hasPrefix("error: lost the camera and could not reconnect within 1.0 s"))
+        #expect(result.standardError.hasPrefix("error: lost the camera and could not reconnect within 1 s"))
         #expect(result.standardError.contains("`hdrshoot resume` will continue"))
         #expect(result.standardOutput.contains("Stopped at set 1, frame 3. 2 of 15 exposures captured."))
         let object = try #require(jsonObject(status.standardOutput))

@@ -156,6 +156,15 @@ struct RunCommandTests {
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
         #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1"))
+        // Never silent: whom it waits for, then every retry with its wait, as they happen.
+        #expect(result.standardOutput == """
+            3 sets, 15 exposures. Longest exposure: 4". Estimated time: ~12 s.
+            Connecting to 127.0.0.1:1…
+            no answer (connection refused); trying again in 2 s (attempt 2 of 4)
+            no answer (connection refused); trying again in 5 s (attempt 3 of 4)
+            no answer (connection refused); trying again in 10 s (attempt 4 of 4)
+
+            """)
     }
 
     @Test func simulatorCameraShootsWithoutHardware() async throws {

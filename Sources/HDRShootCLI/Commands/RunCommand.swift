@@ -41,10 +41,14 @@ enum RunCommand {
         }
         let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
         let output = context.output
+        // What will be shot is known before the camera answers: say it, then say whom we are waiting for.
+        let say = ShootConsole.sayer(options: options, output: output)
+        let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
+        say(planLine)
 
         return try await target.withCamera(environment: environment) { camera, address in
             do {
-                let check = try await CameraCheck.connect(camera, address: address)
+                let check = try await CameraCheck.connect(camera, address: address, say: say)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }
                 let matched: MatchedPlan
                 do {
@@ -58,7 +62,8 @@ enum RunCommand {
                     let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
                     if !substitutions.contains(pair) { substitutions.append(pair) }
                 }
-                let summary = summaryLines(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)
+                var summary = summaryLines(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)
+                if summary.first == planLine { summary.removeFirst() }
                 if options.json {
                     output.writeOut(ShootText.jsonLine(summaryJSON(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)))
                 }

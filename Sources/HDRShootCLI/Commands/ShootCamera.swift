@@ -70,12 +70,14 @@ struct CameraCheck: Sendable {
     var settings: [CameraShutterSpeed]
 
     /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; connection failures
-    /// become `ShootCommandError.cameraUnavailable` (exit 69).
-    static func connect(_ camera: SonyCamera, address: String) async throws -> CameraCheck {
+    /// become `ShootCommandError.cameraUnavailable` (exit 69). `say` hears "Connecting to …" at once, each
+    /// retry with its wait, and "Connected to …" (so the backoff's 17 s are never silent).
+    static func connect(_ camera: SonyCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }) async throws -> CameraCheck {
         let info: SonyCameraInfo
         let settings: [CameraShutterSpeed]
+        say(ConnectText.connecting(to: address))
         do {
-            try await camera.connectRetrying()
+            try await camera.connectRetrying { retry in say(ConnectText.retry(retry)) }
             info = try await camera.info()
             settings = try await camera.availableShutterSpeeds()
         } catch let error as SonyCameraError where error.isConnectionLost {
@@ -84,6 +86,7 @@ struct CameraCheck: Sendable {
         var identity = await camera.identity
         identity.address = address
         if identity.model.isEmpty { identity.model = info.model }
+        say("Connected to \(identity.model.isEmpty ? "the camera" : identity.model).")
         let offered = settings.compactMap { setting -> ShutterSpeed? in
             if case .timed(let speed) = setting { return speed }
             return nil

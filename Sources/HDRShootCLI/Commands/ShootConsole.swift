@@ -74,6 +74,13 @@ enum ShootConsole {
         return .milliseconds(Int64((value * scale * 1000).rounded()))
     }
 
+    /// Where a progress sentence before the shoot goes ("Connecting to …"): standard output, or standard error
+    /// with `--json` (standard output then holds only JSON lines).
+    static func sayer(options: Options, output: any OutputStreams) -> @Sendable (String) -> Void {
+        let json = options.json
+        return { text in if json { output.writeError(text + "\n") } else { output.writeOut(text + "\n") } }
+    }
+
     // MARK: - Asking
 
     /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
