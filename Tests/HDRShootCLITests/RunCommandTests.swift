@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 @testable import HDRShootCLI
 @testable import Shooting
+import SonyCamera
 import TestSupport
 import Testing
 
@@ -65,9 +66,32 @@ struct RunCommandTests {
         #expect(output.standardOutput == """
             Shooting from set 1, frame 1 (0 of 15 exposures already captured)
             Paused; press space or p to continue, q to stop
-            Reconnecting in 5.0 s (attempt 2)
+            Reconnecting in 5 s (attempt 2)
 
             """)
+    }
+
+    @Test func reconnectMessagesAreOneFlatLineEach() throws {
+        let output = CapturedOutput()
+        let view = ShootProgressView(style: .plain, output: output, plan: Self.threeByFive, overhead: 0.25)
+        let refused = SonyCameraError.connectFailed(
+            address: "192.168.122.1:15740", attempts: 1, last: .connectionRefused(address: "192.168.122.1:15740"))
+        view.show(.reconnectFailed(attempt: 2, error: refused))
+        #expect(output.standardOutput == "Reconnect attempt 2 failed: no answer (connection refused)\n")
+
+        let state = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let options = ShootConsole.Options(
+            target: nil, confirm: true, json: false, store: JournalStore(directory: state), reconnectTimeout: .seconds(300),
+            interactive: false, liveOutput: false)
+        let result = ShootResult(
+            completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
+            stopReason: .reconnectGaveUp(attempts: 12, lastError: refused))
+        let ended = CapturedOutput()
+        _ = ShootConsole.report(result, outputDirectory: "/photos/shoot", options: options, output: ended)
+        #expect(ended.standardError == "error: lost the camera and could not reconnect within 5 min after 12 attempts "
+            + "(last: connection refused); check that the camera is on and in 'Ctrl w/ Smartphone'; `hdrshoot resume` "
+            + "will continue once the camera is back\n")
     }
 
     @Test func badCameraAddressIsAUsageError() async {

@@ -93,8 +93,12 @@ enum ShootConsole {
         guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
         if options.confirm { return }
         guard options.interactive else { throw ShootCommandError.needsConfirmation }
-        if options.json { output.writeError("Proceed? [y/N] ") } else { output.writeOut("Proceed? [y/N] ") }
-        let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        let ask = options.json ? output.writeError : output.writeOut
+        ask("Proceed? [y/N] ")
+        let line = await LineInput.readLine()
+        // Ctrl-D typed no newline: end the prompt's line so the answer to it starts on a line of its own.
+        if line == nil { ask("\n") }
+        let answer = line?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else { throw ShootCommandError.declined }
     }
 
@@ -163,10 +167,12 @@ enum ShootConsole {
             case .failed(let error):
                 output.writeError("error: \(HDRShoot.message(for: error))\n")
             case let .reconnectGaveUp(attempts, lastError):
-                let last = lastError.map { " (last: \(HDRShoot.message(for: $0)))" } ?? ""
+                // The cause alone: the connect error's own "(last: …)" and advice would nest inside this line.
+                let last = lastError.map { " (last: \(ConnectText.cause($0)))" } ?? ""
                 output.writeError(
                     "error: lost the camera and could not reconnect within \(ShootText.duration(options.reconnectTimeout)) "
-                        + "after \(attempts) attempt(s)\(last); `hdrshoot resume` will continue once the camera is back\n")
+                        + "after \(PlanReport.counted(attempts, "attempt"))\(last); check that the camera is on and in "
+                        + "'Ctrl w/ Smartphone'; `hdrshoot resume` will continue once the camera is back\n")
             case .recordingFailed(let error):
                 exitCode = .failure
                 output.writeError("error: \(HDRShoot.message(for: error))\n")
