@@ -66,6 +66,15 @@ extension ShutterScale {
         return ParsedSpeed(speed: nearest, typed: typed, wasSnapped: true)
     }
 
+    /// The fast speed a bare whole number too long to be seconds most likely meant (`250` → 1/250), or nil.
+    /// People read fast speeds off a screen as `250`; `250"` or `250s` say seconds and get no suggestion.
+    package func reciprocalSuggestion(for text: String) -> ShutterSpeed? {
+        let typed = Self.trimmed(text)
+        guard !typed.isEmpty, typed.allSatisfy(\.isNumber), let value = Int(typed), Double(value) > longest.seconds,
+              let parsed = try? parseSpeed("1/\(value)") else { return nil }
+        return parsed.speed
+    }
+
     /// A label without its seconds mark: `1/250`, `0.3`, `30`.
     static func labelNumber(_ speed: ShutterSpeed) -> Substring {
         let label = Substring(speed.label)

@@ -13,7 +13,8 @@ extension ExposureError: CLIReportable {
             return "'\(text)' is not a shutter speed: it must be longer than 0 (the fastest is 1/8000)"
         case .speedOffScale(let text, let scale, let nearest):
             if nearest == scale.longest {
-                return "'\(text)' is longer than \(nearest.label), the longest timed speed (bulb is not supported)"
+                let guess = scale.reciprocalSuggestion(for: text).map { "; did you mean \($0.label)?" } ?? ""
+                return "'\(text)' is longer than \(nearest.label), the longest timed speed (bulb is not supported)\(guess)"
             }
             if nearest == scale.fastest {
                 return "'\(text)' is faster than \(nearest.label), the fastest speed"

@@ -123,7 +123,8 @@ struct RunCommandTests {
         let state = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         #expect(await runCLI(["status", "--state-dir", state.path]).standardOutput == "No shoot recorded in \(state.path).\n")
-        #expect(await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput == "null\n")
+        #expect(await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput
+            == "{\"state\":\"none\",\"stateDirectory\":\"\(state.path)\"}\n")
     }
 
     @Test func statusOfADamagedJournalIsOneClearLine() async throws {

@@ -69,24 +69,27 @@ enum RunCommand {
                 }
                 try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
 
+                let madeOutput = try OutputFolder.create(outputDirectory)
                 do {
-                    try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+                    let journal = ShootJournal(plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory)
+                    // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
+                    let lock = try await options.store.lock(id: journal.id)
+                    defer { withExtendedLifetime(lock) {} }
+                    try await options.store.create(journal)
+                    var planned: [ShootPosition: ShutterSpeed] = [:]
+                    for substitution in matched.substitutions {
+                        planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
+                    }
+                    var shoot = ShootConsole.Shoot(
+                        camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
+                        planned: planned, actual: [:], overhead: planOptions.overhead)
+                    shoot.removesUnusedOutput = madeOutput
+                    return try await ShootConsole.execute(shoot, options: options, output: output)
                 } catch {
-                    throw ShootCommandError.outputUnavailable(path: outputDirectory, reason: error.localizedDescription)
+                    // Failed before the first frame (the journal could not be locked or written): no empty folder stays.
+                    if madeOutput { OutputFolder.removeIfUnused(outputDirectory) }
+                    throw error
                 }
-                let journal = ShootJournal(plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory)
-                // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
-                let lock = try await options.store.lock(id: journal.id)
-                defer { withExtendedLifetime(lock) {} }
-                try await options.store.create(journal)
-                var planned: [ShootPosition: ShutterSpeed] = [:]
-                for substitution in matched.substitutions {
-                    planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
-                }
-                let shoot = ShootConsole.Shoot(
-                    camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
-                    planned: planned, actual: [:], overhead: planOptions.overhead)
-                return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()
                 throw error

@@ -122,6 +122,8 @@ enum ShootConsole {
         var actual: [ShootPosition: String]
         /// Seconds per frame for the first time-left estimate.
         var overhead: Double
+        /// Whether the output folder was made for this run, so it is removed again if nothing is fired into it.
+        var removesUnusedOutput = false
     }
 
     /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
@@ -138,6 +140,8 @@ enum ShootConsole {
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let view = ShootProgressView(style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead)
         let manifest = ManifestKeeper(directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
+        // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
+        try? FileManager.default.createDirectory(atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
         await manifest.write(await recorder.journal, output: output)
 
         let session = ShootSession(
@@ -149,7 +153,12 @@ enum ShootConsole {
             })
         let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) { await session.run() }
         await shoot.camera.disconnect()
-        await manifest.write(await recorder.journal, output: output)
+        let journal = await recorder.journal
+        await manifest.write(journal, output: output)
+        if shoot.removesUnusedOutput, journal.savedCount == 0, journal.interruptedFrames.isEmpty {
+            // Ended before its first frame fired: the folder holds nothing but the manifest of nothing.
+            OutputFolder.removeIfUnused(shoot.journal.outputDirectory)
+        }
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 
@@ -178,7 +187,9 @@ enum ShootConsole {
                 output.writeError("error: \(HDRShoot.message(for: error))\n")
             }
         }
-        let end = ShootText.endLine(result) + "\n" + "Images and manifest.json: \(outputDirectory)\n"
+        // A folder removed because nothing was fired into it is not shown.
+        let folder = FileManager.default.fileExists(atPath: outputDirectory) ? "Images and manifest.json: \(outputDirectory)\n" : ""
+        let end = ShootText.endLine(result) + "\n" + folder
         if options.json { output.writeError(end) } else { output.writeOut(end) }
         return exitCode
     }

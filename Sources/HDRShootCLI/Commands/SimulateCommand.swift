@@ -133,6 +133,8 @@ extension SimulatorError: CLIReportable {
         case let .invalidFault(spec, reason): return "cannot use --fault '\(spec)': \(reason)"
         case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
         case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
+        case let .addressNotLocal(host):
+            return "cannot listen on \(host): that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
         case let .cannotListen(host, port, reason):
             return "cannot listen on \(host):\(port) (\(reason)); is another simulator running? try --port 0"
         }

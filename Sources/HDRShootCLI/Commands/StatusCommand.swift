@@ -18,7 +18,9 @@ enum StatusCommand {
         let store = JournalStore(directory: try JournalStore.resolveDirectory(option: arguments.string("state-dir")))
         let json = arguments.flag("json")
         guard let journal = try await store.latest() else {
-            context.output.writeOut(json ? "null\n" : "No shoot recorded in \(store.directory.path).\n")
+            context.output.writeOut(
+                json ? ShootText.jsonLine(["state": "none", "stateDirectory": store.directory.path])
+                    : "No shoot recorded in \(store.directory.path).\n")
             return .success
         }
         context.output.writeOut(json ? ShootText.jsonLine(object(journal, store: store)) : text(journal, store: store))
