@@ -30,6 +30,15 @@ struct EndToEndTerminalTests {
             #expect(line.contains("["), "no bar: \(line)")
         }
         #expect(lines.contains { $0.contains("capturing") })
+        // Within a frame (from its speed change until it is saved) the time left never grows.
+        var frameLeft: [Int] = []
+        for line in lines {
+            if line.contains("setting speed") || line.contains("  saved") { frameLeft = [] }
+            if let left = Self.secondsLeft(line) {
+                #expect(left <= (frameLeft.last ?? left), "grew within a frame: \(line)")
+                frameLeft.append(left)
+            }
+        }
         #expect(lines.last?.hasPrefix("4\"  done") == true, "\(lines.last ?? "")")
         #expect(lines.last?.hasSuffix("15/15  ~0:00 left") == true, "\(lines.last ?? "")")
     }
@@ -103,7 +112,30 @@ struct EndToEndTerminalTests {
         #expect(jsonObject(after.standardOutput)?["state"] as? String == "complete")
     }
 
+    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    func whileReconnectingTheLiveLineCountsDownToTheNextAttemptAndTheTimeLeftStandsStill() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, _) = try await sandbox.withSimulator(faults: ["drop-at-frame:3"]) { port in
+            try await Self.onTerminal(sandbox, columns: 80, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments) { run, _ in
+                (await run.waitForExit(timeout: .seconds(120)), run.standardOutput)
+            }
+        }
+        #expect(result.0 == 0, "\(result.1)")
+        let reconnecting = Self.liveLines(result.1).filter { $0.contains("reconnecting") }
+        #expect(reconnecting.contains { $0.contains("reconnecting in 2 s") }, "\(reconnecting)")
+        #expect(Set(reconnecting.compactMap(Self.secondsLeft)).count == 1, "\(reconnecting)")
+        #expect(result.1.contains("Complete: 15 of 15 exposures captured"))
+    }
+
     // MARK: - Helpers
+
+    /// The seconds of a live line's `~m:ss left`.
+    static func secondsLeft(_ line: String) -> Int? {
+        guard let tilde = line.lastIndex(of: "~") else { return nil }
+        let clock = line[line.index(after: tilde)...].prefix { $0 != " " }.split(separator: ":").compactMap { Int($0) }
+        return clock.count == 2 ? clock[0] * 60 + clock[1] : nil
+    }
 
     /// Runs `hdrshoot <arguments>` on a pseudo-terminal `columns` wide, started in the background (keys can be
     /// typed with `type(_:)`); `body` also gets hdrshoot's own PID. hdrshoot outlives a killed `script` (it

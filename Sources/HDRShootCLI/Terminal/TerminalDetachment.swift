@@ -8,12 +8,12 @@ import Synchronization
 /// write could fail or block, and nobody reads it), and SIGHUP stays ignored until the process ends.
 ///
 /// Streams redirected to a file or a pipe keep being written: only the terminal is let go.
-package enum TerminalDetachment {
+enum TerminalDetachment {
     /// Bit 0: standard output is muted; bit 1: standard error; bit 2: detached at all.
     private static let state = Atomic<UInt8>(0)
 
     /// Lets the terminal go: mutes each standard stream that is a terminal and keeps SIGHUP ignored.
-    package static func detach() {
+    static func detach() {
         var bits: UInt8 = 0b100
         if isatty(STDOUT_FILENO) == 1 { bits |= 0b001 }
         if isatty(STDERR_FILENO) == 1 { bits |= 0b010 }
@@ -22,10 +22,10 @@ package enum TerminalDetachment {
     }
 
     /// Whether the terminal was let go.
-    package static var isDetached: Bool { state.load(ordering: .acquiring) & 0b100 != 0 }
+    static var isDetached: Bool { state.load(ordering: .acquiring) & 0b100 != 0 }
 
     /// Whether writes to `descriptor` (1 or 2) are dropped.
-    package static func isMuted(_ descriptor: Int32) -> Bool {
+    static func isMuted(_ descriptor: Int32) -> Bool {
         let bits = state.load(ordering: .acquiring)
         switch descriptor {
         case STDOUT_FILENO: return bits & 0b001 != 0
