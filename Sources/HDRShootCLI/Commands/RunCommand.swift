@@ -70,26 +70,27 @@ enum RunCommand {
                 try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
 
                 let madeOutput = try OutputFolder.create(outputDirectory)
+                let journal = ShootJournal(plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory)
+                // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
+                let lock: JournalLock
                 do {
-                    let journal = ShootJournal(plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory)
-                    // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
-                    let lock = try await options.store.lock(id: journal.id)
-                    defer { withExtendedLifetime(lock) {} }
+                    lock = try await options.store.lock(id: journal.id)
                     try await options.store.create(journal)
-                    var planned: [ShootPosition: ShutterSpeed] = [:]
-                    for substitution in matched.substitutions {
-                        planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
-                    }
-                    var shoot = ShootConsole.Shoot(
-                        camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
-                        planned: planned, actual: [:], overhead: planOptions.overhead)
-                    shoot.removesUnusedOutput = madeOutput
-                    return try await ShootConsole.execute(shoot, options: options, output: output)
                 } catch {
-                    // Failed before the first frame (the journal could not be locked or written): no empty folder stays.
+                    // The journal could not be locked or written: nothing was shot, so no empty folder stays.
                     if madeOutput { OutputFolder.removeIfUnused(outputDirectory) }
                     throw error
                 }
+                defer { withExtendedLifetime(lock) {} }
+                var planned: [ShootPosition: ShutterSpeed] = [:]
+                for substitution in matched.substitutions {
+                    planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
+                }
+                var shoot = ShootConsole.Shoot(
+                    camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
+                    planned: planned, actual: [:], overhead: planOptions.overhead)
+                shoot.removesUnusedOutput = madeOutput
+                return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()
                 throw error
