@@ -50,6 +50,9 @@ package actor CameraSimulator {
         do {
             listener = try TCPListener.bind(host: configuration.host, port: configuration.port)
         } catch {
+            if case let .systemCallFailed(_, code, _)? = error as? PTPIPError, code == Errno.addressNotAvailable.rawValue {
+                throw .addressNotLocal(host: configuration.host)
+            }
             throw .cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
         host = configuration.host

@@ -217,8 +217,10 @@ package enum SimulatorError: Error, Sendable, Equatable {
     case unreadableReplay(path: String, reason: String)
     /// A log file that cannot be opened for appending.
     case unwritableLog(path: String, reason: String)
-    /// The address cannot be listened on (in use, not local, not an IP literal).
+    /// The address cannot be listened on (in use, not an IP literal).
     case cannotListen(host: String, port: UInt16, reason: String)
+    /// `host` is no address of this machine (EADDRNOTAVAIL at bind: nothing was sent anywhere).
+    case addressNotLocal(host: String)
 
     /// Whether trying again unchanged may work: only a port in use can free up.
     package var isTransient: Bool {
@@ -229,7 +231,7 @@ package enum SimulatorError: Error, Sendable, Equatable {
     /// Whether this is a mistake in the options (a usage error) rather than a runtime failure.
     package var isUsageError: Bool {
         switch self {
-        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk: return true
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk, .addressNotLocal: return true
         case .unreadableReplay, .unwritableLog, .cannotListen: return false
         }
     }

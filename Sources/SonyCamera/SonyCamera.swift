@@ -124,7 +124,9 @@ package actor SonyCamera: RemoteCamera {
     /// Connects with automatic retry: after a refused, timed-out or reset connection (or Init Fail
     /// "busy") it waits `configuration.connectBackoff` (2 s, 5 s, 10 s) on the injected clock and tries
     /// again; an unreachable host or network fails at once. The final error says what to check.
-    package func connectRetrying() async throws {
+    /// `onRetry` hears of each failed attempt that will be tried again, before the wait (so a front end
+    /// can say "trying again in 5 s" at once).
+    package func connectRetrying(onRetry: @Sendable (ConnectRetry) async -> Void = { _ in }) async throws {
         var attempt = 0
         while true {
             attempt += 1
@@ -139,9 +141,24 @@ package actor SonyCamera: RemoteCamera {
                 guard retryable, attempt <= configuration.connectBackoff.count, !Task.isCancelled else {
                     throw Self.connectError(error, address: configuration.address, attempts: attempt)
                 }
-                try await clock.sleep(for: configuration.connectBackoff[attempt - 1])
+                let delay = configuration.connectBackoff[attempt - 1]
+                await onRetry(ConnectRetry(
+                    failedAttempt: attempt, maximumAttempts: configuration.connectBackoff.count + 1, delay: delay, error: error))
+                try await clock.sleep(for: delay)
             }
         }
+    }
+
+    /// One failed attempt of `connectRetrying` that is tried again after `delay`.
+    package struct ConnectRetry: Sendable {
+        /// The attempt that failed, from 1; the next one is `failedAttempt + 1`.
+        package var failedAttempt: Int
+        /// How many attempts `connectRetrying` makes at most.
+        package var maximumAttempts: Int
+        /// The wait before the next attempt.
+        package var delay: Duration
+        /// Why the attempt failed (a refused, timed-out or reset connection, or Init Fail "busy").
+        package var error: any Error
     }
 
     /// Fetches any image the last capture left in the camera (so 0xD215 reads 0; best effort, bounded by

@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 @testable import HDRShootCLI
 @testable import Shooting
+import SonyCamera
 import TestSupport
 import Testing
 
@@ -65,9 +66,32 @@ struct RunCommandTests {
         #expect(output.standardOutput == """
             Shooting from set 1, frame 1 (0 of 15 exposures already captured)
             Paused; press space or p to continue, q to stop
-            Reconnecting in 5.0 s (attempt 2)
+            Reconnecting in 5 s (attempt 2)
 
             """)
+    }
+
+    @Test func reconnectMessagesAreOneFlatLineEach() throws {
+        let output = CapturedOutput()
+        let view = ShootProgressView(style: .plain, output: output, plan: Self.threeByFive, overhead: 0.25)
+        let refused = SonyCameraError.connectFailed(
+            address: "192.168.122.1:15740", attempts: 1, last: .connectionRefused(address: "192.168.122.1:15740"))
+        view.show(.reconnectFailed(attempt: 2, error: refused))
+        #expect(output.standardOutput == "Reconnect attempt 2 failed: no answer (connection refused)\n")
+
+        let state = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let options = ShootConsole.Options(
+            target: nil, confirm: true, json: false, store: JournalStore(directory: state), reconnectTimeout: .seconds(300),
+            interactive: false, liveOutput: false)
+        let result = ShootResult(
+            completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
+            stopReason: .reconnectGaveUp(attempts: 12, lastError: refused))
+        let ended = CapturedOutput()
+        _ = ShootConsole.report(result, outputDirectory: "/photos/shoot", options: options, output: ended)
+        #expect(ended.standardError == "error: lost the camera and could not reconnect within 5 min after 12 attempts "
+            + "(last: connection refused); check that the camera is on and in 'Ctrl w/ Smartphone'; `hdrshoot resume` "
+            + "will continue once the camera is back\n")
     }
 
     @Test func badCameraAddressIsAUsageError() async {
@@ -99,7 +123,8 @@ struct RunCommandTests {
         let state = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         #expect(await runCLI(["status", "--state-dir", state.path]).standardOutput == "No shoot recorded in \(state.path).\n")
-        #expect(await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput == "null\n")
+        #expect(await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput
+            == "{\"state\":\"none\",\"stateDirectory\":\"\(state.path)\"}\n")
     }
 
     @Test func statusOfADamagedJournalIsOneClearLine() async throws {
@@ -156,6 +181,15 @@ struct RunCommandTests {
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
         #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1"))
+        // Never silent: whom it waits for, then every retry with its wait, as they happen.
+        #expect(result.standardOutput == """
+            3 sets, 15 exposures. Longest exposure: 4". Estimated time: ~12 s.
+            Connecting to 127.0.0.1:1…
+            no answer (connection refused); trying again in 2 s (attempt 2 of 4)
+            no answer (connection refused); trying again in 5 s (attempt 3 of 4)
+            no answer (connection refused); trying again in 10 s (attempt 4 of 4)
+
+            """)
     }
 
     @Test func simulatorCameraShootsWithoutHardware() async throws {

@@ -59,6 +59,42 @@ struct SonyCameraConnectionTests {
         #expect(clock.now.offset == .seconds(17))
     }
 
+    @Test func eachRetryIsAnnouncedWithItsWaitBeforeTheWait() async throws {
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
+        let port = listener.port
+        listener.close()
+        let clock = TestClock()
+        let camera = SonyCamera(
+            configuration: SimulatorHarness.camera(port: port) { $0.connectBackoff = [.seconds(2), .seconds(5)] }, clock: clock)
+        let heard = RetryLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await #expect(throws: SonyCameraError.self) {
+                    try await camera.connectRetrying { retry in
+                        await heard.append(retry)
+                    }
+                }
+            }
+            for pause in [2, 5] {
+                await clock.waitForSleepers(1)
+                // Announced before the wait starts: the photographer hears of it at once.
+                #expect(await heard.retries.last?.delay == .seconds(pause))
+                clock.advance(by: .seconds(pause))
+            }
+            try await group.waitForAll()
+        }
+        let refused = PTPIPError.connectionRefused(address: "127.0.0.1:\(port)")
+        let attempts = await heard.retries
+        #expect(attempts.map(\.failedAttempt) == [1, 2])
+        #expect(attempts.allSatisfy { $0.maximumAttempts == 3 && $0.error as? PTPIPError == refused })
+    }
+
+    /// The retries `connectRetrying` announced, in order.
+    private actor RetryLog {
+        var retries: [SonyCamera.ConnectRetry] = []
+        func append(_ retry: SonyCamera.ConnectRetry) { retries.append(retry) }
+    }
+
     @Test func aSingleConnectMakesOneAttempt() async throws {
         let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
         let port = listener.port

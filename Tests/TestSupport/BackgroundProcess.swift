@@ -38,17 +38,21 @@ package final class BackgroundProcess: Sendable {
     /// The child's process id.
     package let pid: Int32
     private let state = Mutex(State())
+    /// Where `type(_:)` writes, when the child was started with `typing: true`.
+    private let input: FileHandle?
 
-    private init(pid: Int32) {
+    private init(pid: Int32, input: FileHandle?) {
         self.pid = pid
+        self.input = input
     }
 
     /// Starts `executable`, runs `body` with it, then kills the child (if still running) and waits for it.
+    /// Standard input is empty, or with `typing` a pipe that `type(_:)` writes to while the child runs.
     package static func with<T>(
-        _ executable: URL, arguments: [String], environment: [String: String]? = nil,
+        _ executable: URL, arguments: [String], environment: [String: String]? = nil, typing: Bool = false,
         _ body: (BackgroundProcess) async throws -> T
     ) async throws -> T {
-        let child = try start(executable, arguments: arguments, environment: environment)
+        let child = try start(executable, arguments: arguments, environment: environment, typing: typing)
         do {
             let result = try await body(child)
             await child.kill()
@@ -59,7 +63,9 @@ package final class BackgroundProcess: Sendable {
         }
     }
 
-    private static func start(_ executable: URL, arguments: [String], environment: [String: String]?) throws -> BackgroundProcess {
+    private static func start(
+        _ executable: URL, arguments: [String], environment: [String: String]?, typing: Bool
+    ) throws -> BackgroundProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -68,14 +74,17 @@ package final class BackgroundProcess: Sendable {
         let errorPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
+        // A child that exits while the test types must not take the test process down with SIGPIPE.
+        if typing { signal(SIGPIPE, SIG_IGN) }
+        let inPipe = typing ? Pipe() : nil
+        process.standardInput = inPipe ?? FileHandle.nullDevice
         let box = Box()
         process.terminationHandler = { finished in
             box.child?.exited(status: finished.terminationReason == .uncaughtSignal
                 ? 128 + finished.terminationStatus : finished.terminationStatus)
         }
         try process.run()
-        let child = BackgroundProcess(pid: process.processIdentifier)
+        let child = BackgroundProcess(pid: process.processIdentifier, input: inPipe?.fileHandleForWriting)
         box.child = child
         if !process.isRunning { child.exited(status: process.terminationStatus) }
         for (pipe, isError) in [(outPipe, false), (errorPipe, true)] {
@@ -141,8 +150,15 @@ package final class BackgroundProcess: Sendable {
         }
     }
 
+    /// Writes `text` to the child's standard input (started with `typing: true`); nothing once it has exited.
+    package func type(_ text: String) {
+        guard exitStatus == nil else { return }
+        try? input?.write(contentsOf: Data(text.utf8))
+    }
+
     /// Kills the child (SIGKILL, by PID) unless it has exited, and waits until it is reaped.
     package func kill() async {
+        try? input?.close()
         send(SIGKILL)
         while exitStatus == nil { await waitForChange(until: ContinuousClock.now + .seconds(5)) }
     }

@@ -77,7 +77,7 @@ enum ResumeCommand {
 
         return try await target.withCamera(environment: environment) { camera, address in
             do {
-                var check = try await CameraCheck.connect(camera, address: address)
+                var check = try await CameraCheck.connect(camera, address: address, say: ShootConsole.sayer(options: options, output: output))
                 let plan = journal.plan
                 let remaining = plan.positions.filter { $0 >= start }
                 let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])

@@ -51,10 +51,14 @@ enum RunCommand {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
         }
         let output = context.output
+        // What will be shot is known before the camera answers: say it, then say whom we are waiting for.
+        let say = ShootConsole.sayer(options: options, output: output)
+        let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
+        say(planLine)
 
         return try await target.withCamera(environment: environment) { camera, address in
             do {
-                var check = try await CameraCheck.connect(camera, address: address)
+                var check = try await CameraCheck.connect(camera, address: address, say: say)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }
                 let matched: MatchedPlan
                 do {
@@ -72,17 +76,14 @@ enum RunCommand {
                     let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
                     if !substitutions.contains(pair) { substitutions.append(pair) }
                 }
-                let summary = summaryLines(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)
+                var summary = summaryLines(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)
+                if summary.first == planLine { summary.removeFirst() }
                 if options.json {
                     output.writeOut(ShootText.jsonLine(summaryJSON(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)))
                 }
                 try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
 
-                do {
-                    try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-                } catch {
-                    throw ShootCommandError.outputUnavailable(path: outputDirectory, reason: error.localizedDescription)
-                }
+                let madeOutput = try OutputFolder.create(outputDirectory)
                 let journal = ShootJournal(
                     plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory,
                     recipe: recipe(planOptions, linkShared: arguments.flag("link-shared")))
@@ -93,6 +94,8 @@ enum RunCommand {
                     lock = try await options.store.lock(id: journal.id)
                     try await options.store.create(journal)
                 } catch {
+                    // Nothing was shot, so no empty folder stays.
+                    if madeOutput { OutputFolder.removeIfUnused(outputDirectory) }
                     throw ShootCommandError.cannotRecord(stateDirectory: options.store.directory.path, cause: error)
                 }
                 defer { withExtendedLifetime(lock) {} }
@@ -100,9 +103,10 @@ enum RunCommand {
                 for substitution in matched.substitutions {
                     planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
                 }
-                let shoot = ShootConsole.Shoot(
+                var shoot = ShootConsole.Shoot(
                     camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
                     planned: planned, actual: [:], overhead: planOptions.overhead)
+                shoot.removesUnusedOutput = madeOutput
                 return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()

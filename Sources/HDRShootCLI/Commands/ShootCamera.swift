@@ -76,14 +76,17 @@ struct CameraCheck: Sendable {
     var settings: [CameraShutterSpeed]
 
     /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; errors pass through as they
-    /// are (`ErrorReport` gives them their text and exit code).
-    static func connect(_ camera: SonyCamera, address: String) async throws -> CameraCheck {
-        try await camera.connectRetrying()
+    /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
+    /// retry with its wait (so the backoff's 17 s are never silent).
+    static func connect(_ camera: SonyCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }) async throws -> CameraCheck {
+        say(ConnectText.connecting(to: address))
+        try await camera.connectRetrying { retry in say(ConnectText.retry(retry)) }
         let info = try await camera.info()
         let settings = try await camera.availableShutterSpeeds()
         var identity = await camera.identity
         identity.address = address
         if identity.model.isEmpty { identity.model = info.model }
+        say("Connected to \(identity.model.isEmpty ? "the camera" : identity.model).")
         let offered = settings.compactMap { setting -> ShutterSpeed? in
             if case .timed(let speed) = setting { return speed }
             return nil

@@ -74,6 +74,13 @@ enum ShootConsole {
         return .milliseconds(Int64((value * scale * 1000).rounded()))
     }
 
+    /// Where a progress sentence before the shoot goes ("Connecting to …"): standard output, or standard error
+    /// with `--json` (standard output then holds only JSON lines).
+    static func sayer(options: Options, output: any OutputStreams) -> @Sendable (String) -> Void {
+        let json = options.json
+        return { text in if json { output.writeError(text + "\n") } else { output.writeOut(text + "\n") } }
+    }
+
     // MARK: - Asking
 
     /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
@@ -86,8 +93,12 @@ enum ShootConsole {
         guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
         if options.confirm { return }
         guard options.interactive else { throw ShootCommandError.needsConfirmation }
-        if options.json { output.writeError("Proceed? [y/N] ") } else { output.writeOut("Proceed? [y/N] ") }
-        let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        let ask = options.json ? output.writeError : output.writeOut
+        ask("Proceed? [y/N] ")
+        let line = await LineInput.readLine()
+        // Ctrl-D typed no newline: end the prompt's line so the answer to it starts on a line of its own.
+        if line == nil { ask("\n") }
+        let answer = line?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else { throw ShootCommandError.declined }
     }
 
@@ -111,6 +122,8 @@ enum ShootConsole {
         var actual: [ShootPosition: String]
         /// Seconds per frame for the first time-left estimate.
         var overhead: Double
+        /// Whether the output folder was made for this run, so it is removed again if nothing is fired into it.
+        var removesUnusedOutput = false
     }
 
     /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
@@ -127,6 +140,8 @@ enum ShootConsole {
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let view = ShootProgressView(style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead)
         let manifest = ManifestKeeper(directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
+        // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
+        try? FileManager.default.createDirectory(atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
         await manifest.write(await recorder.journal, output: output)
 
         let session = ShootSession(
@@ -138,7 +153,12 @@ enum ShootConsole {
             })
         let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) { await session.run() }
         await shoot.camera.disconnect()
-        await manifest.write(await recorder.journal, output: output)
+        let journal = await recorder.journal
+        await manifest.write(journal, output: output)
+        if shoot.removesUnusedOutput, journal.savedCount == 0, journal.interruptedFrames.isEmpty {
+            // Ended before its first frame fired: the folder holds nothing but the manifest of nothing.
+            OutputFolder.removeIfUnused(shoot.journal.outputDirectory)
+        }
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 
@@ -155,15 +175,19 @@ enum ShootConsole {
             case .failed(let error):
                 output.writeError("error: \(HDRShoot.message(for: error))\n")
             case let .reconnectGaveUp(attempts, lastError):
-                let last = lastError.map { " (last: \(HDRShoot.message(for: $0)))" } ?? ""
+                // The cause alone: the connect error's own "(last: …)" and advice would nest inside this line.
+                let last = lastError.map { " (last: \(ConnectText.cause($0)))" } ?? ""
                 output.writeError(
                     "error: lost the camera and could not reconnect within \(ShootText.duration(options.reconnectTimeout)) "
-                        + "after \(attempts) attempt(s)\(last); `hdrshoot resume` will continue once the camera is back\n")
+                        + "after \(PlanReport.counted(attempts, "attempt"))\(last); check that the camera is on and in "
+                        + "'Ctrl w/ Smartphone'; `hdrshoot resume` will continue once the camera is back\n")
             case .recordingFailed(let error):
                 output.writeError("error: \(HDRShoot.message(for: error))\n")
             }
         }
-        let end = ShootText.endLine(result) + "\n" + "Images and manifest.json: \(outputDirectory)\n"
+        // A folder removed because nothing was fired into it is not shown.
+        let folder = FileManager.default.fileExists(atPath: outputDirectory) ? "Images and manifest.json: \(outputDirectory)\n" : ""
+        let end = ShootText.endLine(result) + "\n" + folder
         if options.json { output.writeError(end) } else { output.writeOut(end) }
         return exitCode
     }

@@ -8,8 +8,9 @@ import Synchronization
 /// Structure (all children of one task group, so nothing outlives the run):
 /// - the runner, inside a group of its own with a waiter that cancels it when the shoot is abandoned;
 /// - the event consumer, which shows every event until `.finished`;
-/// - the controls: SIGINT/SIGTERM (first: stop after the current frame; second: abandon it) and, on a
-///   terminal, keys (space or p: pause/continue; q: stop after the current frame);
+/// - the controls: SIGINT/SIGTERM (first: stop after the current frame; second: abandon it), SIGHUP (the
+///   terminal is gone: shoot on without it, see `TerminalDetachment`) and, on a terminal, keys (space or p:
+///   pause/continue; q: stop after the current frame);
 /// - on a live terminal line, a once-a-second redraw so the clock moves during long exposures.
 struct ShootSession: Sendable {
     /// The runner, created with the plan, camera and journal.
@@ -36,7 +37,7 @@ struct ShootSession: Sendable {
         let terminal = readsKeys ? TerminalMode.enterCharacterMode() : nil
         defer { terminal?.restore() }
         let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let controls = Controls(runner: runner, view: view, abandon: abandonSink)
+        let controls = Controls(runner: runner, view: view, terminal: terminal, abandon: abandonSink)
         let (runner, view, start, restartingSet, frameSaved) = (runner, view, start, restartingSet, frameSaved)
         let readsKeys = terminal != nil
 
@@ -102,41 +103,72 @@ struct ShootSession: Sendable {
     }
 }
 
-/// What Ctrl-C, SIGTERM and the keys do to a running shoot.
+/// What Ctrl-C, SIGTERM, SIGHUP and the keys do to a running shoot.
 private final class Controls: Sendable {
     let runner: BracketRunner
     let view: ShootProgressView
+    let terminal: TerminalMode?
     let abandon: AsyncStream<Void>.Continuation
     private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
 
-    init(runner: BracketRunner, view: ShootProgressView, abandon: AsyncStream<Void>.Continuation) {
+    init(runner: BracketRunner, view: ShootProgressView, terminal: TerminalMode?, abandon: AsyncStream<Void>.Continuation) {
         self.runner = runner
         self.view = view
+        self.terminal = terminal
         self.abandon = abandon
     }
 
-    /// Handles signals (and keys) until cancelled.
+    /// Handles signals (and keys, until the terminal hangs up) until cancelled.
     func run(readingKeys: Bool) async {
+        let (hangup, hangupSink) = AsyncStream.makeStream(of: Void.self)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await _ in SignalEvents.stream() { await self.interrupt() }
+                for await number in SignalEvents.stream([SIGINT, SIGTERM, SIGHUP]) {
+                    if number == SIGHUP {
+                        await self.hangUp()
+                        hangupSink.finish()
+                    } else {
+                        await self.interrupt()
+                    }
+                }
             }
             if readingKeys {
                 group.addTask {
-                    for await key in KeyboardInput.keys() { await self.press(key) }
+                    // Keys are read until the terminal hangs up (or input ends).
+                    await withTaskGroup(of: Void.self) { keys in
+                        keys.addTask { for await key in KeyboardInput.keys() { await self.press(key) } }
+                        keys.addTask { for await _ in hangup {} }
+                        await keys.next()
+                        keys.cancelAll()
+                    }
                 }
             }
         }
     }
 
-    /// First: stop after the frame in flight. Second: abandon it.
+    /// The terminal is gone: nothing more is written to it and its mode is put back (where it still can be);
+    /// the shoot, its journal and its manifest carry on. A shoot paused from the keyboard could never be
+    /// continued now: it stops instead (resumable), rather than wait forever or fire without its photographer.
+    func hangUp() async {
+        TerminalDetachment.detach()
+        view.detach()
+        terminal?.restore()
+        let pausedByKeyboard = state.withLock { state in
+            defer { if state.paused { state.stops = max(state.stops, 1) } }
+            return state.paused
+        }
+        if pausedByKeyboard { await runner.stop() }
+    }
+
+    /// First: stop after the frame in flight (at once while parked). Second: abandon it.
     func interrupt() async {
         let stops = state.withLock { state in
             state.stops += 1
             return state.stops
         }
         if stops == 1 {
-            view.note("Stopping after the current frame (press Ctrl-C again to abandon it)")
+            view.note(view.isParked ? "Stopping" : "Stopping after the current frame (press Ctrl-C again to abandon it)")
+            view.markStopping()
             await runner.stop()
         } else {
             view.note("Abandoning the frame in flight; it is shot again on resume")
@@ -144,7 +176,7 @@ private final class Controls: Sendable {
         }
     }
 
-    /// Space or p: pause or continue; q: stop after the current frame.
+    /// Space or p: pause or continue; q: stop after the current frame (at once while parked).
     func press(_ key: UInt8) async {
         switch key {
         case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
@@ -163,7 +195,8 @@ private final class Controls: Sendable {
                 return state.stops == 0
             }
             if first {
-                view.note("Stopping after the current frame")
+                view.note(view.isParked ? "Stopping" : "Stopping after the current frame")
+                view.markStopping()
                 await runner.stop()
             }
         default:

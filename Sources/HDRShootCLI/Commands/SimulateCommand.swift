@@ -155,16 +155,18 @@ extension SimulatorError: CLIReportable {
         case let .invalidQuirk(spec, reason): return "cannot use --quirk '\(spec)': \(reason)"
         case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
         case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
+        case let .addressNotLocal(host):
+            return "cannot listen on \(host): that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
         case let .cannotListen(host, port, reason):
             return "cannot listen on \(host):\(port) (\(reason)); is another simulator running? try --port 0"
         }
     }
 
-    /// 64 for a wrong option; 69 when the address cannot be listened on (the port is taken, the address is not
-    /// this machine's); 1 for a replay or log file that cannot be used.
+    /// 64 for a wrong option or an address that is not this machine's; 69 when the port cannot be listened on
+    /// (taken); 1 for a replay or log file that cannot be used.
     package var exitCode: ExitCode {
         switch self {
-        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk: .usage
+        case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk, .addressNotLocal: .usage
         case .cannotListen: .unavailable
         case .unreadableReplay, .unwritableLog: .failure
         }

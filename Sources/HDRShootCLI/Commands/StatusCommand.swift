@@ -30,7 +30,9 @@ enum StatusCommand {
             shown = try await store.latest()
         }
         guard let journal = shown else {
-            context.output.writeOut(json ? "null\n" : "No shoot recorded in \(store.directory.path).\n")
+            context.output.writeOut(
+                json ? ShootText.jsonLine(["state": "none", "stateDirectory": store.directory.path])
+                    : "No shoot recorded in \(store.directory.path).\n")
             return .success
         }
         let unfinished = try await store.unfinished()

@@ -12,18 +12,23 @@ package protocol OutputStreams: Sendable {
 }
 
 /// The process's real standard output and standard error, unbuffered.
+///
+/// A stream that is a terminal goes silent once `TerminalDetachment` let the terminal go (SIGHUP); a failed
+/// write (a closed pipe, a terminal that hung up) is dropped rather than ending the process.
 package struct StandardStreams: OutputStreams {
     /// Creates the writer for the process's own streams.
     package init() {}
 
     /// Writes to the stream at once (no buffering to interleave wrongly with standard error).
     package func writeOut(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        guard !TerminalDetachment.isMuted(STDOUT_FILENO) else { return }
+        try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
     }
 
     /// Writes to standard error at once.
     package func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        guard !TerminalDetachment.isMuted(STDERR_FILENO) else { return }
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 }
 

@@ -22,31 +22,45 @@ final class ShootProgressView: Sendable {
     let style: Style
     private let output: any OutputStreams
     private let plan: BracketPlan
-    private let overhead: Double
+    private let origin = ContinuousClock.now
     private let state: Mutex<State>
 
     private struct State {
-        var started = ContinuousClock.now
+        var started: ContinuousClock.Instant?
+        var estimator: TimeLeftEstimator
         var latest: FrameProgress?
-        var framesThisRun = 0
-        var exposureThisRun = 0.0
+        /// A wait the live line counts down: a busy retry or the next reconnect attempt.
+        var wait: (kind: WaitKind, until: ContinuousClock.Instant)?
+        var holds: [PauseReason.Kind: PauseReason] = [:]
+        var stopping = false
+        var finished = false
         var liveLine = ""
         var closed = false
     }
 
-    /// A view of a shoot of `plan`; `overhead` seconds per frame estimate the time left until frames are measured.
-    init(style: Style, output: any OutputStreams, plan: BracketPlan, overhead: Double) {
+    private enum WaitKind {
+        case busyRetry
+        case reconnect(attempt: Int)
+    }
+
+    /// A view of a shoot of `plan`; `overhead` seconds per frame estimate the time left until frames are
+    /// measured; `noiseReduction` is what Long Exposure NR adds, where known.
+    init(
+        style: Style, output: any OutputStreams, plan: BracketPlan, overhead: Double,
+        noiseReduction: TimeLeftEstimator.NoiseReduction = .none
+    ) {
         self.style = style
         self.output = output
         self.plan = plan
-        self.overhead = overhead
-        state = Mutex(State())
+        let exposures = plan.positions.map { plan.speed(at: $0)?.seconds ?? 0 }
+        state = Mutex(State(estimator: TimeLeftEstimator(exposures: exposures, overhead: overhead, noiseReduction: noiseReduction)))
     }
 
     // MARK: - Events
 
     /// Shows one runner event.
     func show(_ event: ShootEvent) {
+        record(event)
         switch style {
         case .json: output.writeOut(ShootText.jsonLine(Self.json(event)))
         case .plain: if let line = plainLine(event) { output.writeOut(line + "\n") }
@@ -63,11 +77,24 @@ final class ShootProgressView: Sendable {
         }
     }
 
-    /// Redraws the live line (its clock moves during long exposures); no-op in the other styles.
+    /// Whether shooting is parked: a hold (keyboard, network, reconnect) is in force and no frame is in flight,
+    /// so a stop takes effect at once.
+    var isParked: Bool {
+        state.withLock { state in
+            state.holds[.connection] != nil || (!state.holds.isEmpty && (state.latest.map { $0.phase == .saved } ?? true))
+        }
+    }
+
+    /// Notes that the shoot stops after the frame in flight (the live line's phase says so).
+    func markStopping() {
+        state.withLock { $0.stopping = true }
+        tick()
+    }
+
+    /// Redraws the live line (its clocks move during long exposures and waits); no-op in the other styles.
     func tick() {
         guard style == .live else { return }
-        let line = state.withLock { state in state.latest.map { liveText($0, state: state) } }
-        if let line { draw(line) }
+        if let line = liveText() { draw(line) }
     }
 
     /// Ends the live line so what follows starts on a fresh line.
@@ -78,22 +105,51 @@ final class ShootProgressView: Sendable {
                 state.liveLine = ""
                 state.closed = true
             }
-            return !state.liveLine.isEmpty
+            return !state.liveLine.isEmpty && !state.closed
         }
         if hadLine { output.writeOut("\n") }
     }
 
+    /// Stops drawing for good without ending the line (the terminal is gone: nothing may be written to it).
+    func detach() {
+        state.withLock { state in
+            state.closed = true
+            state.liveLine = ""
+        }
+    }
+
+    /// Seconds since this view was made, the estimator's clock.
+    private func seconds(_ instant: ContinuousClock.Instant) -> Double {
+        ShootText.seconds(instant - origin)
+    }
+
     private func record(_ event: ShootEvent) {
+        let now = ContinuousClock.now
+        let time = seconds(now)
         state.withLock { state in
             switch event {
-            case .started: state.started = .now
+            case let .started(position, _, _):
+                state.started = now
+                state.estimator.start(at: plan.framesBefore(position), time: time)
             case .progress(let progress):
                 state.latest = progress
-                if progress.phase == .saved {
-                    state.framesThisRun += 1
-                    state.exposureThisRun += progress.speed.seconds
-                }
-            default: break
+                state.wait = nil
+                state.estimator.frame(plan.framesBefore(progress.position), reached: progress.phase, at: time)
+            case let .retrying(_, _, _, delay, _):
+                state.wait = (.busyRetry, now + delay)
+            case .paused(let reason):
+                state.holds[reason.kind] = reason
+                state.estimator.hold(reason.kind, at: time)
+            case .resumed(let reason):
+                state.holds[reason.kind] = nil
+                if reason.kind == .connection { state.wait = nil }
+                state.estimator.release(reason.kind, at: time)
+            case let .reconnecting(attempt, delay):
+                state.wait = (.reconnect(attempt: attempt), now + delay)
+            case .reconnectFailed, .reconnected, .cameraNote:
+                break
+            case .finished:
+                state.finished = true
             }
         }
     }
@@ -101,7 +157,6 @@ final class ShootProgressView: Sendable {
     // MARK: - Plain lines
 
     private func plainLine(_ event: ShootEvent) -> String? {
-        record(event)
         switch event {
         case let .started(position, completed, total):
             return "Shooting from \(position) (\(completed) of \(total) exposures already captured)"
@@ -118,7 +173,7 @@ final class ShootProgressView: Sendable {
         case .paused(let reason): return ShootText.pauseText(reason, resumed: false)
         case .resumed(let reason): return ShootText.pauseText(reason, resumed: true)
         case let .reconnecting(attempt, delay): return "Reconnecting in \(ShootText.duration(delay)) (attempt \(attempt))"
-        case let .reconnectFailed(attempt, error): return "Reconnect attempt \(attempt) failed: \(HDRShoot.message(for: error))"
+        case let .reconnectFailed(attempt, error): return "Reconnect attempt \(attempt) failed: \(ConnectText.failure(error))"
         case .reconnected(let attempt): return "Reconnected (attempt \(attempt)); checking the unfinished frame"
         case .cameraNote(let text): return "Note: \(text)"
         case .finished: return nil
@@ -128,46 +183,91 @@ final class ShootProgressView: Sendable {
     // MARK: - Live line
 
     private func showLive(_ event: ShootEvent) {
-        record(event)
         switch event {
-        case .progress(let progress):
-            let line = state.withLock { liveText(progress, state: $0) }
-            draw(line)
+        case .progress:
+            tick()
         case .finished:
+            tick()
             close()
         case .started:
             break
         default:
             if let text = plainLine(event) { printAboveLiveLine(text) }
+            tick()
         }
     }
 
-    /// `Set 2/3  frame 3/5  1/30  capturing  7/15 captured  0:05 elapsed  ~0:07 left`.
-    private func liveText(_ progress: FrameProgress, state: State) -> String {
-        let elapsed = ShootText.seconds(ContinuousClock.now - state.started)
-        let perFrame = state.framesThisRun > 0
-            ? max(0, (elapsed - state.exposureThisRun) / Double(state.framesThisRun)) : overhead
-        let positions = plan.positions
-        let remainingPositions = positions.dropFirst(min(progress.completed, positions.count))
-        let remaining = remainingPositions.reduce(0.0) { $0 + (plan.speed(at: $1)?.seconds ?? 0) + perFrame }
-        return "Set \(progress.position.set)/\(progress.setCount)  frame \(progress.position.frame)/\(progress.framesInSet)  "
-            + "\(progress.setting)  \(ShootText.phaseText(progress.phase))  \(progress.completed)/\(progress.total) captured  "
-            + "\(ShootText.clock(elapsed)) elapsed  ~\(ShootText.clock(remaining)) left"
+    /// The line as it stands now, fitted to the terminal; nil before the first frame.
+    private func liveText() -> String? {
+        let now = ContinuousClock.now
+        let time = seconds(now)
+        let line = state.withLock { state -> LiveLine? in
+            guard let progress = state.latest, !state.closed else { return nil }
+            return LiveLine(
+                set: progress.position.set, sets: progress.setCount, frame: progress.position.frame,
+                frames: progress.framesInSet, speed: progress.setting.description,
+                phase: Self.phase(of: state, progress: progress, now: now), completed: progress.completed,
+                total: progress.total, elapsed: state.started.map { ShootText.seconds(now - $0) } ?? 0,
+                left: state.estimator.secondsLeft(at: time))
+        }
+        guard let line else { return nil }
+        // Re-read at every redraw, so a resized terminal is followed within a second.
+        let columns = TerminalMode.columns(of: 1)
+        return line.render(width: (columns > 0 ? columns : 80) - 1)
+    }
+
+    /// What is happening, in a few words: the wait or hold in force, else the frame's phase.
+    private static func phase(of state: State, progress: FrameProgress, now: ContinuousClock.Instant) -> String {
+        if state.finished { return "done" }
+        let inFlight = progress.phase != .saved
+        if state.holds[.connection] != nil {
+            if case let (.reconnect(attempt), until)? = state.wait {
+                let left = until - now
+                return left > .zero ? "reconnecting in \(countdown(left))" : "reconnecting (attempt \(attempt))"
+            }
+            return "reconnecting"
+        }
+        if state.stopping && !inFlight { return "stopping" }
+        if !inFlight, !state.holds.isEmpty {
+            if state.holds[.network] != nil { return "paused: network lost" }
+            if state.holds[.user] != nil { return "paused by you (p continues)" }
+            return "paused"
+        }
+        var text = liveText(progress.phase)
+        if case let (.busyRetry, until)? = state.wait, until > now {
+            text = "camera busy, retry in \(countdown(until - now))"
+        }
+        if state.stopping { return text + ", then stop" }
+        if !state.holds.isEmpty { return text + ", then pause" }
+        return text
+    }
+
+    /// `5 s` rounded up, so a countdown never shows 0 while still waiting.
+    private static func countdown(_ duration: Duration) -> String {
+        "\(Int(ShootText.seconds(duration).rounded(.up))) s"
+    }
+
+    /// The frame's phase on the live line.
+    private static func liveText(_ phase: FramePhase) -> String {
+        switch phase {
+        case .settingSpeed: "setting speed"
+        case .capturing: "capturing"
+        case .waitingForIdle: "saving"
+        case .saved: "saved"
+        }
     }
 
     private func draw(_ line: String) {
-        // Longer than the terminal is wide, the line would wrap and `\r` could no longer redraw it.
-        let width = TerminalMode.columns(of: 1)
-        let fitted = width > 1 && line.count >= width ? String(line.prefix(width - 1)) : line
         let closed = state.withLock { state in
-            if !state.closed { state.liveLine = fitted }
+            if !state.closed { state.liveLine = line }
             return state.closed
         }
-        if !closed { output.writeOut("\r\u{1B}[2K" + fitted) }
+        if !closed { output.writeOut("\r\u{1B}[2K" + line) }
     }
 
     private func printAboveLiveLine(_ text: String) {
-        let line = state.withLock { $0.liveLine }
+        let (line, closed) = state.withLock { ($0.liveLine, $0.closed) }
+        guard !closed else { return output.writeOut(text + "\n") }
         output.writeOut("\r\u{1B}[2K" + text + "\n" + line)
     }
 

@@ -29,9 +29,11 @@ enum ShootText {
             + "captured. Run `hdrshoot resume` to shoot the remaining \(remaining)."
     }
 
-    /// `2 s`, `0.5 s`, `5 min`: a duration for messages.
+    /// `2 s`, `0.5 s`, `5 min`: a duration for messages (whole seconds without a `.0`).
     static func duration(_ duration: Duration) -> String {
-        PlanReport.duration(seconds(duration))
+        let value = seconds(duration)
+        if value < 9.95, (value * 10).rounded() == value.rounded() * 10 { return "\(Int(value.rounded())) s" }
+        return PlanReport.duration(value)
     }
 
     /// A duration in seconds.

@@ -3,11 +3,12 @@ import Glibc
 #endif
 import Dispatch
 
-/// SIGINT and SIGTERM as an `AsyncStream`, delivered by dispatch signal sources.
+/// Signals (SIGINT and SIGTERM unless told otherwise) as an `AsyncStream`, delivered by dispatch signal sources.
 ///
 /// While the stream is alive the signals' default actions are off (so Ctrl-C reaches the shoot instead of
 /// killing it); when the stream ends (its task is cancelled) the sources are cancelled and the default
-/// actions come back.
+/// actions come back, except SIGHUP once the terminal was let go (`TerminalDetachment`): a late hangup must
+/// not kill the process while it finishes the shoot's records.
 enum SignalEvents {
     /// A stream of the numbers of `signals` as they arrive.
     static func stream(_ signals: [Int32] = [SIGINT, SIGTERM]) -> AsyncStream<Int32> {
@@ -23,7 +24,7 @@ enum SignalEvents {
         continuation.onTermination = { _ in
             queue.async {
                 sources.cancel()
-                for number in signals { signal(number, SIG_DFL) }
+                for number in signals { signal(number, number == SIGHUP && TerminalDetachment.isDetached ? SIG_IGN : SIG_DFL) }
             }
         }
         return stream

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The shoot's output folder: made before the first frame, explained in words when it cannot be, and taken
+/// away again when a run that made it ends before anything was fired into it.
+enum OutputFolder {
+    /// Creates `path` (and its parents); returns whether it was made now (false: it was already there).
+    /// Throws `ShootCommandError.outputUnavailable` saying what is wrong with the path.
+    static func create(_ path: String) throws -> Bool {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return false }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw ShootCommandError.outputUnavailable(path: path, reason: problem(creating: path, error: error))
+        }
+        return true
+    }
+
+    /// Why `path` cannot be made, as a person checks it: the part of the path that is a file, or the folder
+    /// that may not be written, else the system's reason.
+    static func problem(creating path: String, error: any Error) -> String {
+        let manager = FileManager.default
+        var prefix = ""
+        for component in URL(fileURLWithPath: path).standardizedFileURL.pathComponents where component != "/" {
+            let parent = prefix.isEmpty ? "/" : prefix
+            prefix += "/" + component
+            var isFolder: ObjCBool = false
+            guard manager.fileExists(atPath: prefix, isDirectory: &isFolder) else {
+                // `prefix` is missing: it would be made in `parent`, which must be writable.
+                return manager.isWritableFile(atPath: parent)
+                    ? systemReason(error) : "no permission to create a folder in '\(parent)'"
+            }
+            if !isFolder.boolValue { return "'\(prefix)' is a file, not a folder" }
+        }
+        return systemReason(error)
+    }
+
+    /// Removes what a run left in `path` when nothing was fired into it: its `manifest.json`, empty set folders,
+    /// then the folder itself if that left it empty. Anything else in it stays.
+    static func removeIfUnused(_ path: String) {
+        let manager = FileManager.default
+        try? manager.removeItem(atPath: path + "/" + ShootManifest.fileName)
+        for name in (try? manager.contentsOfDirectory(atPath: path)) ?? [] {
+            let child = path + "/" + name
+            var isFolder: ObjCBool = false
+            if manager.fileExists(atPath: child, isDirectory: &isFolder), isFolder.boolValue,
+               (try? manager.contentsOfDirectory(atPath: child))?.isEmpty == true {
+                try? manager.removeItem(atPath: child)
+            }
+        }
+        if (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true { try? manager.removeItem(atPath: path) }
+    }
+
+    /// The POSIX reason under a Foundation file error, with the path it concerns (`'/mnt/card': No space left
+    /// on device`), else the error's description.
+    private static func systemReason(_ error: any Error) -> String {
+        let info = (error as NSError).userInfo
+        // On Linux the underlying error is stored as a Swift error: bridge it explicitly.
+        guard let underlying = (info[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+              underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code)) else {
+            return error.localizedDescription
+        }
+        let reason = String(cString: text)
+        return (info[NSFilePathErrorKey] as? String).map { "'\($0)': \(reason)" } ?? reason
+    }
+}

@@ -1,0 +1,57 @@
+import PTPIP
+import SonyCamera
+
+/// The lines of connecting and reconnecting: where to, why an attempt failed (in a few words, never a chain of
+/// "(last: …)"), and what comes next.
+enum ConnectText {
+    /// `Connecting to 192.168.122.1…` (the port only when it is not PTP/IP's 15740).
+    static func connecting(to address: String) -> String {
+        if address == CameraTarget.simulatorAddress { return "Connecting to the built-in simulated camera…" }
+        let suffix = ":\(PTPIPClient.defaultPort)"
+        let shown = address.hasSuffix(suffix) ? String(address.dropLast(suffix.count)) : address
+        let host = shown.hasPrefix("[") && shown.hasSuffix("]") ? String(shown.dropFirst().dropLast()) : shown
+        return "Connecting to \(host)…"
+    }
+
+    /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
+    static func retry(_ retry: SonyCamera.ConnectRetry) -> String {
+        "\(failure(retry.error)); trying again in \(ShootText.duration(retry.delay)) "
+            + "(attempt \(retry.failedAttempt + 1) of \(retry.maximumAttempts))"
+    }
+
+    /// A failed connection attempt in a few words: `no answer (connection refused)`, `the camera is busy`.
+    static func failure(_ error: any Error) -> String {
+        guard let ptp = innermost(error) else { return HDRShoot.message(for: error) }
+        switch ptp {
+        case .connectionRefused, .timedOut, .peerClosed, .connectionReset: return "no answer (\(cause(error)))"
+        default: return cause(error)
+        }
+    }
+
+    /// Why a connection failed, without the wrappers' advice: `connection refused`, `timed out`.
+    static func cause(_ error: any Error) -> String {
+        guard let ptp = innermost(error) else { return HDRShoot.message(for: error) }
+        switch ptp {
+        case .connectionRefused: return "connection refused"
+        case .timedOut: return "timed out"
+        case .peerClosed: return "the camera closed the connection"
+        case .connectionReset: return "connection reset"
+        case .hostUnreachable: return "no route to the camera"
+        case .networkUnreachable: return "the network is unreachable"
+        case let .nameResolutionFailed(host, _): return "cannot resolve '\(host)'"
+        case let .initFailed(reason): return "the camera refused the session (\(reason))"
+        default: return ptp.description
+        }
+    }
+
+    /// The PTP/IP failure under the camera layer's connection errors, if that is what `error` is.
+    private static func innermost(_ error: any Error) -> PTPIPError? {
+        if let ptp = error as? PTPIPError { return ptp }
+        switch error as? SonyCameraError {
+        case let .connectFailed(_, _, last)?: return last
+        case let .unreachable(_, underlying)?: return underlying
+        case let .connectionLost(_, underlying)?: return innermost(underlying)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `run` says while it connects: the plan first, then whom it waits for, each retry with its wait, the
+/// result (built binary, loopback only).
+@Suite("Connecting out loud (built binary)", .serialized)
+struct EndToEndConnectTests {
+    @Test func theRunSaysThePlanThenConnectingThenEachRetryThenConnected() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // Nothing listens on the port at first (refused), so attempt 1 fails and the run announces attempt 2
+        // in 2 s; the simulator started on that port in the meantime answers attempt 2.
+        let port = try closedLoopbackPort()
+        let arguments = ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "127.0.0.1:\(port)", "--confirm"]
+            + sandbox.shootArguments
+        let (exit, output) = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            _ = try await run.waitForLine { $0.contains("trying again in 2 s (attempt 2 of 4)") }
+            let simulator = ["simulate", "--port", String(port), "--exposure-cap", "0.02", "--processing-ms", "20", "--image-size", "4000"]
+            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: simulator, environment: sandbox.environment) { camera in
+                _ = try await camera.waitForLine { $0.contains("listening on") }
+                let exit = await run.waitForExit(timeout: .seconds(60))
+                camera.send(SIGTERM)
+                await camera.waitForExit(timeout: .seconds(10))
+                return (exit, run.standardOutput)
+            }
+        }
+        #expect(exit == 0, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(4)) == [
+            "1 set, 3 exposures. Longest exposure: 1/250. Estimated time: ~0.8 s.",
+            "Connecting to 127.0.0.1:\(port)…",
+            "no answer (connection refused); trying again in 2 s (attempt 2 of 4)",
+            "Connected to ILCE-7M3.",
+        ], "\(output)")
+        // The plan line is not repeated in the confirmation summary when the camera offers every speed.
+        #expect(lines.filter { $0.hasPrefix("1 set, 3 exposures.") }.count == 1)
+        #expect(output.contains("Complete: 3 of 3 exposures captured"))
+    }
+
+    /// A loopback port nothing listens on: bound to learn a free number, then closed (connecting is refused).
+    private func closedLoopbackPort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
