@@ -82,7 +82,7 @@ extension SimulatedCamera {
         let exposure = ends - started
         var record = CaptureRecord(frame: frame, started: started, shutterValue: value, exposure: exposure)
         // Long Exposure NR: a dark frame as long as the exposure, before processing; busy meanwhile.
-        let darkFrame = noiseReduction(value: value, exposure: exposure, cutByCap: cutByCap)
+        let darkFrame = noiseReduction(value: value, exposure: exposure, cutByCap: cutByCap).map(capped)
         if let darkFrame { record.noiseReductionSeconds = CameraSimulator.seconds(darkFrame) }
         finishedCaptures.append(record)
         let readyAt = ends + (darkFrame ?? .zero) + configuration.processingTime

@@ -3,7 +3,7 @@ import SonyCamera
 extension SonyCameraError: CLIReportable {
     /// One line per case: 69 when the camera cannot be reached, went away or cannot shoot as it is set (not a
     /// Sony, a setting it never reports, the wrong mode, a speed it lacks, focus that never locks), 75 for a stop
-    /// `resume` can continue (an image that was not the frame's), 1 when it misbehaved. This is the code of a
+    /// `resume` can continue (an image that was not the frame's, a body that stayed busy), 1 when it misbehaved. This is the code of a
     /// command that fails with the error (`camera`, or `run` before its first frame); a shoot that captured
     /// frames before it stopped exits 75 (`ErrorReport.exitCode(for:)`).
     /// A new case is one line here (the switch is exhaustive, so the compiler asks for it).
@@ -18,7 +18,7 @@ extension SonyCameraError: CLIReportable {
         case .focusFailed: .unavailable
         case .connectionLost: .unavailable
         case .notConnected: .unavailable
-        case .deviceBusy: .unavailable
+        case .deviceBusy: .transientFailure
         case .imageNotThisFrame: .transientFailure
         case .noImageAtHandle: .failure
         case .operationFailed: .failure

@@ -51,9 +51,12 @@ extension SonyCamera {
             let values = (settable.isEmpty ? supported : settable).compactMap(SonyShutterValue.init).filter(\.isValid)
             if !values.isEmpty { return values }
         }
-        let ends = [minimum, maximum].compactMap(SonyShutterValue.init).compactMap(\.speed)
-        let longest = ends.max() ?? ShutterSpeed(numerator: 30, denominator: 1)
-        let fastest = ends.min() ?? ShutterSpeed(numerator: 1, denominator: 8000)
+        // A range whose ends are no speeds (libgphoto2's RX100M7 notes show 0 to 0xFFFFFFFF) bounds nothing.
+        let ends = [minimum, maximum].compactMap(SonyShutterValue.init)
+            .filter { $0.rawValue != UInt32.max }.compactMap(\.speed)
+        let bounded = ends.count == 2 && ends[0] != ends[1]
+        let longest = bounded ? ends.max()! : ShutterSpeed(numerator: 30, denominator: 1)
+        let fastest = bounded ? ends.min()! : ShutterSpeed(numerator: 1, denominator: 8000)
         let timed = ShutterScale.third.speeds
             .filter { $0 <= longest && $0 >= fastest && $0.seconds <= 30 }
             .compactMap(SonyShutterValue.init)

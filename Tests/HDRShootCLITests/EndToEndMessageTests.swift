@@ -24,10 +24,14 @@ struct EndToEndMessageTests {
     @Test func aWholeNumberPastThirtySecondsSuggestsTheFastSpeedSonyScreensShow() async throws {
         let result = try await ShootSandbox().hdrshoot(["plan", "--shadow", "1", "--highlight", "250"])
         #expect(result.exitCode == 64)
-        #expect(result.errorLines.first == "error: --highlight: '250' is longer than 30\", the longest timed speed (bulb is not supported); did you mean 1/250?")
-        // Written in seconds, it means seconds: no guess.
+        let expected = "error: --highlight: '250' is longer than 30\", the longest timed speed; "
+            + "write 250\" for a bulb exposure of 250 seconds or 1/250 for a fast speed"
+        #expect(result.errorLines.first.map(String.init) == expected)
+        // Written in seconds, it means seconds: a bulb exposure (snapped to the nearest stop), no fast-speed guess.
         let seconds = try await ShootSandbox().hdrshoot(["plan", "--shadow", "250s", "--highlight", "1/1000"])
-        #expect(seconds.errorLines.first == "error: --shadow: '250s' is longer than 30\", the longest timed speed (bulb is not supported)")
+        #expect(seconds.exitCode == 0)
+        #expect(seconds.standardOutput.contains("warning: --shadow 250s is not a 1/3-stop speed; using 4'"))
+        #expect(!seconds.standardOutput.contains("1/250 for a fast speed"))
     }
 
     @Test func aSimulatorOnAnAddressOfAnotherMachineSaysSoWithoutSendingAnything() async throws {

@@ -1,0 +1,274 @@
+import CameraSimulator
+import Exposure
+import Foundation
+import PTPIP
+import Shooting
+import SonyCamera
+import SonyProtocol
+import Testing
+import TestSupport
+
+/// Bodies that behave unlike the reference (issue 12), each modelled by a simulator quirk, against `SonyCamera`
+/// over real loopback TCP.
+@Suite(.timeLimit(.minutes(2))) struct SonyCameraFieldTests {
+    private static let fast = ShutterSpeed(numerator: 1, denominator: 250)
+
+    // MARK: - 1. Idle link drop
+
+    @Test func aBodyThatDropsAnIdleLinkAfterTenSecondsStaysConnectedForAMinute() async throws {
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.quirks = [.idleDrop(.seconds(10))] }, clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            let before = await simulator.operationCount
+            try await Lockstep.pass(.seconds(60), clocks)
+            #expect(await camera.isConnected)
+            // One cheap read every 2 s of silence: about 30 in a minute, never a silence of 10 s.
+            let reads = await simulator.operationCount - before
+            #expect(reads >= 25 && reads <= 31, "\(reads) keepalive reads")
+        }
+    }
+
+    @Test func withoutTheKeepaliveTheSameBodyDropsTheLink() async throws {
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.quirks = [.idleDrop(.seconds(10))] }, camera: { $0.keepaliveInterval = nil },
+            clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, _ in
+            try await Lockstep.pass(.seconds(12), clocks)
+            while await camera.isConnected { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await !camera.isConnected)
+        }
+    }
+
+    @Test func aLongExposureWithNoiseReductionOnAnIdleDroppingBodyIsFetchedInOneRelease() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.quirks = [.idleDrop(.seconds(10)), .longExposureNR] }, clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            let four = ShutterSpeed(numerator: 4, denominator: 1)
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(four)) }
+            // 4" exposure + 4" dark frame + processing: 8 s of waiting, bridged by keepalive reads.
+            let frame = try await Lockstep.drive(clocks) {
+                try await camera.capture(exposure: four, to: CaptureDestination(directory: folder))
+            }
+            #expect(frame.images.count == 1)
+            #expect(frame.actualSpeed == .timed(four))
+            #expect(await simulator.framesFired == 1)
+            #expect(await camera.isConnected)
+        }
+    }
+
+    // MARK: - 4. First release ignored after connect
+
+    @Test func aReleaseIgnoredRightAfterConnectingIsPressedOnceMoreAndFiresOnce() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.quirks = [.startupNoFire(.seconds(3))] }, clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            let frame = try await Lockstep.drive(clocks) {
+                try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            }
+            #expect(frame.images.count == 1)
+            #expect(await simulator.framesFired == 1)
+            #expect(await camera.takeNotes().contains { $0.contains("ignored the first shutter release") })
+        }
+    }
+
+    @Test func aReleaseThatFiredIsNeverPressedAgainEvenWhenItsImageIsSlow() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        // No ignored releases, but a slow body: the early-release check presses again, is answered busy
+        // (the body is still processing) and waits for the one image.
+        try await SimulatorHarness.run(
+            simulator: { $0.processingTime = .seconds(5) }, clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            let frame = try await Lockstep.drive(clocks) {
+                try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            }
+            #expect(frame.images.count == 1)
+            #expect(await simulator.framesFired == 1)
+        }
+    }
+
+    // MARK: - 5. Focus once, then held
+
+    @Test func anAFBodyFocusesOnceThenShootsInMFAndIsPutBackToAF() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.focusMode = .singleAF; $0.quirks = [.afLock(.milliseconds(300))] },
+            clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            for _ in 0..<2 {
+                let frame = try await Lockstep.drive(clocks) {
+                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                }
+                #expect(frame.images.count == 1)
+                #expect(await camera.focusMode == .manual)
+            }
+            #expect(await simulator.framesFired == 2)
+            #expect(await camera.takeNotes().contains { $0.contains("focused once (AF-S)") })
+            await camera.disconnect()
+            try await camera.connect()
+            #expect(await camera.focusMode == .singleAF)
+        }
+    }
+
+    @Test func focusThatNeverLocksStopsBeforeAnythingFires() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.focusMode = .singleAF; $0.quirks = [.afFail] }, clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            await #expect {
+                try await Lockstep.drive(clocks) {
+                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                }
+            } throws: { error in
+                guard case .focusFailed(let mode, _)? = error as? SonyCameraError else { return false }
+                return mode == "AF-S" && "\(error)".contains("MF")
+            }
+            #expect(await simulator.framesFired == 0)
+        }
+    }
+
+    @Test func aBodyWithAFocusSwitchFocusesEveryFrameAndWarns() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.focusMode = .singleAF; $0.quirks = [.focusSwitch, .afLock(.milliseconds(300))] },
+            clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            for _ in 0..<2 {
+                _ = try await Lockstep.drive(clocks) {
+                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                }
+            }
+            #expect(await simulator.framesFired == 2)
+            #expect(await camera.focusMode == .singleAF)
+            #expect(await camera.takeNotes().contains { $0.contains("frames may not align") })
+        }
+    }
+
+    // MARK: - 6, 7, 8. Shutter lists and setting
+
+    @Test(arguments: [SimulatorQuirk.shutterRange(listInD229: false), .shutterRange(listInD229: true)])
+    func aShutterSpeedSentAsARangeStillShoots(quirk: SimulatorQuirk) async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, simulator in
+            let speeds = try await camera.availableShutterSpeeds()
+            #expect(speeds.contains(.timed(Self.fast)) && speeds.contains(.bulb))
+            #expect(speeds.contains(.timed(ShutterSpeed(numerator: 30, denominator: 1))))
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            #expect(try await camera.currentShutterSpeed() == .timed(Self.fast))
+            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            #expect(frame.actualSpeed == .timed(Self.fast))
+            #expect(await simulator.framesFired == 1)
+        }
+    }
+
+    @Test(arguments: [SimulatorQuirk.directSetRefused(.invalidDevicePropValue), .directSetIgnored])
+    func aRefusedOrIgnoredDirectSetFallsBackToNotchStepsForTheSession(quirk: SimulatorQuirk) async throws {
+        try await SimulatorHarness.run(
+            simulator: { $0.quirks = [quirk] }, camera: { $0.shutterConfirmTimeout = .milliseconds(300) }
+        ) { camera, _ in
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            #expect(try await camera.currentShutterSpeed() == .timed(Self.fast))
+            let slower = ShutterSpeed(numerator: 1, denominator: 60)
+            try await camera.setShutterSpeed(.timed(slower))
+            #expect(try await camera.currentShutterSpeed() == .timed(slower))
+            let notes = await camera.takeNotes()
+            #expect(notes.count == 1 && notes[0].contains("notch by notch"), "\(notes)")
+        }
+    }
+
+    @Test func aLostNotchIsSentAgainFromTheReadBack() async throws {
+        try await SimulatorHarness.run(
+            simulator: { $0.protocolVersion = 200; $0.quirks = [.lostNotch(2)] },
+            camera: { $0.stepConfirmTimeout = .milliseconds(300) }
+        ) { camera, _ in
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            #expect(try await camera.currentShutterSpeed() == .timed(Self.fast))
+        }
+    }
+
+    @Test func moreLostNotchesThanTheRetriesStopWithTheStuckSpeedNamed() async throws {
+        try await SimulatorHarness.run(
+            simulator: { $0.protocolVersion = 200; $0.quirks = [.lostNotch(10)] },
+            camera: { $0.stepConfirmTimeout = .milliseconds(100) }
+        ) { camera, _ in
+            await #expect {
+                try await camera.setShutterSpeed(.timed(Self.fast))
+            } throws: { error in
+                if case .shutterSpeedRejected(let requested, _)? = error as? SonyCameraError { return requested == "1/250" }
+                return false
+            }
+        }
+    }
+
+    // MARK: - 9, 10, 11. No events, busy start, a lagging 0xD215
+
+    @Test(arguments: [[SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag]])
+    func threeFramesShootOnAnAwkwardBody(quirks: [SimulatorQuirk]) async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await SimulatorHarness.run(simulator: { $0.quirks = quirks }) { camera, simulator in
+            for denominator in [1000, 500, 250] {
+                let speed = ShutterSpeed(numerator: 1, denominator: denominator)
+                try await camera.setShutterSpeed(.timed(speed))
+                let frame = try await camera.capture(exposure: speed, to: CaptureDestination(directory: folder))
+                #expect(frame.images.count == 1 && frame.actualSpeed == .timed(speed))
+            }
+            #expect(await simulator.framesFired == 3)
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(files.filter { $0.hasSuffix(".JPG") }.count == 3)
+        }
+    }
+
+    // MARK: - 12. Transfers never destroy an image
+
+    @Test(arguments: [SimulatorQuirk.transferLong(100), .transferShort(100)])
+    func aDataPhaseOfTheWrongLengthIsKeptAndMarked(quirk: SimulatorQuirk) async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, _ in
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let image = try #require(frame.images.first)
+            let expected = 20_000 + (quirk == .transferLong(100) ? 100 : -100)
+            #expect(image.byteCount == expected)
+            let size = try FileManager.default.attributesOfItem(atPath: image.path)[.size] as? Int
+            #expect(size == expected)
+            #expect(image.problem?.contains("announced 20000") == true)
+        }
+    }
+
+    @Test(arguments: [SimulatorQuirk.objectInfoEmpty, .objectInfoGarbled])
+    func anImageWithoutUsableInformationIsNamedFromItsContent(quirk: SimulatorQuirk) async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, _ in
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let image = try #require(frame.images.first)
+            #expect(image.fileName.hasPrefix("unnamed-") && image.fileName.hasSuffix(".JPG"), "\(image.fileName)")
+            #expect(image.byteCount == 20_000)
+            #expect(frame.actualSpeed == .timed(Self.fast))
+        }
+    }
+}
