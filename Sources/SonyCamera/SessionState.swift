@@ -7,8 +7,9 @@ struct SessionState: Sendable {
     var images = ImageLedger()
     /// Events of any kind received in this session: a body that sent none is polled instead of waited on.
     var eventsSeen = 0
-    /// Measures from the start of the session (a release soon after it may be ignored by the body).
-    let started: Stopwatch
+    /// Measures from the start of the session, and again from when it is ready (a release soon after that may
+    /// be ignored by the body).
+    var started: Stopwatch
     /// Measures from the end of the last operation on the command channel (the keepalive's measure).
     var lastActivity: Stopwatch
     /// Operations sent and not answered yet (the keepalive stays quiet meanwhile).

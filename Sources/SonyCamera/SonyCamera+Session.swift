@@ -66,6 +66,8 @@ extension SonyCamera {
                 await Self.keepAlive(self, every: interval, on: clock)
             }
         }
+        // Bodies that ignore early releases count from the end of the start-up (or later): so does the re-press.
+        link.session.started = Stopwatch(clock: clock)
         state = .ready(link)
         publish(properties.shootingFileInfo?.hasImages == true ? .saving : .idle)
     }

@@ -24,8 +24,15 @@ package struct SonyCameraInfo: Sendable, Equatable {
     /// Every shutter speed offered, longest first (BULB first when offered).
     package var availableShutterSpeeds: [SonyShutterValue]
 
-    /// Builds the report from what the body sent at start-up.
-    package init(deviceInfo: DeviceInfo, extDeviceInfo: SonyExtDeviceInfo, properties: SonyPropertyTable) {
+    /// The focus mode (`MF`, `AF-S`, ...) and how a shoot handles it, nil when the body reports none.
+    package var focus: String?
+
+    /// Builds the report from what the body sent at start-up; `shutterValues` is the settable list when the
+    /// body sends 0xD20D as a range (see `SonyCamera.rangedShutterValues`).
+    package init(
+        deviceInfo: DeviceInfo, extDeviceInfo: SonyExtDeviceInfo, properties: SonyPropertyTable,
+        shutterValues: [SonyShutterValue]? = nil
+    ) {
         model = deviceInfo.model
         firmware = deviceInfo.deviceVersion
         serialNumber = deviceInfo.serialNumber
@@ -34,7 +41,14 @@ package struct SonyCameraInfo: Sendable, Equatable {
         exposureMode = mode?.name
         saveDestination = properties.saveDestination.map(Self.destinationText)
         currentShutterSpeed = properties.shutterSpeed
-        let settable = properties.settableShutterSpeeds.filter(\.isValid)
+        let settable = shutterValues ?? properties.settableShutterSpeeds.filter(\.isValid)
+        focus = properties.focusMode.map { mode in
+            guard mode.autofocuses else { return mode.name }
+            let switchable = properties[.focusMode]?.isSettable == true || properties[.afWithShutter]?.isSettable == true
+            return mode.name + (switchable
+                ? " (hdrshoot focuses once, then holds that focus for the whole bracket)"
+                : " (cannot be switched remotely: every frame focuses on its own; set MF for frames that align)")
+        }
         let offered = settable.isEmpty ? properties.supportedShutterSpeeds.filter(\.isValid) : settable
         availableShutterSpeeds = SonyShutterStepping.notchOrder(offered)
 
@@ -77,6 +91,7 @@ extension SonyCamera {
     package func info() async throws -> SonyCameraInfo {
         try await refreshIfChanged()
         guard let deviceInfo, let extDeviceInfo else { throw SonyCameraError.notConnected }
-        return SonyCameraInfo(deviceInfo: deviceInfo, extDeviceInfo: extDeviceInfo, properties: properties)
+        return SonyCameraInfo(
+            deviceInfo: deviceInfo, extDeviceInfo: extDeviceInfo, properties: properties, shutterValues: rangedShutterValues())
     }
 }

@@ -45,9 +45,11 @@ struct CameraCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(Set(object.keys) == [
             "model", "firmware", "protocolVersion", "exposureMode", "canShoot", "blockers", "saveDestination",
-            "currentShutterSpeed", "availableShutterSpeeds",
+            "focusMode", "currentShutterSpeed", "availableShutterSpeeds",
         ])
         #expect(object["model"] as? String == "DSC-RX100M7")
+        // The recorded body is in AF-A (0x8005), which a shoot focuses once and then holds.
+        #expect((object["focusMode"] as? String)?.hasPrefix("AF-A (hdrshoot focuses once") == true, "\(object["focusMode"] ?? "")")
         #expect(object["firmware"] as? String == "1.00")
         #expect(object["protocolVersion"] as? String == "3.00")
         #expect(object["exposureMode"] as? String == "M")

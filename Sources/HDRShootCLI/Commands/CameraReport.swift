@@ -13,6 +13,7 @@ enum CameraReport {
             "exposure mode:     \(info.exposureMode ?? "unknown")\(info.canShoot ? "" : " (hdrshoot cannot shoot now)")",
             "shutter speed:     \(info.currentShutterSpeed?.label ?? "unknown")",
             "save destination:  \(info.saveDestination ?? "unknown")",
+            "focus:             \(info.focus ?? "unknown")",
             "shutter speeds:    \(info.availableShutterSpeeds.count): "
                 + info.availableShutterSpeeds.map(\.label).joined(separator: " "),
         ]
@@ -25,7 +26,7 @@ enum CameraReport {
     }
 
     /// The JSON form with the keys `model`, `firmware`, `protocolVersion`, `exposureMode`, `canShoot`,
-    /// `blockers`, `saveDestination`, `currentShutterSpeed`, `availableShutterSpeeds`.
+    /// `blockers`, `saveDestination`, `focusMode`, `currentShutterSpeed`, `availableShutterSpeeds`.
     static func json(_ info: SonyCameraInfo) throws -> String {
         let object: [String: Any] = [
             "model": info.model,
@@ -35,6 +36,7 @@ enum CameraReport {
             "canShoot": info.canShoot,
             "blockers": info.blockers,
             "saveDestination": info.saveDestination ?? NSNull(),
+            "focusMode": info.focus ?? NSNull(),
             "currentShutterSpeed": info.currentShutterSpeed.map(speed) ?? NSNull(),
             "availableShutterSpeeds": info.availableShutterSpeeds.map(speed),
         ]

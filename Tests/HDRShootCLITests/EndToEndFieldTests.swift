@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The built binary against `hdrshoot simulate` with quirks of real bodies (issue 12): each shoot completes with
+/// every planned frame fired exactly once.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct EndToEndFieldTests {
+    @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsAFourSecondWaitInOneRelease() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and used to fire
+        // the frame again and again); the keepalive keeps it.
+        let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
+        let (result, fired) = try await sandbox.withSimulator(processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3"]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Complete: 1 of 1 exposures captured"))
+        #expect(!result.standardOutput.contains("Reconnect"))
+        #expect(fired == ["1/250"])
+    }
+
+    @Test func anAFBodyThatNeedsTimeToFocusShootsEveryFrameOnceInMF() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--focus", "AF-S", "--quirk", "af-lock:300"]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("focused once (AF-S); the camera is in MF for the shoot"))
+        #expect(fired == ThreeByFive.labels)
+    }
+
+    @Test func aBodyWithoutEventsThatIgnoresItsFirstReleaseAndLagsStillShootsEveryFrameOnce() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let quirks = "no-events,startup-nofire:3,d215-lag,busy-at-start:2"
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--quirk", quirks]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("ignored the first shutter release"))
+        #expect(fired == ThreeByFive.labels)
+    }
+
+    @Test func aBodyThatRefusesDirectSetsIsSteppedAndSaysSoOnce() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--quirk", "direct-set-refused"]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.components(separatedBy: "notch by notch").count == 2)
+        #expect(fired == ThreeByFive.labels)
+    }
+}
