@@ -34,6 +34,8 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     package var log: [LogEntry]
     /// Where the shoot stands.
     package var status: Status
+    /// The schedule and repetitions of an interval series (`run --every`); absent for a single bracket.
+    package var series: SeriesRecord?
 
     /// A planned speed replaced by one the camera has.
     package struct Substitution: Sendable, Hashable, Codable {
@@ -214,7 +216,7 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     }
 
     /// Whether the shoot still has frames to shoot.
-    package var isUnfinished: Bool { status != .complete }
+    package var isUnfinished: Bool { status != .complete || series.map { !$0.ended } ?? false }
 
     /// Changes the record of the frame at `position`.
     package mutating func updateFrame(at position: ShootPosition, _ change: (inout FrameRecord) -> Void) {
