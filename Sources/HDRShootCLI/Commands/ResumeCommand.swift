@@ -17,6 +17,7 @@ enum ResumeCommand {
             """,
         options: ShootConsole.sharedOptions + [
             .flag("restart-set", help: "Shoot the interrupted set again from its first frame."),
+            .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times."),
         ],
         run: run
     )
@@ -46,6 +47,9 @@ enum ResumeCommand {
             throw UsageError(
                 "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
                 command: arguments.command)
+        }
+        if journal.series != nil {
+            return try await SeriesRun.resume(journal, arguments: arguments, options: options, target: target, context: context)
         }
         guard let resumePosition = journal.resumePosition else {
             // Every frame is saved but the shoot was not marked complete (the process died at the very end).
