@@ -68,7 +68,8 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         let prepared = try await prepare(start.number, folder)
         series.repetitions.append(SeriesRecord.Repetition(
             number: start.number, scheduledOffsetMilliseconds: SeriesRecord.milliseconds(start.at),
-            plannedStart: series.date(at: start.at), actualStart: time, endedAt: nil, timing: Self.name(start.timing),
+            plannedStart: series.date(at: start.at), actualStart: time,
+            actualOffsetMilliseconds: SeriesRecord.milliseconds(actual), endedAt: nil, timing: Self.name(start.timing),
             state: .shooting, outputDirectory: folder.path, plan: prepared.plan, frames: nil))
         journal.series = series
         journal.plan = prepared.plan
@@ -103,7 +104,7 @@ package actor SeriesJournalRecorder: SeriesRecorder {
             let offset = last.map { $0.1 + schedule.every * (number - $0.0) } ?? schedule.nominalStart(of: number)
             series.repetitions.append(SeriesRecord.Repetition(
                 number: number, scheduledOffsetMilliseconds: SeriesRecord.milliseconds(offset),
-                plannedStart: series.date(at: offset), actualStart: nil, endedAt: nil, timing: "skipped",
+                plannedStart: series.date(at: offset), actualStart: nil, actualOffsetMilliseconds: nil, endedAt: nil, timing: "skipped",
                 state: .skipped, outputDirectory: nil, plan: nil, frames: nil))
         }
         journal.series = series

@@ -72,6 +72,8 @@ package struct SeriesRecord: Sendable, Hashable, Codable {
         package var plannedStart: Date
         /// When it actually started (absent for a skipped one).
         package var actualStart: Date?
+        /// When it actually started, in milliseconds after the series' first start (the drift to the millisecond).
+        package var actualOffsetMilliseconds: Int64?
         /// When its run ended.
         package var endedAt: Date?
         /// `onTime`, `afterOverrun` or `late`.
@@ -95,8 +97,9 @@ package struct SeriesRecord: Sendable, Hashable, Codable {
     package var everyMilliseconds: Int64
     /// Where the series ends.
     package var end: End
-    /// The series' first start: every offset counts from here.
-    package var firstStart: Date
+    /// The series' first start in milliseconds since 1970 (the journal's dates keep whole seconds only, and the
+    /// schedule must survive a resume to the millisecond).
+    package var firstStartMilliseconds: Int64
     /// EV each repetition is shifted slower than the previous one (absent: no shift).
     package var shift: EVAmount?
     /// The longest speed a shifted plan may use.
@@ -117,13 +120,19 @@ package struct SeriesRecord: Sendable, Hashable, Codable {
     ) {
         self.everyMilliseconds = Self.milliseconds(every)
         self.end = end
-        self.firstStart = firstStart
+        self.firstStartMilliseconds = Int64((firstStart.timeIntervalSince1970 * 1000).rounded())
         self.shift = shift
         self.longest = longest
         self.base = base
         self.rootDirectory = rootDirectory
         self.repetitions = []
         self.ended = false
+    }
+
+    /// The series' first start: every offset counts from here.
+    package var firstStart: Date {
+        get { Date(timeIntervalSince1970: Double(firstStartMilliseconds) / 1000) }
+        set { firstStartMilliseconds = Int64((newValue.timeIntervalSince1970 * 1000).rounded()) }
     }
 
     /// The interval.

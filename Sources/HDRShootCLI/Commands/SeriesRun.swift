@@ -133,7 +133,7 @@ enum SeriesRun {
                 // The schedule counts from the moment the photographer said yes.
                 record.firstStart = Date()
                 if case .until(let date) = record.end, date <= record.firstStart {
-                    throw ShootCommandError.outputUnavailable(path: root, reason: "the --until time passed while waiting for the answer")
+                    throw ShootCommandError.blocked(["the --until time passed while waiting for the answer; nothing was shot"])
                 }
                 var journal = ShootJournal(
                     plan: first.plan, camera: check.identity, substitutions: first.substitutions,

@@ -146,10 +146,11 @@ final class SeriesDisplay: Sendable {
         guard let series = journal.series else { return }
         var repetitions: [[String: Any]] = []
         for repetition in series.repetitions {
+            let actual = repetition.actualOffsetMilliseconds.map { series.date(at: .milliseconds($0)) }
             var entry: [String: Any] = [
                 "number": repetition.number, "state": repetition.state.rawValue, "timing": repetition.timing,
-                "plannedStart": Self.iso(repetition.plannedStart),
-                "actualStart": repetition.actualStart.map(Self.iso) ?? NSNull(),
+                "plannedStart": Self.iso(series.date(at: repetition.start.at)),
+                "actualStart": actual.map(Self.iso) ?? NSNull(),
                 "endedAt": repetition.endedAt.map(Self.iso) ?? NSNull(),
             ]
             if let folder = repetition.outputDirectory { entry["folder"] = (folder as NSString).lastPathComponent }
@@ -157,8 +158,8 @@ final class SeriesDisplay: Sendable {
             let frames = isCurrent ? journal.frames : repetition.frames ?? []
             entry["exposures"] = repetition.plan?.totalExposures ?? 0
             entry["saved"] = frames.joined().filter { if case .done = $0.state { true } else { false } }.count
-            if let actual = repetition.actualStart {
-                entry["startDriftSeconds"] = PlanReport.rounded(actual.timeIntervalSince(repetition.plannedStart), places: 3)
+            if let actual = repetition.actualOffsetMilliseconds {
+                entry["startDriftSeconds"] = Double(actual - repetition.scheduledOffsetMilliseconds) / 1000
             }
             repetitions.append(entry)
         }
