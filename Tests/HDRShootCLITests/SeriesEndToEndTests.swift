@@ -93,6 +93,28 @@ struct SeriesEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/rep-004/set-01"))
     }
 
+    @Test func aHangupDoesNotEndTheSeries() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (exitCode, fired) = try await sandbox.withSimulator { port in
+            let arguments = ["run"] + Self.flags + [
+                "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
+            ] + sandbox.shootArguments
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
+                // The SSH session drops while the series waits for its second repetition.
+                run.send(SIGHUP)
+                return await run.waitForExit(timeout: .seconds(30))
+            }
+        }
+        #expect(exitCode == 0)
+        #expect(fired == Self.labels + Self.labels)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["state"] as? String } == ["done", "done"])
+    }
+
     @Test func seriesOptionsWithoutEveryAreAUsageError() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
