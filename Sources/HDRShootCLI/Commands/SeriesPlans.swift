@@ -49,8 +49,8 @@ enum SeriesPlans {
             lines.append("Series: a repetition every \(every) from \(clockTime(firstTime)) until stopped (q or Ctrl-C); "
                 + "\(firstPlan.totalExposures) exposures each.")
         } else {
-            lines.append("Series: \(PlanReport.counted(numbers.count, "repetition")) every \(every), starts from "
-                + "\(clockTime(firstTime)) to \(clockTime(lastTime)); \(exposures) exposures in all.")
+            lines.append("Series: \(PlanReport.counted(numbers.count, "repetition")) every \(every), first start "
+                + "\(clockTime(firstTime)), last \(clockTime(lastTime)); \(exposures) exposures in all.")
         }
         lines.append("Repetition \(start.number): " + ShootText.summary(firstPlan, overhead: overhead))
         if let shift = record.shift, shift.sixths != 0, let last = plans.last, numbers.count > 1 {
@@ -89,9 +89,9 @@ enum SeriesPlans {
         }
         let longestNR = withNR.max() ?? 0
         if longestNR > longest {
-            let fits = longestNR <= interval ? "still fits" : "does NOT fit"
+            let fits = longestNR <= interval ? "still fits" : "does NOT fit: turn it off for interval HDR"
             lines.append("If Long Exposure NR is on (hdrshoot cannot read it), the longest takes ~\(PlanReport.duration(longestNR)) "
-                + "and \(fits); turn it off for interval HDR.")
+                + "and \(fits).")
         }
         return lines
     }
