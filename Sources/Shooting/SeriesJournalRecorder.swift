@@ -146,8 +146,8 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         try await store.save(journal)
     }
 
-    /// The stored name of a timing.
-    static func name(_ timing: RepetitionSchedule.Timing) -> String {
+    /// The stored name of a timing: `onTime`, `afterOverrun`, `late`.
+    package static func name(_ timing: RepetitionSchedule.Timing) -> String {
         switch timing {
         case .onTime: "onTime"
         case .afterOverrun: "afterOverrun"

@@ -169,7 +169,7 @@ enum SeriesRun {
         }
         let schedule = record.schedule
         let now = record.offset(of: Date())
-        let skipMissed = arguments.flag("skip-missed")
+        var skipMissed = arguments.flag("skip-missed")
         var start = next.start
         var skipped: [Int] = []
         var continuing: (position: ShootPosition, restartingSet: Bool)?
@@ -186,6 +186,14 @@ enum SeriesRun {
         } else if start.at < now {
             let missed = schedule.skippingMissed(from: start, now: now)
             let numbers = missed.skipped.map(String.init).joined(separator: ", ")
+            if !skipMissed && options.interactive && !options.confirm {
+                // Never shot late without asking: the photographer chooses on a terminal.
+                output.writeOut("Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
+                    + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ")
+                let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let answer, answer == "n" || answer == "s" else { throw ShootCommandError.declined }
+                skipMissed = answer == "s"
+            }
             if skipMissed {
                 guard let upcoming = missed.next else {
                     throw ShootCommandError.blocked(["every remaining start time has passed; nothing is left on the schedule"])

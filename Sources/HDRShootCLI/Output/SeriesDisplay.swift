@@ -61,7 +61,17 @@ final class SeriesDisplay: Sendable {
                 $0.view = view
                 $0.manifest = keeper
             }
-            note(startLine(start))
+            if style == .json {
+                var object: [String: Any] = [
+                    "event": "repetitionStarted", "repetition": start.number, "exposures": plan.totalExposures,
+                    "timing": SeriesJournalRecorder.name(start.timing),
+                ]
+                if case .late(let by) = start.timing { object["lateSeconds"] = ShootText.seconds(by) }
+                if case .afterOverrun(let by) = start.timing { object["overrunSeconds"] = ShootText.seconds(by) }
+                output.writeOut(ShootText.jsonLine(object))
+            } else {
+                note(startLine(start))
+            }
             await writeManifests(await journal())
         case let .shoot(_, shootEvent):
             let (view, keeper) = state.withLock { ($0.view, $0.manifest) }
@@ -78,7 +88,13 @@ final class SeriesDisplay: Sendable {
                 $0.view = nil
                 $0.manifest = nil
             }
-            if result.isComplete { note("Repetition \(number)\(total) complete: \(result.completed) exposures") }
+            if style == .json {
+                output.writeOut(ShootText.jsonLine([
+                    "event": "repetitionFinished", "repetition": number, "complete": result.isComplete, "captured": result.completed,
+                ]))
+            } else if result.isComplete {
+                note("Repetition \(number)\(total) complete: \(result.completed) exposures")
+            }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
         case .resumed(let reason):
