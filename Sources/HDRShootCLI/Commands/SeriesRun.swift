@@ -161,9 +161,24 @@ enum SeriesRun {
         _ journal: ShootJournal, arguments: ParsedArguments, options: ShootConsole.Options, target: CameraTarget,
         context: CommandContext
     ) async throws -> ExitCode {
-        guard let record = journal.series else { preconditionFailure("resume of a series journal") }
+        guard var record = journal.series else { preconditionFailure("resume of a series journal") }
+        var journal = journal
+        if let last = record.repetitions.indices.last, record.repetitions[last].state == .shooting || record.repetitions[last].state == .stopped,
+           journal.resumePosition == nil {
+            // Every frame of the last repetition is saved (the process died before it was marked done).
+            record.repetitions[last].state = .done
+            record.repetitions[last].endedAt = journal.updatedAt
+            record.repetitions[last].frames = journal.frames
+            journal.series = record
+        }
         let output = context.output
         guard let next = record.continuation() else {
+            // Marked complete, so the next `resume` does not find it again.
+            journal.series?.ended = true
+            journal.status = .complete
+            journal.revision += 1
+            journal.updatedAt = Date()
+            try await options.store.save(journal)
             output.writeOut("Nothing left to shoot: every repetition of the series is done.\n")
             return .success
         }
