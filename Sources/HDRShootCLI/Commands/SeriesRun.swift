@@ -172,16 +172,17 @@ enum SeriesRun {
             journal.series = record
         }
         let output = context.output
-        guard let next = record.continuation() else {
-            // Marked complete, so the next `resume` does not find it again.
+        // Marks the series complete (so the next `resume` does not find it again) and says why.
+        func finished(_ why: String) async throws -> ExitCode {
             journal.series?.ended = true
             journal.status = .complete
             journal.revision += 1
             journal.updatedAt = Date()
             try await options.store.save(journal)
-            output.writeOut("Nothing left to shoot: every repetition of the series is done.\n")
+            output.writeOut("Nothing left to shoot: \(why).\n")
             return .success
         }
+        guard let next = record.continuation() else { return try await finished("every repetition of the series is done") }
         let schedule = record.schedule
         let now = record.offset(of: Date())
         var skipMissed = arguments.flag("skip-missed")
@@ -193,9 +194,7 @@ enum SeriesRun {
             let position = journal.resumePosition ?? .start
             let restarting = arguments.flag("restart-set")
             continuing = (restarting ? ShootPosition(set: position.set, frame: 1) : position, restarting)
-            guard let late = schedule.held(start, until: now) else {
-                throw ShootCommandError.blocked(["the series' --until time has passed; nothing is left to shoot"])
-            }
+            guard let late = schedule.held(start, until: now) else { return try await finished("the series' --until time has passed") }
             start = late
             notes.append("Repetition \(start.number) was interrupted: it continues now from \(position).")
         } else if start.at < now {
@@ -210,17 +209,13 @@ enum SeriesRun {
                 skipMissed = answer == "s"
             }
             if skipMissed {
-                guard let upcoming = missed.next else {
-                    throw ShootCommandError.blocked(["every remaining start time has passed; nothing is left on the schedule"])
-                }
+                guard let upcoming = missed.next else { return try await finished("every remaining start time has passed") }
                 skipped = missed.skipped
                 notes.append("Start times passed while hdrshoot was away: repetition(s) \(numbers) skipped (--skip-missed); "
                     + "next: repetition \(upcoming.number) at \(SeriesPlans.clockTime(record.date(at: upcoming.at))).")
                 start = upcoming
             } else {
-                guard let late = schedule.held(start, until: now) else {
-                    throw ShootCommandError.blocked(["the series' --until time has passed; nothing is left to shoot"])
-                }
+                guard let late = schedule.held(start, until: now) else { return try await finished("the series' --until time has passed") }
                 notes.append("Start times passed while hdrshoot was away (repetition(s) \(numbers)): repetition \(start.number) "
                     + "is shot now, \(ShootText.duration(now - start.at)) late, and the schedule continues every "
                     + "\(ShootText.duration(schedule.every)) after it; pass --skip-missed to keep the clock times instead.")
