@@ -93,6 +93,35 @@ struct SeriesEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/rep-004/set-01"))
     }
 
+    @Test func aSeriesResumedAfterMissedStartsShootsTheNextOneNowAndSaysItIsLate() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
+            let arguments = ["run"] + Self.flags + [
+                "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
+            ] + sandbox.shootArguments
+            let stopped = try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
+                run.send(SIGINT)
+                return await run.waitForExit(timeout: .seconds(30))
+            }
+            try await Task.sleep(for: .seconds(2.5))
+            let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory])
+            return (stopped, resumed)
+        }
+        #expect(stopped == 75)
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("Start times passed while hdrshoot was away (repetition(s) 2"))
+        #expect(resumed.standardOutput.contains("pass --skip-missed to keep the clock times instead"))
+        #expect(fired == Self.labels + Self.labels + Self.labels)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["state"] as? String } == ["done", "done", "done"])
+        #expect(repetitions[1]["timing"] as? String == "late")
+        #expect(repetitions[2]["timing"] as? String == "onTime")
+    }
+
     @Test func aHangupDoesNotEndTheSeries() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
