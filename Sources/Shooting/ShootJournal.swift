@@ -37,6 +37,8 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     /// How the plan was asked for (readings and planner options) and what the output folders get; absent in
     /// journals written before it was recorded.
     package var recipe: ShootRecipe?
+    /// The schedule and repetitions of an interval series (`run --every`); absent for a single bracket.
+    package var series: SeriesRecord?
 
     /// A planned speed replaced by one the camera has.
     package struct Substitution: Sendable, Hashable, Codable {
@@ -219,7 +221,7 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     }
 
     /// Whether the shoot still has frames to shoot.
-    package var isUnfinished: Bool { status != .complete }
+    package var isUnfinished: Bool { status != .complete || series.map { !$0.ended } ?? false }
 
     /// Changes the record of the frame at `position`.
     package mutating func updateFrame(at position: ShootPosition, _ change: (inout FrameRecord) -> Void) {

@@ -208,7 +208,7 @@ import TestSupport
     }
 
     @Test func moreLostNotchesThanTheRetriesStopWithTheStuckSpeedNamed() async throws {
-        try await SimulatorHarness.run(
+        _ = try await SimulatorHarness.run(
             simulator: { $0.protocolVersion = 200; $0.quirks = [.lostNotch(10)] },
             camera: { $0.stepConfirmTimeout = .milliseconds(100) }
         ) { camera, _ in

@@ -18,6 +18,7 @@ enum ResumeCommand {
         options: ShootConsole.sharedOptions + [
             .value("id", placeholder: "<id>", help: "The shoot to continue (see 'hdrshoot status'; default: the latest unfinished one)."),
             .flag("restart-set", help: "Shoot the interrupted set again from its first frame."),
+            .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times."),
         ],
         run: run
     )
@@ -65,6 +66,9 @@ enum ResumeCommand {
             throw UsageError(
                 "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
                 command: arguments.command)
+        }
+        if journal.series != nil {
+            return try await SeriesRun.resume(journal, arguments: arguments, options: options, target: target, context: context)
         }
         guard let resumePosition = journal.resumePosition else {
             // Every frame is saved but the shoot was not marked complete (the process died at the very end).

@@ -15,16 +15,19 @@ enum RunCommand {
             terminal). While shooting: space or p pauses and continues, q or Ctrl-C stops after the current frame
             (Ctrl-C twice abandons it). Images go to one folder per set with a manifest.json; a journal in the
             state directory lets 'hdrshoot resume' continue a stopped shoot. Exit status: 0 complete, 64 usage,
-            69 camera unavailable, 75 stopped but resumable, 1 other failure.
+            69 camera unavailable, 75 stopped but resumable, 1 other failure. With --every and one of --count,
+            --until or --forever the bracket is repeated on a schedule (interval HDR), one folder per repetition.
             """,
         options: PlanCommand.spec.options.filter { $0.name != "json" } + ShootConsole.sharedOptions + [
             .value("output", placeholder: "<dir>", help: "Folder for the images (a new one, or one without a shoot).", default: "./hdrshoot-<date>-<time>"),
             .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders."),
-        ],
+        ] + SeriesRun.options,
         run: run
     )
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
+        if let series = try SeriesRun.settings(from: arguments) { return try await SeriesRun.run(arguments, context, settings: series) }
         let planOptions = try PlanCommand.options(from: arguments)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)

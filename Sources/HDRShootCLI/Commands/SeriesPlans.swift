@@ -1,0 +1,105 @@
+import Exposure
+import Foundation
+import Shooting
+
+/// A series' plans per repetition and the confirmation text: schedule, totals, fit, battery and card.
+enum SeriesPlans {
+    /// The plan of repetition `number` (shifted, matched to the speeds the camera offers).
+    static func prepared(
+        _ number: Int, record: SeriesRecord, offered: [ShutterSpeed], warnings: [String] = []
+    ) throws -> SeriesJournalRecorder.Prepared {
+        do throws(ExposureError) {
+            let planned = try record.base.plan(forRepetition: number, shift: record.shift, longest: record.longest)
+            let matched = try SpeedMatcher.match(planned, offered: offered)
+            var substitutions: [ShootJournal.Substitution] = []
+            for substitution in matched.substitutions {
+                let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
+                if !substitutions.contains(pair) { substitutions.append(pair) }
+            }
+            let plan = BracketPlan(sets: matched.sets, warnings: warnings + planned.warnings + matched.warnings)
+            return .init(plan: plan, substitutions: substitutions)
+        } catch {
+            throw ShootCommandError.blocked(["repetition \(number): " + HDRShoot.message(for: error)])
+        }
+    }
+
+    /// The repetitions the confirmation looks at: all of a counted or timed series, the first 100 of `forever`.
+    static func numbers(of record: SeriesRecord, from start: RepetitionSchedule.Start) -> ClosedRange<Int> {
+        let last = record.schedule.nominalCount ?? (start.number + 99)
+        return start.number...max(start.number, last)
+    }
+
+    /// The confirmation lines of a series from `start` (the first repetition for a new series).
+    static func summaryLines(
+        record: SeriesRecord, check: CameraCheck, overhead: Double, offered: [ShutterSpeed],
+        from start: RepetitionSchedule.Start? = nil
+    ) throws -> [String] {
+        let schedule = record.schedule
+        let start = start ?? schedule.first
+        let numbers = numbers(of: record, from: start)
+        let plans = try numbers.map { try prepared($0, record: record, offered: offered) }
+        let every = ShootText.duration(schedule.every)
+        let firstPlan = plans[0].plan
+        var lines: [String] = []
+        // Start times as if every start is on time from `start` on.
+        let firstTime = record.date(at: start.at)
+        let lastTime = record.date(at: start.at + schedule.every * (numbers.count - 1))
+        let exposures = plans.reduce(0) { $0 + $1.plan.totalExposures }
+        if schedule.nominalCount == nil {
+            lines.append("Series: a repetition every \(every) from \(clockTime(firstTime)) until stopped (q or Ctrl-C); "
+                + "\(firstPlan.totalExposures) exposures each.")
+        } else {
+            lines.append("Series: \(PlanReport.counted(numbers.count, "repetition")) every \(every), first start "
+                + "\(clockTime(firstTime)), last \(clockTime(lastTime)); \(exposures) exposures in all.")
+        }
+        lines.append("Repetition \(start.number): " + ShootText.summary(firstPlan, overhead: overhead))
+        if let shift = record.shift, shift.sixths != 0, let last = plans.last, numbers.count > 1 {
+            let readings = record.base.readings(forRepetition: numbers.upperBound, shift: shift, longest: record.longest)
+            let cap = record.longest?.label ?? record.base.scale.longest.label
+            lines.append("Shift: each repetition \(shift.label) EV \(shift.sixths > 0 ? "slower" : "faster") (at most \(cap)); "
+                + "repetition \(numbers.upperBound): shadow \(readings.shadow.label), highlight \(readings.highlight.label). "
+                + ShootText.summary(last.plan, overhead: overhead))
+        }
+        lines += fitLines(plans.map(\.plan), numbers: numbers, every: schedule.every, overhead: overhead)
+        lines.append("Battery and card: not reported by the camera over this connection; check both cover "
+            + "\(schedule.nominalCount == nil ? "the series" : "\(exposures) exposures") before you leave the camera.")
+        lines.append("Between repetitions the camera stays connected (the idle link is kept alive), so each start is on time.")
+        lines += ShootText.substitutionLines(plans[0].substitutions)
+        lines += firstPlan.warnings.map { "warning: \($0)" }
+        lines.append("Camera: \(check.identity.model) at \(check.identity.address)")
+        lines.append("Images: \(record.rootDirectory)/rep-NNN/ (one folder per repetition)")
+        return lines
+    }
+
+    /// Whether each repetition fits its interval, with and without Long Exposure NR (which hdrshoot cannot read).
+    static func fitLines(_ plans: [BracketPlan], numbers: ClosedRange<Int>, every: Duration, overhead: Double) -> [String] {
+        let interval = ShootText.seconds(every)
+        let estimates = plans.map { $0.estimatedSeconds(overheadPerFrame: overhead) }
+        // Long Exposure NR takes a dark frame as long as each exposure of 1 s or more.
+        let withNR = zip(plans, estimates).map { plan, estimate in
+            estimate + plan.sets.joined().filter { $0.seconds >= 1 }.reduce(0) { $0 + $1.seconds }
+        }
+        var lines: [String] = []
+        let longest = estimates.max() ?? 0
+        if let index = estimates.firstIndex(where: { $0 > interval }) {
+            lines.append("warning: repetition \(numbers.lowerBound + index) takes ~\(PlanReport.duration(estimates[index])), "
+                + "longer than the \(ShootText.duration(every)) interval: the next one starts at once after it, later than planned")
+        } else {
+            lines.append("Each repetition fits its interval: the longest takes ~\(PlanReport.duration(longest)) of \(ShootText.duration(every)).")
+        }
+        let longestNR = withNR.max() ?? 0
+        if longestNR > longest {
+            let fits = longestNR <= interval ? "still fits" : "does NOT fit: turn it off for interval HDR"
+            lines.append("If Long Exposure NR is on (hdrshoot cannot read it), the longest takes ~\(PlanReport.duration(longestNR)) "
+                + "and \(fits).")
+        }
+        return lines
+    }
+
+    /// `19:04:05` in local time.
+    static func clockTime(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
+        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+    }
+}

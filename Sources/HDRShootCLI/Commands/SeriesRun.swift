@@ -1,0 +1,245 @@
+import Exposure
+import Foundation
+import Shooting
+import SonyCamera
+
+/// `hdrshoot run --every ...`: the same bracket repeated on a schedule (interval HDR), and its `resume`.
+enum SeriesRun {
+    /// The series options of `run`.
+    static let options: [OptionSpec] = [
+        .value("every", placeholder: "<duration>", help: "Repeat the bracket: start a repetition every interval (e.g. 2m, 90s)."),
+        .value("count", placeholder: "<n>", help: "With --every: shoot n repetitions."),
+        .value("until", placeholder: "<HH:MM>", help: "With --every: start no repetition after this local time."),
+        .flag("forever", help: "With --every: repeat until stopped."),
+        .value("shift", placeholder: "<EV>", help: "With --every: each repetition this many stops slower (e.g. 1/3; negative for dawn)."),
+    ]
+
+    /// The parsed series options.
+    struct Settings: Sendable {
+        /// `--every`.
+        var every: Duration
+        /// `--count`, `--until` or `--forever`.
+        var end: SeriesRecord.End
+        /// `--shift`.
+        var shift: EVAmount?
+    }
+
+    /// The series settings of `arguments`, or `nil` without `--every`; a series option without `--every`, or
+    /// not exactly one of `--count`, `--until`, `--forever`, is a usage error.
+    static func settings(from arguments: ParsedArguments, now: Date = Date()) throws(UsageError) -> Settings? {
+        let ends = ["count", "until"].filter { arguments.string($0) != nil } + (arguments.flag("forever") ? ["forever"] : [])
+        guard arguments.string("every") != nil else {
+            if let stray = (ends + (arguments.string("shift") != nil ? ["shift"] : [])).first {
+                throw UsageError("--\(stray) needs --every (the interval between repetitions)", command: arguments.command)
+            }
+            return nil
+        }
+        let every = try arguments.value("every", default: Duration.zero) { text in
+            guard let duration = ShootConsole.parseDuration(text), duration >= .seconds(1) else {
+                throw UsageError("'\(text)' is not an interval; write it like 2m, 90s or 1h (at least 1s)")
+            }
+            return duration
+        }
+        guard ends.count == 1 else {
+            throw UsageError(
+                ends.isEmpty ? "--every needs an end: --count <n>, --until <HH:MM> or --forever"
+                    : "give only one of --count, --until and --forever", command: arguments.command)
+        }
+        let end: SeriesRecord.End
+        if arguments.flag("forever") {
+            end = .forever
+        } else if arguments.string("count") != nil {
+            end = .count(try arguments.value("count", default: 1) { text in
+                guard let count = Int(text), count >= 1 else { throw UsageError("'\(text)' is not a repetition count; use 1 or more") }
+                return count
+            })
+        } else {
+            end = .until(try arguments.value("until", default: now) { text in
+                guard let date = untilDate(text, after: now) else {
+                    throw UsageError("'\(text)' is not a time of day; write it like 19:45 (24-hour, local time)")
+                }
+                return date
+            })
+        }
+        let shift: EVAmount? = try arguments.value("shift", default: nil) { text in
+            guard let value = evValue(text), abs(value) <= 10 else {
+                throw UsageError("'\(text)' is not an EV amount; write it like 1/3, 0.5 or -1 (at most 10 stops)")
+            }
+            return EVAmount(sixths: Int((value * 6).rounded()))
+        }
+        return Settings(every: every, end: end, shift: shift)
+    }
+
+    /// `1/3`, `-2/3`, `0.5`, `1`, `1ev` as a number of stops.
+    static func evValue(_ text: String) -> Double? {
+        var body = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if body.hasSuffix("ev") { body.removeLast(2) }
+        let parts = body.split(separator: "/", omittingEmptySubsequences: false)
+        guard let numerator = parts.first.flatMap({ Double($0) }), numerator.isFinite else { return nil }
+        guard parts.count == 2 else { return parts.count == 1 ? numerator : nil }
+        guard let denominator = Double(parts[1]), denominator > 0 else { return nil }
+        return numerator / denominator
+    }
+
+    /// The next local time `HH:MM[:SS]` after `now` (today, or tomorrow when it has passed).
+    static func untilDate(_ text: String, after now: Date) -> Date? {
+        let parts = text.split(separator: ":").map { Int($0) }
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+        let (hour, minute, second) = (parts[0]!, parts[1]!, parts.count == 3 ? parts[2]! : 0)
+        guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+        let calendar = Calendar.current
+        guard let today = calendar.date(bySettingHour: hour, minute: minute, second: second, of: now) else { return nil }
+        return today > now ? today : calendar.date(byAdding: .day, value: 1, to: today)
+    }
+
+    // MARK: - run
+
+    /// Plans, connects, confirms and shoots a new series.
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext, settings: Settings) async throws -> ExitCode {
+        let planOptions = try PlanCommand.options(from: arguments)
+        let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
+        let options = try ShootConsole.options(from: arguments, context: context)
+        let environment = ProcessInfo.processInfo.environment
+        let addressStore = CameraAddressStore(environment: environment)
+        guard let target = options.target ?? addressStore.load().map({ .address($0) }) else {
+            throw UsageError(
+                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
+                    + "without a camera", command: arguments.command)
+        }
+        let root = RunCommand.absolutePath(arguments.string("output") ?? RunCommand.defaultOutputName(at: Date()))
+        let planner = planOptions.planner
+        let base = SeriesRecord.Base(
+            shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed, frames: planner.frames,
+            spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order)
+        // `--longest` (when the plan options have it) caps a shifted plan; the scale's longest speed otherwise.
+        let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
+        let output = context.output
+
+        return try await target.withCamera(environment: environment) { camera, address in
+            do {
+                let check = try await CameraCheck.connect(camera, address: address)
+                if case .address(let remembered) = target { await addressStore.save(remembered) }
+                var record = SeriesRecord(
+                    every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift, longest: longest,
+                    base: base, rootDirectory: root)
+                let first = try SeriesPlans.prepared(1, record: record, offered: check.offered, warnings: report.warnings)
+                let lines = try SeriesPlans.summaryLines(record: record, check: check, overhead: planOptions.overhead, offered: check.offered)
+                try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
+                do {
+                    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+                } catch {
+                    throw ShootCommandError.outputUnavailable(path: root, reason: error.localizedDescription)
+                }
+                // The schedule counts from the moment the photographer said yes.
+                record.firstStart = Date()
+                if case .until(let date) = record.end, date <= record.firstStart {
+                    throw ShootCommandError.blocked(["the --until time passed while waiting for the answer; nothing was shot"])
+                }
+                var journal = ShootJournal(
+                    plan: first.plan, camera: check.identity, substitutions: first.substitutions,
+                    outputDirectory: root + "/" + SeriesRepetition.folderName(1))
+                journal.series = record
+                let lock = try await options.store.lock(id: journal.id)
+                defer { withExtendedLifetime(lock) {} }
+                try await options.store.create(journal)
+                let session = SeriesSession(
+                    camera: camera, journal: journal, store: options.store, offered: check.offered,
+                    planWarnings: report.warnings, overhead: planOptions.overhead)
+                return await session.execute(from: record.schedule.first, skipping: [], continuing: nil, options: options, output: output)
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+    }
+
+    // MARK: - resume
+
+    /// Continues the series of `journal` (locked by the caller): the interrupted repetition first, then the
+    /// schedule; start times that passed are shot now (late) or, with `--skip-missed`, skipped.
+    static func resume(
+        _ journal: ShootJournal, arguments: ParsedArguments, options: ShootConsole.Options, target: CameraTarget,
+        context: CommandContext
+    ) async throws -> ExitCode {
+        guard var record = journal.series else { preconditionFailure("resume of a series journal") }
+        var journal = journal
+        if let last = record.repetitions.indices.last, record.repetitions[last].state == .shooting || record.repetitions[last].state == .stopped,
+           journal.resumePosition == nil {
+            // Every frame of the last repetition is saved (the process died before it was marked done).
+            record.repetitions[last].state = .done
+            record.repetitions[last].endedAt = journal.updatedAt
+            record.repetitions[last].frames = journal.frames
+            journal.series = record
+        }
+        let output = context.output
+        // Marks the series complete (so the next `resume` does not find it again) and says why.
+        func finished(_ why: String) async throws -> ExitCode {
+            journal.series?.ended = true
+            journal.status = .complete
+            journal.revision += 1
+            journal.updatedAt = Date()
+            try await options.store.save(journal)
+            output.writeOut("Nothing left to shoot: \(why).\n")
+            return .success
+        }
+        guard let next = record.continuation() else { return try await finished("every repetition of the series is done") }
+        let schedule = record.schedule
+        let now = record.offset(of: Date())
+        var skipMissed = arguments.flag("skip-missed")
+        var start = next.start
+        var skipped: [Int] = []
+        var continuing: (position: ShootPosition, restartingSet: Bool)?
+        var notes: [String] = []
+        if next.continuing {
+            let position = journal.resumePosition ?? .start
+            let restarting = arguments.flag("restart-set")
+            continuing = (restarting ? ShootPosition(set: position.set, frame: 1) : position, restarting)
+            guard let late = schedule.held(start, until: now) else { return try await finished("the series' --until time has passed") }
+            start = late
+            notes.append("Repetition \(start.number) was interrupted: it continues now from \(position).")
+        } else if start.at < now {
+            let missed = schedule.skippingMissed(from: start, now: now)
+            let numbers = missed.skipped.map(String.init).joined(separator: ", ")
+            if !skipMissed && options.interactive && !options.confirm {
+                // Never shot late without asking: the photographer chooses on a terminal.
+                output.writeOut("Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
+                    + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ")
+                let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let answer, answer == "n" || answer == "s" else { throw ShootCommandError.declined }
+                skipMissed = answer == "s"
+            }
+            if skipMissed {
+                guard let upcoming = missed.next else { return try await finished("every remaining start time has passed") }
+                skipped = missed.skipped
+                notes.append("Start times passed while hdrshoot was away: repetition(s) \(numbers) skipped (--skip-missed); "
+                    + "next: repetition \(upcoming.number) at \(SeriesPlans.clockTime(record.date(at: upcoming.at))).")
+                start = upcoming
+            } else {
+                guard let late = schedule.held(start, until: now) else { return try await finished("the series' --until time has passed") }
+                notes.append("Start times passed while hdrshoot was away (repetition(s) \(numbers)): repetition \(start.number) "
+                    + "is shot now, \(ShootText.duration(now - start.at)) late, and the schedule continues every "
+                    + "\(ShootText.duration(schedule.every)) after it; pass --skip-missed to keep the clock times instead.")
+                start = late
+            }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        return try await target.withCamera(environment: environment) { camera, address in
+            do {
+                let check = try await CameraCheck.connect(camera, address: address)
+                var lines = ["Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."]
+                lines += notes
+                lines += try SeriesPlans.summaryLines(record: record, check: check, overhead: 0.25, offered: check.offered, from: start)
+                try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
+                var current = journal
+                if options.target != nil { current.camera.address = check.identity.address }
+                let session = SeriesSession(
+                    camera: camera, journal: current, store: options.store, offered: check.offered, planWarnings: [],
+                    overhead: 0.25)
+                return await session.execute(from: start, skipping: skipped, continuing: continuing, options: options, output: output)
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+    }
+}

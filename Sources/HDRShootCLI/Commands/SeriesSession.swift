@@ -1,0 +1,252 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Exposure
+import Foundation
+import Shooting
+import SonyCamera
+import Synchronization
+
+/// One run of a `SeriesRunner` with its controls: progress per repetition, the wait between repetitions,
+/// keys and signals, the manifests, and the end.
+///
+/// Controls as for a single bracket (space or p pauses, q or Ctrl-C stops after the current frame, a second
+/// Ctrl-C abandons it). SIGHUP (the SSH session dropped) does not end the series: from then on nothing is
+/// written to the terminal and the journal shows progress to `hdrshoot status`.
+struct SeriesSession: Sendable {
+    /// The connected camera.
+    let camera: SonyCamera
+    /// The series journal, already in the store.
+    let journal: ShootJournal
+    /// Where the journal is saved.
+    let store: JournalStore
+    /// The timed speeds the camera offers (each repetition's plan is matched to them).
+    let offered: [ShutterSpeed]
+    /// Warnings of the base plan, kept with each repetition's plan.
+    let planWarnings: [String]
+    /// Seconds per frame for the first time-left estimate.
+    let overhead: Double
+
+    private enum Outcome: Sendable {
+        case result(SeriesResult?)
+        case eventsEnded
+        case other
+    }
+
+    /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
+    func execute(
+        from start: RepetitionSchedule.Start, skipping: [Int], continuing: (position: ShootPosition, restartingSet: Bool)?,
+        options: ShootConsole.Options, output rawOutput: any OutputStreams
+    ) async -> ExitCode {
+        guard let record = journal.series else { preconditionFailure("a series journal") }
+        let output = DetachableOutput(rawOutput)
+        let network = await NetworkWatch.start(forJournalAddress: journal.camera.address, enabled: options.networkMonitor, output: output)
+        var journal = self.journal
+        if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
+        let (offered, warnings) = (offered, planWarnings)
+        let recorder = SeriesJournalRecorder(journal: journal, store: store, continuing: continuing) { number, folder in
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw ShootCommandError.outputUnavailable(path: folder.path, reason: error.localizedDescription)
+            }
+            return try SeriesPlans.prepared(number, record: record, offered: offered, warnings: warnings)
+        }
+        let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
+        let display = SeriesDisplay(style: style, output: output, record: record, overhead: overhead)
+        let runner = SeriesRunner(
+            camera: camera, schedule: record.schedule,
+            configuration: .init(
+                outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnect: .standard(timeout: options.reconnectTimeout)),
+            recorder: recorder, elapsed: record.offset(of: Date()),
+            runGuard: { runner, body in
+                guard let network else { return await body() }
+                return await network.guarding(runner, note: { display.note($0) }, warn: { output.writeError($0 + "\n") }, body)
+            })
+        let terminal = options.interactive ? TerminalMode.enterCharacterMode() : nil
+        defer { terminal?.restore() }
+        let readsKeys = terminal != nil
+        let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let controls = SeriesControls(runner: runner, display: display, output: output, abandon: abandonSink)
+
+        let result: SeriesResult = await withTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                await withTaskGroup(of: SeriesResult?.self) { inner in
+                    inner.addTask { await runner.run(from: start, skipping: skipping) }
+                    inner.addTask {
+                        for await _ in abandon { return nil }
+                        return nil
+                    }
+                    var result: SeriesResult?
+                    while let value = await inner.next() {
+                        if let value { result = value }
+                        inner.cancelAll()
+                    }
+                    return .result(result)
+                }
+            }
+            group.addTask {
+                for await event in runner.events { await display.show(event, journal: { await recorder.latest }) }
+                return .eventsEnded
+            }
+            group.addTask {
+                await controls.run(readingKeys: readsKeys)
+                return .other
+            }
+            if style == .live {
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(1))
+                        display.tick()
+                    }
+                    return .other
+                }
+            }
+            var result: SeriesResult?
+            var eventsEnded = false
+            while let outcome = await group.next() {
+                switch outcome {
+                case .result(let value): result = value
+                case .eventsEnded: eventsEnded = true
+                case .other: break
+                }
+                // The controls and the clock run until the series is over and every event is shown.
+                if result != nil && eventsEnded { group.cancelAll() }
+            }
+            guard let result else { preconditionFailure("the series child always returns a result") }
+            return result
+        }
+        display.close()
+        await camera.disconnect()
+        let final = await recorder.latest
+        await display.writeManifests(final)
+        return report(result, journal: final, options: options, output: output)
+    }
+
+    /// Prints how the series ended and returns its exit code.
+    private func report(_ result: SeriesResult, journal: ShootJournal, options: ShootConsole.Options, output: any OutputStreams) -> ExitCode {
+        let root = journal.series?.rootDirectory ?? journal.outputDirectory
+        let done = journal.series?.repetitions.filter { $0.state == .done }.count ?? 0
+        if let last = result.lastResult, !last.isComplete {
+            // Stopped inside a repetition: the single-bracket report says why and where.
+            let code = ShootConsole.report(last, outputDirectory: journal.outputDirectory, options: options, output: output)
+            output.writeError("Series: \(done) repetition(s) done; `hdrshoot resume` continues the series.\n")
+            return code
+        }
+        if options.json {
+            output.writeOut(ShootText.jsonLine([
+                "event": "seriesFinished", "complete": result.isComplete, "repetitionsDone": done,
+                "next": result.resumeAt.map { $0.number } ?? NSNull(),
+            ]))
+        }
+        let text: String
+        var code = ExitCode.success
+        if let reason = result.stopReason {
+            code = .transientFailure
+            if case .recordingFailed(let error) = reason {
+                output.writeError("error: \(HDRShoot.message(for: error))\n")
+                code = .failure
+            }
+            let next = result.resumeAt.map { " before repetition \($0.number)" } ?? ""
+            text = "Series stopped\(next): \(done) repetition(s) done. Run `hdrshoot resume` to continue it.\n"
+        } else {
+            text = "Series complete: \(done) repetition(s) done.\n"
+        }
+        let end = text + "Images and manifest.json: \(root)\n"
+        if options.json { output.writeError(end) } else { output.writeOut(end) }
+        return code
+    }
+}
+
+/// Output that goes quiet for good once the terminal hung up (SIGHUP): writing to a dead terminal fails.
+final class DetachableOutput: OutputStreams {
+    private let base: any OutputStreams
+    private let detached = Mutex(false)
+
+    /// Wraps `base`.
+    init(_ base: any OutputStreams) { self.base = base }
+
+    /// Drops everything written from now on.
+    func detach() { detached.withLock { $0 = true } }
+
+    /// Writes to standard output unless detached.
+    func writeOut(_ text: String) { if !detached.withLock({ $0 }) { base.writeOut(text) } }
+
+    /// Writes to standard error unless detached.
+    func writeError(_ text: String) { if !detached.withLock({ $0 }) { base.writeError(text) } }
+}
+
+/// What Ctrl-C, SIGTERM, SIGHUP and the keys do to a running series.
+private final class SeriesControls: Sendable {
+    let runner: SeriesRunner
+    let display: SeriesDisplay
+    let output: DetachableOutput
+    let abandon: AsyncStream<Void>.Continuation
+    private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
+
+    init(runner: SeriesRunner, display: SeriesDisplay, output: DetachableOutput, abandon: AsyncStream<Void>.Continuation) {
+        self.runner = runner
+        self.display = display
+        self.output = output
+        self.abandon = abandon
+    }
+
+    /// Handles signals (and keys) until cancelled.
+    func run(readingKeys: Bool) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await number in SignalEvents.stream([SIGINT, SIGTERM, SIGHUP]) {
+                    if number == SIGHUP {
+                        self.display.note("The terminal hung up; the series goes on (follow it with `hdrshoot status`)")
+                        self.output.detach()
+                    } else {
+                        await self.interrupt()
+                    }
+                }
+            }
+            if readingKeys {
+                group.addTask {
+                    for await key in KeyboardInput.keys() { await self.press(key) }
+                }
+            }
+        }
+    }
+
+    /// First: stop after the frame in flight (or at once while waiting). Second: abandon the frame.
+    func interrupt() async {
+        let stops = state.withLock { state in
+            state.stops += 1
+            return state.stops
+        }
+        if stops == 1 {
+            display.note("Stopping the series after the current frame (press Ctrl-C again to abandon it)")
+            await runner.stop()
+        } else {
+            display.note("Abandoning the frame in flight; it is shot again on resume")
+            abandon.yield()
+        }
+    }
+
+    /// Space or p: pause or continue; q: stop after the current frame.
+    func press(_ key: UInt8) async {
+        switch key {
+        case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
+            let pause = state.withLock { state in
+                state.paused.toggle()
+                return state.paused
+            }
+            if pause { await runner.pause(reason: PauseReason(.user)) } else { await runner.resume(reason: PauseReason(.user)) }
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"):
+            let first = state.withLock { state in
+                defer { state.stops = max(state.stops, 1) }
+                return state.stops == 0
+            }
+            if first {
+                display.note("Stopping the series after the current frame")
+                await runner.stop()
+            }
+        default:
+            break
+        }
+    }
+}

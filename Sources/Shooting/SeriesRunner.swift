@@ -1,0 +1,302 @@
+import Exposure
+import Foundation
+import Synchronization
+
+/// Shoots an interval series: the same bracket (or a shifted one) repeated on a `RepetitionSchedule`, one
+/// `BracketRunner` per repetition, waiting on the injected clock between repetitions.
+///
+/// Control from outside, as for a single bracket:
+/// - `pause(reason:)` / `resume(reason:)`: holds are kept here and passed to the repetition shooting now;
+///   a start time that comes while a hold is on waits for it, then happens at once (reported late), and the
+///   following starts continue `every` after it.
+/// - `stop()`: stops the repetition shooting now after its frame in flight (or ends the wait at once).
+/// - Cancelling the task that awaits `run(from:skipping:)` abandons the frame in flight.
+///
+/// The camera stays connected between repetitions: each `BracketRunner` connects only when the link is down,
+/// and the camera layer keeps an idle link alive by itself. Durable bookkeeping goes through a
+/// `SeriesRecorder`, which also supplies each repetition's plan, folder and frame recorder.
+package actor SeriesRunner {
+    /// What the series is doing.
+    package enum State: Sendable {
+        /// `run` not called yet.
+        case ready
+        /// Waiting for the start.
+        case waiting(RepetitionSchedule.Start)
+        /// A start time came while a hold is on.
+        case held(RepetitionSchedule.Start)
+        /// Shooting the repetition with this number.
+        case shooting(Int)
+        /// Over.
+        case finished(SeriesResult)
+    }
+
+    /// Wraps each repetition's run (the CLI follows the network monitor into the runner there).
+    package typealias RunGuard = @Sendable (BracketRunner, @Sendable () async -> ShootResult) async -> ShootResult
+
+    /// The series' events, in order; `.finished` is the last. One consumer.
+    package nonisolated let events: AsyncStream<SeriesEvent>
+
+    private let camera: any RemoteCamera
+    private let schedule: RepetitionSchedule
+    private let configuration: BracketRunner.Configuration
+    private let recorder: any SeriesRecorder
+    private let clock: any Clock<Duration>
+    /// Starts a stopwatch on `clock` (made where the clock's type is known).
+    private let startStopwatch: @Sendable () -> () -> Duration
+    private let runGuard: RunGuard
+    /// Time since the series' first start when `run` was called (non-zero on resume).
+    private let elapsedAtCreation: Duration
+    private let eventSink: AsyncStream<SeriesEvent>.Continuation
+    private let waker = Waker()
+    private var elapsedSinceCreation: (() -> Duration)?
+
+    /// The current state.
+    package private(set) var state: State = .ready
+    private var holds: [PauseReason.Kind: PauseReason] = [:]
+    private var stopRequested = false
+    private var current: BracketRunner?
+
+    /// Creates a series runner. `elapsed` is how long ago the series' first start was (zero for a new
+    /// series); `configuration` is each repetition's runner settings (its folder is replaced by the
+    /// repetition's); `runGuard` wraps each repetition's run.
+    package init<C: Clock<Duration>>(
+        camera: any RemoteCamera,
+        schedule: RepetitionSchedule,
+        configuration: BracketRunner.Configuration,
+        recorder: any SeriesRecorder,
+        elapsed: Duration = .zero,
+        clock: C = ContinuousClock(),
+        runGuard: @escaping RunGuard = { _, body in await body() }
+    ) {
+        self.camera = camera
+        self.schedule = schedule
+        self.configuration = configuration
+        self.recorder = recorder
+        self.clock = clock
+        self.startStopwatch = { BracketRunner.stopwatch(clock) }
+        self.runGuard = runGuard
+        self.elapsedAtCreation = elapsed
+        (events, eventSink) = AsyncStream.makeStream(of: SeriesEvent.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Time since the series' first start, on the injected clock.
+    package var elapsed: Duration { elapsedAtCreation + (elapsedSinceCreation?() ?? .zero) }
+
+    // MARK: - Control
+
+    /// Adds a hold (passed to the repetition shooting now); a second hold of a kind only updates its detail.
+    package func pause(reason: PauseReason) async {
+        if case .finished = state { return }
+        let isNew = holds[reason.kind] == nil
+        holds[reason.kind] = reason
+        if let current {
+            await current.pause(reason: reason)
+        } else if isNew {
+            eventSink.yield(.paused(reason))
+        }
+        waker.signal()
+    }
+
+    /// Releases the hold of `reason.kind`.
+    package func resume(reason: PauseReason) async {
+        guard holds.removeValue(forKey: reason.kind) != nil else { return }
+        if let current {
+            await current.resume(reason: reason)
+        } else {
+            eventSink.yield(.resumed(reason))
+        }
+        waker.signal()
+    }
+
+    /// Ends the series: the repetition shooting now stops after its frame in flight; a wait ends at once.
+    package func stop() async {
+        stopRequested = true
+        await current?.stop()
+        waker.signal()
+    }
+
+    // MARK: - Run
+
+    /// Runs the series from `first` (with `skipping` start times already passed and skipped) to the end of
+    /// the schedule, or until stopped. Call once.
+    package func run(from first: RepetitionSchedule.Start, skipping: [Int] = []) async -> SeriesResult {
+        guard case .ready = state else { preconditionFailure("a SeriesRunner runs once") }
+        elapsedSinceCreation = startStopwatch()
+        if !skipping.isEmpty {
+            await recorder.repetitionsSkipped(skipping)
+            eventSink.yield(.skipped(skipping))
+        }
+        var completed: [Int] = []
+        var lastResult: ShootResult?
+        var start = first
+        while true {
+            switch await waitFor(start) {
+            case .stop(let reason):
+                return await finish(completed, lastResult, reason, resumeAt: start)
+            case .over:
+                return await finish(completed, lastResult, nil, resumeAt: nil)
+            case .go(let due):
+                start = due
+            }
+            let repetition: SeriesRepetition
+            do {
+                repetition = try await recorder.repetitionWillStart(start, actual: elapsed)
+            } catch {
+                return await finish(completed, lastResult, .recordingFailed(error), resumeAt: start)
+            }
+            eventSink.yield(.repetitionStarted(start, plan: repetition.plan))
+            let result = await shoot(repetition, number: start.number)
+            let endedAt = elapsed
+            lastResult = result
+            await recorder.repetitionDidFinish(start.number, result: result, endedAt: endedAt)
+            eventSink.yield(.repetitionFinished(repetition: start.number, result))
+            if let reason = result.stopReason {
+                return await finish(completed, lastResult, reason, resumeAt: start)
+            }
+            completed.append(start.number)
+            guard let next = schedule.next(after: start.number, scheduledAt: start.at, endedAt: endedAt) else {
+                return await finish(completed, lastResult, nil, resumeAt: nil)
+            }
+            if stopRequested || Task.isCancelled {
+                return await finish(completed, lastResult, stopRequested ? .stopRequested : .cancelled, resumeAt: next)
+            }
+            start = next
+        }
+    }
+
+    /// How a wait for a start ended.
+    private enum WaitOutcome {
+        case go(RepetitionSchedule.Start)
+        case stop(StopReason)
+        case over
+    }
+
+    /// Waits until `start` is due and no hold is on; a start a hold kept past its time becomes late.
+    private func waitFor(_ start: RepetitionSchedule.Start) async -> WaitOutcome {
+        var announced = false
+        var heldPastStart = false
+        while true {
+            if Task.isCancelled { return .stop(.cancelled) }
+            if stopRequested { return .stop(.stopRequested) }
+            if !holds.isEmpty {
+                state = .held(start)
+                await waker.wait(sleepingFor: nil, on: clock)
+                if elapsed > start.at { heldPastStart = true }
+                announced = false
+                continue
+            }
+            let now = elapsed
+            if now >= start.at {
+                // Reaching the time on a timer is on time (the wake-up's lateness is what the drift figures show).
+                guard heldPastStart else { return .go(start) }
+                guard let due = schedule.held(start, until: now) else { return .over }
+                return .go(due)
+            }
+            state = .waiting(start)
+            if !announced {
+                eventSink.yield(.waiting(start, remaining: start.at - now))
+                announced = true
+            }
+            await waker.wait(sleepingFor: start.at - now, on: clock)
+        }
+    }
+
+    /// Shoots one repetition with a fresh runner, forwarding its events; current holds apply to it.
+    private func shoot(_ repetition: SeriesRepetition, number: Int) async -> ShootResult {
+        var settings = configuration
+        settings.outputDirectory = repetition.outputDirectory
+        let runner = BracketRunner(
+            camera: camera, plan: repetition.plan, configuration: settings, recorder: repetition.recorder, clock: clock)
+        current = runner
+        state = .shooting(number)
+        defer { current = nil }
+        for reason in holds.values { await runner.pause(reason: reason) }
+        if stopRequested { await runner.stop() }
+        let sink = eventSink
+        let runGuard = self.runGuard
+        return await withTaskGroup(of: ShootResult?.self) { group in
+            group.addTask {
+                for await event in runner.events { sink.yield(.shoot(repetition: number, event)) }
+                return nil
+            }
+            group.addTask {
+                await runGuard(runner) {
+                    await runner.run(from: repetition.start, restartingInterruptedSet: repetition.restartingSet)
+                }
+            }
+            var result: ShootResult?
+            for await value in group where value != nil { result = value }
+            guard let result else { preconditionFailure("the repetition's runner always returns a result") }
+            return result
+        }
+    }
+
+    private func finish(
+        _ completed: [Int], _ last: ShootResult?, _ reason: StopReason?, resumeAt: RepetitionSchedule.Start?
+    ) async -> SeriesResult {
+        let result = SeriesResult(completedRepetitions: completed, lastResult: last, stopReason: reason, resumeAt: resumeAt)
+        state = .finished(result)
+        await recorder.seriesDidFinish(result)
+        eventSink.yield(.finished(result))
+        eventSink.finish()
+        return result
+    }
+}
+
+/// Wakes the series' wait early (a pause, a resume, a stop); a signal with no waiter is kept for the next wait.
+private final class Waker: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, pending: Bool)>((nil, false))
+
+    /// Returns after `duration` on `clock` (never when `nil`), at a signal, or when the task is cancelled.
+    func wait(sleepingFor duration: Duration?, on clock: any Clock<Duration>) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let duration {
+                group.addTask { try? await clock.sleep(for: duration) }
+            }
+            group.addTask { await self.waitForSignal() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Wakes the waiter, or the next one.
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let continuation = state.continuation else {
+                state.pending = true
+                return nil
+            }
+            state.continuation = nil
+            return continuation
+        }
+        waiter?.resume()
+    }
+
+    private func waitForSignal() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    state.continuation = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            // Cancelled before the continuation is stored: the flag makes it return at once (a spare wake-up
+            // later is harmless, every wait re-checks its state).
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let continuation = state.continuation else {
+                    state.pending = true
+                    return nil
+                }
+                state.continuation = nil
+                return continuation
+            }
+            waiter?.resume()
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `hdrshoot run --every` (interval HDR) and its `resume`, as built binaries against `hdrshoot simulate`.
+@Suite("End-to-end interval series (built binary against hdrshoot simulate)", .serialized)
+struct SeriesEndToEndTests {
+    /// 3 frames, 2 EV apart: 1/1000, 1/250, 1/60.
+    static let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
+    static let labels = ["1/1000", "1/250", "1/60"]
+
+    @Test func threeRepetitionsEveryTwoSecondsGoToTheirOwnFoldersAndTheManifestListsTheirStarts() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await sandbox.hdrshoot(
+                ["run"] + Self.flags + ["--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor"]
+                    + sandbox.shootArguments)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Series: 3 repetitions every 2.0 s"))
+        #expect(result.standardOutput.contains("Each repetition fits its interval"))
+        #expect(result.standardOutput.contains("Battery and card: not reported"))
+        #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))
+        #expect(fired == Self.labels + Self.labels + Self.labels)
+        for number in 1...3 {
+            let folder = sandbox.outputDirectory + "/rep-00\(number)/set-01"
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".JPG") }
+            #expect(files.count == 3, "\(folder): \(files)")
+            #expect(FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/rep-00\(number)/manifest.json"))
+        }
+        let manifest = try sandbox.manifest()
+        #expect(manifest["status"] as? String == "complete")
+        #expect(manifest["everySeconds"] as? Double == 2)
+        let repetitions = try #require(manifest["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["folder"] as? String } == ["rep-001", "rep-002", "rep-003"])
+        #expect(repetitions.allSatisfy { $0["state"] as? String == "done" && $0["saved"] as? Int == 3 })
+        let planned = try repetitions.map { try #require(($0["plannedStart"] as? String).flatMap(Self.date)) }
+        #expect(planned[1].timeIntervalSince(planned[0]) == 2 && planned[2].timeIntervalSince(planned[1]) == 2)
+        let actual = try repetitions.map { try #require(($0["actualStart"] as? String).flatMap(Self.date)) }
+        #expect(zip(actual, planned).allSatisfy { $0 >= $1 })
+        print("series drift, real time, 3 repetitions every 2s (ms):", zip(actual, planned).map { Int(($0.timeIntervalSince($1) * 1000).rounded()) })
+    }
+
+    @Test func fiveRealRepetitionsStartOnTheirSchedule() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator { port in
+            try await sandbox.hdrshoot(
+                ["run"] + Self.flags + ["--every", "1s", "--count", "5", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor"]
+                    + sandbox.shootArguments)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(fired.count == 15)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.count == 5)
+        let drifts = repetitions.compactMap { $0["startDriftSeconds"] as? Double }
+        let timings = repetitions.compactMap { $0["timing"] as? String }
+        #expect(drifts.count == 5 && drifts.allSatisfy { $0 >= 0 })
+        print("series drift, real time, 5 repetitions every 1s (ms):", drifts.map { Int(($0 * 1000).rounded()) }, timings)
+    }
+
+    @Test func aSeriesStoppedBetweenRepetitionsResumesSkippingTheMissedStarts() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
+            let arguments = ["run"] + Self.flags + [
+                "--every", "2s", "--count", "4", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
+            ] + sandbox.shootArguments
+            let stopped = try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
+                run.send(SIGINT)
+                return await run.waitForExit(timeout: .seconds(30))
+            }
+            // Away long enough for repetitions 2 and 3 to pass.
+            try await Task.sleep(for: .seconds(4.5))
+            let resumed = try await sandbox.hdrshoot(
+                ["resume", "--confirm", "--skip-missed", "--no-network-monitor", "--state-dir", sandbox.stateDirectory])
+            return (stopped, resumed)
+        }
+        #expect(stopped == 75)
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("skipped (--skip-missed)"))
+        #expect(fired == Self.labels + Self.labels)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["state"] as? String } == ["done", "skipped", "skipped", "done"])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/rep-002"))
+        #expect(FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/rep-004/set-01"))
+    }
+
+    @Test func aSeriesResumedAfterMissedStartsShootsTheNextOneNowAndSaysItIsLate() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
+            let arguments = ["run"] + Self.flags + [
+                "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
+            ] + sandbox.shootArguments
+            let stopped = try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
+                run.send(SIGINT)
+                return await run.waitForExit(timeout: .seconds(30))
+            }
+            try await Task.sleep(for: .seconds(2.5))
+            let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory])
+            return (stopped, resumed)
+        }
+        #expect(stopped == 75)
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("Start times passed while hdrshoot was away (repetition(s) 2"))
+        #expect(resumed.standardOutput.contains("pass --skip-missed to keep the clock times instead"))
+        #expect(fired == Self.labels + Self.labels + Self.labels)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["state"] as? String } == ["done", "done", "done"])
+        #expect(repetitions[1]["timing"] as? String == "late")
+        #expect(repetitions[2]["timing"] as? String == "onTime")
+    }
+
+    @Test func aHangupDoesNotEndTheSeries() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (exitCode, fired) = try await sandbox.withSimulator { port in
+            let arguments = ["run"] + Self.flags + [
+                "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
+            ] + sandbox.shootArguments
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
+                // The SSH session drops while the series waits for its second repetition.
+                run.send(SIGHUP)
+                return await run.waitForExit(timeout: .seconds(30))
+            }
+        }
+        #expect(exitCode == 0)
+        #expect(fired == Self.labels + Self.labels)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["state"] as? String } == ["done", "done"])
+    }
+
+    @Test func seriesOptionsWithoutEveryAreAUsageError() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let result = try await sandbox.hdrshoot(["run"] + Self.flags + ["--count", "3", "--camera", "simulator"] + sandbox.shootArguments)
+        #expect(result.exitCode == 64)
+        #expect(result.standardError.contains("--count needs --every"))
+        let both = try await sandbox.hdrshoot(
+            ["run"] + Self.flags + ["--every", "2m", "--count", "3", "--forever", "--camera", "simulator"] + sandbox.shootArguments)
+        #expect(both.exitCode == 64)
+        #expect(both.standardError.contains("give only one of --count, --until and --forever"))
+    }
+
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}
