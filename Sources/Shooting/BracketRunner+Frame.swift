@@ -203,7 +203,9 @@ extension BracketRunner {
         var iterator = updates.makeAsyncIterator()
         if try Self.isIdle(await iterator.next(), at: position) { return }
 
-        let timeout = Duration.seconds(exposure.numerator) / exposure.denominator + configuration.idleMargin
+        // The exposure, a Long Exposure NR dark frame as long (bodies take one from 1 s), and the margin.
+        let time = Duration.seconds(exposure.numerator) / exposure.denominator
+        let timeout = time + (exposure.seconds >= 1 ? time : .zero) + configuration.idleMargin
         let clock = self.clock
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

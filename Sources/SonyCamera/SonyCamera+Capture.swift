@@ -51,7 +51,8 @@ extension SonyCamera {
             throw failure.underlying
         } catch let error as SonyCameraError {
             guard case .deviceBusy = error, !session.images.hasReleased,
-                try await waitForUnclaimedImage(timeout: exposureTime + configuration.processingMargin)
+                try await waitForUnclaimedImage(
+                    timeout: exposureTime + noiseReductionTime(for: exposureTime) + configuration.processingMargin)
             else { throw error }
             let late = try await recoverUnclaimedImages(into: destination.earlier)
             guard !late.isEmpty else { throw error }
@@ -64,7 +65,8 @@ extension SonyCamera {
         session.images.noteRelease()
         publish(.saving)
 
-        let waitLimit = (holdsBulb ? .zero : exposureTime) + configuration.processingMargin
+        // After the exposure (held already for BULB), a Long Exposure NR dark frame as long, then processing.
+        let waitLimit = (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
         if releasedAt < configuration.startupReleaseSettle {
             try await confirmEarlyRelease(since: mark, exposure: holdsBulb ? .zero : exposureTime, holdingFor: holdsBulb ? exposureTime : nil)
         }
@@ -147,12 +149,25 @@ extension SonyCamera {
         }
     }
 
+    /// How long a Long Exposure NR dark frame after an exposure of `exposure` may take: as long as the exposure
+    /// from 1 s on, unless the body reports NR off (0xD15B); bodies that do not report it are assumed to have it on.
+    func noiseReductionTime(for exposure: Duration) -> Duration {
+        guard exposure >= .seconds(1), longExposureNR != false else { return .zero }
+        return exposure
+    }
+
+    /// Whether the body's Long Exposure NR (0xD15B) is on; nil when it does not report the setting.
+    package var longExposureNR: Bool? {
+        properties.currentValue(of: .longExposureNR)?.integerValue.map { $0 == 2 }
+    }
+
     /// S1 down (beside `hook`), S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up;
     /// on failure the half press is let go when the link still works.
     private func release(holdingFor bulb: Duration?, after hook: @Sendable () async throws -> Void) async throws {
         // The buffer was read empty at the end of the last capture; an announcement of that is old news.
         session.changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
         try await pressHalfway(beside: hook)
+        var s2Down = false
         do {
             if focusHandling == .everyFrame, let mode = properties.focusMode, mode.autofocuses {
                 // No way to hold one focus: this frame focuses on its own before it fires.
@@ -162,12 +177,19 @@ extension SonyCamera {
                 }
             }
             try await press(.s2Button, .down)
+            s2Down = true
             publish(.exposing)
             if let bulb { try await clock.sleep(for: bulb) }
             try await press(.s2Button, .up)
+            s2Down = false
         } catch {
-            // Never leave the half press held on a camera we still talk to.
-            if isLinkUsable { try? await press(.s1Button, .up) }
+            // Never leave the shutter or the half press held on a camera we still talk to; when the shoot was
+            // abandoned (cancelled) mid-BULB, the release goes up at once, outside the cancelled task.
+            let held = s2Down
+            await Task { [self] in
+                if held, isLinkUsable { try? await press(.s2Button, .up) }
+                if isLinkUsable { try? await press(.s1Button, .up) }
+            }.value
             if isLinkUsable { publish(.idle) }
             throw error
         }

@@ -38,18 +38,28 @@ struct EndToEndCameraRangeTests {
         #expect(fired.isEmpty)
     }
 
-    @Test func theConfirmationSaysLongExposureNRIsAssumedOnForFramesOfOneSecondOrMore() async throws {
+    @Test func theConfirmationUsesTheBodysLongExposureNRSetting() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, _) = try await sandbox.withSimulator(extra: ["--mode", "S"]) { port in
-            try await sandbox.hdrshoot(
-                ["run", "--shadow", "2", "--highlight", "1/2", "--frames", "3", "--camera", "127.0.0.1:\(port)",
-                 "--confirm"] + sandbox.shootArguments)
+        let command = ["run", "--shadow", "2", "--highlight", "1/2", "--frames", "3", "--confirm"] + sandbox.shootArguments
+        let (on, _) = try await sandbox.withSimulator(extra: ["--mode", "S", "--quirk", "lenr"]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
-        #expect(result.exitCode == 0, "\(result.standardError)")
-        // 0.5" + 1" + 2" of exposure and 3 × 0.25 s: ~4.3 s; NR adds 1" + 2".
-        #expect(result.standardOutput.contains(
-            "Long Exposure NR may double each long frame: ~7.3 s instead of ~4.3 s (assumed on for frames of 1 s or "
-                + "longer; turning it off in the camera saves the time)"), "\(result.standardOutput)")
+        #expect(on.exitCode == 0, "\(on.standardError)")
+        // 0.5" + 1" + 2" of exposure and 3 × 0.25 s: ~4.3 s; NR (0xD15B on) adds 1" + 2".
+        #expect(on.standardOutput.contains(
+            "Long Exposure NR is on: each frame of 1 s or longer is followed by a dark frame as long: ~7.3 s instead of ~4.3 s"),
+            "\(on.standardOutput)")
+        // The same body with NR off says nothing about it (a body that does not report 0xD15B gets "assumed on":
+        // LongExposureTextTests).
+        let quiet = try ShootSandbox()
+        defer { quiet.remove() }
+        let (off, _) = try await quiet.withSimulator(extra: ["--mode", "S"]) { port in
+            try await quiet.hdrshoot(
+                ["run", "--shadow", "2", "--highlight", "1/2", "--frames", "3", "--confirm"] + quiet.shootArguments
+                    + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(off.exitCode == 0, "\(off.standardError)")
+        #expect(!off.standardOutput.contains("Long Exposure NR"))
     }
 }

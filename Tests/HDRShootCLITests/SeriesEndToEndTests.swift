@@ -21,7 +21,7 @@ struct SeriesEndToEndTests {
                     + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Series: 3 repetitions every 2.0 s"))
+        #expect(result.standardOutput.contains("Series: 3 repetitions every 2 s"))
         #expect(result.standardOutput.contains("Each repetition fits its interval"))
         #expect(result.standardOutput.contains("Battery and card: not reported"))
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))

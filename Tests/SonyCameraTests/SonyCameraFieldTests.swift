@@ -61,6 +61,46 @@ import TestSupport
         }
     }
 
+    @Test func aThirtySecondFrameWithNoiseReductionIsWaitedForPastItsDarkFrame() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(
+            simulator: { $0.quirks = [.longExposureNR] }, clock: clocks.camera, simulatorClock: clocks.body
+        ) { camera, simulator in
+            let thirty = ShutterSpeed(numerator: 30, denominator: 1)
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(thirty)) }
+            #expect(await camera.longExposureNR == true)
+            // 30" + a 30" dark frame: longer than the exposure plus the 10 s margin, within the wait.
+            let frame = try await Lockstep.drive(clocks, step: .milliseconds(250)) {
+                try await camera.capture(exposure: thirty, to: CaptureDestination(directory: folder))
+            }
+            #expect(frame.images.count == 1 && frame.actualSpeed == .timed(thirty))
+            #expect(await simulator.captures.first?.noiseReductionSeconds == 30)
+        }
+    }
+
+    @Test func anAbandonedBulbFrameLetsTheShutterGoAtOnce() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clocks = (camera: TestClock(), body: TestClock())
+        try await SimulatorHarness.run(clock: clocks.camera, simulatorClock: clocks.body) { camera, simulator in
+            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.bulb) }
+            let capture = Task {
+                try await camera.capture(exposure: ShutterSpeed(numerator: 120, denominator: 1), to: CaptureDestination(directory: folder))
+            }
+            // S2 is held for 2' on the camera's clock; 10 s into it the shoot is abandoned.
+            try await Lockstep.pass(.seconds(10), clocks)
+            #expect(await simulator.captures.isEmpty)
+            capture.cancel()
+            await #expect(throws: CancellationError.self) { try await capture.value }
+            // S2 went up at once: the body ended the exposure after the 10 s it was held.
+            let record = try #require(await simulator.captures.first)
+            #expect(record.label == "BULB")
+            #expect(abs(record.exposureSeconds - 10) < 0.5, "\(record.exposureSeconds)")
+        }
+    }
+
     // MARK: - 4. First release ignored after connect
 
     @Test func aReleaseIgnoredRightAfterConnectingIsPressedOnceMoreAndFiresOnce() async throws {

@@ -79,7 +79,9 @@ enum RunCommand {
                     let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
                     if !substitutions.contains(pair) { substitutions.append(pair) }
                 }
-                var summary = summaryLines(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)
+                var summary = summaryLines(
+                    plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead,
+                    longExposureNR: check.longExposureNR)
                 if summary.first == planLine { summary.removeFirst() }
                 if options.json {
                     output.writeOut(ShootText.jsonLine(summaryJSON(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)))

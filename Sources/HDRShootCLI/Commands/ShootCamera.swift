@@ -74,6 +74,8 @@ struct CameraCheck: Sendable {
     var offered: [ShutterSpeed]
     /// Every setting it offers (BULB included).
     var settings: [CameraShutterSpeed]
+    /// Its Long Exposure NR setting (0xD15B), nil when it does not report one.
+    var longExposureNR: Bool? = nil
 
     /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; errors pass through as they
     /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
@@ -93,7 +95,9 @@ struct CameraCheck: Sendable {
         }
         var blockers = info.blockers
         if offered.isEmpty, blockers.isEmpty { blockers.append("the camera offers no shutter speeds now") }
-        return CameraCheck(identity: identity, blockers: blockers, offered: offered, settings: settings)
+        return CameraCheck(
+            identity: identity, blockers: blockers, offered: offered, settings: settings,
+            longExposureNR: await camera.longExposureNR)
     }
 }
 
