@@ -58,6 +58,7 @@ package actor JournalRecorder: ShootRecorder {
         try await change { journal, time in
             journal.updateFrame(at: position) {
                 $0.earlierImages += frame.recoveredImages
+                if !frame.unmatchedImages.isEmpty { $0.unmatchedImages = ($0.unmatchedImages ?? []) + frame.unmatchedImages }
                 $0.state = .done(images: frame.images, at: time)
             }
         }

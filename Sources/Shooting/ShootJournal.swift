@@ -65,6 +65,9 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         /// Images of earlier attempts: saved before a set was restarted with `--restart-set`, or recovered
         /// from the camera's buffer after an attempt was interrupted between the release and the download.
         package var earlierImages: [SavedImage]
+        /// Images that came with the frame but record another exposure (EXIF): kept in `unmatched/`, never
+        /// the frame's; absent in journals written before they were recorded.
+        package var unmatchedImages: [SavedImage]? = nil
 
         /// A frame not shot yet.
         package static let pending = FrameRecord(state: .pending, attempts: 0, possiblyDuplicated: false, earlierImages: [])

@@ -58,4 +58,22 @@ struct EndToEndFieldTests {
         #expect(result.standardOutput.components(separatedBy: "notch by notch").count == 2)
         #expect(fired == ThreeByFive.labels)
     }
+
+    @Test func aShortTransferIsKeptAndMarkedInTheManifest() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--quirk", "transfer-short:100"]) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("3900 bytes arrived where the camera announced 4000"))
+        #expect(fired == ["1/250"])
+        let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
+        let problems = try #require(frames.first?["problems"] as? [String])
+        #expect(problems.count == 1 && problems[0].contains("3900 bytes arrived"), "\(problems)")
+        let file = try #require((frames.first?["files"] as? [String])?.first)
+        let size = try FileManager.default.attributesOfItem(atPath: sandbox.outputDirectory + "/" + file)[.size] as? Int
+        #expect(size == 3900)
+    }
 }

@@ -138,7 +138,10 @@ enum ShootConsole {
             configuration: .init(outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout)),
             recorder: recorder)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
-        let view = ShootProgressView(style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead)
+        // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
+        let noiseReduction: TimeLeftEstimator.NoiseReduction = await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
+        let view = ShootProgressView(
+            style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
         let manifest = ManifestKeeper(directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
         // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
         try? FileManager.default.createDirectory(atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)

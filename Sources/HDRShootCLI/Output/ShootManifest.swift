@@ -60,6 +60,11 @@ struct ShootManifest: Codable, Sendable, Equatable {
         /// Files of earlier attempts, relative to the output folder: an interrupted attempt's image recovered
         /// from the camera's buffer, or files saved before `--restart-set`; absent when there are none.
         var earlierFiles: [String]?
+        /// Files that came with the frame but record another exposure (kept in `unmatched/`); absent when none.
+        var unmatchedFiles: [String]?
+        /// What went wrong with the frame's files (a transfer of the wrong length, no name, not the frame's
+        /// exposure), one line per file; absent when nothing did.
+        var problems: [String]?
     }
 
     /// The file name in the output folder.
@@ -88,6 +93,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
             let record = journal.frame(at: position)
             var files: [String] = []
             var time: Date?
+            var problems: [String] = []
             let state: String
             switch record.state {
             case .pending: state = "pending"
@@ -97,12 +103,16 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 state = "done"
                 files = images.map(relative)
                 time = at
+                problems = images.compactMap { image in image.problem.map { "\(relative(image)): \($0)" } }
             }
+            let unmatched = record.unmatchedImages ?? []
+            problems += unmatched.compactMap { image in image.problem.map { "\(relative(image)): \($0)" } }
             return Frame(
                 set: position.set, frame: position.frame, plannedSpeed: (planned[position] ?? used).label,
                 usedSpeed: used.label, actualSpeed: actual[position], state: state, files: files, time: time,
                 possiblyDuplicated: record.possiblyDuplicated,
-                earlierFiles: record.earlierImages.isEmpty ? nil : record.earlierImages.map(relative))
+                earlierFiles: record.earlierImages.isEmpty ? nil : record.earlierImages.map(relative),
+                unmatchedFiles: unmatched.isEmpty ? nil : unmatched.map(relative), problems: problems.isEmpty ? nil : problems)
         }
         let byPosition = Dictionary(uniqueKeysWithValues: frames.map { (ShootPosition(set: $0.set, frame: $0.frame), $0) })
         sets = Self.brackets(of: journal.plan, recipe: journal.recipe).enumerated().map { index, positions in
