@@ -129,13 +129,6 @@ final class ImageFile: Sendable {
         }
     }
 
-    /// What kind of image the finished file at `path` is, from its first bytes.
-    static func readFormat(path: String) async throws -> ImageFormat {
-        try await run(on: DispatchQueue(label: "hdrshoot.image-file.format")) {
-            ImageFormat(detecting: try readPrefix(of: path, length: ImageFormat.detectionLength))
-        }
-    }
-
     /// Up to `length` leading bytes of the file at `path` (fewer at its end).
     private static func readPrefix(of path: String, length: Int) throws -> [UInt8] {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)

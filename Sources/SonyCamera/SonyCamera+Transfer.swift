@@ -4,6 +4,7 @@ import ImageMetadata
 import PTPIP
 import Shooting
 import SonyProtocol
+import Synchronization
 
 extension SonyCamera {
     /// GetObjectInfo of the waiting still; nil when the body sends an empty or unreadable one (the image is
@@ -32,7 +33,9 @@ extension SonyCamera {
         let name = destination.fileNamePrefix + ImageFile.sanitize(cameraName ?? "unnamed-\(session.downloads)")
         let file = try await ImageFile.create(in: destination.directory, name: name)
         let written = ByteCounter()
+        let head = ImageHead()
         let sink: DataSink = { chunk, _ in
+            head.keep(chunk)
             try await file.write(chunk)
             written.add(chunk.count)
         }
@@ -59,10 +62,16 @@ extension SonyCamera {
             saved.problem = "\(written.value) bytes arrived where the camera announced \(announced); kept as they came"
             note("\(saved.fileName): \(saved.problem!)")
         }
-        let fields = try? await ImageFile.readExif(path: saved.path)
+        // The EXIF of a JPEG is in its first bytes, kept in memory as they passed; an ARW whose directories lie
+        // further in is read from the file.
+        let bytes = head.bytes
+        var fields = try? ExifReader.read(bytes)
+        if fields == nil, written.value > bytes.count, case .tiff = ImageFormat(detecting: bytes) {
+            fields = try? await ImageFile.readExif(path: saved.path)
+        }
         saved.exposure = fields?.exposureTime.flatMap { ShutterSpeed(exif: $0) }
         if cameraName == nil {
-            let format = try? await ImageFile.readFormat(path: saved.path)
+            let format: ImageFormat? = ImageFormat(detecting: bytes)
             let renamed = try await ImageFile.rename(
                 path: saved.path, to: "\(ImageFile.split(saved.fileName).stem).\((format ?? .unknown).fileExtension)")
             saved.fileName = renamed.fileName
@@ -163,4 +172,23 @@ extension ShutterSpeed {
         }
         return "1-\(Int((1 / seconds).rounded()))s"
     }
+}
+
+/// The first bytes of an image as they pass through a transfer (enough for a JPEG's EXIF), kept off the actor.
+final class ImageHead: Sendable {
+    private let kept = Mutex<[UInt8]>([])
+
+    /// How many leading bytes are kept.
+    static let length = ExifReader.suggestedPrefixLength
+
+    /// Keeps the part of `chunk` that falls within the first `length` bytes.
+    func keep(_ chunk: ArraySlice<UInt8>) {
+        kept.withLock { bytes in
+            let room = Self.length - bytes.count
+            if room > 0 { bytes += chunk.prefix(room) }
+        }
+    }
+
+    /// The bytes kept.
+    var bytes: [UInt8] { kept.withLock { $0 } }
 }
