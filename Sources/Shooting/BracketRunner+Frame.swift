@@ -147,6 +147,8 @@ extension BracketRunner {
     /// a frame on the card is never left "in flight" by a cancelled run.
     func record(_ pending: PendingRecord) async throws(RecordingFailure) {
         do {
+            // The camera's files are durable before the journal says "saved".
+            try await camera.makeDurable(pending.frame)
             try await recorder.frameDidSave(at: pending.position, frame: pending.frame)
         } catch {
             throw RecordingFailure(position: pending.position, underlying: error)

@@ -82,6 +82,10 @@ package protocol RemoteCamera: Sendable {
         exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
     ) async throws -> CapturedFrame?
 
+    /// Returns once every file of `frame` (as `capture` or `recoverInterruptedCapture` returned it) is durable on
+    /// disk; the runner calls it before it records the frame saved. Throws when a file could not be made durable.
+    func makeDurable(_ frame: CapturedFrame) async throws
+
     /// What the camera has to tell the photographer since the last call (a fallback it took, a warning), each
     /// message once; the runner reports them as `.cameraNote` events.
     func takeNotes() async -> [String]

@@ -91,6 +91,28 @@ final class ImageFile: Sendable {
         }
     }
 
+    /// Like `finish()`, but returns at once: the fsyncs and the close run on the file's queue in the background,
+    /// and the returned ticket says when they are done (so the slow part of saving an image overlaps the next
+    /// camera operation; the caller awaits the ticket before anyone records the image as saved).
+    func finishInBackground() -> SyncTicket {
+        let ticket = SyncTicket()
+        let (fd, path) = (descriptor, self.path)
+        queue.async {
+            ticket.complete(Result {
+                if Self.retryingInterrupts({ Glibc.fsync(fd) }) != 0 {
+                    let reason = String(cString: strerror(errno))
+                    _ = Glibc.close(fd)
+                    throw SonyCameraError.fileWriteFailed(path: path, reason: reason)
+                }
+                if Glibc.close(fd) != 0 {
+                    throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
+                }
+                try Self.syncFolder(of: path)
+            })
+        }
+        return ticket
+    }
+
     /// Renames the finished file to `name` in the same folder (suffixed when taken; never overwriting), and
     /// makes the rename durable. Returns the new name and path.
     static func rename(path: String, to name: String) async throws -> (fileName: String, path: String) {
@@ -219,6 +241,38 @@ private final class SliceHandoff: Sendable {
             let bytes = slot
             slot = []
             return bytes
+        }
+    }
+}
+
+/// When a file's background fsyncs are done, and how they went; awaited any number of times.
+final class SyncTicket: Sendable {
+    private struct State {
+        var result: Result<Void, any Error>?
+        var waiters: [CheckedContinuation<Void, any Error>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Records the outcome and wakes every waiter.
+    func complete(_ result: Result<Void, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.result = result
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    /// Returns once the fsyncs are done; throws their error.
+    func wait() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let done = state.withLock { state -> Result<Void, any Error>? in
+                if let result = state.result { return result }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(with: done) }
         }
     }
 }

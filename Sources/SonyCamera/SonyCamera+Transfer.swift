@@ -56,7 +56,9 @@ extension SonyCamera {
             }
             throw error
         }
-        try await file.finish()
+        // Durable before anyone records it saved (`makeDurable`), but not on this frame's critical path.
+        let ticket = file.finishInBackground()
+        pendingSyncs[file.path] = ticket
         var saved = SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
         if let announced, written.value != announced {
             saved.problem = "\(written.value) bytes arrived where the camera announced \(announced); kept as they came"
@@ -71,6 +73,7 @@ extension SonyCamera {
         }
         saved.exposure = fields?.exposureTime.flatMap { ShutterSpeed(exif: $0) }
         if cameraName == nil {
+            try await awaitSync(of: saved.path)
             let format: ImageFormat? = ImageFormat(detecting: bytes)
             let renamed = try await ImageFile.rename(
                 path: saved.path, to: "\(ImageFile.split(saved.fileName).stem).\((format ?? .unknown).fileExtension)")
@@ -80,6 +83,20 @@ extension SonyCamera {
                 .compactMap { $0 }.joined(separator: "; ")
         }
         return saved
+    }
+
+    /// Returns once every file of `frame` is durable (fsynced with its folder); throws when one could not be
+    /// made so. The runner calls it before it records the frame saved.
+    package func makeDurable(_ frame: CapturedFrame) async throws {
+        for image in frame.images + frame.recoveredImages + frame.unmatchedImages {
+            try await awaitSync(of: image.path)
+        }
+    }
+
+    /// Awaits the background fsyncs of the file at `path`, if any are pending.
+    func awaitSync(of path: String) async throws {
+        guard let ticket = pendingSyncs.removeValue(forKey: path) else { return }
+        try await ticket.wait()
     }
 
     /// GetPartialObject (offset, length) until the announced size, or a short chunk when the size is unknown.
@@ -112,6 +129,7 @@ extension SonyCamera {
                 frame.append(image)
                 continue
             }
+            try await awaitSync(of: image.path)
             let folder = (image.path as NSString).deletingLastPathComponent
             let (stem, ext) = ImageFile.split(image.fileName)
             let moved = try await ImageFile.move(

@@ -53,6 +53,8 @@ package actor SonyCamera: RemoteCamera {
     let statusBroadcaster = StatusBroadcaster()
     /// The number of PTP operations run in this session (for tests and benchmarks).
     package private(set) var operationCount = 0
+    /// Images whose fsyncs run in the background, by path, until `makeDurable` awaits them.
+    var pendingSyncs: [String: SyncTicket] = [:]
     /// How the current shoot keeps its focus; survives reconnects, reset when the focus is restored.
     var focusHandling: FocusHandling = .unchecked
     /// What this camera said once and the caller may show (a fallback taken, a focus warning); see `takeNotes`.

@@ -116,4 +116,18 @@ import TestSupport
         }
         #expect(notes == ["direct shutter setting refused; stepping"])
     }
+
+    @Test func everyFrameIsMadeDurableBeforeItIsRecorded() async {
+        var script = InMemoryCamera.Script()
+        script.dropConnectionAtShots = [2]
+        script.imageSurvivesDropAtShots = [2]
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let task = Task { await runner.run() }
+        await passReconnects(1, on: clock)
+        #expect(await task.value.isComplete)
+        // Two shot frames and the recovered one.
+        #expect(await camera.durableCalls == 3)
+    }
 }

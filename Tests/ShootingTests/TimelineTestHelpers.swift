@@ -102,6 +102,7 @@ struct TimelineCamera: RemoteCamera {
         try await inner.recoverInterruptedCapture(exposure: exposure, to: destination, waitingAtMost: waitingAtMost)
     }
     func takeNotes() async -> [String] { await inner.takeNotes() }
+    func makeDurable(_ frame: CapturedFrame) async throws { try await inner.makeDurable(frame) }
     var identity: CameraIdentity { get async { await inner.identity } }
     var isConnected: Bool { get async { await inner.isConnected } }
     func connect() async throws { try await inner.connect() }

@@ -100,6 +100,8 @@ package actor InMemoryCamera: RemoteCamera {
     private var shots = 0
     /// The image a dropped shot left in the camera, until recovered.
     private var heldImage: CapturedFrame?
+    /// Calls of `makeDurable`.
+    package private(set) var durableCalls = 0
     /// Images returned by `recoverInterruptedCapture`.
     package private(set) var recovered = 0
     private var speedSets = 0
@@ -257,6 +259,11 @@ package actor InMemoryCamera: RemoteCamera {
             fileName: held.images[0].fileName,
             path: destination.directory.appendingPathComponent(held.images[0].fileName).path, byteCount: 1024)
         return CapturedFrame(images: [image], actualSpeed: held.actualSpeed)
+    }
+
+    /// Nothing to make durable: this camera writes no files (the runner's call is counted).
+    package func makeDurable(_ frame: CapturedFrame) async throws {
+        durableCalls += 1
     }
 
     /// The script's notes, once.
