@@ -1,3 +1,4 @@
+import Foundation
 import PTPIP
 import Shooting
 
@@ -52,6 +53,9 @@ package struct SonyCameraConfiguration: Sendable {
     /// long after the session started (libgphoto2 waits 3 s after connecting for ZV-E10, ZV-1, RX100M7,
     /// ILCE-7RM4, 7M3, 7SM3, 7M4, 9M2, ILCE-1 and 7C, which ignore earlier releases).
     package var startupReleaseSettle: Duration = .seconds(3)
+    /// Where a shoot keeps what it changed on the body's focus until it is put back (so a shoot resumed after
+    /// the process died still restores it); nil keeps nothing on disk.
+    package var focusRecordDirectory: URL?
     /// How long a half-press may take to focus (0xD213) before the shoot stops with a focus error.
     package var focusTimeout: Duration = .seconds(5)
     /// How long after a release (beyond a timed exposure) the body must show a sign of capture (busy,

@@ -164,6 +164,40 @@ import TestSupport
         }
     }
 
+    @Test func aShootThatDiedInMFPutsTheFocusBackWhenItsResumeEnds() async throws {
+        let folder = try SimulatorHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records = folder.appendingPathComponent("config")
+        let record = try await SimulatorHarness.run(
+            simulator: { $0.focusMode = .singleAF }, camera: { $0.focusRecordDirectory = records }
+        ) { camera, _ in
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            // In MF for the shoot: what to put back is on disk, so a process that dies now loses nothing.
+            let files = try FileManager.default.contentsOfDirectory(atPath: records.path)
+            #expect(files.count == 1 && files[0].hasPrefix("focus-restore-"))
+            let saved = try String(contentsOf: records.appendingPathComponent(files[0]), encoding: .utf8)
+            #expect(saved == "500A=2\n")
+            return (records.appendingPathComponent(files[0]), saved)
+        }
+        // This process ends the shoot and puts AF-S back (the record goes). One that died instead leaves the
+        // body in MF and the record behind: a new process (the resume) shoots in MF without focusing again,
+        // then puts AF-S back.
+        #expect(!FileManager.default.fileExists(atPath: record.0.path))
+        try Data(record.1.utf8).write(to: record.0)
+        try await SimulatorHarness.run(
+            simulator: { $0.focusMode = .manual }, camera: { $0.focusRecordDirectory = records }
+        ) { camera, _ in
+            try await camera.setShutterSpeed(.timed(Self.fast))
+            _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            #expect(await camera.takeNotes().contains { $0.contains("still in MF from the interrupted shoot") })
+            await camera.disconnect()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: records.path).isEmpty)
+            try await camera.connect()
+            #expect(await camera.focusMode == .singleAF)
+        }
+    }
+
     @Test func focusThatNeverLocksStopsBeforeAnythingFires() async throws {
         let folder = try SimulatorHarness.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -63,7 +63,11 @@ enum CameraCommand {
         } catch {
             throw CameraCommandError.identityUnavailable(reason: "\(error)")
         }
-        return SonyCameraConfiguration(host: address.host, port: address.port, identity: identity)
+        var configuration = SonyCameraConfiguration(host: address.host, port: address.port, identity: identity)
+        // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
+        configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
+            .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        return configuration
     }
 }
 
