@@ -23,8 +23,10 @@ import TestSupport
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
 
-        // Frame 1's save is held, and frame 2's speed set runs to its end meanwhile.
+        // Frame 1's save is held, and frame 2's speed set runs to its end meanwhile (the two start concurrently:
+        // either may be first to get going, so both are waited for).
         await timeline.wait(for: .setFinished(call: 2, succeeded: true, cancelled: false))
+        await timeline.wait(for: .saveStarted(frame(1)))
         let during = await timeline.marks
         #expect(during.contains(.saveStarted(frame(1))))
         #expect(!during.contains(.saveFinished(frame(1), succeeded: true)))
