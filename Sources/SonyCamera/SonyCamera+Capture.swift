@@ -8,11 +8,14 @@ import SonyProtocol
 extension SonyCamera {
     /// Takes one picture and saves every image it produced under `destination`.
     ///
-    /// S1 down, S2 down, S2 up, S1 up (with BULB, S2 is held for `exposure` on the injected clock); then
-    /// waits for ObjectAdded (0xC201) or 0xD215 >= 0x8001, for at most the exposure plus
-    /// `processingMargin`; then fetches object 0xFFFFC001 (GetObjectInfo, then GetObject streamed to
-    /// disk) until 0xD215 reads 0. Per frame that is 4 button presses, GetObjectInfo and GetObject;
-    /// waiting costs no round trip when the body sends its events.
+    /// Before the first frame of a shoot the focus is settled (`prepareFocus`). S1 down, S2 down, S2 up, S1 up
+    /// (with BULB, S2 is held for `exposure` on the injected clock); then waits for ObjectAdded (0xC201) or
+    /// 0xD215 >= 0x8001 (a body without events is polled), for at most the exposure, a Long Exposure NR dark
+    /// frame and `processingMargin`; a release early in the session that shows no sign of capture is pressed
+    /// once more (`confirmEarlyRelease`). Then fetches object 0xFFFFC001 (GetObjectInfo, then GetObject
+    /// streamed to disk, fsynced in the background) until 0xD215 reads 0, and checks each image's own
+    /// exposure time (EXIF): one that is not the frame's goes to `unmatched/`. Per frame that is 4 button
+    /// presses, GetObjectInfo and GetObject; waiting costs no round trip when the body sends its events.
     ///
     /// The check that 0xD215 went back to 0 after the last download costs no round trip of its own when
     /// the body announced a 0xD215 change during the transfer: it rides on the next 0x9209 read (the
@@ -22,7 +25,8 @@ extension SonyCamera {
     ///
     /// Images no capture of this session made (an earlier session ended between a release and the
     /// download: 0xD215 showed them at connect, or ObjectAdded announced them later) are fetched into
-    /// `destination` first and returned as `recoveredImages`; that costs no round trip when there are none.
+    /// `destination.earlier` first and returned as `recoveredImages`; that costs no round trip when there are
+    /// none (after a reconnect the runner asks for them first, with `recoverInterruptedCapture`).
     /// When the first release of a session is refused as busy, the interrupted exposure may still be
     /// running or processing: its image is awaited (at most the exposure plus `processingMargin`), fetched,
     /// and the release is tried once more.

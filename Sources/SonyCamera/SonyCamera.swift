@@ -8,7 +8,9 @@ import SonyProtocol
 /// `connect()` opens the PTP/IP session and runs Sony's start-up; the camera's settings are then kept
 /// in a `SonyPropertyTable`, refreshed with change-only 0x9209 dumps only when the event channel says
 /// something changed, so queries cost no round trip. Every wait (shutter read-back, image ready) is for
-/// an event or a read-back, bounded by a timeout on the injected clock.
+/// an event or a read-back, bounded by a timeout on the injected clock; a body that has sent no event in the
+/// session is polled instead. While a session is open the command channel is never silent for longer than
+/// `keepaliveInterval` (a change-only read), because some bodies close an idle link after ~10 s.
 ///
 /// Busy policy: DeviceBusy (0x2019) on any operation is retried inside this actor, per operation (so a
 /// busy GetObject never re-fires the shutter), `configuration.busyRetry.maxAttempts` attempts with its
