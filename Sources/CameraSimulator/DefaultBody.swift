@@ -42,6 +42,15 @@ enum DefaultBody {
             code: QuirkProperty.longExposureNR, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
             currentValue: .uint8(quirks.longExposureNR ? QuirkProperty.on : QuirkProperty.off),
             form: .enumeration(settable: onOff, supported: onOff)))
+        // Battery Remaining (INT8 %) and Media SLOT1 Remaining number shots (u32), both read only.
+        properties.append(SonyPropertyDescriptor(
+            code: QuirkProperty.batteryRemaining, dataType: .int8, getSet: 0, factoryValue: .int8(0),
+            currentValue: .int8(Int8(clamping: configuration.batteryPercent)),
+            form: .range(minimum: .int8(0), maximum: .int8(100), step: .int8(1))))
+        properties.append(SonyPropertyDescriptor(
+            code: QuirkProperty.remainingShots, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
+            currentValue: .uint32(UInt32(clamping: configuration.cardShots)),
+            form: .range(minimum: .uint32(0), maximum: .uint32(UInt32.max), step: .uint32(1))))
         if quirks.shutterListInD229, let shutter = properties.first(where: { $0.code == .shutterSpeed }) {
             // The speeds 0xD20D no longer lists, in its encoding; read only, follows 0xD20D.
             properties.append(SonyPropertyDescriptor(

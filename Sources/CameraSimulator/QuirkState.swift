@@ -93,6 +93,10 @@ enum QuirkProperty {
     /// 0xD229, u32: on bodies that describe 0xD20D as a range, the enumerated shutter speeds in 0xD20D's
     /// encoding (libgphoto2's sony-rx100m7.txt); the 2025 reference gives 0xD229 another meaning (p. 461).
     static let shutterSpeedList = SonyPropertyCode(rawValue: 0xD229)
+    /// Battery Remaining = 0xD218, INT8 percent, read only (reference p. 451).
+    static let batteryRemaining = SonyPropertyCode(rawValue: 0xD218)
+    /// Media SLOT1 Remaining number shots = 0xD249, u32, read only (reference p. 461).
+    static let remainingShots = SonyPropertyCode(rawValue: 0xD249)
     /// 0xD15B / 0xD1AD value OFF.
     static let off: UInt8 = 0x01
     /// 0xD15B / 0xD1AD value ON.

@@ -146,6 +146,8 @@ extension SimulatedCamera {
     /// Whether a release (S2 down) at `now` fires: not during `startup-nofire`, and in AF only once focus
     /// has locked (at once without `af-lock`, after S1 was held that long with it, never with `af-fail`).
     func releaseFires(now: Duration) -> Bool {
+        // A full card: the body shows it and takes no picture.
+        if value(of: QuirkProperty.remainingShots) == .uint32(0) { return false }
         if let window = quirks.startupNoFire, let opened = sessionOpenedAt, now < opened + window { return false }
         guard autofocusOnS1 else { return true }
         if quirks.afFail { return false }

@@ -336,6 +336,9 @@ package struct SimulatedCamera: Sendable {
     private mutating func storeImage(frame: Int, value: UInt32, started: Duration, exposure: Duration) {
         let image = makeImage(frame: frame, shutterValue: value, started: started, exposure: exposure)
         buffered = BufferedImage(frame: frame, shutterValue: value, image: image)
+        if case let .uint32(left)? = self.value(of: QuirkProperty.remainingShots), left > 0 {
+            setValue(.uint32(left - 1), of: QuirkProperty.remainingShots)
+        }
         setValue(.uint16(SonyShootingFileInfo.waiting(1).rawValue), of: .shootingFileInfo)
         events.append(PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))
     }

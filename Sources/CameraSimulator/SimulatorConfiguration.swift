@@ -19,6 +19,10 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var exposureMode: SimulatedExposureMode = .manual
     /// Size of every generated JPEG in bytes.
     package var imageSize: Int = 200_000
+    /// Shots left on the card at start (0xD249); each stored image takes one, and a full card fires nothing.
+    package var cardShots: Int = 9_999
+    /// The battery level in percent (0xD218).
+    package var batteryPercent: Int = 100
     /// The body's clock when the simulator starts (its images' DateTimeOriginal counts on from it);
     /// nil: this computer's local time at that moment.
     package var cameraClock: ExifDateTime?
@@ -60,6 +64,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
         --max-shutter 1/N         fastest shutter speed, 1/4000 or 1/8000 (default 1/8000)
         --mode M|A|S|P            exposure mode dial at start (default M)
         --image-size BYTES        size of each generated JPEG (default 200000)
+        --card-shots N            shots left on the memory card at start (default 9999; a full card fires nothing)
+        --battery PERCENT         battery level the body reports (default 100)
         --rtt MS                  added round-trip delay per request
         --bandwidth BYTES_PER_S   data-phase throughput limit
         --step-delay MS           delay before a 2.00 shutter notch step applies (default 200)
@@ -138,6 +144,10 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                 configuration.exposureMode = mode
             case "--image-size":
                 configuration.imageSize = try integer(option, try next(), minimum: 1)
+            case "--card-shots":
+                configuration.cardShots = try integer(option, try next(), minimum: 0)
+            case "--battery":
+                configuration.batteryPercent = min(100, try integer(option, try next(), minimum: 0))
             case "--rtt":
                 configuration.roundTripDelay = .milliseconds(try integer(option, try next()))
             case "--bandwidth":

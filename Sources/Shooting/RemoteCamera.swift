@@ -86,6 +86,9 @@ package protocol RemoteCamera: Sendable {
     /// disk; the runner calls it before it records the frame saved. Throws when a file could not be made durable.
     func makeDurable(_ frame: CapturedFrame) async throws
 
+    /// The battery level and the shots left on the card, where the body reports them (best effort, never throws).
+    func mediaStatus() async -> MediaStatus
+
     /// What the camera has to tell the photographer since the last call (a fallback it took, a warning), each
     /// message once; the runner reports them as `.cameraNote` events.
     func takeNotes() async -> [String]
@@ -269,5 +272,19 @@ package struct CapturedFrame: Sendable, Hashable, Codable {
         actualSpeed = try container.decodeIfPresent(CameraShutterSpeed.self, forKey: .actualSpeed)
         recoveredImages = try container.decodeIfPresent([SavedImage].self, forKey: .recoveredImages) ?? []
         unmatchedImages = try container.decodeIfPresent([SavedImage].self, forKey: .unmatchedImages) ?? []
+    }
+}
+
+/// What a body reports about its battery and memory card; `nil` fields are not reported.
+package struct MediaStatus: Sendable, Hashable {
+    /// The battery level, in percent.
+    package var batteryPercent: Int?
+    /// Shots left on the memory card.
+    package var remainingShots: Int?
+
+    /// Creates a status.
+    package init(batteryPercent: Int? = nil, remainingShots: Int? = nil) {
+        self.batteryPercent = batteryPercent
+        self.remainingShots = remainingShots
     }
 }

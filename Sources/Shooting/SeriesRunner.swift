@@ -144,6 +144,9 @@ package actor SeriesRunner {
             } catch {
                 return await finish(completed, lastResult, .recordingFailed(error), resumeAt: start)
             }
+            if let reason = await waitForRoomOnTheCard(for: repetition) {
+                return await finish(completed, lastResult, reason, resumeAt: start)
+            }
             eventSink.yield(.repetitionStarted(start, plan: repetition.plan))
             let result = await shoot(repetition, number: start.number)
             let endedAt = elapsed
@@ -199,6 +202,33 @@ package actor SeriesRunner {
             }
             await waker.wait(sleepingFor: start.at - now, on: clock)
         }
+    }
+
+    /// How often a full card is looked at again while the series waits for room on it.
+    static let cardCheckInterval: Duration = .seconds(10)
+
+    /// Before a repetition: when the camera reports fewer shots left on its card than the repetition takes,
+    /// the series pauses (saying so once) and looks again every `cardCheckInterval` until there is room (a new
+    /// card, or space freed), then goes on. A body that does not report the count is not held. Returns why the
+    /// series must end instead (a stop or a cancellation while waiting), else nil.
+    private func waitForRoomOnTheCard(for repetition: SeriesRepetition) async -> StopReason? {
+        let needed = repetition.plan.positions.filter { $0 >= repetition.start }.count
+        var reason: PauseReason?
+        while true {
+            if Task.isCancelled { return .cancelled }
+            if stopRequested { return .stopRequested }
+            guard let left = await camera.mediaStatus().remainingShots, left < needed else { break }
+            if reason == nil {
+                let hold = PauseReason(
+                    .other, detail: "the memory card is full (\(left) shots left, \(needed) needed); put in a card with "
+                        + "space or free some, and the series goes on by itself")
+                eventSink.yield(.paused(hold))
+                reason = hold
+            }
+            await waker.wait(sleepingFor: Self.cardCheckInterval, on: clock)
+        }
+        if let reason { eventSink.yield(.resumed(PauseReason(reason.kind, detail: "the card has room again"))) }
+        return nil
     }
 
     /// Shoots one repetition with a fresh runner, forwarding its events; current holds apply to it.

@@ -123,6 +123,15 @@ extension SonyCamera {
             images: frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: setting), unmatchedImages: unmatched)
     }
 
+    /// The battery level (0xD218) and the shots left on the card (0xD249) as the body reports them now (one
+    /// change-only read first, when the link is up).
+    package func mediaStatus() async -> MediaStatus {
+        if case .ready = state { _ = try? await refreshProperties(full: false) }
+        return MediaStatus(
+            batteryPercent: properties.currentValue(of: .batteryRemaining)?.integerValue.map { Int($0) },
+            remainingShots: properties.currentValue(of: .remainingShots)?.integerValue.map { Int($0) })
+    }
+
     /// Messages for the photographer since the last call, each once.
     package func takeNotes() -> [String] {
         defer { pendingNotes.removeAll() }

@@ -54,6 +54,10 @@ package struct SonyPropertyCode: RawRepresentable, Hashable, Sendable, Comparabl
     /// AFWithShutter = 0xD1AD, u8: 1 = off, 2 = on (Camera Control PTP 3 Reference, pp. 393-394): whether a
     /// half-press focuses.
     package static let afWithShutter = Self(rawValue: 0xD1AD)
+    /// BatteryRemaining = 0xD218, INT8 percent (Camera Control PTP 3 Reference, p. 451).
+    package static let batteryRemaining = Self(rawValue: 0xD218)
+    /// MediaSLOT1RemainingNumberShots = 0xD249, u32 (Camera Control PTP 3 Reference, p. 461).
+    package static let remainingShots = Self(rawValue: 0xD249)
     /// LongExposureNR = 0xD15B, u8: 1 = off, 2 = on (Camera Control PTP 3 Reference, p. 349).
     package static let longExposureNR = Self(rawValue: 0xD15B)
     /// ShootingFileInfo = 0xD215, u16 (libgphoto2: ObjectInMemory): see `SonyShootingFileInfo`.

@@ -43,4 +43,20 @@ struct LiveLineTests {
     @Test func aTinyTerminalGetsTheTimeLeftCut() {
         #expect(Self.line.render(width: 5) == "~0:07")
     }
+
+    @Test func aSeriesRepetitionLeadsWhileThereIsRoomAndGoesFirstWhenThereIsNot() {
+        var line = LiveLine(
+            set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15,
+            elapsed: 10, left: 13)
+        let single = line.render(width: 119)
+        line.repetition = "Rep 3/20"
+        let wide = line.render(width: 119)
+        #expect(wide.hasPrefix("Rep 3/20  Set 2/3"))
+        #expect(wide.hasSuffix("left"))
+        // Narrow, the repetition is the first to go: the line is then a single bracket's.
+        #expect(line.render(width: 39) == LiveLine(
+            set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15,
+            elapsed: 10, left: 13).render(width: 39))
+        #expect(!single.contains("Rep"))
+    }
 }

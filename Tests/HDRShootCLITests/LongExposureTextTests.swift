@@ -52,3 +52,19 @@ import Testing
         #expect(Self.fourMinutePlan.bulbExposures.map(\.label) == ["40\"", "1'"])
     }
 }
+
+/// The series confirmation's battery and card lines.
+struct SeriesMediaLinesTests {
+    @Test func whatTheBodyReportsIsCheckedAgainstTheSeries() {
+        let full = SeriesPlans.mediaLines(MediaStatus(batteryPercent: 15, remainingShots: 40), exposures: 60)
+        #expect(full == [
+            "Battery and card: battery 15 %, card: 40 shots left (60 exposures).",
+            "warning: the battery is at 15 %; a long series may need a fresh one",
+            "warning: the card has room for 40 of the series' 60 exposures; the series pauses when it is full and goes on once there is room",
+        ])
+        #expect(SeriesPlans.mediaLines(MediaStatus(batteryPercent: 90, remainingShots: 500), exposures: 60)
+            == ["Battery and card: battery 90 %, card: 500 shots left (60 exposures)."])
+        #expect(SeriesPlans.mediaLines(MediaStatus(), exposures: nil)
+            == ["Battery and card: not reported by the camera over this connection; check both cover the series before you leave the camera."])
+    }
+}

@@ -23,8 +23,11 @@ struct SeriesEndToEndTests {
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Series: 3 repetitions every 2 s"))
         #expect(result.standardOutput.contains("Each repetition fits its interval"))
-        #expect(result.standardOutput.contains("Battery and card: not reported"))
+        // The simulated body reports its battery (0xD218) and the shots left on its card (0xD249).
+        #expect(result.standardOutput.contains("Battery and card: battery 100 %, card: 9999 shots left (9 exposures)."))
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))
+        let status = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
+        #expect(status.standardOutput.contains("Series:    every 2 s, repetition 3 of 3 done (3 done, 0 skipped)"), "\(status.standardOutput)")
         #expect(fired == Self.labels + Self.labels + Self.labels)
         for number in 1...3 {
             let folder = sandbox.outputDirectory + "/rep-00\(number)/set-01"
@@ -61,6 +64,27 @@ struct SeriesEndToEndTests {
         let timings = repetitions.compactMap { $0["timing"] as? String }
         #expect(drifts.count == 5 && drifts.allSatisfy { $0 >= 0 })
         print("series drift, real time, 5 repetitions every 1s (ms):", drifts.map { Int(($0 * 1000).rounded()) }, timings)
+    }
+
+    @Test func aFullCardPausesTheSeriesWithAClearMessage() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // Room for one repetition of 3 frames.
+        let (stopped, fired) = try await sandbox.withSimulator(extra: ["--card-shots", "3"]) { port in
+            let arguments = ["run"] + Self.flags + [
+                "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor",
+            ] + sandbox.shootArguments
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                let line = try await run.waitForLine { $0.contains("memory card is full") }
+                run.send(SIGINT)
+                return (line, await run.waitForExit(timeout: .seconds(30)))
+            }
+        }
+        #expect(stopped.0.contains("the memory card is full (0 shots left, 3 needed)"), "\(stopped.0)")
+        #expect(stopped.1 == 75)
+        #expect(fired == Self.labels)
     }
 
     @Test func aSeriesStoppedBetweenRepetitionsResumesSkippingTheMissedStarts() async throws {

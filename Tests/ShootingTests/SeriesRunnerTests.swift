@@ -39,6 +39,53 @@ import TestSupport
         }
     }
 
+    @Test func aFullCardPausesTheSeriesUntilThereIsRoomThenItGoesOn() async throws {
+        var script = InMemoryCamera.Script()
+        // Room for the first repetition's 3 frames only.
+        script.media = MediaStatus(batteryPercent: 80, remainingShots: 3)
+        let camera = InMemoryCamera(script: script)
+        let clock = TestClock()
+        let recorder = StartLog(plan: plan(sets: 1, frames: 3))
+        let schedule = RepetitionSchedule(every: .seconds(120), end: .count(2))
+        let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
+        async let events = collectSeries(series.events)
+        async let result = series.run(from: schedule.first)
+        // The wait for repetition 2's start, then the card checks every 10 s while it is full.
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(120))
+        await clock.waitForSleepers(1)
+        #expect(await camera.shotSettings.count == 3)
+        clock.advance(by: .seconds(10))
+        await clock.waitForSleepers(1)
+        #expect(await camera.shotSettings.count == 3)
+        // A new card.
+        await camera.update { $0.media.remainingShots = 300 }
+        clock.advance(by: .seconds(10))
+        let finished = await result
+        #expect(finished.isComplete && finished.completedRepetitions == [1, 2])
+        #expect(await camera.shotSettings.count == 6)
+        let seen = await events
+        let pauses = seen.compactMap { event -> String? in
+            if case .paused(let reason) = event { return reason.detail }
+            return nil
+        }
+        #expect(pauses == ["the memory card is full (0 shots left, 3 needed); put in a card with space or free some, and the series goes on by itself"])
+        #expect(seen.contains { if case .resumed = $0 { true } else { false } })
+    }
+
+    @Test func aBodyThatDoesNotReportItsCardIsNeverHeld() async throws {
+        let camera = InMemoryCamera()
+        let clock = TestClock()
+        let recorder = StartLog(plan: plan(sets: 1, frames: 2))
+        let schedule = RepetitionSchedule(every: .seconds(60), end: .count(2))
+        let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
+        async let result = series.run(from: schedule.first)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(60))
+        #expect(await result.isComplete)
+        #expect(await camera.mediaChecks == 2)
+    }
+
     @Test func anOverrunningRepetitionStartsTheNextAtOnceAndSaysSo() async throws {
         let camera = InMemoryCamera()
         let clock = TestClock()

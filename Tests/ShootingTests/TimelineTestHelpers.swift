@@ -103,6 +103,7 @@ struct TimelineCamera: RemoteCamera {
     }
     func takeNotes() async -> [String] { await inner.takeNotes() }
     func makeDurable(_ frame: CapturedFrame) async throws { try await inner.makeDurable(frame) }
+    func mediaStatus() async -> MediaStatus { await inner.mediaStatus() }
     var identity: CameraIdentity { get async { await inner.identity } }
     var isConnected: Bool { get async { await inner.isConnected } }
     func connect() async throws { try await inner.connect() }

@@ -38,6 +38,8 @@ package actor InMemoryCamera: RemoteCamera {
         package var imageSurvivesDropAtShots: Set<Int> = []
         /// Messages `takeNotes()` returns (once).
         package var notes: [String] = []
+        /// What `mediaStatus()` reports; each shot takes one of `remainingShots`.
+        package var media = MediaStatus()
 
         /// Creates the default script: a healthy camera in M mode with the 1/3-stop scale and BULB.
         package init() {}
@@ -100,6 +102,8 @@ package actor InMemoryCamera: RemoteCamera {
     private var shots = 0
     /// The image a dropped shot left in the camera, until recovered.
     private var heldImage: CapturedFrame?
+    /// Calls of `mediaStatus`.
+    package private(set) var mediaChecks = 0
     /// Calls of `makeDurable`.
     package private(set) var durableCalls = 0
     /// Images returned by `recoverInterruptedCapture`.
@@ -242,6 +246,7 @@ package actor InMemoryCamera: RemoteCamera {
             throw InMemoryCameraError.connectionLost
         }
         shotSettings.append(current ?? .bulb)
+        if let left = script.media.remainingShots { script.media.remainingShots = max(0, left - 1) }
         send(script.statusAfterShot)
         return Self.frame(shot: shot, in: destination, setting: current)
     }
@@ -264,6 +269,12 @@ package actor InMemoryCamera: RemoteCamera {
     /// Nothing to make durable: this camera writes no files (the runner's call is counted).
     package func makeDurable(_ frame: CapturedFrame) async throws {
         durableCalls += 1
+    }
+
+    /// The script's battery and card figures (calls counted).
+    package func mediaStatus() async -> MediaStatus {
+        mediaChecks += 1
+        return script.media
     }
 
     /// The script's notes, once.

@@ -30,6 +30,33 @@ enum SeriesPlans {
     }
 
     /// The confirmation lines of a series from `start` (the first repetition for a new series).
+    /// The battery and card lines: what the body reports, checked against the series' exposures (nil: no end),
+    /// with a warning when the card cannot hold them or the battery is low; what it does not report, said so.
+    static func mediaLines(_ media: MediaStatus, exposures: Int?) -> [String] {
+        let need = exposures.map { "\($0) exposures" } ?? "the series"
+        guard media.batteryPercent != nil || media.remainingShots != nil else {
+            return ["Battery and card: not reported by the camera over this connection; check both cover \(need) before you leave the camera."]
+        }
+        var parts: [String] = []
+        var warnings: [String] = []
+        if let battery = media.batteryPercent {
+            parts.append("battery \(battery) %")
+            if battery <= 20 { warnings.append("warning: the battery is at \(battery) %; a long series may need a fresh one") }
+        } else {
+            parts.append("battery not reported")
+        }
+        if let left = media.remainingShots {
+            parts.append("card: \(left) shots left")
+            if let exposures, left < exposures {
+                warnings.append("warning: the card has room for \(left) of the series' \(exposures) exposures; the series pauses "
+                    + "when it is full and goes on once there is room")
+            }
+        } else {
+            parts.append("card space not reported")
+        }
+        return ["Battery and card: " + parts.joined(separator: ", ") + " (\(need))."] + warnings
+    }
+
     static func summaryLines(
         record: SeriesRecord, check: CameraCheck, overhead: Double, offered: [ShutterSpeed],
         from start: RepetitionSchedule.Start? = nil
@@ -61,8 +88,7 @@ enum SeriesPlans {
                 + ShootText.summary(last.plan, overhead: overhead))
         }
         lines += fitLines(plans.map(\.plan), numbers: numbers, every: schedule.every, overhead: overhead)
-        lines.append("Battery and card: not reported by the camera over this connection; check both cover "
-            + "\(schedule.nominalCount == nil ? "the series" : "\(exposures) exposures") before you leave the camera.")
+        lines += mediaLines(check.media, exposures: schedule.nominalCount == nil ? nil : exposures)
         lines.append("Between repetitions the camera stays connected (the idle link is kept alive), so each start is on time.")
         lines += ShootText.substitutionLines(plans[0].substitutions)
         lines += firstPlan.warnings.map { "warning: \($0)" }

@@ -76,6 +76,8 @@ struct CameraCheck: Sendable {
     var settings: [CameraShutterSpeed]
     /// Its Long Exposure NR setting (0xD15B), nil when it does not report one.
     var longExposureNR: Bool? = nil
+    /// Its battery level and the shots left on its card, where it reports them.
+    var media = MediaStatus()
 
     /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; errors pass through as they
     /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
@@ -97,7 +99,7 @@ struct CameraCheck: Sendable {
         if offered.isEmpty, blockers.isEmpty { blockers.append("the camera offers no shutter speeds now") }
         return CameraCheck(
             identity: identity, blockers: blockers, offered: offered, settings: settings,
-            longExposureNR: await camera.longExposureNR)
+            longExposureNR: await camera.longExposureNR, media: await camera.mediaStatus())
     }
 }
 

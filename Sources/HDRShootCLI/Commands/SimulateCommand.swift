@@ -13,6 +13,8 @@ enum SimulateCommand {
         ("max-shutter", "<1/4000|1/8000>", "Fastest shutter speed of the body.", "1/8000"),
         ("mode", "<M|A|S|P>", "Exposure mode dial at start.", "M"),
         ("image-size", "<bytes>", "Size of each generated JPEG.", "200000"),
+        ("card-shots", "<n>", "Shots left on the memory card (0xD249); a full card fires nothing.", "9999"),
+        ("battery", "<percent>", "Battery level the body reports (0xD218).", "100"),
         ("rtt", "<ms>", "Added round-trip delay per request.", nil),
         ("bandwidth", "<bytes-per-s>", "Data-phase throughput limit.", nil),
         ("step-delay", "<ms>", "Delay before a 2.00 shutter notch step applies.", "200"),

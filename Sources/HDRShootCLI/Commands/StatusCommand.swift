@@ -102,6 +102,26 @@ enum StatusCommand {
         return text
     }
 
+    /// `Series:    every 2 min, repetition 3 of 20 shooting (2 done, 0 skipped)`: where an interval series stands.
+    static func seriesLine(_ series: SeriesRecord) -> String {
+        let of: String = switch series.end {
+        case .count(let count): " of \(count)"
+        case .until(let date): " (until \(SeriesPlans.clockTime(date)))"
+        case .forever: ""
+        }
+        let done = series.repetitions.filter { $0.state == .done }.count
+        let skipped = series.repetitions.filter { $0.state == .skipped }.count
+        let every = ShootText.duration(series.every)
+        guard let last = series.repetitions.last else { return "Series:    every \(every), no repetition started yet" }
+        let state: String = switch last.state {
+        case .shooting: "shooting"
+        case .done: series.ended ? "done" : "done, waiting for the next start"
+        case .stopped: "stopped"
+        case .skipped: "skipped"
+        }
+        return "Series:    every \(every), repetition \(last.number)\(of) \(state) (\(done) done, \(skipped) skipped)"
+    }
+
     /// The text report of one shoot.
     static func text(_ journal: ShootJournal, store: JournalStore, shooter: String?, resume: String) -> String {
         let total = journal.plan.totalExposures
@@ -114,6 +134,7 @@ enum StatusCommand {
             "Camera:    \(journal.camera.model) at \(journal.camera.address)\(serial)",
             "Captured:  \(saved) of \(total) exposures",
         ]
+        if let series = journal.series { lines.append(seriesLine(series)) }
         if journal.isUnfinished, shooter == nil, let position = journal.resumePosition {
             lines.append("Resume at: \(position) (\(total - saved) remaining); run `\(resume)` to continue")
         }

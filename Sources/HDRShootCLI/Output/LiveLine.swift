@@ -24,6 +24,8 @@ struct LiveLine: Sendable, Hashable {
     var elapsed: Double
     /// Seconds the shoot still needs.
     var left: Double
+    /// The repetition of an interval series (`Rep 3/20`), shown first while there is room; nil for one bracket.
+    var repetition: String? = nil
 
     /// The bar's narrowest inner width (a bar narrower than this is left out).
     static let narrowestBar = 10
@@ -34,7 +36,7 @@ struct LiveLine: Sendable, Hashable {
     static let phaseWidth = 13
 
     private enum Part {
-        case whereLong, whereShort, speed, phase, bar, countLong, count, elapsed, left
+        case repetition, whereLong, whereShort, speed, phase, bar, countLong, count, elapsed, left
     }
 
     /// The layouts from the fullest down; the first that fits wins.
@@ -53,7 +55,9 @@ struct LiveLine: Sendable, Hashable {
     /// The line in at most `width` characters (pass the terminal's columns minus one, so it never wraps).
     func render(width: Int) -> String {
         let separator = "  "
-        for layout in Self.layouts {
+        // A series' repetition leads while it fits; then the one-bracket layouts, unchanged.
+        let withRepetition = repetition == nil ? [] : Self.layouts.prefix(5).map { [Part.repetition] + $0 }
+        for layout in withRepetition + Self.layouts {
             let fixed = layout.filter { $0 != .bar }.map(text)
             let minimum = fixed.reduce(0) { $0 + $1.count } + separator.count * (layout.count - 1)
                 + (layout.contains(.bar) ? Self.narrowestBar + 2 : 0)
@@ -66,6 +70,7 @@ struct LiveLine: Sendable, Hashable {
 
     private func text(_ part: Part) -> String {
         switch part {
+        case .repetition: repetition ?? ""
         case .whereLong: "Set \(set)/\(sets)  frame \(frame)/\(frames)"
         case .whereShort: "Set \(set)/\(sets) frame \(frame)/\(frames)"
         case .speed: speed

@@ -53,7 +53,9 @@ final class SeriesDisplay: Sendable {
             note("Skipped repetition(s) \(numbers.map(String.init).joined(separator: ", ")): their start times passed")
         case let .repetitionStarted(start, plan):
             clearWaitLine()
-            let view = ShootProgressView(style: style, output: output, plan: plan, overhead: overhead)
+            let count = record.schedule.nominalCount.map { "/\($0)" } ?? ""
+            let view = ShootProgressView(
+                style: style, output: output, plan: plan, overhead: overhead, repetition: "Rep \(start.number)\(count)")
             let folder = record.rootDirectory + "/" + SeriesRepetition.folderName(start.number)
             let keeper = ManifestKeeper(directory: folder, planned: [:], actual: [:])
             state.withLock {

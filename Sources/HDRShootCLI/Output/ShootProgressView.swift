@@ -22,6 +22,8 @@ final class ShootProgressView: Sendable {
     let style: Style
     private let output: any OutputStreams
     private let plan: BracketPlan
+    /// The series repetition this view shows (`Rep 3/20`), nil for a single bracket.
+    private let repetition: String?
     private let origin = ContinuousClock.now
     private let state: Mutex<State>
 
@@ -47,8 +49,9 @@ final class ShootProgressView: Sendable {
     /// measured; `noiseReduction` is what Long Exposure NR adds, where known.
     init(
         style: Style, output: any OutputStreams, plan: BracketPlan, overhead: Double,
-        noiseReduction: TimeLeftEstimator.NoiseReduction = .none
+        noiseReduction: TimeLeftEstimator.NoiseReduction = .none, repetition: String? = nil
     ) {
+        self.repetition = repetition
         self.style = style
         self.output = output
         self.plan = plan
@@ -208,7 +211,7 @@ final class ShootProgressView: Sendable {
                 frames: progress.framesInSet, speed: progress.setting.description,
                 phase: Self.phase(of: state, progress: progress, now: now), completed: progress.completed,
                 total: progress.total, elapsed: state.started.map { ShootText.seconds(now - $0) } ?? 0,
-                left: state.estimator.secondsLeft(at: time))
+                left: state.estimator.secondsLeft(at: time), repetition: repetition)
         }
         guard let line else { return nil }
         // Re-read at every redraw, so a resized terminal is followed within a second.
