@@ -28,7 +28,9 @@ struct CaptureTimelineTests {
         driver.wait(.milliseconds(300))
         #expect(driver.camera.value(of: .shootingFileInfo) == .uint16(0x8001))
         let events = driver.camera.takeEvents()
-        #expect(events.map(\.code) == [.sonyDevicePropChanged, .sonyObjectAdded])
+        // The card's shots left (0xD249) and the buffer (0xD215) changed, then the image is announced.
+        #expect(events.map(\.code) == [.sonyDevicePropChanged, .sonyDevicePropChanged, .sonyObjectAdded])
+        #expect(events.dropLast().map { $0.parameters.first } == [0xD249, 0xD215])
         #expect(events.last?.parameters == [SonyObjectHandle.stillImage])
         #expect(driver.camera.nextDeadline == nil)
     }

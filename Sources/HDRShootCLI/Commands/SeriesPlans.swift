@@ -87,7 +87,8 @@ enum SeriesPlans {
                 + "repetition \(numbers.upperBound): shadow \(readings.shadow.label), highlight \(readings.highlight.label). "
                 + ShootText.summary(last.plan, overhead: overhead))
         }
-        lines += fitLines(plans.map(\.plan), numbers: numbers, every: schedule.every, overhead: overhead)
+        lines += fitLines(
+            plans.map(\.plan), numbers: numbers, every: schedule.every, overhead: overhead, longExposureNR: check.longExposureNR)
         lines += mediaLines(check.media, exposures: schedule.nominalCount == nil ? nil : exposures)
         lines.append("Between repetitions the camera stays connected (the idle link is kept alive), so each start is on time.")
         lines += ShootText.substitutionLines(plans[0].substitutions)
@@ -98,9 +99,12 @@ enum SeriesPlans {
     }
 
     /// Whether each repetition fits its interval, with and without Long Exposure NR (which hdrshoot cannot read).
-    static func fitLines(_ plans: [BracketPlan], numbers: ClosedRange<Int>, every: Duration, overhead: Double) -> [String] {
+    static func fitLines(
+        _ plans: [BracketPlan], numbers: ClosedRange<Int>, every: Duration, overhead: Double, longExposureNR: Bool? = nil
+    ) -> [String] {
         let interval = ShootText.seconds(every)
-        let estimates = plans.map { $0.estimatedSeconds(overheadPerFrame: overhead) }
+        // NR the body reports on counts in every estimate; reported off, it is left out; unknown, it is a second line.
+        let estimates = plans.map { $0.estimatedSeconds(overheadPerFrame: overhead, longExposureNR: longExposureNR == true ? true : false) }
         // Long Exposure NR takes a dark frame as long as each exposure of 1 s or more.
         let withNR = zip(plans, estimates).map { plan, estimate in
             estimate + plan.sets.joined().filter { $0.seconds >= 1 }.reduce(0) { $0 + $1.seconds }
@@ -114,9 +118,9 @@ enum SeriesPlans {
             lines.append("Each repetition fits its interval: the longest takes ~\(PlanReport.duration(longest)) of \(ShootText.duration(every)).")
         }
         let longestNR = withNR.max() ?? 0
-        if longestNR > longest {
+        if longExposureNR == nil, longestNR > longest {
             let fits = longestNR <= interval ? "still fits" : "does NOT fit: turn it off for interval HDR"
-            lines.append("If Long Exposure NR is on (hdrshoot cannot read it), the longest takes ~\(PlanReport.duration(longestNR)) "
+            lines.append("If Long Exposure NR is on (the camera does not report it), the longest takes ~\(PlanReport.duration(longestNR)) "
                 + "and \(fits).")
         }
         return lines
