@@ -316,17 +316,9 @@ private final class Waker: Sendable {
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            // Cancelled before the continuation is stored: the flag makes it return at once (a spare wake-up
-            // later is harmless, every wait re-checks its state).
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard let continuation = state.continuation else {
-                    state.pending = true
-                    return nil
-                }
-                state.continuation = nil
-                return continuation
-            }
-            waiter?.resume()
+            // The same as a signal: cancelled before the continuation is stored, the flag makes it return at once
+            // (a spare wake-up later is harmless, every wait re-checks its state).
+            signal()
         }
     }
 }

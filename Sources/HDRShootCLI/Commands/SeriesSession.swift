@@ -27,11 +27,6 @@ struct SeriesSession: Sendable {
     /// Seconds per frame for the first time-left estimate.
     let overhead: Double
 
-    private enum Outcome: Sendable {
-        case result(SeriesResult?)
-        case eventsEnded
-        case other
-    }
 
     /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
     func execute(
@@ -69,9 +64,10 @@ struct SeriesSession: Sendable {
         let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let controls = SeriesControls(runner: runner, display: display, output: output, abandon: abandonSink)
 
-        let result: SeriesResult = await withTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                await withTaskGroup(of: SeriesResult?.self) { inner in
+        let result: SeriesResult = await ConsoleTasks.run(
+            work: {
+                // Abandoning (Ctrl-C twice) cancels the series: its repetition's frame in flight is abandoned.
+                let finished: SeriesResult? = await withTaskGroup(of: SeriesResult?.self) { inner in
                     inner.addTask { await runner.run(from: start, skipping: skipping) }
                     inner.addTask {
                         for await _ in abandon { return nil }
@@ -82,40 +78,14 @@ struct SeriesSession: Sendable {
                         if let value { result = value }
                         inner.cancelAll()
                     }
-                    return .result(result)
+                    return result
                 }
-            }
-            group.addTask {
-                for await event in runner.events { await display.show(event, journal: { await recorder.latest }) }
-                return .eventsEnded
-            }
-            group.addTask {
-                await controls.run(readingKeys: readsKeys)
-                return .other
-            }
-            if style == .live {
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(1))
-                        display.tick()
-                    }
-                    return .other
-                }
-            }
-            var result: SeriesResult?
-            var eventsEnded = false
-            while let outcome = await group.next() {
-                switch outcome {
-                case .result(let value): result = value
-                case .eventsEnded: eventsEnded = true
-                case .other: break
-                }
-                // The controls and the clock run until the series is over and every event is shown.
-                if result != nil && eventsEnded { group.cancelAll() }
-            }
-            guard let result else { preconditionFailure("the series child always returns a result") }
-            return result
-        }
+                guard let finished else { preconditionFailure("the series child always returns a result") }
+                return finished
+            },
+            showEvents: { for await event in runner.events { await display.show(event, journal: { await recorder.latest }) } },
+            controls: { await controls.run(readingKeys: readsKeys) },
+            tick: style == .live ? display.tick : nil)
         display.close()
         await camera.disconnect()
         let final = await recorder.latest

@@ -26,11 +26,6 @@ struct ShootSession: Sendable {
     /// Called after every saved frame and at the end (keeps `manifest.json` current).
     let frameSaved: @Sendable (FrameProgress) async -> Void
 
-    private enum Outcome: Sendable {
-        case result(ShootResult)
-        case eventsEnded
-        case other
-    }
 
     /// Shoots and returns how it went; the terminal mode is restored on every path.
     func run() async -> ShootResult {
@@ -41,45 +36,18 @@ struct ShootSession: Sendable {
         let (runner, view, start, restartingSet, frameSaved) = (runner, view, start, restartingSet, frameSaved)
         let readsKeys = terminal != nil
 
-        return await withTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                .result(await Self.shoot(runner, from: start, restartingSet: restartingSet, abandon: abandon))
-            }
-            group.addTask {
+        let result = await ConsoleTasks.run(
+            work: { await Self.shoot(runner, from: start, restartingSet: restartingSet, abandon: abandon) },
+            showEvents: {
                 for await event in runner.events {
                     view.show(event)
                     if case .progress(let progress) = event, progress.phase == .saved { await frameSaved(progress) }
                 }
-                return .eventsEnded
-            }
-            group.addTask {
-                await controls.run(readingKeys: readsKeys)
-                return .other
-            }
-            if view.style == .live {
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(1))
-                        view.tick()
-                    }
-                    return .other
-                }
-            }
-            var result: ShootResult?
-            var eventsEnded = false
-            while let outcome = await group.next() {
-                switch outcome {
-                case .result(let value): result = value
-                case .eventsEnded: eventsEnded = true
-                case .other: break
-                }
-                // The controls and the clock run until the shoot is over and every event is shown.
-                if result != nil && eventsEnded { group.cancelAll() }
-            }
-            view.close()
-            guard let result else { preconditionFailure("the runner child always returns a result") }
-            return result
-        }
+            },
+            controls: { await controls.run(readingKeys: readsKeys) },
+            tick: view.style == .live ? view.tick : nil)
+        view.close()
+        return result
     }
 
     /// Runs the runner; cancels it (abandoning the frame in flight) when `abandon` yields.
