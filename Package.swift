@@ -25,15 +25,15 @@ let package = Package(
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(
-            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding", "ImageMetadata"],
+            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata"],
             swiftSettings: strict),
-        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "ImageMetadata"], swiftSettings: strict),
+        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
 
         // Front end.
         .target(
             name: "HDRShootCLI",
-            dependencies: ["Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
+            dependencies: ["Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
             swiftSettings: strict
         ),
         .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
@@ -44,28 +44,32 @@ let package = Package(
         // Benchmarks: print figures, never assert timings.
         .executableTarget(
             name: "hdrshoot-bench",
-            dependencies: ["Exposure", "ByteCoding", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
+            dependencies: ["Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
         ),
 
-        .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SonyCameraTests",
-            dependencies: ["SonyCamera", "CameraSimulator", "PTPIP", "Shooting", "Exposure", "TestSupport"],
+            dependencies: ["SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIP", "Shooting", "Exposure", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CameraSimulatorTests",
-            dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "Exposure", "ByteCoding", "ImageMetadata", "TestSupport"],
+            dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HDRShootCLITests", dependencies: ["HDRShootCLI", "Exposure", "CameraSimulator", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HDRShootCLITests",
+            dependencies: ["HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor", "TestSupport"],
+            swiftSettings: strict
+        ),
     ]
 )

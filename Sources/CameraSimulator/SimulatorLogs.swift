@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PTPIP
+import SonyProtocol
 
 /// One operation the simulator handled, as written to `--op-log` (one JSON object per line).
 package struct OperationRecord: Sendable, Equatable, Codable {
@@ -63,5 +64,5 @@ final class JSONLineWriter: Sendable {
 
 extension OperationCode {
     /// Sony's or PTP's name of the operation, or its hex code.
-    var logName: String { knownName ?? "0x" + String(rawValue, radix: 16, uppercase: true) }
+    var logName: String { inSonyVocabulary.knownName ?? "0x" + String(rawValue, radix: 16, uppercase: true) }
 }

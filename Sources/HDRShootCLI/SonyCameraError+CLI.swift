@@ -16,6 +16,7 @@ extension SonyCameraError: CLIReportable {
         case .shutterSpeedNotOffered: .unavailable
         case .propertiesNotReadable: .unavailable
         case .focusFailed: .unavailable
+        case .descriptionUnreadable: .unavailable
         case .connectionLost: .unavailable
         case .notConnected: .unavailable
         case .deviceBusy: .transientFailure

@@ -48,6 +48,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     case imagesStillWaiting(fileInfo: UInt16, waited: Duration)
     /// Writing an image to disk failed.
     case fileWriteFailed(path: String, reason: String)
+    /// A camera's device description (discovery's HTTP fetch) could not be read.
+    case descriptionUnreadable(DescriptionFetchFailure)
 
     /// Whether the same step may succeed if tried again later. Busy is retried inside this layer, so no case is.
     package var isTransient: Bool { false }
@@ -125,6 +127,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "(0xD215 = 0x\(String(fileInfo, radix: 16, uppercase: true))) after \(Self.format(waited)); check its screen"
         case let .fileWriteFailed(path, reason):
             return "cannot write \(path): \(reason)"
+        case let .descriptionUnreadable(failure):
+            return failure.description
         }
     }
 

@@ -1,4 +1,4 @@
-// Sony's SDIO vocabulary beyond PTPIP's operation and event codes: property and control codes of Sony's
+// Sony's SDIO vocabulary: property and control codes of Sony's
 // "Camera Remote over PTP" protocol (Sony Camera Remote SDK / "Camera Control PTP" reference,
 // protocol 2.00 and 3.00). Names follow Sony's documents; each constant was checked against
 // libgphoto2 (camlibs/ptp2/ptp.h, config.c), rocc (simonmitchell/rocc) and the real RX100M7 and
@@ -6,8 +6,8 @@
 
 /// Parameter 1 of SDIO_GetAllExtDevicePropInfo (0x9209): which properties the camera answers with.
 ///
-/// The Sony operation and event codes themselves are PTPIP's `OperationCode.sdio...` and
-/// `EventCode.sony...` (one set of wire constants for the whole package).
+/// Sony's operation and event codes are `OperationCode.sdio...` and `EventCode.sony...`
+/// (OperationCode+Sony.swift, EventCode+Sony.swift): one set of wire constants for the whole package.
 package enum SonyPropertyDumpScope {
     /// Only the properties that changed since the last call.
     package static let changedPropertiesOnly: UInt32 = 1

@@ -15,7 +15,6 @@ struct DeviceInfoFixtureTests {
         let info = try DeviceInfo(decoding: bytes)
         #expect(info.standardVersion == 100)
         #expect(info.vendorExtensionID == 0x11)
-        #expect(info.isSony)
         #expect(info.vendorExtensionVersion == 100)
         #expect(info.vendorExtensionDescription == "Sony PTP Extensions")
         #expect(info.manufacturer == "Sony Corporation")
@@ -23,9 +22,10 @@ struct DeviceInfoFixtureTests {
         #expect(info.deviceVersion == version)
         #expect(info.serialNumber.count == 32)
         #expect(info.operationsSupported.count == operations)
-        #expect(info.supports(.sdioGetExtDeviceInfo))
-        #expect(info.supports(.sdioGetAllExtDevicePropInfo))
-        #expect(info.eventsSupported.contains(.sonyDevicePropChanged))
+        // Sony's vendor codes (SDIO_GetExtDeviceInfo, SDIO_GetAllExtDevicePropInfo, SDIE_DevicePropChanged).
+        #expect(info.supports(OperationCode(0x9202)))
+        #expect(info.supports(OperationCode(0x9209)))
+        #expect(info.eventsSupported.contains(EventCode(0xC203)))
         #expect(info.captureFormats.isEmpty)
         #expect(info.imageFormats == [0x3801, 0xB301, 0xB101])
         // Twins: the encoder gives back the camera's exact bytes.
@@ -46,7 +46,7 @@ struct DeviceInfoFixtureTests {
 @Suite struct DeviceInfoTests {
     static let sample = DeviceInfo(
         vendorExtensionID: 0x11, vendorExtensionVersion: 100, vendorExtensionDescription: "Sony PTP Extensions",
-        operationsSupported: [.getDeviceInfo, .openSession, .sdioConnect], eventsSupported: [.sonyObjectAdded],
+        operationsSupported: [.getDeviceInfo, .openSession, OperationCode(0x9201)], eventsSupported: [EventCode(0xC201)],
         devicePropertiesSupported: [0x5007], captureFormats: [], imageFormats: [0x3801],
         manufacturer: "Sony Corporation", model: "ILCE-7M3", deviceVersion: "3.10", serialNumber: "")
 

@@ -102,7 +102,18 @@ import Testing
         let event = PTPEvent(code: EventCode(0xC2FF), transactionID: 1)
         #expect(try Packet.decode(Packet.event(event).encoded()) == .event(event))
         #expect(event.code.name == "event 0xC2FF")
-        #expect(OperationCode.sdioGetAllExtDevicePropInfo.description == "SDIO_GetAllExtDevicePropInfo (0x9209)")
+        #expect(OperationCode(0x9209).description == "operation 0x9209")
         #expect(ResponseCode(0x2019).description == "DeviceBusy (0x2019)")
+    }
+
+    @Test func aVendorCodeCarriesItsNameButEqualsTheBareNumber() {
+        let named = OperationCode(vendor: 0x9207, name: "SDIO_ControlDevice")
+        #expect(named.description == "SDIO_ControlDevice (0x9207)")
+        #expect(named == OperationCode(0x9207))
+        #expect(Set([named, OperationCode(0x9207)]).count == 1)
+        let event = EventCode(vendor: 0xC201, name: "SDIE_ObjectAdded")
+        #expect(event.name == "SDIE_ObjectAdded")
+        #expect(event == EventCode(0xC201))
+        #expect(EventCode(0xC201).name == "event 0xC201")
     }
 }

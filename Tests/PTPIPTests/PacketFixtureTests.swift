@@ -36,7 +36,7 @@ struct PacketFixtureTests {
 
     @Test func realDevicePropChangedEventDecodes() throws {
         let bytes = try Fixtures.load("sony/ilce9_Event_C203_DevicePropChanged.packet.bin")
-        let expected = PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [0])
+        let expected = PTPEvent(code: EventCode(0xC203), transactionID: 0xFFFF_FFFF, parameters: [0])
         #expect(try Packet.decode(bytes) == .event(expected))
         #expect(Packet.event(expected).encoded() == bytes)
     }

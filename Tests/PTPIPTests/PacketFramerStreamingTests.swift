@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func operationWithDataOutIsOneBufferOfFourPackets() throws {
-        let request = OperationRequest(dataPhase: .dataOut, code: .sdioControlDevice, transactionID: 6, parameters: [0xD2C1])
+        let request = OperationRequest(dataPhase: .dataOut, code: OperationCode(0x9207), transactionID: 6, parameters: [0xD2C1])
         let bytes = Packet.encodeOperation(request, dataOut: [0x02, 0x00])
         var framer = PacketFramer()
         framer.append(bytes)

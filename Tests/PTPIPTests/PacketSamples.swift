@@ -12,10 +12,10 @@ enum PacketSamples {
         .initFail(reason: .busy),
         .operationRequest(OperationRequest(code: .openSession, transactionID: 0, parameters: [1])),
         .operationRequest(OperationRequest(
-            dataPhase: .dataOut, code: .sdioSetExtDevicePropValue, transactionID: 7, parameters: [0xD20D, 1, 2, 3, 4])),
+            dataPhase: .dataOut, code: OperationCode(0x9205), transactionID: 7, parameters: [0xD20D, 1, 2, 3, 4])),
         .operationResponse(OperationResponse(code: .ok, transactionID: 2)),
         .operationResponse(OperationResponse(code: .deviceBusy, transactionID: 9, parameters: [0x012C])),
-        .event(PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [0])),
+        .event(PTPEvent(code: EventCode(0xC203), transactionID: 0xFFFF_FFFF, parameters: [0])),
         .event(PTPEvent(code: .objectAdded, transactionID: 3, parameters: [1, 2, 3])),
         .startData(transactionID: 2, totalLength: 0x1_0000_0125),
         .data(transactionID: 2, payload: [0x64, 0x00, 0x11, 0x00, 0x00, 0x00]),

@@ -258,7 +258,9 @@ struct DiscoveryPeersTests {
         try await LoopbackDescriptionServer.with(["/dd.xml": .stall]) { server in
             let fetcher = DescriptionFetcher(timeout: .milliseconds(300))
             let started = ContinuousClock.now
-            await #expect(throws: PTPIPError.self) { try await fetcher.fetch(HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!) }
+            await #expect(throws: SonyCameraError.descriptionUnreadable(.timedOut(address: "127.0.0.1:\(server.port)"))) {
+                try await fetcher.fetch(HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!)
+            }
             #expect(ContinuousClock.now - started < TimingBounds.notAHang)
         }
     }
@@ -270,7 +272,11 @@ struct DiscoveryPeersTests {
             do {
                 _ = try await fetcher.fetch(HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!)
                 Issue.record("an oversized description was accepted")
-            } catch let error as PTPIPError {
+            } catch let error as SonyCameraError {
+                guard case .descriptionUnreadable(.notHTTP) = error else {
+                    Issue.record("not an HTTP failure: \(error)")
+                    return
+                }
                 #expect("\(error)".contains("at most 65536 bytes"))
             }
         }
@@ -278,7 +284,7 @@ struct DiscoveryPeersTests {
 
     @Test func aMissingDescriptionIsAnError() async throws {
         try await LoopbackDescriptionServer.with([:]) { server in
-            await #expect(throws: PTPIPError.self) {
+            await #expect(throws: SonyCameraError.self) {
                 try await DescriptionFetcher(timeout: .seconds(10)).fetch(HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!)
             }
         }

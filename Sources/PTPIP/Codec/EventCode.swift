@@ -1,13 +1,34 @@
-/// A PTP event code (ISO 15740 §12.4; Sony's 0xC2xx events from Sony's "Camera Control PTP").
+/// A PTP event code (ISO 15740 §12.4).
+///
+/// This layer names the standard codes only; a vendor's codes (0xC000-0xCFFF, ISO 15740 §12.4) are declared by
+/// the vendor's layer with `init(vendor:name:)`. Two codes are equal when their numbers are: the name is a
+/// label, not part of the identity.
 package struct EventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     package let rawValue: UInt16
+    /// The vendor's name of a vendor-extension code, as its declaring layer gave it.
+    private let vendorName: String?
 
     /// Wraps a raw event code.
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+    package init(rawValue: UInt16) {
+        self.rawValue = rawValue
+        vendorName = nil
+    }
 
     /// Wraps a raw event code.
-    package init(_ rawValue: UInt16) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt16) { self.init(rawValue: rawValue) }
+
+    /// A vendor's extension code with the vendor's name for it (e.g. Sony's `SDIE_ObjectAdded = 0xC201`).
+    package init(vendor rawValue: UInt16, name: String) {
+        self.rawValue = rawValue
+        vendorName = name
+    }
+
+    /// Equal when the numbers are (the name is only a label).
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// Hashes the number only, like `==`.
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// CancelTransaction = 0x4001.
     package static let cancelTransaction = EventCode(0x4001)
@@ -38,27 +59,20 @@ package struct EventCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// UnreportedStatus = 0x400E.
     package static let unreportedStatus = EventCode(0x400E)
 
-    /// Sony ObjectAdded = 0xC201: a captured image waits in the camera's buffer.
-    package static let sonyObjectAdded = EventCode(0xC201)
-    /// Sony ObjectRemoved = 0xC202.
-    package static let sonyObjectRemoved = EventCode(0xC202)
-    /// Sony DevicePropChanged = 0xC203: re-read the extended properties.
-    package static let sonyDevicePropChanged = EventCode(0xC203)
-
     private static let names: [UInt16: String] = [
         0x4001: "CancelTransaction", 0x4002: "ObjectAdded", 0x4003: "ObjectRemoved", 0x4004: "StoreAdded",
         0x4005: "StoreRemoved", 0x4006: "DevicePropChanged", 0x4007: "ObjectInfoChanged",
         0x4008: "DeviceInfoChanged", 0x4009: "RequestObjectTransfer", 0x400A: "StoreFull", 0x400B: "DeviceReset",
         0x400C: "StorageInfoChanged", 0x400D: "CaptureComplete", 0x400E: "UnreportedStatus",
-        0xC201: "SDIE_ObjectAdded", 0xC202: "SDIE_ObjectRemoved", 0xC203: "SDIE_DevicePropChanged",
     ]
 
-    /// The protocol's name for the code, or nil when we do not know it.
-    package var knownName: String? { Self.names[rawValue] }
+    /// The protocol's name for the code (the vendor's for a vendor code declared with its name), or nil when we
+    /// do not know it.
+    package var knownName: String? { Self.names[rawValue] ?? vendorName }
 
     /// The protocol's name, or "event 0xNNNN" for a code we do not know.
     package var name: String { knownName ?? "event \(hex16(rawValue))" }
 
-    /// The name and the number, e.g. "SDIE_DevicePropChanged (0xC203)".
+    /// The name and the number, e.g. "DevicePropChanged (0x4006)".
     package var description: String { knownName.map { "\($0) (\(hex16(rawValue)))" } ?? name }
 }

@@ -1,15 +1,35 @@
-/// A PTP operation code (PIMA 15740 / ISO 15740 §10.4; Sony's SDIO codes from Sony's "Camera Control PTP").
+/// A PTP operation code (PIMA 15740 / ISO 15740 §10.4).
 ///
-/// A struct rather than an enum so that codes we have no name for still round-trip unchanged.
+/// A struct rather than an enum so that codes we have no name for still round-trip unchanged. This layer names
+/// the standard codes only; a vendor's codes (0x9000-0x9FFF, ISO 15740 §10.4) are declared by the vendor's
+/// layer with `init(vendor:name:)`, so the name travels with the constant into every message. Two codes are
+/// equal when their numbers are: the name is a label, not part of the identity.
 package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     package let rawValue: UInt16
+    /// The vendor's name of a vendor-extension code, as its declaring layer gave it.
+    private let vendorName: String?
 
     /// Wraps a raw operation code.
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+    package init(rawValue: UInt16) {
+        self.rawValue = rawValue
+        vendorName = nil
+    }
 
     /// Wraps a raw operation code.
-    package init(_ rawValue: UInt16) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt16) { self.init(rawValue: rawValue) }
+
+    /// A vendor's extension code with the vendor's name for it (e.g. Sony's `SDIO_Connect = 0x9201`).
+    package init(vendor rawValue: UInt16, name: String) {
+        self.rawValue = rawValue
+        vendorName = name
+    }
+
+    /// Equal when the numbers are (the name is only a label).
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// Hashes the number only, like `==`.
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     // MARK: - Standard PTP operations (ISO 15740 §10.4)
 
@@ -70,19 +90,6 @@ package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomString
     /// InitiateOpenCapture = 0x101C.
     package static let initiateOpenCapture = OperationCode(0x101C)
 
-    // MARK: - Sony SDIO operations (Sony "Camera Control PTP", protocol 3.00)
-
-    /// SDIO_Connect = 0x9201: the three-phase Sony handshake after OpenSession.
-    package static let sdioConnect = OperationCode(0x9201)
-    /// SDIO_GetExtDeviceInfo = 0x9202: protocol version and the supported property/control codes.
-    package static let sdioGetExtDeviceInfo = OperationCode(0x9202)
-    /// SDIO_SetExtDevicePropValue = 0x9205: sets a Sony extended property (data-out).
-    package static let sdioSetExtDevicePropValue = OperationCode(0x9205)
-    /// SDIO_ControlDevice = 0x9207: presses a virtual button (data-out).
-    package static let sdioControlDevice = OperationCode(0x9207)
-    /// SDIO_GetAllExtDevicePropInfo = 0x9209: every extended property descriptor (data-in).
-    package static let sdioGetAllExtDevicePropInfo = OperationCode(0x9209)
-
     private static let names: [UInt16: String] = [
         0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession", 0x1004: "GetStorageIDs",
         0x1005: "GetStorageInfo", 0x1006: "GetNumObjects", 0x1007: "GetObjectHandles", 0x1008: "GetObjectInfo",
@@ -92,12 +99,11 @@ package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomString
         0x1015: "GetDevicePropValue", 0x1016: "SetDevicePropValue", 0x1017: "ResetDevicePropValue",
         0x1018: "TerminateOpenCapture", 0x1019: "MoveObject", 0x101A: "CopyObject", 0x101B: "GetPartialObject",
         0x101C: "InitiateOpenCapture",
-        0x9201: "SDIO_Connect", 0x9202: "SDIO_GetExtDeviceInfo", 0x9205: "SDIO_SetExtDevicePropValue",
-        0x9207: "SDIO_ControlDevice", 0x9209: "SDIO_GetAllExtDevicePropInfo",
     ]
 
-    /// The protocol's name for the code, or nil when we do not know it.
-    package var knownName: String? { Self.names[rawValue] }
+    /// The protocol's name for the code (the vendor's for a vendor code declared with its name), or nil when we
+    /// do not know it.
+    package var knownName: String? { Self.names[rawValue] ?? vendorName }
 
     /// The protocol's name, or "operation 0xNNNN" for a code we do not know.
     package var name: String { knownName ?? "operation \(hex16(rawValue))" }

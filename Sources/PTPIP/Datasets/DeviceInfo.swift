@@ -31,9 +31,6 @@ package struct DeviceInfo: Sendable, Equatable {
     /// The serial number.
     package var serialNumber: String
 
-    /// The VendorExtensionID Sony cameras report.
-    package static let sonyVendorExtensionID: UInt32 = 0x11
-
     /// Creates a dataset.
     package init(
         standardVersion: UInt16 = 100, vendorExtensionID: UInt32, vendorExtensionVersion: UInt16,
@@ -110,9 +107,6 @@ package struct DeviceInfo: Sendable, Equatable {
         encode(into: &writer)
         return writer.bytes
     }
-
-    /// Whether the camera announces Sony's extensions (VendorExtensionID 0x11).
-    package var isSony: Bool { vendorExtensionID == Self.sonyVendorExtensionID }
 
     /// Whether the camera lists `operation` among its supported operations.
     package func supports(_ operation: OperationCode) -> Bool { operationsSupported.contains(operation) }

@@ -5,8 +5,8 @@ import PTPIP
 /// Descriptions are a few kilobytes from a camera on the same Wi-Fi, so this needs no more than
 /// `Connection: close`, a status line, `Content-Length` or chunked bodies, and EOF. The whole exchange is
 /// bounded by `timeout` on the injected clock (a server that sends one byte a second still ends), and a
-/// body above `limit` bytes is an error before it is buffered. Failures are `PTPIPError`s: transport
-/// failures as the transport reports them, HTTP ones as `.protocolViolation`.
+/// body above `limit` bytes is an error before it is buffered. Failures are
+/// `SonyCameraError.descriptionUnreadable`, whose `DescriptionFetchFailure` says why.
 package struct DescriptionFetcher: Sendable {
     /// The longest one fetch may take, connection included.
     package var timeout: Duration
@@ -25,8 +25,14 @@ package struct DescriptionFetcher: Sendable {
     /// The body of `url` (an `http://host[:port]/path` URL) as text.
     package func fetch(_ url: HTTPURL) async throws -> String {
         let timeout = timeout
-        return try await Self.bounded(by: timeout, clock: clock, address: url.authority) {
-            try await get(url)
+        do {
+            return try await Self.bounded(by: timeout, clock: clock, address: url.authority) {
+                try await get(url)
+            }
+        } catch let failure as DescriptionFetchFailure {
+            throw SonyCameraError.descriptionUnreadable(failure)
+        } catch let transport as PTPIPError {
+            throw SonyCameraError.descriptionUnreadable(.transport(transport))
         }
     }
 
@@ -47,16 +53,16 @@ package struct DescriptionFetcher: Sendable {
             }
         }
         guard let complete = try HTTPResponse(parsing: response, limit: limit, final: true) else {
-            throw PTPIPError.peerClosed(during: "HTTP GET \(url) (the answer ended early)")
+            throw DescriptionFetchFailure.endedEarly(during: "HTTP GET \(url) (the answer ended early)")
         }
         return try complete.text(from: url)
     }
 
-    static func tooLarge(_ limit: Int, at url: HTTPURL) -> PTPIPError {
-        .protocolViolation(expected: "a description of at most \(limit) bytes from \(url)", received: "more")
+    static func tooLarge(_ limit: Int, at url: HTTPURL) -> DescriptionFetchFailure {
+        .notHTTP(expected: "a description of at most \(limit) bytes from \(url)", received: "more")
     }
 
-    /// Runs `body`, cancelling it and throwing `.timedOut` once `timeout` has passed on `clock`.
+    /// Runs `body`, cancelling it and throwing `DescriptionFetchFailure.timedOut` once `timeout` has passed on `clock`.
     static func bounded<T: Sendable>(
         by timeout: Duration, clock: any Clock<Duration>, address: String, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -68,7 +74,7 @@ package struct DescriptionFetcher: Sendable {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
-                throw PTPIPError.timedOut(address: address, during: "HTTP GET of the device description")
+                throw DescriptionFetchFailure.timedOut(address: address)
             }
             return value
         }
@@ -149,7 +155,7 @@ struct HTTPResponse {
     init?(parsing bytes: [UInt8], limit: Int, final: Bool) throws {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let headerEnd = bytes.firstRange(of: separator) else {
-            if final { throw PTPIPError.protocolViolation(expected: "an HTTP/1.1 answer", received: "\(bytes.count) bytes without headers") }
+            if final { throw DescriptionFetchFailure.notHTTP(expected: "an HTTP/1.1 answer", received: "\(bytes.count) bytes without headers") }
             return nil
         }
         let head = String(decoding: bytes[..<headerEnd.lowerBound], as: UTF8.self)
@@ -157,7 +163,7 @@ struct HTTPResponse {
         statusLine = String(lines.first ?? "")
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]) else {
-            throw PTPIPError.protocolViolation(expected: "an HTTP/1.1 status line", received: "'\(statusLine.prefix(60))'")
+            throw DescriptionFetchFailure.notHTTP(expected: "an HTTP/1.1 status line", received: "'\(statusLine.prefix(60))'")
         }
         status = code
         var headers: [String: String] = [:]
@@ -171,12 +177,12 @@ struct HTTPResponse {
             body = decoded
         } else if let lengthText = headers["content-length"] {
             guard let length = Int(lengthText), length >= 0 else {
-                throw PTPIPError.protocolViolation(expected: "a Content-Length", received: "'\(lengthText.prefix(30))'")
+                throw DescriptionFetchFailure.notHTTP(expected: "a Content-Length", received: "'\(lengthText.prefix(30))'")
             }
             // Checked before waiting for the body: a server announcing 4 GiB gets an error, not a wait.
-            if length > limit { throw PTPIPError.protocolViolation(expected: "a description of at most \(limit) bytes", received: "\(length) bytes announced") }
+            if length > limit { throw DescriptionFetchFailure.notHTTP(expected: "a description of at most \(limit) bytes", received: "\(length) bytes announced") }
             if rest.count < length {
-                if final { throw PTPIPError.peerClosed(during: "HTTP body (\(rest.count) of \(length) bytes)") }
+                if final { throw DescriptionFetchFailure.endedEarly(during: "HTTP body (\(rest.count) of \(length) bytes)") }
                 return nil
             }
             body = Array(rest[..<length])
@@ -189,7 +195,7 @@ struct HTTPResponse {
     /// The body as UTF-8 text when the status is 200.
     func text(from url: HTTPURL) throws -> String {
         guard status == 200 else {
-            throw PTPIPError.protocolViolation(expected: "HTTP 200 for \(url)", received: "'\(statusLine.prefix(60))'")
+            throw DescriptionFetchFailure.notHTTP(expected: "HTTP 200 for \(url)", received: "'\(statusLine.prefix(60))'")
         }
         return String(decoding: body, as: UTF8.self)
     }
@@ -201,17 +207,17 @@ struct HTTPResponse {
         let crlf: [UInt8] = [13, 10]
         while true {
             guard let lineEnd = bytes[index...].firstRange(of: crlf) else {
-                if final { throw PTPIPError.peerClosed(during: "HTTP chunked body") }
+                if final { throw DescriptionFetchFailure.endedEarly(during: "HTTP chunked body") }
                 return nil
             }
             let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).prefix { $0 != ";" }
             guard let size = Int(sizeText.trimmingSpaces(), radix: 16), size >= 0, size <= bytes.count else {
-                throw PTPIPError.protocolViolation(expected: "an HTTP chunk size", received: "'\(sizeText.prefix(20))'")
+                throw DescriptionFetchFailure.notHTTP(expected: "an HTTP chunk size", received: "'\(sizeText.prefix(20))'")
             }
             if size == 0 { return body }
             let start = lineEnd.upperBound
             guard bytes.count >= start + size + 2 else {
-                if final { throw PTPIPError.peerClosed(during: "HTTP chunked body") }
+                if final { throw DescriptionFetchFailure.endedEarly(during: "HTTP chunked body") }
                 return nil
             }
             body += bytes[start..<start + size]

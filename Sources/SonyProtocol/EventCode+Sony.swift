@@ -1,0 +1,17 @@
+import PTPIP
+
+/// Sony's 0xC2xx events (Sony "Camera Control PTP"), in PTP's vendor range 0xC000-0xCFFF.
+extension EventCode {
+    /// SDIE_ObjectAdded = 0xC201: a captured image waits in the camera's buffer.
+    package static let sonyObjectAdded = EventCode(vendor: 0xC201, name: "SDIE_ObjectAdded")
+    /// SDIE_ObjectRemoved = 0xC202.
+    package static let sonyObjectRemoved = EventCode(vendor: 0xC202, name: "SDIE_ObjectRemoved")
+    /// SDIE_DevicePropChanged = 0xC203: re-read the extended properties.
+    package static let sonyDevicePropChanged = EventCode(vendor: 0xC203, name: "SDIE_DevicePropChanged")
+
+    /// Every Sony event this package names.
+    package static let sonyEvents: [EventCode] = [.sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged]
+
+    /// The same code with Sony's name when it is one of Sony's events (for codes read from the wire).
+    package var inSonyVocabulary: EventCode { Self.sonyEvents.first { $0 == self } ?? self }
+}
