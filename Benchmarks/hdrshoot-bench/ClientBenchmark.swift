@@ -126,12 +126,7 @@ private func withResponder(dataLength: Int, _ body: @Sendable (UInt16) async thr
             defer { command.close() }
             var framer = PacketFramer()
             func next() async throws -> Packet? {
-                while true {
-                    if let packet = try framer.nextPacket() { return packet }
-                    let chunk = try await command.receive(upTo: 64 << 10, timeout: .seconds(30))
-                    if chunk.isEmpty { return nil }
-                    framer.append(chunk)
-                }
+                try await framer.nextPacket(from: command, maximumCount: 64 << 10, timeout: .seconds(30))
             }
             guard case .initCommandRequest? = try await next() else { return }
             let ack = InitCommandAck(connectionNumber: 1, guid: PTPIPGUID.zero, friendlyName: "bench", protocolVersion: 0x0001_0000)

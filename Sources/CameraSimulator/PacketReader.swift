@@ -1,6 +1,9 @@
 import PTPIP
 
-/// Reads whole PTP/IP packets from one connection through the library's framer.
+/// Reads whole PTP/IP packets and data-out phases from one connection with the library's codec.
+///
+/// Packets come from `PacketFramer.nextPacket(from:timeout:)`, data-out phases are checked by
+/// `DataPhaseReceiver`: the same framing and data-phase rules as the client's, never a second copy.
 struct PacketReader {
     let transport: any Transport
     private var framer = PacketFramer()
@@ -14,43 +17,30 @@ struct PacketReader {
 
     /// The next packet, or nil when the peer closed cleanly between packets.
     mutating func next(timeout: Duration? = nil) async throws -> Packet? {
-        while true {
-            if let packet = try framer.nextPacket() { return packet }
-            let bytes = try await transport.receive(upTo: 64 * 1024, timeout: timeout)
-            if bytes.isEmpty {
-                if framer.isAtPacketBoundary { return nil }
-                throw PTPIPError.peerClosed(during: "receive (in the middle of a packet)")
-            }
-            framer.append(bytes)
-        }
+        try await framer.nextPacket(from: transport, timeout: timeout)
     }
 
     /// Reads the data-out phase of `transactionID`: Start_Data, any Data packets, End_Data.
     mutating func dataPhase(of transactionID: UInt32) async throws -> [UInt8] {
-        guard case let .startData(id, total)? = try await next(), id == transactionID else {
-            throw PTPIPError.protocolViolation(expected: "Start_Data for transaction \(transactionID)", received: "something else")
-        }
-        guard total <= UInt64(Self.maximumDataOut) else {
-            throw PTPIPError.protocolViolation(expected: "a data-out phase of at most 1 MiB", received: "\(total) bytes")
-        }
+        var receiver = DataPhaseReceiver(transactionID: transactionID)
         var payload: [UInt8] = []
-        payload.reserveCapacity(Int(total))
-        while true {
-            switch try await next() {
-            case let .data(id, bytes)? where id == transactionID:
-                payload += bytes
-            case let .endData(id, bytes)? where id == transactionID:
-                payload += bytes
-                guard payload.count == Int(total) else {
-                    throw PTPIPError.protocolViolation(expected: "\(total) data bytes", received: "\(payload.count)")
-                }
-                return payload
-            default:
-                throw PTPIPError.protocolViolation(expected: "Data or End_Data for transaction \(transactionID)", received: "another packet")
+        while !receiver.isComplete {
+            guard let packet = try await next() else {
+                throw PTPIPError.peerClosed(during: "the data-out phase of transaction \(transactionID)")
             }
-            guard payload.count <= Int(total) else {
-                throw PTPIPError.protocolViolation(expected: "\(total) data bytes", received: "more")
+            let expected = receiver.state == .awaitingStart ? "Start_Data" : "Data or End_Data"
+            guard try receiver.accept(packet, sink: { payload += $0 }) else {
+                throw PTPIPError.protocolViolation(
+                    expected: "\(expected) for transaction \(transactionID)", received: "packet type \(packet.type)")
+            }
+            if case let .receiving(total, received: 0) = receiver.state {
+                // Checked on Start_Data, before any payload is buffered.
+                guard total <= UInt64(Self.maximumDataOut) else {
+                    throw PTPIPError.protocolViolation(expected: "a data-out phase of at most 1 MiB", received: "\(total) bytes")
+                }
+                payload.reserveCapacity(Int(total))
             }
         }
+        return payload
     }
 }

@@ -170,12 +170,7 @@ struct SimulatorHandshakeTests {
         defer { transport.close() }
         try await transport.send(packet.encoded(), timeout: .seconds(20))
         var framer = PacketFramer()
-        while true {
-            if let answer = try framer.nextPacket() { return answer }
-            let bytes = try await transport.receive(upTo: 4096, timeout: .seconds(20))
-            if bytes.isEmpty { return nil }
-            framer.append(bytes)
-        }
+        return try await framer.nextPacket(from: transport, maximumCount: 4096, timeout: .seconds(20))
     }
 
     @Test func anEventConnectionForAnUnknownSessionGetsInitFail() async throws {

@@ -10,14 +10,13 @@ actor PeerConnection {
     /// Wraps an accepted connection.
     init(_ transport: TCPTransport) { self.transport = transport }
 
-    /// The next whole packet, or nil at EOF.
+    /// The next whole packet, or nil at EOF between packets.
     func readPacket(timeout: Duration = .seconds(5)) async throws -> Packet? {
-        while true {
-            if let packet = try framer.nextPacket() { return packet }
-            let chunk = try await transport.receive(upTo: 1 << 20, timeout: timeout)
-            if chunk.isEmpty { return nil }
-            framer.append(chunk)
-        }
+        // Actor state cannot be lent across a wait: the framer is taken out for the read and put back.
+        var reading = framer
+        framer = PacketFramer()
+        defer { framer = reading }
+        return try await reading.nextPacket(from: transport, maximumCount: 1 << 20, timeout: timeout)
     }
 
     /// The next packet, which must be an Operation Request, with its data-out payload if it has one.

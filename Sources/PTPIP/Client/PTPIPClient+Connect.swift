@@ -66,15 +66,14 @@ extension PTPIPClient {
     private static func readHandshakePacket(
         from transport: any Transport, framer: inout PacketFramer, timeout: Duration, during: String
     ) async throws -> Packet {
-        while true {
-            if let packet = try framer.nextPacket() { return packet }
-            let count: Int
-            do {
-                count = try await transport.receive(into: &framer, maximumCount: 4096, timeout: timeout)
-            } catch {
-                throw withContext(error, during: "the \(during) handshake")
-            }
-            if count == 0 { throw PTPIPError.peerClosed(during: "the \(during) handshake") }
+        let activity = "the \(during) handshake"
+        let packet: Packet?
+        do {
+            packet = try await framer.nextPacket(from: transport, maximumCount: 4096, timeout: timeout, during: activity)
+        } catch {
+            throw withContext(error, during: activity)
         }
+        guard let packet else { throw PTPIPError.peerClosed(during: activity) }
+        return packet
     }
 }

@@ -14,3 +14,29 @@ extension PacketFramer {
         return outcome
     }
 }
+
+extension PacketFramer {
+    /// What a close inside a packet is said to interrupt, unless the caller names its activity.
+    package static let midPacketActivity = "receive (in the middle of a packet)"
+
+    /// The next whole packet, reading from `transport` (at most `maximumCount` bytes at a time, waiting up to
+    /// `timeout` whenever nothing has arrived) until the framer has one: the one "read until a packet" of
+    /// the client's handshake and the simulated camera.
+    ///
+    /// Nil when the peer closed its side between packets; a close inside a packet throws
+    /// `.peerClosed(during: during)`. For a framer in a local variable (an actor reads into its stored
+    /// framer with `read(from:maximumCount:)` and `waitUntilReadable` itself).
+    package mutating func nextPacket(
+        from transport: some Transport, maximumCount: Int = 64 * 1024, timeout: Duration?,
+        during: String = midPacketActivity
+    ) async throws -> Packet? {
+        while true {
+            if let packet = try nextPacket() { return packet }
+            let count = try await transport.receive(into: &self, maximumCount: maximumCount, timeout: timeout)
+            if count == 0 {
+                if isAtPacketBoundary { return nil }
+                throw PTPIPError.peerClosed(during: during)
+            }
+        }
+    }
+}
