@@ -45,7 +45,7 @@ extension SpeedMatcher {
         let plan = try planner.plan(shadow: shadow, highlight: highlight)
         let matched = try match(plan, offered: offered, offersBulb: offersBulb, dedupe: planner.dedupe)
         return MatchedPlan(
-            sets: matched.sets, substitutions: matched.substitutions,
+            sets: matched.sets, plannedSets: matched.plannedSets,
             warnings: warnings + plan.warnings + matched.warnings)
     }
 }

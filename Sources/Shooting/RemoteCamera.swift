@@ -131,15 +131,19 @@ package enum CameraShutterSpeed: Sendable, Hashable, Codable, CustomStringConver
 
     /// The camera setting that shoots `speed`: the same timed value when offered, else BULB when
     /// `speed` is longer than every timed value and the camera offers BULB, else `nil`.
+    ///
+    /// `OfferedSpeeds.choice(for:substituting:)` without substitution: the plan was matched already, so a
+    /// speed that is not there means the camera's list changed.
     package static func resolve(_ speed: ShutterSpeed, in available: [CameraShutterSpeed]) -> CameraShutterSpeed? {
-        if available.contains(.timed(speed)) { return .timed(speed) }
-        guard available.contains(.bulb) else { return nil }
-        let timed = available.compactMap { setting -> ShutterSpeed? in
+        let offers = OfferedSpeeds(available, offersBulb: available.contains(.bulb)) { setting in
             if case .timed(let value) = setting { return value }
             return nil
         }
-        if let longest = timed.max(), speed < longest { return nil }
-        return .bulb
+        return switch offers.choice(for: speed, substituting: false) {
+        case .offered?: .timed(speed)
+        case .bulb?: .bulb
+        case nil: nil
+        }
     }
 }
 

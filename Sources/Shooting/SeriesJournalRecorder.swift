@@ -13,10 +13,10 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         /// The plan as shot.
         package var plan: BracketPlan
         /// Planned speeds the camera lacks and what is shot instead.
-        package var substitutions: [ShootJournal.Substitution]
+        package var substitutions: [SpeedSubstitution]
 
         /// Creates a prepared repetition.
-        package init(plan: BracketPlan, substitutions: [ShootJournal.Substitution] = []) {
+        package init(plan: BracketPlan, substitutions: [SpeedSubstitution] = []) {
             self.plan = plan
             self.substitutions = substitutions
         }

@@ -25,7 +25,7 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     /// The camera the shoot runs on.
     package var camera: CameraIdentity
     /// Planned speeds the camera lacks and what is shot instead.
-    package var substitutions: [Substitution]
+    package var substitutions: [SpeedSubstitution]
     /// The shoot's output folder.
     package var outputDirectory: String
     /// The state of every frame, per set, in plan order.
@@ -39,20 +39,6 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     package var recipe: ShootRecipe?
     /// The schedule and repetitions of an interval series (`run --every`); absent for a single bracket.
     package var series: SeriesRecord?
-
-    /// A planned speed replaced by one the camera has.
-    package struct Substitution: Sendable, Hashable, Codable {
-        /// What the plan asked for.
-        package var planned: ShutterSpeed
-        /// What is shot instead.
-        package var used: ShutterSpeed
-
-        /// Creates a substitution.
-        package init(planned: ShutterSpeed, used: ShutterSpeed) {
-            self.planned = planned
-            self.used = used
-        }
-    }
 
     /// One frame's record.
     package struct FrameRecord: Sendable, Hashable, Codable {
@@ -162,7 +148,7 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         id: String? = nil,
         plan: BracketPlan,
         camera: CameraIdentity,
-        substitutions: [Substitution] = [],
+        substitutions: [SpeedSubstitution] = [],
         outputDirectory: String,
         recipe: ShootRecipe? = nil,
         createdAt: Date = Date()

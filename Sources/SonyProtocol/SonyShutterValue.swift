@@ -82,7 +82,12 @@ package struct SonyShutterValue: RawRepresentable, Hashable, Sendable, CustomStr
     }
 
     /// The camera's own encoding of `speed` among the values it offers, matched by value.
+    ///
+    /// `OfferedSpeeds.choice(for:substituting:)` on the camera's encodings, without substitution or BULB (the
+    /// runner resolved BULB and substitutions before the set; BULB is `.bulb`).
     package static func matching(_ speed: ShutterSpeed, among offered: [SonyShutterValue]) -> SonyShutterValue? {
-        offered.first { $0.speed == speed }
+        guard case let .offered(value)? = OfferedSpeeds(offered, offersBulb: false, speed: \.speed)
+            .choice(for: speed, substituting: false) else { return nil }
+        return value
     }
 }

@@ -14,9 +14,8 @@ import Testing
         let plan = BracketPlan(sets: [[speed("1/6400")]])
         let matched = try SpeedMatcher.match(plan, offered: [speed("1/8000"), speed("1/5000"), speed("1/4000")])
         #expect(matched.sets == [[speed("1/5000")]])
-        #expect(matched.substitutions == [
-            SpeedSubstitution(setIndex: 0, frameIndex: 0, planned: speed("1/6400"), used: speed("1/5000")),
-        ])
+        #expect(matched.substitutions == [SpeedSubstitution(planned: speed("1/6400"), used: speed("1/5000"))])
+        #expect(matched.substitution(set: 0, frame: 0) == SpeedSubstitution(planned: speed("1/6400"), used: speed("1/5000")))
     }
 
     @Test func distanceIsCountedInNominalStops() throws {
@@ -42,9 +41,10 @@ import Testing
         #expect(matched.sets == [[speed("1/250"), speed("1/125")], [speed("1/8")]])
         #expect(matched.warnings == ["set 1: 1/250 and 1/200 both become 1/250 on this camera; it is shot once"])
         // Indices are into the matched sets: 1/160 is the second frame shot.
-        #expect(matched.substitutions == [
-            SpeedSubstitution(setIndex: 0, frameIndex: 1, planned: speed("1/160"), used: speed("1/125")),
-        ])
+        #expect(matched.substitutions == [SpeedSubstitution(planned: speed("1/160"), used: speed("1/125"))])
+        #expect(matched.substitution(set: 0, frame: 1) == SpeedSubstitution(planned: speed("1/160"), used: speed("1/125")))
+        #expect(matched.plannedSets == [[speed("1/250"), speed("1/160")], [speed("1/8")]])
+        #expect(matched.substitution(set: 0, frame: 0) == nil)
     }
 
     @Test func withDedupeASetsFirstFrameBecomingThePreviousLastIsShotOnce() throws {

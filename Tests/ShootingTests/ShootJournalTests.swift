@@ -6,6 +6,23 @@ import TestSupport
 
 /// What the journal says about a shoot, and the runner keeping it current through `JournalRecorder`.
 @Suite(.timeLimit(.minutes(1))) struct ShootJournalTests {
+    @Test func substitutionsOfJournalsWrittenByOlderVersionsStillLoad() async throws {
+        // As versions before the one `SpeedSubstitution` wrote `ShootJournal.Substitution`: sorted keys, each
+        // speed as its fraction.
+        let old = #"[{"planned":{"denominator":6400,"numerator":1},"used":{"denominator":5000,"numerator":1}}]"#
+        let expected = [SpeedSubstitution(planned: speed(6400), used: speed(5000))]
+        #expect(try JSONDecoder().decode([SpeedSubstitution].self, from: Data(old.utf8)) == expected)
+        // A journal file holds them in the same words, and loads through the store.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        let journal = sampleJournal()
+        try await store.create(journal)
+        let text = try String(contentsOf: store.url(ofJournal: journal.id), encoding: .utf8)
+        #expect(text.contains(#""substitutions":"# + old))
+        #expect(try await store.load(id: journal.id).substitutions == expected)
+    }
+
     @Test func resumePositionIsTheFirstFrameNotSaved() {
         var journal = sampleJournal()
         #expect(journal.resumePosition == .start)

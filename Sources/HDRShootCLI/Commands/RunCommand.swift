@@ -74,11 +74,7 @@ enum RunCommand {
                 }
                 let plan = BracketPlan(sets: matched.sets, warnings: report.notes + matched.warnings)
                 if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) { check.blockers.append(bulb) }
-                var substitutions: [ShootJournal.Substitution] = []
-                for substitution in matched.substitutions {
-                    let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
-                    if !substitutions.contains(pair) { substitutions.append(pair) }
-                }
+                let substitutions = matched.substitutions
                 var summary = summaryLines(
                     plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead,
                     longExposureNR: check.longExposureNR)
@@ -105,8 +101,12 @@ enum RunCommand {
                 }
                 defer { withExtendedLifetime(lock) {} }
                 var planned: [ShootPosition: ShutterSpeed] = [:]
-                for substitution in matched.substitutions {
-                    planned[ShootPosition(set: substitution.setIndex + 1, frame: substitution.frameIndex + 1)] = substitution.planned
+                for (set, frames) in matched.sets.enumerated() {
+                    for frame in frames.indices {
+                        if let substitution = matched.substitution(set: set, frame: frame) {
+                            planned[ShootPosition(set: set + 1, frame: frame + 1)] = substitution.planned
+                        }
+                    }
                 }
                 var shoot = ShootConsole.Shoot(
                     camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
@@ -132,7 +132,7 @@ enum RunCommand {
     /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,
     /// output folder. `longExposureNR` is the body's setting (0xD15B) when known; nil assumes it on.
     static func summaryLines(
-        plan: BracketPlan, substitutions: [ShootJournal.Substitution], check: CameraCheck, output: String, overhead: Double,
+        plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double,
         longExposureNR: Bool? = nil
     ) -> [String] {
         var lines = [ShootText.summary(plan, overhead: overhead)]
@@ -148,7 +148,7 @@ enum RunCommand {
 
     /// The summary as the first JSON line of `--json`.
     static func summaryJSON(
-        plan: BracketPlan, substitutions: [ShootJournal.Substitution], check: CameraCheck, output: String, overhead: Double
+        plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
     ) -> [String: Any] {
         [
             "event": "summary",

@@ -11,13 +11,8 @@ enum SeriesPlans {
         do throws(ExposureError) {
             let planned = try record.base.plan(forRepetition: number, shift: record.shift, longest: record.longest)
             let matched = try SpeedMatcher.match(planned, offered: offered)
-            var substitutions: [ShootJournal.Substitution] = []
-            for substitution in matched.substitutions {
-                let pair = ShootJournal.Substitution(planned: substitution.planned, used: substitution.used)
-                if !substitutions.contains(pair) { substitutions.append(pair) }
-            }
             let plan = BracketPlan(sets: matched.sets, warnings: warnings + planned.warnings + matched.warnings)
-            return .init(plan: plan, substitutions: substitutions)
+            return .init(plan: plan, substitutions: matched.substitutions)
         } catch {
             throw ShootCommandError.blocked(["repetition \(number): " + HDRShoot.message(for: error)])
         }

@@ -15,7 +15,7 @@ enum ShootText {
     }
 
     /// `1/6400 not available on this camera, using 1/5000`, once per distinct pair.
-    static func substitutionLines(_ substitutions: [ShootJournal.Substitution]) -> [String] {
+    static func substitutionLines(_ substitutions: [SpeedSubstitution]) -> [String] {
         substitutions.map { "\($0.planned.label) not available on this camera, using \($0.used.label)" }
     }
 
