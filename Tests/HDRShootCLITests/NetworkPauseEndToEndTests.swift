@@ -107,7 +107,7 @@ struct NetworkPauseEndToEndTests {
     /// in flight) once 3 frames are saved and the outage hits `hdrshoot resume`. Every child is killed by its
     /// PID and both namespaces are deleted on every path.
     static func shootThroughOutage(monitor: Bool, resuming: Bool = false) async throws -> Outage {
-        try await ShootNamespaces.with { namespaces in
+        try await VethNamespaces.with { namespaces in
             let sandbox = try ShootSandbox()
             defer { sandbox.remove() }
             let clock = ContinuousClock()

@@ -8,7 +8,7 @@ import SonyProtocol
 import Testing
 import TestSupport
 
-/// Bodies that behave unlike the reference (issue 12), each modelled by a simulator quirk, against `SonyCamera`
+/// Bodies that behave unlike the reference, each modelled by a simulator quirk, against `SonyCamera`
 /// over real loopback TCP.
 @Suite(.timeLimit(.minutes(2))) struct SonyCameraFieldTests {
     private static let fast = ShutterSpeed(numerator: 1, denominator: 250)

@@ -28,15 +28,6 @@ struct SonyCameraReleaseHookTests {
         var snapshot: (returned: Bool, cancelled: Bool) { state.withLock { $0 } }
     }
 
-    /// A flag set from another task.
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        /// Sets the flag.
-        func set() { value.withLock { $0 = true } }
-        /// Whether the flag is set.
-        var isSet: Bool { value.withLock { $0 } }
-    }
-
     /// Waits (real time: the simulator serves real TCP) until `condition` holds; fails the test after
     /// `TimingBounds.notAHang`.
     static func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
