@@ -25,10 +25,7 @@ struct DiscoveryLoopbackTests {
     }
 
     static func simulator(_ mode: SimulatedExposureMode = .manual) -> SimulatorConfiguration {
-        var configuration = SimulatorConfiguration()
-        configuration.port = 0
-        configuration.exposureMode = mode
-        return configuration
+        .loopback { $0.exposureMode = mode }
     }
 
     /// Answers both Sony search targets with a description on `httpPort`.
