@@ -11,7 +11,9 @@ final class ThreadHandoff<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-@Suite("lost events (ENOBUFS) and the monitor's cost, on the real kernel", .serialized)
+@Suite(
+    "lost events (ENOBUFS) and the monitor's cost, on the real kernel", .serialized,
+    .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct EventLossAndCostTests {
     /// Writes an `ip -batch` file toggling `link` `count` times, ending with it down.
     private func floodFile(link: String, count: Int) throws -> URL {

@@ -5,7 +5,9 @@ import TestSupport
 @testable import NetworkMonitor
 
 /// The monitor against the real kernel's rtnetlink, in namespaces the test creates and always deletes.
-@Suite("rtnetlink on the real kernel, in a network namespace", .serialized)
+@Suite(
+    "rtnetlink on the real kernel, in a network namespace", .serialized,
+    .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct RtnetlinkNamespaceTests {
     @Test func reportsLinkDownWithinOneSecondAndLinkUpAfter() async throws {
         try await VethNamespaces.with { pair in

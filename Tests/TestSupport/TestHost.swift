@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,13 @@ package enum TestHost {
 
     /// Whether the tests run as root (needed for network and mount namespaces).
     package static var isRoot: Bool { getuid() == 0 }
+
+    /// Whether network namespaces can be made here: root and iproute2. `VethNamespaces.with` still cancels the
+    /// test with the kernel's reason when this holds and the kernel refuses (a container without the capability).
+    package static var canMakeNetworkNamespaces: Bool { isRoot && ip != nil }
+
+    /// Why a test that needs network namespaces is skipped.
+    package static let networkNamespacesReason: Comment = "needs root and iproute2 ('ip') for network namespaces"
 
     /// Whether a TCP socket can be bound to the IPv6 loopback address `::1` here.
     package static let hasIPv6Loopback: Bool = {

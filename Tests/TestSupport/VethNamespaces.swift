@@ -41,7 +41,7 @@ package struct VethNamespaces: Sendable {
         let namespaces = VethNamespaces(hostNamespace: "hdrshoot-host-\(tag)", cameraNamespace: "hdrshoot-camera-\(tag)")
         let created = try await run(ip, ["netns", "add", namespaces.hostNamespace])
         guard created.status == 0 else {
-            try Test.cancel("skipped: cannot create a network namespace (needs root): \(created.errorOutput)")
+            try Test.cancel("skipped: cannot create a network namespace: \(created.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         do {
             try await namespaces.setUp()
