@@ -55,13 +55,6 @@ enum SimulatorHarness {
         }
     }
 
-    /// A fresh empty folder under the temporary directory; the caller removes it.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-sony-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// The number of operations a connect takes against the default simulated body.
     static func operationsToConnect(_ adjust: (inout SimulatorConfiguration) -> Void = { _ in }) async throws -> Int {
         try await run(simulator: adjust) { _, simulator in await simulator.operationCount }

@@ -55,7 +55,7 @@ struct SonyCameraReleaseHookTests {
 
     @Test(.timeLimit(.minutes(1)))
     func theReleaseWaitsForTheHookWhileTheHalfPressGoesDownBesideIt() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
@@ -95,7 +95,7 @@ struct SonyCameraReleaseHookTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aFailingHookLetsTheHalfPressGoAndFiresNothing() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let images = CaptureDestination(directory: folder.appendingPathComponent("images"))
@@ -122,7 +122,7 @@ struct SonyCameraReleaseHookTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aRefusedHalfPressStillWaitsForTheHookBeforeItThrows() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
