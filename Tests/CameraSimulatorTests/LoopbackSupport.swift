@@ -13,7 +13,9 @@ func withSimulator<T: Sendable>(
     _ body: (CameraSimulator) async throws -> T
 ) async throws -> T {
     let configuration = SimulatorConfiguration.loopback {
-        if let pinned = ProcessInfo.processInfo.environment["HDRSHOOT_SIMULATOR_PORT"].flatMap({ UInt16($0) }) { $0.port = pinned }
+        if let pinned = ProcessInfo.processInfo.environment["HDRSHOOT_SIMULATOR_PORT"].flatMap({ UInt16($0) }) {
+            $0.port = pinned
+        }
         configure(&$0)
     }
     return try await CameraSimulator.withRunning(configuration: configuration, body)

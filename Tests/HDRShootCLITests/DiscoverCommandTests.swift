@@ -90,7 +90,9 @@ final class LoopbackCameraPeer: Sendable {
     private let finished = DispatchGroup()
 
     init(answer: Bool = true) throws {
-        (udpSocket, tcpSocket, refusing) = (try LoopbackSocket(.udp), try LoopbackSocket(.tcp), try LoopbackSocket(.tcp))
+        udpSocket = try LoopbackSocket(.udp)
+        tcpSocket = try LoopbackSocket(.tcp)
+        refusing = try LoopbackSocket(.tcp)
         (ssdpPort, httpPort, refusingPort) = (udpSocket.port, tcpSocket.port, refusing.port)
         _ = listen(tcpSocket.descriptor, 4)
         let (udp, tcp, httpPort) = (udpSocket.descriptor, tcpSocket.descriptor, httpPort)

@@ -102,7 +102,9 @@ struct ExitCodeBinaryTests {
         #expect(!result.standardOutput.contains("Complete"))
     }
 
-    @Test(.enabled(if: TestHost.isRoot && TestHost.unshare != nil, "needs root and util-linux unshare for a mount namespace with a full tmpfs"))
+    @Test(.enabled(
+        if: TestHost.isRoot && TestHost.unshare != nil,
+        "needs root and util-linux unshare for a mount namespace with a full tmpfs"))
     func aFullStateDiskAtTheStartOfARunExits1WithoutAResumeHint() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -116,7 +118,8 @@ struct ExitCodeBinaryTests {
             "--state-dir", state, "--output", sandbox.outputDirectory,
         ]
         let result = try await ProcessRunner.run(
-            try #require(TestHost.unshare), arguments: arguments, environment: sandbox.environment, timeout: .seconds(60))
+            try #require(TestHost.unshare), arguments: arguments, environment: sandbox.environment,
+            timeout: .seconds(60))
         if result.standardError.contains("mount:") || result.standardError.contains("unshare:") {
             try Test.cancel("skipped: cannot mount a tmpfs in a mount namespace: \(result.standardError)")
         }

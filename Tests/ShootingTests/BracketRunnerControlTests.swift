@@ -11,7 +11,7 @@ import TestSupport
         script.heldShots = [2]
         let camera = InMemoryCamera(script: script)
         let recorder = RecordingRecorder()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 4), recorder: recorder)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4), recorder: recorder)
         let task = Task { await runner.run() }
         for await event in runner.events where event.isPhase(.capturing, set: 1, frame: 2) {
             task.cancel()
@@ -30,7 +30,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.heldShots = [2]
         let camera = InMemoryCamera(script: script)
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 4))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4))
         let task = Task { await runner.run() }
         for await event in runner.events where event.isPhase(.capturing, set: 1, frame: 2) {
             await runner.stop()
@@ -50,7 +50,7 @@ import TestSupport
         script.heldShots = [2]
         let camera = InMemoryCamera(script: script)
         let recorder = RecordingRecorder()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 4), recorder: recorder)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4), recorder: recorder)
         let task = Task { await runner.run() }
         var events: [ShootEvent] = []
         var shotsWhilePaused: Int?
@@ -82,7 +82,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.heldShots = [1]
         let camera = InMemoryCamera(script: script)
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2))
         let task = Task { await runner.run() }
         var shotsAfterFirstRelease: Int?
         for await event in runner.events {
@@ -104,7 +104,7 @@ import TestSupport
 
     @Test func recorderSeesEveryFrameBeforeItFiresAndAfterItIsSaved() async {
         let recorder = RecordingRecorder()
-        let (result, _) = await runCollecting(BracketRunner.testing(InMemoryCamera(), plan: plan(sets: 1, frames: 2), recorder: recorder))
+        let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), recorder: recorder))
         #expect(result.isComplete)
         let first = ShootPosition(set: 1, frame: 1), second = ShootPosition(set: 1, frame: 2)
         #expect(await recorder.entries == [.started(first), .willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
@@ -113,7 +113,7 @@ import TestSupport
     @Test func recorderFailureStopsBeforeTheFrameFires() async {
         let camera = InMemoryCamera()
         let recorder = RecordingRecorder(failWillFireAt: ShootPosition(set: 1, frame: 2))
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
         guard case .recordingFailed = result.stopReason else {
             Issue.record("expected recordingFailed, got \(String(describing: result.stopReason))")
             return
@@ -126,7 +126,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.mode = .aperturePriority
         let camera = InMemoryCamera(script: script)
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2)))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2)))
         #expect(result.failure as? ShootingError == .unsupportedMode(.aperturePriority))
         #expect(result.resumePosition == .start)
         #expect(await camera.shotSettings.isEmpty)
@@ -134,7 +134,7 @@ import TestSupport
 
     @Test func speedTheCameraLacksStopsBeforeTheFirstFrame() async {
         let camera = InMemoryCamera()
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: BracketPlan(sets: [[speed(250), speed(6400)]])))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: BracketPlan(sets: [[speed(250), speed(6400)]])))
         #expect(result.failure as? ShootingError == .speedUnavailable(speed(6400)))
         #expect(await camera.shotSettings.isEmpty)
     }
@@ -142,7 +142,7 @@ import TestSupport
     @Test func exposureLongerThanThirtySecondsUsesBulb() async {
         let camera = InMemoryCamera()
         let long = ShutterSpeed(numerator: 60, denominator: 1)
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: BracketPlan(sets: [[speed(4), long]])))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: BracketPlan(sets: [[speed(4), long]])))
         #expect(result.isComplete)
         #expect(await camera.shotSettings == [.timed(speed(4)), .bulb])
         let exposures = await camera.calls.compactMap { call -> ShutterSpeed? in
@@ -154,7 +154,7 @@ import TestSupport
 
     @Test func disconnectedCameraIsConnectedBeforeTheFirstFrame() async {
         let camera = InMemoryCamera(connected: false)
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 1)))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 1)))
         #expect(result.isComplete)
         #expect(await camera.calls.first == .connect)
     }
@@ -181,7 +181,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct BracketRunnerParkedTests {
     @Test func stopWhilePausedEndsAtOnce() async {
         let camera = InMemoryCamera()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
         await runner.pause(reason: PauseReason(.user))  // before the first frame: the run parks at once
         let task = Task { await runner.run() }
         for await event in runner.events {
@@ -198,7 +198,7 @@ import TestSupport
 
     @Test func cancelWhilePausedEndsAtOnce() async {
         let camera = InMemoryCamera()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
         await runner.pause(reason: PauseReason(.network))
         let task = Task { await runner.run() }
         for await event in runner.events {

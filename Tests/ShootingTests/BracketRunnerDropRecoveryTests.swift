@@ -23,7 +23,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = RecordingRecorder()
         let shootPlan = plan(sets: 1, frames: 3)
-        let runner = BracketRunner.testing(camera, plan: shootPlan, clock: clock, recorder: recorder)
+        let runner = makeRunner(camera, plan: shootPlan, clock: clock, recorder: recorder)
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await passReconnects(1, on: clock)
@@ -50,7 +50,7 @@ import TestSupport
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
         let fourSeconds = ShutterSpeed(numerator: 4, denominator: 1)
-        let runner = BracketRunner.testing(camera, plan: BracketPlan(sets: [[fourSeconds]]), clock: clock)
+        let runner = makeRunner(camera, plan: BracketPlan(sets: [[fourSeconds]]), clock: clock)
         let task = Task { await runner.run() }
         await passReconnects(1, on: clock)
         let result = await task.value
@@ -72,7 +72,7 @@ import TestSupport
         script.dropConnectionAtShots = [2, 3, 4, 5, 6]
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 3, frames: 5), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 3, frames: 5), clock: clock)
         let task = Task { await runner.run() }
         await passReconnects(3, on: clock)
         let result = await task.value
@@ -94,7 +94,7 @@ import TestSupport
         script.failingSpeedSets = [2: .connectionLost]
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
         let task = Task { await runner.run() }
         await passReconnects(1, on: clock)
         let result = await task.value
@@ -107,7 +107,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.notes = ["direct shutter setting refused; stepping"]
         let camera = InMemoryCamera(script: script)
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2))
         let (result, events) = await runCollecting(runner)
         #expect(result.isComplete)
         let notes = events.compactMap { event -> String? in
@@ -123,7 +123,7 @@ import TestSupport
         script.imageSurvivesDropAtShots = [2]
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
         let task = Task { await runner.run() }
         await passReconnects(1, on: clock)
         #expect(await task.value.isComplete)

@@ -23,7 +23,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = RecordingRecorder()
         let shootPlan = plan(sets: 3, frames: 5)
-        let runner = BracketRunner.testing(camera, plan: shootPlan, clock: clock, recorder: recorder)
+        let runner = makeRunner(camera, plan: shootPlan, clock: clock, recorder: recorder)
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await expectSleeps(until: [.seconds(2), .seconds(7), .seconds(17)], on: clock)
@@ -54,7 +54,7 @@ import TestSupport
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
         let policy = ReconnectPolicy(delays: [.seconds(2), .seconds(5), .seconds(10)], timeout: .seconds(30))
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), clock: clock, reconnect: policy)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock, reconnect: policy)
         let task = Task { await runner.run() }
         // 2, 7, 17, 27; the next attempt would start at 37 s, after the 30 s timeout.
         await expectSleeps(until: [.seconds(2), .seconds(7), .seconds(17), .seconds(27)], on: clock)
@@ -74,7 +74,7 @@ import TestSupport
         script.refusedConnects = .max
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 1), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
         let task = Task { await runner.run() }
         let deadlines = [2, 7] + stride(from: 17, through: 297, by: 10)
         await expectSleeps(until: deadlines.map { .seconds($0) }, on: clock)
@@ -92,7 +92,7 @@ import TestSupport
         script.dropConnectionAtShots = [2]
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         await runner.pause(reason: PauseReason(.network, detail: "DIRECT-ab:DSC-RX100M7"))
@@ -111,7 +111,7 @@ import TestSupport
         script.dropConnectionAtShots = [2]
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         await camera.update { $0.mode = .aperturePriority }
@@ -126,7 +126,7 @@ import TestSupport
         script.statusAfterShot = .saving
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock)
         let task = Task { await runner.run() }
         for await event in runner.events {
             if event.isPhase(.waitingForIdle, set: 1, frame: 1), await camera.status == .saving {
@@ -148,7 +148,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.dropConnectionAtShots = [1]
         let camera = InMemoryCamera(script: script)
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2), reconnect: .disabled))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2), reconnect: .disabled))
         guard case .reconnectGaveUp(0, _) = result.stopReason else {
             Issue.record("expected reconnectGaveUp(0), got \(String(describing: result.stopReason))")
             return
@@ -162,7 +162,7 @@ import TestSupport
         script.dropConnectionAtShots = [1]
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         await runner.stop()

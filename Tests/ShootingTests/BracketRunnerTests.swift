@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct BracketRunnerTests {
     @Test func singleSetShootsThreeFrames() async {
         let camera = InMemoryCamera()
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3)))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
         #expect(result.isComplete)
         #expect(result.completed == 3 && result.total == 3 && result.capturedThisRun == 3)
         #expect(result.resumePosition == nil)
@@ -18,7 +18,7 @@ import TestSupport
     @Test func speedsAreSetInOrder() async {
         let camera = InMemoryCamera()
         let shootPlan = BracketPlan(sets: [[speed(1000), speed(250), speed(60), speed(15)]])
-        _ = await runCollecting(BracketRunner.testing(camera, plan: shootPlan))
+        _ = await runCollecting(makeRunner(camera, plan: shootPlan))
         let expected = shootPlan.sets[0].map { CameraShutterSpeed.timed($0) }
         #expect(await camera.speedsSet == expected)
         #expect(await camera.shotSettings == expected)
@@ -27,7 +27,7 @@ import TestSupport
     @Test func multipleSetsShootAllFrames() async {
         let camera = InMemoryCamera()
         let shootPlan = plan(sets: 3, frames: 5)
-        let (result, events) = await runCollecting(BracketRunner.testing(camera, plan: shootPlan))
+        let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan))
         #expect(result.isComplete && result.completed == 15)
         #expect(await camera.shotSettings == shootPlan.sets.flatMap { $0 }.map { .timed($0) })
         let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
@@ -43,7 +43,7 @@ import TestSupport
     }
 
     @Test func progressReportsAllPhases() async {
-        let (result, events) = await runCollecting(BracketRunner.testing(InMemoryCamera(), plan: plan(sets: 2, frames: 2)))
+        let (result, events) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 2, frames: 2)))
         #expect(result.isComplete)
         guard case .started(let position, 0, 4) = events.first else {
             Issue.record("first event is not .started: \(String(describing: events.first))")
@@ -66,7 +66,7 @@ import TestSupport
 
     @Test func waitForIdleReturnsAtOnce() async {
         let clock = TestClock()
-        let (result, _) = await runCollecting(BracketRunner.testing(InMemoryCamera(), plan: plan(sets: 1, frames: 2), clock: clock))
+        let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), clock: clock))
         #expect(result.isComplete)
         // An idle camera never needed the timeout timer.
         #expect(clock.sleepsRegistered == 0)
@@ -77,7 +77,7 @@ import TestSupport
         script.statusAfterShot = .exposing
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 1), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)  // the idle timeout: the runner is waiting
         await camera.send(.saving)
@@ -93,7 +93,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.statusAfterShot = .saving  // never idle
         let clock = TestClock()
-        let runner = BracketRunner.testing(InMemoryCamera(script: script), plan: BracketPlan(sets: [[speed(100)]]), clock: clock)
+        let runner = makeRunner(InMemoryCamera(script: script), plan: BracketPlan(sets: [[speed(100)]]), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(10))
@@ -110,7 +110,7 @@ import TestSupport
         script.statusAfterShot = .saving
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         await camera.send(.error(code: 0xC1))
@@ -123,7 +123,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.failingSpeedSets = [2: .fault("dial locked")]
         let camera = InMemoryCamera(script: script)
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 3)))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("dial locked"))
         #expect(result.completed == 1 && result.resumePosition == ShootPosition(set: 1, frame: 2))
         #expect(await camera.shotSettings.count == 1)
@@ -134,7 +134,7 @@ import TestSupport
         script.busySetSpeeds = 2
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 1), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
         let task = Task { await collect(runner.events) }
         let result = Task { await runner.run() }
         await clock.waitForSleepers(1)
@@ -157,7 +157,7 @@ import TestSupport
         script.busyCaptures = 3
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(500))
@@ -171,7 +171,7 @@ import TestSupport
 
     @Test func emptyPlanCompletesAtOnce() async {
         let camera = InMemoryCamera()
-        let (result, events) = await runCollecting(BracketRunner.testing(camera, plan: BracketPlan(sets: [])))
+        let (result, events) = await runCollecting(makeRunner(camera, plan: BracketPlan(sets: [])))
         #expect(result.isComplete && result.completed == 0 && result.total == 0)
         #expect(events.count == 1)
         #expect(await camera.calls.isEmpty)
@@ -181,7 +181,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.failingShots = [8: .fault("shutter jammed")]
         let camera = InMemoryCamera(script: script)
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 3, frames: 5)))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 3, frames: 5)))
         #expect(!result.isComplete)
         // Frames 1...7 are saved and the 8th shot (set 2, frame 3) fails: 7 are complete, and a resume starts
         // at the frame that failed.
@@ -193,7 +193,7 @@ import TestSupport
     @Test func resumeFromSet2Frame3FiresOnlyTheRemainingFrames() async {
         let camera = InMemoryCamera()
         let shootPlan = plan(sets: 3, frames: 5)
-        let (result, events) = await runCollecting(BracketRunner.testing(camera, plan: shootPlan), from: ShootPosition(set: 2, frame: 3))
+        let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan), from: ShootPosition(set: 2, frame: 3))
         #expect(result.isComplete && result.completed == 15 && result.capturedThisRun == 8)
         let remaining = shootPlan.positions.filter { $0 >= ShootPosition(set: 2, frame: 3) }
         #expect(events.compactMap { $0.progress }.filter { $0.phase == .saved }.map(\.position) == remaining)
@@ -202,7 +202,7 @@ import TestSupport
 
     @Test func restartingTheInterruptedSetShootsItFromItsFirstFrame() async {
         let camera = InMemoryCamera()
-        let runner = BracketRunner.testing(camera, plan: plan(sets: 3, frames: 5))
+        let runner = makeRunner(camera, plan: plan(sets: 3, frames: 5))
         let (result, _) = await runCollecting(runner, from: ShootPosition(set: 2, frame: 3), restartingInterruptedSet: true)
         #expect(result.isComplete && result.capturedThisRun == 10)
         #expect(await camera.shotSettings.count == 10)
@@ -210,7 +210,7 @@ import TestSupport
 
     @Test func resumePositionOutsideThePlanIsRejected() async {
         let camera = InMemoryCamera()
-        let (result, _) = await runCollecting(BracketRunner.testing(camera, plan: plan(sets: 1, frames: 2)), from: ShootPosition(set: 2, frame: 1))
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2)), from: ShootPosition(set: 2, frame: 1))
         #expect(result.failure as? ShootingError == .invalidResumePosition(ShootPosition(set: 2, frame: 1)))
         #expect(await camera.calls.isEmpty)
     }

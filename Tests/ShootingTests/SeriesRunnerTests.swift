@@ -10,7 +10,7 @@ import TestSupport
         let camera = InMemoryCamera()
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 2, frames: 3))
-        let series = SeriesRunner.testing(camera, schedule: RepetitionSchedule(every: .seconds(120), end: .count(3)), recorder: recorder, clock: clock)
+        let series = makeSeries(camera, schedule: RepetitionSchedule(every: .seconds(120), end: .count(3)), recorder: recorder, clock: clock)
         async let events = collectSeries(series.events)
         async let result = series.run(from: RepetitionSchedule(every: .seconds(120), end: .count(3)).first)
         for _ in 0..<2 {
@@ -47,7 +47,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 3))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(2))
-        let series = SeriesRunner.testing(camera, schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
         async let events = collectSeries(series.events)
         async let result = series.run(from: schedule.first)
         // The wait for repetition 2's start, then the card checks every 10 s while it is full.
@@ -78,7 +78,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 2))
         let schedule = RepetitionSchedule(every: .seconds(60), end: .count(2))
-        let series = SeriesRunner.testing(camera, schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(60))
@@ -92,7 +92,7 @@ import TestSupport
         // Each repetition's run takes 150 virtual seconds (its journal write before the first frame sleeps).
         let recorder = StartLog(plan: plan(sets: 1, frames: 2), frameRecorder: SlowStart(clock: clock, delay: .seconds(150)))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(2))
-        let series = SeriesRunner.testing(camera, schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(150))
@@ -109,7 +109,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 2))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(3))
-        let series = SeriesRunner.testing(camera, schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         await clock.waitForSleepers(1)
         await series.pause(reason: PauseReason(.user))
@@ -128,7 +128,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 1))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(2))
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         await clock.waitForSleepers(1)
         await series.pause(reason: PauseReason(.network))
@@ -145,7 +145,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 1))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .forever)
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         await clock.waitForSleepers(1)
         await series.stop()
@@ -159,7 +159,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 1))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .until(.seconds(300)))
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         for _ in 0..<2 {
             await clock.waitForSleepers(1)
@@ -176,7 +176,7 @@ import TestSupport
         // Repetitions 1 and 2 were shot; hdrshoot is back 9 minutes after the first start.
         let (skipped, next) = schedule.skippingMissed(from: .init(number: 3, at: .seconds(240)), now: .seconds(540))
         let first = try #require(next)
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
         async let result = series.run(from: first, skipping: skipped)
         await clock.waitForSleepers(1)
         #expect(clock.pendingDeadlines.map(\.offset) == [.seconds(60)])
@@ -191,7 +191,7 @@ import TestSupport
         let recorder = StartLog(plan: plan(sets: 1, frames: 1))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(4))
         let late = try #require(schedule.held(.init(number: 3, at: .seconds(240)), until: .seconds(540)))
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
         async let result = series.run(from: late)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(120))
@@ -204,7 +204,7 @@ import TestSupport
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 3), frameRecorder: SlowStart(clock: clock, delay: .seconds(50)))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(20))
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         for number in 1...20 {
             await clock.waitForSleepers(1)
@@ -222,12 +222,13 @@ import TestSupport
     }
 }
 
-/// The same runner on the real clock: the lateness of real wake-ups is printed, not asserted (it depends on the machine).
+/// The same runner on the real clock: the lateness of real wake-ups is printed, not asserted (it depends on
+/// the machine).
 @Suite(.timeLimit(.minutes(1))) struct SeriesRunnerRealClockTests {
     @Test func fiveRepetitionsOnTheRealClockStartNoEarlierThanScheduled() async throws {
         let recorder = StartLog(plan: plan(sets: 1, frames: 3))
         let schedule = RepetitionSchedule(every: .milliseconds(500), end: .count(5))
-        let series = SeriesRunner.testing(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: ContinuousClock())
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: ContinuousClock())
         let result = await series.run(from: schedule.first)
         #expect(result.completedRepetitions == [1, 2, 3, 4, 5])
         let starts = await recorder.starts

@@ -52,7 +52,7 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.failingShots = [8: .fault("card error")]
         let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
-        let first = await runCollecting(BracketRunner.testing(InMemoryCamera(script: script), plan: journal.plan, recorder: recorder)).0
+        let first = await runCollecting(makeRunner(InMemoryCamera(script: script), plan: journal.plan, recorder: recorder)).0
         #expect(first.resumePosition == ShootPosition(set: 2, frame: 3))
 
         let stopped = try await store.load(id: journal.id)
@@ -70,7 +70,7 @@ import TestSupport
         let resumeAt = try #require(stopped.resumePosition)
         let camera = InMemoryCamera()
         let again = JournalRecorder(journal: stopped, store: store, now: { journalEpoch })
-        let second = await runCollecting(BracketRunner.testing(camera, plan: stopped.plan, recorder: again), from: resumeAt).0
+        let second = await runCollecting(makeRunner(camera, plan: stopped.plan, recorder: again), from: resumeAt).0
         #expect(second.isComplete && second.capturedThisRun == 8)
         #expect(await camera.shotSettings.count == 8)
 
@@ -98,7 +98,7 @@ import TestSupport
         #expect(loaded.interruptedFrames == [ShootPosition(set: 1, frame: 3)])
         let start = try #require(loaded.resumePosition)
         let recorder = JournalRecorder(journal: loaded, store: store, now: { journalEpoch })
-        let result = await runCollecting(BracketRunner.testing(InMemoryCamera(), plan: loaded.plan, recorder: recorder), from: start).0
+        let result = await runCollecting(makeRunner(InMemoryCamera(), plan: loaded.plan, recorder: recorder), from: start).0
         #expect(result.isComplete && result.capturedThisRun == 2)
         let done = try await store.load(id: journal.id)
         #expect(done.frame(at: ShootPosition(set: 1, frame: 3)).possiblyDuplicated)
@@ -113,7 +113,7 @@ import TestSupport
         let full = JournalStore(directory: folder.url, faults: JournalFaults(failWriteWith: ENOSPC))
         let recorder = JournalRecorder(journal: journal, store: full, now: { journalEpoch })
         let camera = InMemoryCamera()
-        let result = await runCollecting(BracketRunner.testing(camera, plan: journal.plan, recorder: recorder)).0
+        let result = await runCollecting(makeRunner(camera, plan: journal.plan, recorder: recorder)).0
         guard case .recordingFailed(let error) = result.stopReason else {
             Issue.record("expected recordingFailed, got \(String(describing: result.stopReason))")
             return
@@ -132,7 +132,7 @@ import TestSupport
         journal.updateFrame(at: .start) { $0.state = .done(images: [earlier], at: journalEpoch); $0.attempts = 1 }
         try await store.create(journal)
         let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
-        _ = await runCollecting(BracketRunner.testing(InMemoryCamera(), plan: journal.plan, recorder: recorder),
+        _ = await runCollecting(makeRunner(InMemoryCamera(), plan: journal.plan, recorder: recorder),
                                 from: ShootPosition(set: 1, frame: 2), restartingInterruptedSet: true)
         let record = try await store.load(id: journal.id).frame(at: .start)
         #expect(record.earlierImages == [earlier] && record.attempts == 2 && !record.possiblyDuplicated)

@@ -36,12 +36,16 @@ package struct VethNamespaces: Sendable {
 
     /// Creates the namespaces and the link, runs `body`, and deletes the namespaces whatever happens.
     package static func with<T>(_ body: (VethNamespaces) async throws -> T) async throws -> T {
-        guard let ip = TestHost.ip else { try Test.cancel("skipped: iproute2 ('ip') is not installed, so no network namespace") }
+        guard let ip = TestHost.ip else {
+            try Test.cancel("skipped: iproute2 ('ip') is not installed, so no network namespace")
+        }
         let tag = "\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
-        let namespaces = VethNamespaces(hostNamespace: "hdrshoot-host-\(tag)", cameraNamespace: "hdrshoot-camera-\(tag)")
+        let namespaces = VethNamespaces(
+            hostNamespace: "hdrshoot-host-\(tag)", cameraNamespace: "hdrshoot-camera-\(tag)")
         let created = try await run(ip, ["netns", "add", namespaces.hostNamespace])
         guard created.status == 0 else {
-            try Test.cancel("skipped: cannot create a network namespace: \(created.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines))")
+            let reason = created.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            try Test.cancel("skipped: cannot create a network namespace: \(reason)")
         }
         do {
             try await namespaces.setUp()
