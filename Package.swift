@@ -38,8 +38,11 @@ let package = Package(
         ),
         .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
 
-        // Test helpers shared by the test targets (a virtual clock, fixture loading, process running).
-        .target(name: "TestSupport", dependencies: ["Shooting", "Exposure"], path: "Tests/TestSupport", swiftSettings: strict),
+        // Test helpers shared by the test targets (a virtual clock, fixture loading, process running, loopback
+        // sockets and simulators, network namespaces, runner setup).
+        .target(
+            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator"], path: "Tests/TestSupport",
+            swiftSettings: strict),
 
         // Benchmarks: print figures, never assert timings.
         .executableTarget(

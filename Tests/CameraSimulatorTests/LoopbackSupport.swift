@@ -3,6 +3,7 @@ import Foundation
 import PTPIP
 import SonyProtocol
 import Testing
+import TestSupport
 
 /// Runs a simulator on 127.0.0.1 port 0 with fast timings for the duration of `body`, then stops it.
 ///
@@ -11,11 +12,12 @@ func withSimulator<T: Sendable>(
     _ configure: (inout SimulatorConfiguration) -> Void = { _ in },
     _ body: (CameraSimulator) async throws -> T
 ) async throws -> T {
-    var configuration = SimulatorConfiguration()
-    configuration.port = ProcessInfo.processInfo.environment["HDRSHOOT_SIMULATOR_PORT"].flatMap { UInt16($0) } ?? 0
-    configuration.processingTime = .milliseconds(20)
-    configuration.stepDelay = .milliseconds(20)
-    configure(&configuration)
+    let configuration = SimulatorConfiguration.loopback {
+        if let pinned = ProcessInfo.processInfo.environment["HDRSHOOT_SIMULATOR_PORT"].flatMap({ UInt16($0) }) {
+            $0.port = pinned
+        }
+        configure(&$0)
+    }
     return try await CameraSimulator.withRunning(configuration: configuration, body)
 }
 

@@ -11,12 +11,10 @@ func withSimulator<T: Sendable>(
     _ configure: (inout SimulatorConfiguration) -> Void = { _ in },
     _ body: (CameraSimulator) async throws -> T
 ) async throws -> T {
-    var configuration = SimulatorConfiguration()
-    configuration.port = 0
-    configuration.processingTime = .milliseconds(20)
-    configuration.stepDelay = .milliseconds(20)
-    configuration.imageSize = 10_000
-    configure(&configuration)
+    let configuration = SimulatorConfiguration.loopback {
+        $0.imageSize = 10_000
+        configure(&$0)
+    }
     return try await CameraSimulator.withRunning(configuration: configuration, clock: clock, body)
 }
 

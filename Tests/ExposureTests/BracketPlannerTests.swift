@@ -9,7 +9,7 @@ func speed(_ label: String, scale: ShutterScale = .third) -> ShutterSpeed {
     return found
 }
 
-/// Sets written as labels, so tables read like the examples.
+/// Sets written as labels, so tables read like the plans a photographer sees.
 func labels(_ plan: BracketPlan) -> [[String]] { plan.sets.map { $0.map(\.label) } }
 
 /// One row of the planner table: readings, options and the exact sets expected.

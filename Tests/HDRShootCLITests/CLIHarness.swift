@@ -5,7 +5,7 @@ func runCLI(_ arguments: [String]) async -> CapturedRun {
     await HDRShoot.runCapturing(arguments)
 }
 
-/// The bad command lines the issue lists, each with the start of the message it must print.
+/// Bad `plan` command lines, each with the start of the message it must print.
 let badPlanInputs: [(arguments: [String], message: String)] = [
     (["plan", "--shdow", "1/4", "--highlight", "1/1000"], "error: unknown option '--shdow' (did you mean '--shadow'?)"),
     (["plan", "--shadow"], "error: option '--shadow' needs a value"),

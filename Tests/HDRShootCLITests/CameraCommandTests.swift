@@ -21,15 +21,9 @@ struct CameraCommandTests {
         return configuration
     }
 
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-camera-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test(.enabled(if: Fixtures.available, Fixtures.skipReason))
     func reportsTheReplayedRX100M7AsRecordedInJSON() async throws {
-        let config = try Self.temporaryFolder()
+        let config = try TemporaryFolder(prefix: "hdrshoot-camera").url
         defer { try? FileManager.default.removeItem(at: config) }
         let sony = Fixtures.root.appendingPathComponent("sony")
         let configuration = Self.simulator {
@@ -68,7 +62,7 @@ struct CameraCommandTests {
     }
 
     @Test func remembersTheCameraAndNamesWhatBlocksAShoot() async throws {
-        let config = try Self.temporaryFolder()
+        let config = try TemporaryFolder(prefix: "hdrshoot-camera").url
         defer { try? FileManager.default.removeItem(at: config) }
         let (first, second) = try await CameraSimulator.withRunning(configuration: Self.simulator { $0.exposureMode = .aperturePriority }) { simulator in
             let first = try await Self.runCamera(["--camera", "127.0.0.1:\(simulator.port)"], config: config)
@@ -85,7 +79,7 @@ struct CameraCommandTests {
     }
 
     @Test func withoutACameraItSaysHowToGiveOne() async throws {
-        let config = try Self.temporaryFolder()
+        let config = try TemporaryFolder(prefix: "hdrshoot-camera").url
         defer { try? FileManager.default.removeItem(at: config) }
         let result = try await Self.runCamera([], config: config)
         #expect(result.exitCode == 64)
@@ -93,7 +87,7 @@ struct CameraCommandTests {
     }
 
     @Test func aBadAddressIsAUsageError() async throws {
-        let config = try Self.temporaryFolder()
+        let config = try TemporaryFolder(prefix: "hdrshoot-camera").url
         defer { try? FileManager.default.removeItem(at: config) }
         let result = try await Self.runCamera(["--camera", "127.0.0.1:notaport"], config: config)
         #expect(result.exitCode == 64)

@@ -83,18 +83,19 @@ final class LoopbackCameraPeer: Sendable {
     let httpPort: UInt16
     /// A loopback TCP port bound without listening: connections to it are refused while the peer lives.
     let refusingPort: UInt16
-    private let udp: Int32
-    private let tcp: Int32
-    private let refusing: Int32
+    private let udpSocket: LoopbackSocket
+    private let tcpSocket: LoopbackSocket
+    private let refusing: LoopbackSocket
     private let stopped = Atomic(false)
     private let finished = DispatchGroup()
 
     init(answer: Bool = true) throws {
-        (udp, ssdpPort) = try Self.bound(type: SOCK_DGRAM)
-        (tcp, httpPort) = try Self.bound(type: SOCK_STREAM)
-        (refusing, refusingPort) = try Self.bound(type: SOCK_STREAM)
-        _ = listen(tcp, 4)
-        let (udp, tcp, httpPort) = (udp, tcp, httpPort)
+        udpSocket = try LoopbackSocket(.udp)
+        tcpSocket = try LoopbackSocket(.tcp)
+        refusing = try LoopbackSocket(.tcp)
+        (ssdpPort, httpPort, refusingPort) = (udpSocket.port, tcpSocket.port, refusing.port)
+        _ = listen(tcpSocket.descriptor, 4)
+        let (udp, tcp, httpPort) = (udpSocket.descriptor, tcpSocket.descriptor, httpPort)
         finished.enter()
         Thread { [self] in
             defer { finished.leave() }
@@ -133,22 +134,9 @@ final class LoopbackCameraPeer: Sendable {
     func stop() {
         stopped.store(true, ordering: .releasing)
         finished.wait()
-        close(udp)
-        close(tcp)
-        close(refusing)
-    }
-
-    private static func bound(type: __socket_type) throws -> (Int32, UInt16) {
-        let fd = socket(AF_INET, Int32(type.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let status = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard fd >= 0, status else { throw POSIXError(.EADDRNOTAVAIL) }
-        return (fd, UInt16(bigEndian: address.sin_port))
+        udpSocket.close()
+        tcpSocket.close()
+        refusing.close()
     }
 
     private static func waitReadable(_ fd: Int32) -> Bool {

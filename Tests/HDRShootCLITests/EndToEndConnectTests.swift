@@ -14,7 +14,7 @@ struct EndToEndConnectTests {
         defer { sandbox.remove() }
         // Nothing listens on the port at first (refused), so attempt 1 fails and the run announces attempt 2
         // in 2 s; the simulator started on that port in the meantime answers attempt 2.
-        let port = try closedLoopbackPort()
+        let port = try LoopbackSocket.closedTCPPort()
         let arguments = ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "127.0.0.1:\(port)", "--confirm"]
             + sandbox.shootArguments
         let (exit, output) = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
@@ -39,22 +39,5 @@ struct EndToEndConnectTests {
         // The plan line is not repeated in the confirmation summary when the camera offers every speed.
         #expect(lines.filter { $0.hasPrefix("1 set, 3 exposures.") }.count == 1)
         #expect(output.contains("Complete: 3 of 3 exposures captured"))
-    }
-
-    /// A loopback port nothing listens on: bound to learn a free number, then closed (connecting is refused).
-    private func closedLoopbackPort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        try #require(bound)
-        return UInt16(bigEndian: address.sin_port)
     }
 }

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The built binary against `hdrshoot simulate` with quirks of real bodies (issue 12): each shoot completes with
+/// The built binary against `hdrshoot simulate` with quirks of real bodies: each shoot completes with
 /// every planned frame fired exactly once.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct EndToEndFieldTests {
     @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsAFourSecondWaitInOneRelease() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and used to fire
-        // the frame again and again); the keepalive keeps it.
+        // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and, reconnecting,
+        // could fire the frame again and again); the keepalive keeps it.
         let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
         let (result, fired) = try await sandbox.withSimulator(processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3"]) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])

@@ -5,7 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// The small messages of issue 15, each as the built binary prints it.
+/// Messages a photographer meets (a file in the output path, a speed Sony writes differently, another machine's
+/// address, no shoot yet, a run that never fired), each as the built binary prints it.
 @Suite("Messages a photographer meets (built binary)", .serialized)
 struct EndToEndMessageTests {
     @Test func anOutputPathThroughAFileSaysWhichPartIsAFile() async throws {

@@ -9,9 +9,6 @@ import Glibc
 /// `script`) for the prompt, the keys and the live line.
 @Suite("Shoot controls (built binary against hdrshoot simulate)", .serialized)
 struct EndToEndShootControlTests {
-    /// `script` runs a command on a pseudo-terminal; the terminal tests need it.
-    static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-
     @Test func droppedConnectionAtAnOperationIsSurvivedByAutoReconnect() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -119,7 +116,7 @@ struct EndToEndShootControlTests {
         #expect(frames.allSatisfy { $0["state"] as? String == "done" && $0["actualSpeed"] as? String == $0["usedSpeed"] as? String })
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func onATerminalAYesShootsWithALiveProgressLine() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -134,7 +131,7 @@ struct EndToEndShootControlTests {
         #expect(fired == ThreeByFive.labels)
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func onATerminalSpaceThenPPausesAndContinues() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -148,7 +145,7 @@ struct EndToEndShootControlTests {
         #expect(fired == ThreeByFive.labels)
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func onATerminalAnythingButYesFiresNothing() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -160,7 +157,7 @@ struct EndToEndShootControlTests {
         #expect(fired.isEmpty)
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func onATerminalQStopsTheShootAndTheTerminalModeIsRestored() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -183,7 +180,7 @@ struct EndToEndShootControlTests {
         let line = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let shell = then.isEmpty ? line : "\(line)\(then)"
         return try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
+            try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
             standardInput: Array(input.utf8), timeout: .seconds(120))
     }
 }

@@ -98,7 +98,7 @@ struct ShootSandbox {
     }
 }
 
-/// The 3 × 5 plan of the issue: `--shadow 1 --highlight 1/1000`, 1 EV apart.
+/// A 3 × 5 plan: `--shadow 1 --highlight 1/1000`, 1 EV apart.
 enum ThreeByFive {
     /// Plan flags.
     static let flags = ["--shadow", "1", "--highlight", "1/1000"]

@@ -9,10 +9,7 @@ import Glibc
 /// stopping with keys, the prompt's Ctrl-D, and a hangup that must not end the shoot.
 @Suite("Shoot console on a terminal (built binary, pseudo-terminal)", .serialized)
 struct EndToEndTerminalTests {
-    /// `script` runs a command on a pseudo-terminal; these tests need it.
-    static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func atSixtyColumnsEveryLiveLineFitsAndEndsWithTheTimeLeft() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -43,7 +40,7 @@ struct EndToEndTerminalTests {
         #expect(lines.last?.hasSuffix("15/15  ~0:00 left") == true, "\(lines.last ?? "")")
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func aPausedShootSaysWhyAndQWhilePausedStopsAtOnce() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -65,19 +62,19 @@ struct EndToEndTerminalTests {
         #expect(text.contains("Stopped at set 1, frame \(fired.count + 1)."), "\(text)")
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func ctrlDAtThePromptEndsThePromptLineBeforeTheError() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let arguments = ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator"] + sandbox.shootArguments
         let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qefc", try Self.shellLine(arguments), "/dev/null"],
+            try #require(TestHost.script), arguments: ["-qefc", try Self.shellLine(arguments), "/dev/null"],
             environment: sandbox.environment, standardInput: [0x04], timeout: .seconds(60))
         #expect(result.exitCode == 1)
         #expect(result.standardOutput.contains("Proceed? [y/N] \r\nerror: not confirmed; nothing was shot"), "\(result.standardOutput)")
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func aHangupLeavesTheShootRunningToTheEndWithoutTheTerminal() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -112,7 +109,7 @@ struct EndToEndTerminalTests {
         #expect(jsonObject(after.standardOutput)?["state"] as? String == "complete")
     }
 
-    @Test(.enabled(if: hasScript, "needs util-linux 'script' for a pseudo-terminal"))
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func whileReconnectingTheLiveLineCountsDownToTheNextAttemptAndTheTimeLeftStandsStill() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
@@ -145,7 +142,7 @@ struct EndToEndTerminalTests {
     ) async throws -> T {
         let shell = "stty cols \(columns) rows 24; echo hdrshoot-pid $$; exec \(try shellLine(arguments))"
         return try await BackgroundProcess.with(
-            URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
+            try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
             typing: true) { run in
             try await waitForOutput(run, containing: "hdrshoot-pid ")
             let text = run.standardOutput

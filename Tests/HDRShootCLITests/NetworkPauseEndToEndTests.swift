@@ -7,7 +7,9 @@ import Glibc
 
 /// `hdrshoot run` shooting through a veth pair into `hdrshoot simulate` in another network namespace, with
 /// the host's link taken down mid-shoot. The kernel is real, so the outage is real time.
-@Suite("Network pause end to end (namespaces, veth, built binaries)", .serialized)
+@Suite(
+    "Network pause end to end (namespaces, veth, built binaries)", .serialized,
+    .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct NetworkPauseEndToEndTests {
     /// How long the link stays down.
     static let outageLength: Duration = .milliseconds(1500)
@@ -107,7 +109,7 @@ struct NetworkPauseEndToEndTests {
     /// in flight) once 3 frames are saved and the outage hits `hdrshoot resume`. Every child is killed by its
     /// PID and both namespaces are deleted on every path.
     static func shootThroughOutage(monitor: Bool, resuming: Bool = false) async throws -> Outage {
-        try await ShootNamespaces.with { namespaces in
+        try await VethNamespaces.with { namespaces in
             let sandbox = try ShootSandbox()
             defer { sandbox.remove() }
             let clock = ContinuousClock()

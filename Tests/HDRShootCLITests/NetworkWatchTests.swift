@@ -38,8 +38,8 @@ struct NetworkWatchTests {
                                        outputDirectory: folder.appendingPathComponent("out").path)
             try await store.create(journal)
             recorder = JournalRecorder(journal: journal, store: store)
-            runner = BracketRunner(camera: InMemoryCamera(), plan: plan,
-                                   configuration: .init(outputDirectory: folder.appendingPathComponent("out")), recorder: recorder)
+            runner = makeRunner(
+                InMemoryCamera(), plan: plan, recorder: recorder, outputDirectory: folder.appendingPathComponent("out"))
         }
 
         /// The journal's pause and resume entries, as (paused?, detail).

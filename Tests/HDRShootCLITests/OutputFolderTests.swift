@@ -7,8 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// One shoot per output folder, manifests never mixed or downgraded, and set folders ready to merge
-/// (issue 15, items 4 and 9).
+/// One shoot per output folder, manifests never mixed or downgraded, and set folders ready to merge.
 @Suite("output folders and manifests (built binary)")
 struct OutputFolderTests {
     /// Every file under `directory`, relative, sorted.

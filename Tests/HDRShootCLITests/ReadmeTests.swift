@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The README says what the built binary does, and its steps work as written (issue 15, item 10).
+/// The README says what the built binary does, and its steps work as written.
 @Suite("README as written (built binary)")
 struct ReadmeTests {
     /// The repository's root (this file is `Tests/HDRShootCLITests/ReadmeTests.swift`).

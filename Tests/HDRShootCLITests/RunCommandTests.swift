@@ -9,12 +9,6 @@ import Testing
 /// The shoot commands' texts, options and refusals, in-process (no camera needed) and as the built binary.
 @Suite("run, resume, status: texts and refusals")
 struct RunCommandTests {
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     static let threeByFive = BracketPlan(sets: [
         ["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"], ["1/4", "0.5", "1", "2", "4"],
     ].map { $0.map { try! ShutterScale.third.parseSpeed($0).speed } })
@@ -79,7 +73,7 @@ struct RunCommandTests {
         view.show(.reconnectFailed(attempt: 2, error: refused))
         #expect(output.standardOutput == "Reconnect attempt 2 failed: no answer (connection refused)\n")
 
-        let state = try Self.temporaryFolder()
+        let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
         let options = ShootConsole.Options(
             target: nil, confirm: true, json: false, store: JournalStore(directory: state), reconnectTimeout: .seconds(300),
@@ -112,7 +106,7 @@ struct RunCommandTests {
     }
 
     @Test func resumeWithNothingToResumeSaysSo() async throws {
-        let state = try Self.temporaryFolder()
+        let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
         let run = await runCLI(["resume", "--confirm", "--state-dir", state.path])
         #expect(run.exitCode == 1)
@@ -120,7 +114,7 @@ struct RunCommandTests {
     }
 
     @Test func statusWithoutShootsSaysSo() async throws {
-        let state = try Self.temporaryFolder()
+        let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
         #expect(await runCLI(["status", "--state-dir", state.path]).standardOutput == "No shoot recorded in \(state.path).\n")
         #expect(await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput
@@ -128,7 +122,7 @@ struct RunCommandTests {
     }
 
     @Test func statusOfADamagedJournalIsOneClearLine() async throws {
-        let state = try Self.temporaryFolder()
+        let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
         let path = state.appendingPathComponent("20261122-000000-abcd.json").path
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
@@ -139,7 +133,7 @@ struct RunCommandTests {
     }
 
     @Test func statusReportsAStoppedShootFromItsJournal() async throws {
-        let state = try Self.temporaryFolder()
+        let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
         let store = JournalStore(directory: state)
         var journal = ShootJournal(

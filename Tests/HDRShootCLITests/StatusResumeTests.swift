@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `status` and `resume` choose the same shoot; `status` lists the unfinished ones and who shoots what;
-/// `resume --id` picks one (issue 15, item 5).
+/// `resume --id` picks one.
 @Suite("status and resume agree (built binary)")
 struct StatusResumeTests {
     /// Records a shoot of the 3 × 5 plan in `store` with its first `saved` frames saved.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TestSupport
 @testable import NetworkMonitor
 
 /// Moves a thread-confined object between the dedicated threads of one test (never used concurrently).
@@ -10,13 +11,9 @@ final class ThreadHandoff<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Collects events from the monitor thread.
-final class EventSink: Sendable {
-    let events = Mutex<[NetworkEvent]>([])
-    func append(_ event: NetworkEvent) { events.withLock { $0.append(event) } }
-}
-
-@Suite("lost events (ENOBUFS) and the monitor's cost, on the real kernel", .serialized)
+@Suite(
+    "lost events (ENOBUFS) and the monitor's cost, on the real kernel", .serialized,
+    .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct EventLossAndCostTests {
     /// Writes an `ip -batch` file toggling `link` `count` times, ending with it down.
     private func floodFile(link: String, count: Int) throws -> URL {
@@ -27,15 +24,15 @@ struct EventLossAndCostTests {
     }
 
     @Test func tinyReceiveBufferOverflowsIntoEventsLost() async throws {
-        try await VethPair.withVethPair { pair in
-            let socket = try await onThread(inNamespace: pair.monitorNamespace) {
+        try await VethNamespaces.with { pair in
+            let socket = try await onThread(inNamespace: pair.hostNamespace) {
                 let socket = try NetlinkSocket(netlinkProtocol: NetlinkProtocol.route, receiveBufferSize: 1)
                 try socket.join(group: Rtnetlink.groupLink)
                 return ThreadHandoff(socket)
             }
-            let file = try floodFile(link: pair.monitorLink, count: 20)
+            let file = try floodFile(link: pair.hostLink, count: 20)
             defer { try? FileManager.default.removeItem(at: file) }
-            try await pair.ip(["-n", pair.monitorNamespace, "-batch", file.path])
+            try await pair.ip(["-n", pair.hostNamespace, "-batch", file.path])
             let lost = try await onThread(inNamespace: nil) { () -> Bool in
                 while true {
                     do {
@@ -50,12 +47,12 @@ struct EventLossAndCostTests {
     }
 
     @Test func monitorRereadsTheStateAfterLosingEvents() async throws {
-        try await VethPair.withVethPair { pair in
-            var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.monitorLink))
+        try await VethNamespaces.with { pair in
+            var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.hostLink))
             configuration.eventReceiveBufferSize = 1
             let settings = configuration
-            let sink = EventSink()
-            let engine = try await onThread(inNamespace: pair.monitorNamespace) {
+            let sink = LockedLog<NetworkEvent>()
+            let engine = try await onThread(inNamespace: pair.hostNamespace) {
                 ThreadHandoff(try MonitorEngine(configuration: settings) { sink.append($0) })
             }
             // Wait for the link to settle (carrier up) so the flood starts from a usable link.
@@ -64,29 +61,29 @@ struct EventLossAndCostTests {
                 try await ContinuousClock().sleep(for: .milliseconds(10))
             }
             #expect(engine.value.snapshot.isUsable)
-            sink.events.withLock { $0 = [] }
+            sink.removeAll()
 
-            let file = try floodFile(link: pair.monitorLink, count: 50)
+            let file = try floodFile(link: pair.hostLink, count: 50)
             defer { try? FileManager.default.removeItem(at: file) }
-            try await pair.ip(["-n", pair.monitorNamespace, "-batch", file.path])
+            try await pair.ip(["-n", pair.hostNamespace, "-batch", file.path])
             try await onThread(inNamespace: nil) { try engine.value.handlePendingEvents() }
 
-            let events = sink.events.withLock { $0 }
+            let events = sink.all
             #expect(events.first == .eventsLost)
-            #expect(events.last(where: { $0 == .linkUp(interface: pair.monitorLink) || $0 == .linkDown(interface: pair.monitorLink) })
-                    == .linkDown(interface: pair.monitorLink))
+            #expect(events.last(where: { $0 == .linkUp(interface: pair.hostLink) || $0 == .linkDown(interface: pair.hostLink) })
+                    == .linkDown(interface: pair.hostLink))
             #expect(engine.value.snapshot.isUsable == false)
             #expect(events.count < 10, "after a loss the state is re-read, not replayed: \(events)")
         }
     }
 
     @Test func idleMonitorUsesNoCPUAndLittleMemory() async throws {
-        try await VethPair.withVethPair { pair in
+        try await VethNamespaces.with { pair in
             let cpuClock = Mutex<clockid_t?>(nil)
             let rssBefore = residentBytes()
-            var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.monitorLink))
+            var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.hostLink))
             configuration.prepareThread = {
-                try pair.enterMonitorNamespace()
+                try pair.enterHostNamespace()
                 var clock = clockid_t()
                 if pthread_getcpuclockid(pthread_self(), &clock) == 0 { cpuClock.withLock { $0 = clock } }
             }

@@ -1,34 +1,37 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 @testable import NetworkMonitor
 
 /// The monitor against the real kernel's rtnetlink, in namespaces the test creates and always deletes.
-@Suite("rtnetlink on the real kernel, in a network namespace", .serialized)
+@Suite(
+    "rtnetlink on the real kernel, in a network namespace", .serialized,
+    .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct RtnetlinkNamespaceTests {
     @Test func reportsLinkDownWithinOneSecondAndLinkUpAfter() async throws {
-        try await VethPair.withVethPair { pair in
+        try await VethNamespaces.with { pair in
             var configuration = NetworkMonitorConfiguration(target: .routeTo(try #require(IPAddress(pair.cameraAddress))))
-            configuration.prepareThread = { try pair.enterMonitorNamespace() }
+            configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let log = EventLog()
             let collector = collect(monitor, into: log)
             defer { collector.cancel() }
             do {
                 let initial = try await monitor.start()
-                #expect(initial.interfaceName == pair.monitorLink)
-                #expect(initial.addresses.map(\.description).contains(pair.monitorAddress))
+                #expect(initial.interfaceName == pair.hostLink)
+                #expect(initial.addresses.map(\.description).contains(pair.hostAddress))
                 // This kernel may or may not have cfg80211; on a veth, Wi-Fi is never there.
                 #expect(initial.wireless == .unavailable || initial.wireless == .notWireless)
                 if !initial.isUsable {  // carrier may still be settling right after creation
-                    #expect(await log.waitFor { $0 == .linkUp(interface: pair.monitorLink) } != nil)
+                    #expect(await log.waitFor { $0 == .linkUp(interface: pair.hostLink) } != nil)
                 }
 
                 let clock = ContinuousClock()
                 let before = await log.events.count
                 let downAt = clock.now
                 try await pair.setCameraLink(up: false)
-                let down = await log.waitFor(after: before, timeout: .seconds(1)) { $0 == .linkDown(interface: pair.monitorLink) }
+                let down = await log.waitFor(after: before, timeout: .seconds(1)) { $0 == .linkDown(interface: pair.hostLink) }
                 let downLatency = clock.now - downAt
                 #expect(down != nil, "no linkDown within 1 s")
                 #expect(monitor.snapshot.isUsable == false)
@@ -36,14 +39,14 @@ struct RtnetlinkNamespaceTests {
 
                 let afterDown = await log.events.count
                 try await pair.setCameraLink(up: true)
-                #expect(await log.waitFor(after: afterDown) { $0 == .linkUp(interface: pair.monitorLink) } != nil)
+                #expect(await log.waitFor(after: afterDown) { $0 == .linkUp(interface: pair.hostLink) } != nil)
                 #expect(monitor.snapshot.isUsable)
 
                 let extra = try #require(IPAddress("10.231.0.9"))
-                try await pair.ip(["-n", pair.monitorNamespace, "addr", "add", "10.231.0.9/24", "dev", pair.monitorLink])
-                #expect(await log.waitFor { $0 == .addressGained(interface: pair.monitorLink, address: extra) } != nil)
-                try await pair.ip(["-n", pair.monitorNamespace, "addr", "del", "10.231.0.9/24", "dev", pair.monitorLink])
-                #expect(await log.waitFor { $0 == .addressLost(interface: pair.monitorLink, address: extra) } != nil)
+                try await pair.ip(["-n", pair.hostNamespace, "addr", "add", "10.231.0.9/24", "dev", pair.hostLink])
+                #expect(await log.waitFor { $0 == .addressGained(interface: pair.hostLink, address: extra) } != nil)
+                try await pair.ip(["-n", pair.hostNamespace, "addr", "del", "10.231.0.9/24", "dev", pair.hostLink])
+                #expect(await log.waitFor { $0 == .addressLost(interface: pair.hostLink, address: extra) } != nil)
             } catch {
                 await monitor.stop()
                 throw error
@@ -54,27 +57,27 @@ struct RtnetlinkNamespaceTests {
     }
 
     @Test func reportsRemovalAsLinkDownAndFollowsTheLinkWhenItReturns() async throws {
-        try await VethPair.withVethPair { pair in
-            var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.monitorLink))
-            configuration.prepareThread = { try pair.enterMonitorNamespace() }
+        try await VethNamespaces.with { pair in
+            var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.hostLink))
+            configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let log = EventLog()
             let collector = collect(monitor, into: log)
             do {
                 let initial = try await monitor.start()
-                if !initial.isUsable { _ = await log.waitFor { $0 == .linkUp(interface: pair.monitorLink) } }
-                try await pair.ip(["-n", pair.monitorNamespace, "link", "del", pair.monitorLink])
-                #expect(await log.waitFor { $0 == .linkDown(interface: pair.monitorLink) } != nil)
-                let monitorAddress = try #require(IPAddress(pair.monitorAddress))
-                #expect(await log.waitFor { $0 == .addressLost(interface: pair.monitorLink, address: monitorAddress) } != nil)
+                if !initial.isUsable { _ = await log.waitFor { $0 == .linkUp(interface: pair.hostLink) } }
+                try await pair.ip(["-n", pair.hostNamespace, "link", "del", pair.hostLink])
+                #expect(await log.waitFor { $0 == .linkDown(interface: pair.hostLink) } != nil)
+                let monitorAddress = try #require(IPAddress(pair.hostAddress))
+                #expect(await log.waitFor { $0 == .addressLost(interface: pair.hostLink, address: monitorAddress) } != nil)
 
                 // A new link with the same name (new ifindex) is adopted: an unplugged adapter coming back.
                 let before = await log.events.count
-                try await pair.ip(["-n", pair.monitorNamespace, "link", "add", pair.monitorLink, "type", "veth",
+                try await pair.ip(["-n", pair.hostNamespace, "link", "add", pair.hostLink, "type", "veth",
                                    "peer", "name", "nm2"])
-                try await pair.ip(["-n", pair.monitorNamespace, "link", "set", "nm2", "up"])
-                try await pair.ip(["-n", pair.monitorNamespace, "link", "set", pair.monitorLink, "up"])
-                #expect(await log.waitFor(after: before) { $0 == .linkUp(interface: pair.monitorLink) } != nil)
+                try await pair.ip(["-n", pair.hostNamespace, "link", "set", "nm2", "up"])
+                try await pair.ip(["-n", pair.hostNamespace, "link", "set", pair.hostLink, "up"])
+                #expect(await log.waitFor(after: before) { $0 == .linkUp(interface: pair.hostLink) } != nil)
                 #expect(monitor.snapshot.interfaceIndex != initial.interfaceIndex)
             } catch {
                 await monitor.stop()
@@ -86,21 +89,21 @@ struct RtnetlinkNamespaceTests {
     }
 
     @Test func findsTheInterfaceFromTheConnectedSocketsLocalAddress() async throws {
-        try await VethPair.withVethPair { pair in
-            var configuration = NetworkMonitorConfiguration(target: .localAddress(try #require(IPAddress(pair.monitorAddress))))
-            configuration.prepareThread = { try pair.enterMonitorNamespace() }
+        try await VethNamespaces.with { pair in
+            var configuration = NetworkMonitorConfiguration(target: .localAddress(try #require(IPAddress(pair.hostAddress))))
+            configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let initial = try await monitor.start()
             await monitor.stop()
-            #expect(initial.interfaceName == pair.monitorLink)
+            #expect(initial.interfaceName == pair.hostLink)
             #expect(initial.interfaceIndex == 5)
         }
     }
 
     @Test func refusesToStartWithoutARouteToTheCamera() async throws {
-        try await VethPair.withVethPair { pair in
+        try await VethNamespaces.with { pair in
             var configuration = NetworkMonitorConfiguration(target: .routeTo(try #require(IPAddress("198.51.100.7"))))
-            configuration.prepareThread = { try pair.enterMonitorNamespace() }
+            configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             await #expect(throws: NetworkMonitorError.interfaceNotFound("route to 198.51.100.7")) { try await monitor.start() }
             await monitor.stop()

@@ -69,7 +69,7 @@ struct ClientRobustnessTests {
     }
 
     @Test func concurrentCallersAreSerializedNeverInterleaved() async throws {
-        let log = Log<(id: UInt32, quietBeforeAnswer: Bool)>()
+        let log = LockedLog<(id: UInt32, quietBeforeAnswer: Bool)>()
         try await withPeer(script: { session in
             while let (request, _) = try await session.command.readRequest(timeout: .seconds(30)) {
                 // Before answering, make sure the client sent nothing else: a second request now would
@@ -165,7 +165,7 @@ struct ClientRobustnessTests {
     @Test func cancellingAQueuedCallerLeavesTheQueueOnly() async throws {
         let gate = TransactionGate()
         try await gate.enter()
-        let order = Log<Int>()
+        let order = LockedLog<Int>()
         let first = Task { try await gate.enter(); order.append(1); gate.leave() }
         try await Task.sleep(for: .milliseconds(20))
         let cancelled = Task { try await gate.enter(); order.append(2); gate.leave() }

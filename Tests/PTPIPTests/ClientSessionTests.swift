@@ -1,14 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import PTPIP
-
-/// Collects what a peer script observed, for the test to check afterwards.
-final class Log<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
-    func append(_ item: Element) { items.withLock { $0.append(item) } }
-    var all: [Element] { items.withLock { $0 } }
-}
 
 /// Serves requests until the client goes away, answering each with `reply(request, dataOut)`.
 func serve(
@@ -28,7 +22,7 @@ func ok(_ request: OperationRequest, _ parameters: [UInt32] = []) -> Packet {
 @Suite("PTP/IP client sessions")
 struct ClientSessionTests {
     @Test func handshakeSendsOurIdentityAndTheConnectionNumber() async throws {
-        let seen = Log<TestPeer.Session>()
+        let seen = LockedLog<TestPeer.Session>()
         try await withPeer(script: { session in seen.append(session) }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
             #expect(client.camera.connectionNumber == TestPeer.connectionNumber)
@@ -45,7 +39,7 @@ struct ClientSessionTests {
     }
 
     @Test func openSessionUsesTransactionZeroThenIDsCountFromOne() async throws {
-        let requests = Log<OperationRequest>()
+        let requests = LockedLog<OperationRequest>()
         try await withPeer(script: { session in
             try await serve(session) { request, _ in requests.append(request); return [ok(request)] }
         }) { peer in
@@ -65,7 +59,7 @@ struct ClientSessionTests {
     }
 
     @Test func transactionIDsWrapToOneSkippingZeroAndAllOnes() async throws {
-        let requests = Log<OperationRequest>()
+        let requests = LockedLog<OperationRequest>()
         try await withPeer(script: { session in
             try await serve(session) { request, _ in requests.append(request); return [ok(request)] }
         }) { peer in
@@ -150,7 +144,7 @@ struct ClientSessionTests {
     }
 
     @Test func dataOutGoesOutAsOneWrite() async throws {
-        let firstRead = Log<[UInt8]>()
+        let firstRead = LockedLog<[UInt8]>()
         let payload: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
         try await withPeer(script: { session in
             // Read raw: everything the client wrote for the transaction must arrive in the first read.
@@ -199,7 +193,7 @@ struct ClientSessionTests {
 
     @Test func eventsArriveWhileATransactionRunsAndProbesAreAnswered() async throws {
         let release = Signal()
-        let probeAnswer = Log<Packet?>()
+        let probeAnswer = LockedLog<Packet?>()
         try await withPeer(script: { session in
             guard let (request, _) = try await session.command.readRequest() else { return }
             try await session.event.send([.event(PTPEvent(code: .objectAdded, transactionID: request.transactionID, parameters: [0xFFFF_C001]))])
@@ -223,11 +217,8 @@ struct ClientSessionTests {
         #expect(probeAnswer.all == [.probeResponse])
     }
 
-    @Test func ipv6LoopbackSessionWorksWhenAvailable() async throws {
-        guard (try? TCPListener.bind(host: "::1", port: 0))?.port != nil else {
-            print("skipping the IPv6 client test: cannot bind ::1 on this machine")
-            return
-        }
+    @Test(.enabled(if: TestHost.hasIPv6Loopback, "needs IPv6: ::1 cannot be bound here"))
+    func ipv6LoopbackSessionWorksWhenAvailable() async throws {
         try await withPeer(host: "::1", script: { session in
             try await serve(session) { request, _ in [ok(request)] }
         }) { peer in

@@ -19,7 +19,7 @@ import TestSupport
     @Test func theNextSpeedIsSetWhileTheFrameIsRecorded() async {
         let timeline = Timeline(closed: [.save(frame(1))])
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
 
@@ -48,7 +48,7 @@ import TestSupport
         // Set 2 ends before save 1, save 2 before set 3 (held until then): both orders are seen.
         let timeline = Timeline(closed: [.save(frame(1)), .set(call: 3)])
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
         let observer = Task {
             var durable: [Bool] = []
             for await event in runner.events {
@@ -71,7 +71,7 @@ import TestSupport
         let timeline = Timeline(closed: [.save(frame(2)), .set(call: 3)])
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         let recorder = TimelineRecorder(timeline: timeline, failingSaves: [frame(2)])
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 4), recorder: recorder)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4), recorder: recorder)
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
 
@@ -103,7 +103,7 @@ import TestSupport
     @Test func theLastFrameIsRecordedBeforeTheRunFinishes() async {
         let timeline = Timeline()
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 2), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), recorder: TimelineRecorder(timeline: timeline))
         let (result, events) = await runCollecting(runner)
         #expect(result.isComplete && result.completed == 2)
         #expect(await timeline.logged(.saveFinished(frame(2), succeeded: true), before: .finished))
@@ -114,7 +114,7 @@ import TestSupport
         let timeline = Timeline()
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         let recorder = TimelineRecorder(timeline: timeline, failingSaves: [frame(2)])
-        let (result, events) = await runCollecting(makeTimelineRunner(camera, plan: plan(sets: 1, frames: 2), recorder: recorder))
+        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2), recorder: recorder))
         #expect(result.recordingFailed)
         #expect(result.resumePosition == frame(2) && result.completed == 1 && result.capturedThisRun == 1)
         #expect(!events.contains { $0.isPhase(.saved, set: 1, frame: 2) })
@@ -125,7 +125,7 @@ import TestSupport
         script.heldShots = [2]
         let timeline = Timeline()
         let camera = TimelineCamera(inner: InMemoryCamera(script: script), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 4), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4), recorder: TimelineRecorder(timeline: timeline))
         let task = Task { await runner.run() }
         var parkedAt: ShootPosition?
         var marksWhileParked: [Timeline.Mark] = []
@@ -150,7 +150,7 @@ import TestSupport
     @Test func aPauseWhileTheRecordIsWrittenParksBeforeTheNextFrameFires() async {
         let timeline = Timeline(closed: [.save(frame(1))])
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
         let task = Task { await runner.run() }
         await timeline.wait(for: .setFinished(call: 2, succeeded: true, cancelled: false))
         await runner.pause(reason: PauseReason(.user))
@@ -180,7 +180,7 @@ import TestSupport
         script.heldShots = [2]
         let timeline = Timeline()
         let camera = TimelineCamera(inner: InMemoryCamera(script: script), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 4), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4), recorder: TimelineRecorder(timeline: timeline))
         let task = Task { await runner.run() }
         for await event in runner.events where event.isPhase(.capturing, set: 1, frame: 2) {
             await runner.stop()
@@ -195,7 +195,7 @@ import TestSupport
     @Test func aStopWhileTheRecordIsWrittenEndsBeforeTheNextFrameFires() async {
         let timeline = Timeline(closed: [.save(frame(1))])
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
         let task = Task { await runner.run() }
         await timeline.wait(for: .setStarted(call: 2))
         await runner.stop()
@@ -212,7 +212,7 @@ import TestSupport
         let closed: Set<Timeline.Gate> = whileTheSaveIsHeld ? [.save(frame(1)), .set(call: 2)] : [.set(call: 2)]
         let timeline = Timeline(closed: closed)
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline))
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await timeline.wait(for: .setStarted(call: 2))
@@ -233,7 +233,7 @@ import TestSupport
         var camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         camera.busySetCalls = [2]
         let clock = TestClock()
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 2), recorder: TimelineRecorder(timeline: timeline), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: TimelineRecorder(timeline: timeline))
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
@@ -257,7 +257,7 @@ import TestSupport
         var camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         camera.dropAtSetCalls = [2]
         let clock = TestClock()
-        let runner = makeTimelineRunner(camera, plan: plan(sets: 1, frames: 3), recorder: TimelineRecorder(timeline: timeline), clock: clock)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock, recorder: TimelineRecorder(timeline: timeline))
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)

@@ -183,8 +183,8 @@ import TestSupport
         let camera = InMemoryCamera(script: script)
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 3, frames: 5)))
         #expect(!result.isComplete)
-        // The issue text says "8 completed"; frames 1...7 are saved and the 8th shot (set 2, frame 3) failed,
-        // so 7 are complete and 8 remain (see the report to the coordinator).
+        // Frames 1...7 are saved and the 8th shot (set 2, frame 3) fails: 7 are complete, and a resume starts
+        // at the frame that failed.
         #expect(result.completed == 7)
         #expect(result.resumePosition == ShootPosition(set: 2, frame: 3))
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("shutter jammed"))

@@ -32,7 +32,7 @@ import Glibc
         #expect(try permissions(of: second.path) == 0o600)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "needs util-linux flock"))
+    @Test(.enabled(if: TestHost.flock != nil, "needs util-linux flock"))
     func aKilledHolderLeavesNoStaleClaim() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 import Glibc
 import Shooting
+import TestSupport
 import Testing
 
 /// Where journals live and how they are written: atomically, privately, never over a damaged file.

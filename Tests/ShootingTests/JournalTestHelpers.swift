@@ -2,18 +2,6 @@ import Exposure
 import Foundation
 import Shooting
 
-/// A fresh, empty folder under the system temp directory, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A fixed instant (whole seconds: the journal stores ISO 8601 without fractions).
 let journalEpoch = Date(timeIntervalSince1970: 1_763_800_000)
 

@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 import Glibc
 import Shooting
+import TestSupport
 import Testing
 
 /// A save skips decoding only a file that is byte for byte the one it wrote; a file changed behind its back

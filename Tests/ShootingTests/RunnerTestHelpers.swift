@@ -12,16 +12,6 @@ func plan(sets: Int, frames: Int) -> BracketPlan {
     return BracketPlan(sets: (0..<sets).map { _ in (0..<frames).map { speed(scale[$0 % scale.count]) } })
 }
 
-/// A runner on `camera` with the test clock and a recorder.
-func makeRunner(
-    _ camera: InMemoryCamera, plan: BracketPlan, clock: TestClock = TestClock(),
-    recorder: any ShootRecorder = NoRecorder(), reconnect: ReconnectPolicy = .standard
-) -> BracketRunner {
-    let configuration = BracketRunner.Configuration(
-        outputDirectory: URL(fileURLWithPath: "/nonexistent/shoot"), reconnect: reconnect)
-    return BracketRunner(camera: camera, plan: plan, configuration: configuration, recorder: recorder, clock: clock)
-}
-
 /// Runs to the end while collecting every event.
 func runCollecting(
     _ runner: BracketRunner, from start: ShootPosition = .start, restartingInterruptedSet: Bool = false

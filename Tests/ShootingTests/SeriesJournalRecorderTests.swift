@@ -29,9 +29,9 @@ import TestSupport
         let recorder = SeriesJournalRecorder(journal: journal, store: store, now: { journalEpoch }) { number, _ in
             .init(plan: try sampleBase.plan(forRepetition: number, shift: EVAmount(stops: 1), longest: nil))
         }
-        let series = SeriesRunner(
-            camera: InMemoryCamera(), schedule: schedule,
-            configuration: .init(outputDirectory: URL(fileURLWithPath: journal.outputDirectory)), recorder: recorder, clock: clock)
+        let series = makeSeries(
+            InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock,
+            outputDirectory: URL(fileURLWithPath: journal.outputDirectory))
         async let result = series.run(from: schedule.first)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(120))
@@ -69,10 +69,10 @@ import TestSupport
         // The third shot of the first repetition fails: the series stops inside it.
         var script = InMemoryCamera.Script()
         script.failingShots = [3: .fault("card error")]
-        let first = SeriesRunner(
-            camera: InMemoryCamera(script: script), schedule: schedule,
-            configuration: .init(outputDirectory: folder.url), recorder: SeriesJournalRecorder(journal: journal, store: store, prepare: prepare),
-            clock: TestClock())
+        let first = makeSeries(
+            InMemoryCamera(script: script), schedule: schedule,
+            recorder: SeriesJournalRecorder(journal: journal, store: store, prepare: prepare), clock: TestClock(),
+            outputDirectory: folder.url)
         let stopped = await first.run(from: schedule.first)
         #expect(stopped.resumeAt?.number == 1)
 
@@ -85,9 +85,9 @@ import TestSupport
         let camera = InMemoryCamera()
         let clock = TestClock()
         let recorder = SeriesJournalRecorder(journal: saved, store: store, continuing: (position, false), prepare: prepare)
-        let second = SeriesRunner(
-            camera: camera, schedule: schedule, configuration: .init(outputDirectory: folder.url), recorder: recorder,
-            elapsed: .seconds(30), clock: clock)
+        let second = makeSeries(
+            camera, schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(30),
+            outputDirectory: folder.url)
         let late = try #require(schedule.held(next.start, until: .seconds(30)))
         async let result = second.run(from: late)
         await clock.waitForSleepers(1)

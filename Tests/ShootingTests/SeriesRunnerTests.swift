@@ -199,7 +199,7 @@ import TestSupport
         #expect(await recorder.starts == [.init(3, .seconds(540), .late(by: .seconds(300))), .init(4, .seconds(660), .onTime)])
     }
 
-    /// Start-time drift over 20 repetitions in virtual time, each taking 50 s of its 2 min (printed for the lead's note).
+    /// Start-time drift over 20 repetitions in virtual time, each taking 50 s of its 2 min (the figures are printed).
     @Test func twentyRepetitionsInVirtualTimeStartOnTheirScheduledTimes() async throws {
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 1, frames: 3), frameRecorder: SlowStart(clock: clock, delay: .seconds(50)))
@@ -222,15 +222,13 @@ import TestSupport
     }
 }
 
-/// The same runner on the real clock: the lateness of real wake-ups, printed for the lead's note (not asserted).
+/// The same runner on the real clock: the lateness of real wake-ups is printed, not asserted (it depends on
+/// the machine).
 @Suite(.timeLimit(.minutes(1))) struct SeriesRunnerRealClockTests {
     @Test func fiveRepetitionsOnTheRealClockStartNoEarlierThanScheduled() async throws {
         let recorder = StartLog(plan: plan(sets: 1, frames: 3))
         let schedule = RepetitionSchedule(every: .milliseconds(500), end: .count(5))
-        let series = SeriesRunner(
-            camera: InMemoryCamera(), schedule: schedule,
-            configuration: BracketRunner.Configuration(outputDirectory: URL(fileURLWithPath: "/nonexistent/series")),
-            recorder: recorder, clock: ContinuousClock())
+        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: ContinuousClock())
         let result = await series.run(from: schedule.first)
         #expect(result.completedRepetitions == [1, 2, 3, 4, 5])
         let starts = await recorder.starts
@@ -242,16 +240,6 @@ import TestSupport
 }
 
 // MARK: - Helpers
-
-/// A series runner on `camera` with the test clock; each repetition's folder is `/nonexistent/series/rep-NNN`.
-func makeSeries(
-    _ camera: InMemoryCamera, schedule: RepetitionSchedule, recorder: StartLog, clock: TestClock, elapsed: Duration = .zero
-) -> SeriesRunner {
-    SeriesRunner(
-        camera: camera, schedule: schedule,
-        configuration: BracketRunner.Configuration(outputDirectory: URL(fileURLWithPath: "/nonexistent/series")),
-        recorder: recorder, elapsed: elapsed, clock: clock)
-}
 
 /// Every event of a series until it ends.
 func collectSeries(_ events: AsyncStream<SeriesEvent>) async -> [SeriesEvent] {

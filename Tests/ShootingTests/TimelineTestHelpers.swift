@@ -169,14 +169,6 @@ actor TimelineRecorder: ShootRecorder {
     func runDidFinish(_ result: ShootResult) async throws { await timeline.add(.finished) }
 }
 
-/// A runner on a `TimelineCamera` with a `TimelineRecorder`.
-func makeTimelineRunner(
-    _ camera: TimelineCamera, plan: BracketPlan, recorder: TimelineRecorder, clock: TestClock = TestClock()
-) -> BracketRunner {
-    let configuration = BracketRunner.Configuration(outputDirectory: URL(fileURLWithPath: "/nonexistent/shoot"))
-    return BracketRunner(camera: camera, plan: plan, configuration: configuration, recorder: recorder, clock: clock)
-}
-
 /// `(set 1, frame n)`.
 func frame(_ number: Int) -> ShootPosition { ShootPosition(set: 1, frame: number) }
 

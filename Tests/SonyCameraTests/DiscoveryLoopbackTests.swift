@@ -3,6 +3,7 @@ import Foundation
 import PTPIP
 import SonyCamera
 import Testing
+import TestSupport
 
 /// Whole discovery runs against a loopback SSDP responder, a loopback description server and the simulator.
 ///
@@ -24,10 +25,7 @@ struct DiscoveryLoopbackTests {
     }
 
     static func simulator(_ mode: SimulatedExposureMode = .manual) -> SimulatorConfiguration {
-        var configuration = SimulatorConfiguration()
-        configuration.port = 0
-        configuration.exposureMode = mode
-        return configuration
+        .loopback { $0.exposureMode = mode }
     }
 
     /// Answers both Sony search targets with a description on `httpPort`.
@@ -81,7 +79,7 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func garbageAnswersAreIgnored() async throws {
-        let refusing = try RefusingPort()
+        let refusing = try LoopbackSocket(.tcp)
         let garbage: @Sendable (String) -> [[UInt8]] = { _ in
             [[0xFF, 0x00, 0x13], Array("HTTP/1.1 404 Not Found\r\nLOCATION: http://127.0.0.1:1/\r\nST: x\r\n\r\n".utf8),
              Array("NOTIFY * HTTP/1.1\r\n\r\n".utf8), [UInt8](repeating: 0x41, count: 9000)]
@@ -93,7 +91,7 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func noAnswerWithinTheWindowIsAnEmptyList() async throws {
-        let refusing = try RefusingPort()
+        let refusing = try LoopbackSocket(.tcp)
         let started = ContinuousClock.now
         let cameras = try await LoopbackSSDPResponder.with(answers: { _ in [] }) { ssdp in
             try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)).run()
@@ -104,7 +102,7 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func aClosedPTPIPPortIsListedAsNotReadyWithTheReason() async throws {
-        let refusing = try RefusingPort()
+        let refusing = try LoopbackSocket(.tcp)
         let port = refusing.port
         let cameras = try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
             try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
@@ -166,7 +164,7 @@ struct DiscoveryLoopbackTests {
         #expect(cameras[0].isReady)
         #expect(cameras[0].model == "ILCE-7M3")
 
-        let refusing = try RefusingPort()
+        let refusing = try LoopbackSocket(.tcp)
         let elsewhere = [HostInterfaceAddress(interface: "eth0", address: "10.1.2.3", netmask: "255.255.255.0")]
         let none = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: refusing.port, hosts: elsewhere)).run()
         #expect(none.isEmpty)

@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import PTPIP
 import SonyCamera
-import Synchronization
 import Testing
 import TestSupport
 
@@ -12,13 +11,7 @@ import TestSupport
 struct LoopbackSSDPResponder: Sendable {
     let socket: UDPSocket
     /// The search targets seen, in order.
-    let searches = SearchLog()
-
-    final class SearchLog: Sendable {
-        private let state = Mutex<[String]>([])
-        func append(_ target: String) { state.withLock { $0.append(target) } }
-        var all: [String] { state.withLock { $0 } }
-    }
+    let searches = LockedLog<String>()
 
     var target: SocketAddress { SocketAddress(numericHost: "127.0.0.1", port: socket.localAddress.port)! }
 
@@ -200,29 +193,6 @@ func sampleImagingXML(pairing: String = "Necessary", ssh: String = "Disable") ->
       </av:X_PTP_Information>
     </scpd>
     """
-}
-
-/// A loopback TCP port bound without listening: connections are refused, and no other test can take the
-/// port while this lives (a closed listener's port could be reused by a parallel test at once).
-final class RefusingPort: Sendable {
-    let port: UInt16
-    private let fd: Int32
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard fd >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = UInt16(bigEndian: address.sin_port)
-    }
-
-    deinit { close(fd) }
 }
 
 @Suite("Discovery: UDP socket and description fetch on loopback")

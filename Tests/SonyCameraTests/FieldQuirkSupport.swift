@@ -42,15 +42,3 @@ enum Lockstep {
         }
     }
 }
-
-/// A flag set once, read from any task.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    /// Whether `set()` was called.
-    var isSet: Bool { lock.withLock { value } }
-
-    /// Sets the flag.
-    func set() { lock.withLock { value = true } }
-}

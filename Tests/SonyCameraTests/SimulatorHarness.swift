@@ -9,15 +9,10 @@ import TestSupport
 enum SimulatorHarness {
     /// A quick simulated body: small images, short processing and step delays.
     static func simulator(_ adjust: (inout SimulatorConfiguration) -> Void = { _ in }) -> SimulatorConfiguration {
-        var configuration = SimulatorConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.imageSize = 20_000
-        configuration.processingTime = .milliseconds(20)
-        configuration.stepDelay = .milliseconds(20)
-        configuration.faults = []
-        adjust(&configuration)
-        return configuration
+        .loopback {
+            $0.imageSize = 20_000
+            adjust(&$0)
+        }
     }
 
     /// A camera configuration for `port` with test-sized timeouts and busy pauses.
@@ -58,13 +53,6 @@ enum SimulatorHarness {
                 throw error
             }
         }
-    }
-
-    /// A fresh empty folder under the temporary directory; the caller removes it.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-sony-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// The number of operations a connect takes against the default simulated body.

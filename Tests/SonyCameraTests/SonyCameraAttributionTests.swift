@@ -10,7 +10,7 @@ import TestSupport
 @Suite("SonyCamera: images are attributed by their own exposure time", .timeLimit(.minutes(1)))
 struct SonyCameraAttributionTests {
     @Test func theInterruptedReleasesImageIsRecoveredForItsFrame() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let simulatorClock = TestClock()
         try await SonyCameraRecoveryTests.afterADropWhileFrameOneProcesses(
@@ -28,7 +28,7 @@ struct SonyCameraAttributionTests {
     }
 
     @Test func anImageOfAnotherExposureIsKeptAsUnmatchedAndNeverFiledUnderTheFrame() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let simulatorClock = TestClock()
         try await SonyCameraRecoveryTests.afterADropWhileFrameOneProcesses(

@@ -13,7 +13,7 @@ struct SonyCameraCaptureTests {
     static let fast = ShutterSpeed(numerator: 1, denominator: 250)
 
     @Test func capturesAFrameAndSavesItUnderTheCamerasFileName() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run { camera, simulator in
             try await camera.setShutterSpeed(.timed(Self.fast))
@@ -38,7 +38,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func theEmptyBufferCheckRidesOnTheNextShutterReadBack() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let slower = ShutterSpeed(numerator: 1, denominator: 60)
@@ -63,7 +63,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func disconnectMakesSureNoImageIsLeftInTheCamera() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) { camera, _ in
@@ -83,7 +83,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func neverOverwritesAnExistingFile() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let taken = folder.appendingPathComponent("DSC00001_1-250s.JPG")
         try Data("keep me".utf8).write(to: taken)
@@ -96,7 +96,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func shootsSeveralFramesInARowOnProtocol200() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let speeds = [60, 250, 1000].map { ShutterSpeed(numerator: 1, denominator: $0) }
         try await SimulatorHarness.run(simulator: { $0.protocolVersion = 200 }) { camera, simulator in
@@ -110,7 +110,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func retriesABusyShutterReleaseWithoutFiringTwice() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.faults = [.busyCapture(count: 2)] }) { camera, simulator in
             let frame = try await camera.capture(exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
@@ -120,7 +120,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func refusesToFireInAperturePriority() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.exposureMode = .aperturePriority }) { camera, simulator in
             await #expect(throws: SonyCameraError.unsupportedMode(current: "A")) {
@@ -131,7 +131,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func aCameraThatNeverEmptiesItsBufferTimesOutBeforeTheNextRelease() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(
             simulator: { $0.faults = [.neverIdle] },
@@ -154,7 +154,7 @@ struct SonyCameraCaptureTests {
     }
 
     @Test func aDropDuringTheTransferIsALostConnectionAndLeavesNoPartialFile() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let connectOperations = try await SimulatorHarness.operationsToConnect()
         // S1, S2 down, S2 up, S1 up, GetObjectInfo, then GetObject: drop there.
@@ -179,7 +179,7 @@ struct SonyCameraCaptureTests {
 
     @Test(.timeLimit(.minutes(1)))
     func holdsTheReleaseForTheWholeBulbExposureOnTheInjectedClock() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         // Body and client each on a virtual clock, moved together: the body's image records how long S2 was held
         // on its clock, and the client checks that against the exposure it held.

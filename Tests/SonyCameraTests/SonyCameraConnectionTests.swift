@@ -166,7 +166,7 @@ struct SonyCameraConnectionTests {
             operationsSupported: [.getDeviceInfo, .openSession, .closeSession, .getObject], eventsSupported: [],
             devicePropertiesSupported: [], captureFormats: [], imageFormats: [], manufacturer: "Canon Inc.",
             model: "Canon EOS R6", deviceVersion: "1.0", serialNumber: "123")
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("canon-deviceinfo.bin")
         try Data(canon.encoded()).write(to: path)

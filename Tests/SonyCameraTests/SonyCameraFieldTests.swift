@@ -8,7 +8,7 @@ import SonyProtocol
 import Testing
 import TestSupport
 
-/// Bodies that behave unlike the reference (issue 12), each modelled by a simulator quirk, against `SonyCamera`
+/// Bodies that behave unlike the reference, each modelled by a simulator quirk, against `SonyCamera`
 /// over real loopback TCP.
 @Suite(.timeLimit(.minutes(2))) struct SonyCameraFieldTests {
     private static let fast = ShutterSpeed(numerator: 1, denominator: 250)
@@ -42,7 +42,7 @@ import TestSupport
     }
 
     @Test func aLongExposureWithNoiseReductionOnAnIdleDroppingBodyIsFetchedInOneRelease() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
@@ -62,7 +62,7 @@ import TestSupport
     }
 
     @Test func aThirtySecondFrameWithNoiseReductionIsWaitedForPastItsDarkFrame() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
@@ -81,7 +81,7 @@ import TestSupport
     }
 
     @Test func anAbandonedBulbFrameLetsTheShutterGoAtOnce() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(clock: clocks.camera, simulatorClock: clocks.body) { camera, simulator in
@@ -104,7 +104,7 @@ import TestSupport
     // MARK: - 4. First release ignored after connect
 
     @Test func aReleaseIgnoredRightAfterConnectingIsPressedOnceMoreAndFiresOnce() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
@@ -121,7 +121,7 @@ import TestSupport
     }
 
     @Test func aReleaseThatFiredIsNeverPressedAgainEvenWhenItsImageIsSlow() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         // No ignored releases, but a slow body: the early-release check presses again, is answered busy
@@ -141,7 +141,7 @@ import TestSupport
     // MARK: - 5. Focus once, then held
 
     @Test func anAFBodyFocusesOnceThenShootsInMFAndIsPutBackToAF() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
@@ -165,7 +165,7 @@ import TestSupport
     }
 
     @Test func aShootThatDiedInMFPutsTheFocusBackWhenItsResumeEnds() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let records = folder.appendingPathComponent("config")
         let record = try await SimulatorHarness.run(
@@ -199,7 +199,7 @@ import TestSupport
     }
 
     @Test func focusThatNeverLocksStopsBeforeAnythingFires() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
@@ -219,7 +219,7 @@ import TestSupport
     }
 
     @Test func aBodyWithAFocusSwitchFocusesEveryFrameAndWarns() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
@@ -242,7 +242,7 @@ import TestSupport
 
     @Test(arguments: [SimulatorQuirk.shutterRange(listInD229: false), .shutterRange(listInD229: true)])
     func aShutterSpeedSentAsARangeStillShoots(quirk: SimulatorQuirk) async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, simulator in
             let speeds = try await camera.availableShutterSpeeds()
@@ -299,7 +299,7 @@ import TestSupport
 
     @Test(arguments: [[SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag]])
     func threeFramesShootOnAnAwkwardBody(quirks: [SimulatorQuirk]) async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.quirks = quirks }) { camera, simulator in
             for denominator in [1000, 500, 250] {
@@ -318,7 +318,7 @@ import TestSupport
 
     @Test(arguments: [SimulatorQuirk.transferLong(100), .transferShort(100)])
     func aDataPhaseOfTheWrongLengthIsKeptAndMarked(quirk: SimulatorQuirk) async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
@@ -334,7 +334,7 @@ import TestSupport
 
     @Test(arguments: [SimulatorQuirk.objectInfoEmpty, .objectInfoGarbled])
     func anImageWithoutUsableInformationIsNamedFromItsContent(quirk: SimulatorQuirk) async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))

@@ -17,7 +17,7 @@ struct SonyCameraRecoveryTests {
     }
 
     @Test func connectingWithAnImageWaitingFetchesItIntoTheNextCapturesFolderThenFires() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let connectOperations = try await SimulatorHarness.operationsToConnect()
         // S1, S2 down, S2 up, S1 up, GetObjectInfo, then GetObject: the link drops with the image in the buffer.
@@ -120,7 +120,7 @@ struct SonyCameraRecoveryTests {
 
     @Test(.timeLimit(.minutes(1)))
     func anImageFinishedAfterTheReconnectIsRecoveredBeforeTheRelease() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let simulatorClock = TestClock()
         try await Self.afterADropWhileFrameOneProcesses(
@@ -153,7 +153,7 @@ struct SonyCameraRecoveryTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aReleaseRefusedWhileTheInterruptedExposureFinishesWaitsForItsImageAndFiresOnce() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (simulatorClock, cameraClock) = (TestClock(), TestClock())

@@ -28,15 +28,6 @@ struct SonyCameraReleaseHookTests {
         var snapshot: (returned: Bool, cancelled: Bool) { state.withLock { $0 } }
     }
 
-    /// A flag set from another task.
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        /// Sets the flag.
-        func set() { value.withLock { $0 = true } }
-        /// Whether the flag is set.
-        var isSet: Bool { value.withLock { $0 } }
-    }
-
     /// Waits (real time: the simulator serves real TCP) until `condition` holds; fails the test after
     /// `TimingBounds.notAHang`.
     static func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
@@ -64,7 +55,7 @@ struct SonyCameraReleaseHookTests {
 
     @Test(.timeLimit(.minutes(1)))
     func theReleaseWaitsForTheHookWhileTheHalfPressGoesDownBesideIt() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
@@ -104,7 +95,7 @@ struct SonyCameraReleaseHookTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aFailingHookLetsTheHalfPressGoAndFiresNothing() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let images = CaptureDestination(directory: folder.appendingPathComponent("images"))
@@ -131,7 +122,7 @@ struct SonyCameraReleaseHookTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aRefusedHalfPressStillWaitsForTheHookBeforeItThrows() async throws {
-        let folder = try SimulatorHarness.temporaryFolder()
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (gate, open) = AsyncStream.makeStream(of: Void.self)

@@ -28,7 +28,7 @@ package enum Fixtures {
     package static var available: Bool { FileManager.default.fileExists(atPath: root.path) }
 
     /// Why fixture tests are skipped when the folder is missing.
-    package static let skipReason: Comment = "skipped: ../shared/fixtures is absent (real camera and netlink bytes live there)"
+    package static let skipReason: Comment = "../shared/fixtures is absent (real camera and netlink bytes live there)"
 
     /// The bytes of `fixtures/<relativePath>` (a `.bin` file, raw).
     package static func load(_ relativePath: String) throws -> [UInt8] {
