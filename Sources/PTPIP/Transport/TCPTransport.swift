@@ -45,10 +45,14 @@ package final class TCPTransport: Transport {
         host: String, port: UInt16, timeout: Duration?, clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> TCPTransport {
         let stopwatch = Stopwatch(clock: clock)
-        let addresses = try await withTimeout(
-            after: timeout, on: clock, throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
-        ) {
-            try await SocketAddress.resolve(host: host, port: port)
+        // A literal needs no lookup, so no timer either.
+        var addresses = SocketAddress(numericHost: host, port: port).map { [$0] } ?? []
+        if addresses.isEmpty {
+            addresses = try await withTimeout(
+                after: timeout, on: clock, throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
+            ) {
+                try await SocketAddress.resolve(host: host, port: port)
+            }
         }
         var lastError: any Error = PTPIPError.nameResolutionFailed(host: host, reason: "no address")
         for address in addresses {
