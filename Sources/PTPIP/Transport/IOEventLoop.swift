@@ -86,9 +86,7 @@ final class IOEventLoop: Sendable {
                         if Task.isCancelled { return .failed(.cancelled) }
                         if state.closing.contains(fd) { return .failed(.closed) }
                         state.waiters[id] = Waiter(fd: fd, interest: interest, continuation: continuation)
-                        let wake = state.polling && !state.wakePending
-                        if wake { state.wakePending = true }
-                        return .registered(wake: wake)
+                        return .registered(wake: Self.needsWake(&state))
                     }
                     switch outcome {
                     case let .failed(failure): continuation.resume(throwing: failure)
@@ -96,7 +94,13 @@ final class IOEventLoop: Sendable {
                     }
                 }
             } onCancel: {
-                let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+                // A cancelled wait (a timeout, usually) leaves the running poll too: a poll pins the files it
+                // sleeps on, so a stale entry would keep a socket closed after it alive.
+                let (waiter, wake) = state.withLock { state in
+                    let waiter = state.waiters.removeValue(forKey: id)
+                    return (waiter, waiter != nil && Self.needsWake(&state))
+                }
+                if wake { signal() }
                 waiter?.continuation.resume(throwing: SocketFailure.cancelled)
             }
         } catch let failure as SocketFailure {
@@ -108,18 +112,27 @@ final class IOEventLoop: Sendable {
 
     /// Fails every wait on `fd` with `.closed` and refuses new ones until `forget(_:)`.
     func beginClosing(fd: Int32) {
-        let woken: [Waiter] = state.withLock { state in
+        let (woken, wake): ([Waiter], Bool) = state.withLock { state in
             state.closing.insert(fd)
             let matching = state.waiters.filter { $0.value.fd == fd }
             for id in matching.keys { state.waiters.removeValue(forKey: id) }
-            return Array(matching.values)
+            return (Array(matching.values), !matching.isEmpty && Self.needsWake(&state))
         }
+        if wake { signal() }
         for waiter in woken { waiter.continuation.resume(throwing: SocketFailure.closed) }
     }
 
     /// Drops the closing mark of `fd`; call right before `close(2)` so a reused number starts clean.
     func forget(fd: Int32) {
         _ = state.withLock { $0.closing.remove(fd) }
+    }
+
+    /// Whether the loop thread must be woken to rebuild its poll set after a change of the waiters (it is in
+    /// `poll` with the old set and no wake byte is pending yet); marks the byte as pending when so.
+    private static func needsWake(_ state: inout State) -> Bool {
+        let wake = state.polling && !state.wakePending
+        if wake { state.wakePending = true }
+        return wake
     }
 
     private func signal() {
@@ -144,7 +157,7 @@ final class IOEventLoop: Sendable {
                 }
                 state.polling = true
             }
-            // No timeout: every change of the waiters (a new one, a cancellation, a close) writes to the pipe.
+            // No timeout: every change of the waiters (a new one, a cancelled one, a close) wakes it through the pipe.
             _ = poll(&pollSet, nfds_t(pollSet.count), -1)
             state.withLock { state in
                 state.polling = false
