@@ -50,14 +50,18 @@ package final class TCPListener: Sendable {
     /// Throws `.timedOut` when `timeout` passes and `.cancelled` after `close()` or task cancellation.
     package func accept(timeout: Duration? = nil) async throws -> TCPTransport {
         let (socket, clock) = (socket, clock)
+        // The next queued connection, if one is waiting.
+        @Sendable func next() throws(SocketFailure) -> TCPTransport? {
+            guard let (client, peer) = try socket.tryAccept() else { return nil }
+            return TCPTransport(socket: client, peer: peer, description: peer?.description ?? "an unknown peer", clock: clock)
+        }
         do {
+            // A connection already queued is taken without starting a timer.
+            if let transport = try next() { return transport }
             return try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
                 while true {
-                    if let (client, peer) = try socket.tryAccept() {
-                        let description = peer?.description ?? "an unknown peer"
-                        return TCPTransport(socket: client, peer: peer, description: description, clock: clock)
-                    }
                     try await socket.wait(for: .readable)
+                    if let transport = try next() { return transport }
                 }
             }
         } catch {

@@ -85,31 +85,31 @@ package final class UDPSocket: Sendable {
     package func send(_ bytes: [UInt8], to destination: SocketAddress, timeout: Duration? = .seconds(1)) async throws {
         let socket = socket
         do {
+            // A datagram nearly always goes out at once; only a full send buffer starts a timer.
+            if try Self.trySend(bytes, to: destination, on: socket) { return }
             try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
-                try await Self.send(bytes, to: destination, on: socket)
+                repeat {
+                    try await socket.wait(for: .writable)
+                } while try !Self.trySend(bytes, to: destination, on: socket)
             }
         } catch {
             throw error.ptpip(address: destination.description, during: "UDP send")
         }
     }
 
-    /// Sends one datagram, waiting while the send buffer is full.
-    private static func send(_ bytes: [UInt8], to destination: SocketAddress, on socket: Socket) async throws(SocketFailure) {
-        while true {
-            let sent: Bool = try socket.withDescriptor { fd throws(SocketFailure) in
-                let result = bytes.withUnsafeBytes { raw in
-                    destination.withSockAddr { address, length in
-                        retryingInterrupts { Glibc.sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length) }
-                    }
-                }
-                switch result {
-                case .success: return true
-                case .failure(.wouldBlock): return false
-                case let .failure(error): throw .system(error, call: "sendto")
+    /// Sends one datagram if the send buffer takes it now; false when it is full.
+    private static func trySend(_ bytes: [UInt8], to destination: SocketAddress, on socket: Socket) throws(SocketFailure) -> Bool {
+        try socket.withDescriptor { fd throws(SocketFailure) in
+            let result = bytes.withUnsafeBytes { raw in
+                destination.withSockAddr { address, length in
+                    retryingInterrupts { Glibc.sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length) }
                 }
             }
-            if sent { return }
-            try await socket.wait(for: .writable)
+            switch result {
+            case .success: return true
+            case .failure(.wouldBlock): return false
+            case let .failure(error): throw .system(error, call: "sendto")
+            }
         }
     }
 
@@ -118,12 +118,15 @@ package final class UDPSocket: Sendable {
     /// Throws `.cancelled` after `close()` or task cancellation.
     package func receive(timeout: Duration?) async throws -> Datagram? {
         let socket = socket
+        var buffer = [UInt8](repeating: 0, count: Self.maximumDatagram)
         do {
+            // One already queued is taken without starting a timer.
+            if let datagram = try Self.tryReceive(from: socket, into: &buffer) { return datagram }
             return try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
                 var buffer = [UInt8](repeating: 0, count: Self.maximumDatagram)
                 while true {
-                    if let datagram = try Self.tryReceive(from: socket, into: &buffer) { return datagram }
                     try await socket.wait(for: .readable)
+                    if let datagram = try Self.tryReceive(from: socket, into: &buffer) { return datagram }
                 }
             }
         } catch SocketFailure.timedOut {
