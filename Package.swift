@@ -15,19 +15,23 @@ let package = Package(
         // Pure layers (no I/O, no Glibc).
         .target(name: "Exposure", swiftSettings: strict),
         .target(name: "ByteCoding", swiftSettings: strict),
+        // Time on an injected clock: the one timeout helper and the one stopwatch (pure).
+        .target(name: "Timing", swiftSettings: strict),
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
 
         // Protocol and device layers.
-        .target(name: "PTPIP", dependencies: ["ByteCoding"], swiftSettings: strict),
-        .target(name: "Shooting", dependencies: ["Exposure"], swiftSettings: strict),
+        .target(name: "PTPIP", dependencies: ["ByteCoding", "Timing"], swiftSettings: strict),
+        .target(name: "Shooting", dependencies: ["Exposure", "Timing"], swiftSettings: strict),
         // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(
-            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata"],
+            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing"],
             swiftSettings: strict),
-        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata"], swiftSettings: strict),
+        .target(
+            name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing"],
+            swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
 
         // Front end.
@@ -54,6 +58,7 @@ let package = Package(
 
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"], swiftSettings: strict),

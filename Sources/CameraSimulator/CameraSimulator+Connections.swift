@@ -36,7 +36,7 @@ extension CameraSimulator {
         var admitted = await admit(command: transport)
         var waited: Duration = .zero
         while admitted == nil, waited < Self.leavingGrace, await isBusy {
-            try? await clock.sleep(.milliseconds(25))
+            try? await clock.sleep(for: .milliseconds(25))
             waited += .milliseconds(25)
             admitted = await admit(command: transport)
         }
@@ -90,7 +90,7 @@ extension CameraSimulator {
     /// Lets the camera's clock run (exposures end, images become ready, steps apply) while a client is connected.
     private nonisolated func runTimers(number: UInt32) async throws {
         while !Task.isCancelled {
-            try await clock.sleep(.milliseconds(5))
+            try await clock.sleep(for: .milliseconds(5))
             await tick(number: number)
         }
     }
@@ -103,11 +103,11 @@ extension CameraSimulator {
                 if request.dataPhase == .dataOut || Self.takesDataOut(request.code) {
                     dataOut = try await reader.dataPhase(of: request.transactionID)
                 }
-                let arrived = clock.now()
+                let arrived = started.elapsed
                 let (action, index) = await handle(request, dataOut: dataOut, number: number)
                 switch action {
                 case let .reply(reply):
-                    if configuration.roundTripDelay > .zero { try await clock.sleep(configuration.roundTripDelay) }
+                    if configuration.roundTripDelay > .zero { try await clock.sleep(for: configuration.roundTripDelay) }
                     // Counted and logged before the answer leaves: a client that has its answer finds it in
                     // the count and the log (recording after the send raced with a client reading them).
                     await record(request, arrived: arrived, index: index, reply: reply, dataOut: dataOut.count)
@@ -160,7 +160,7 @@ extension CameraSimulator {
                 ? Packet.endData(transactionID: id, payload: chunk[...]) : Packet.data(transactionID: id, payload: chunk[...])
             try await transport.send(packet.encoded(), timeout: .seconds(30))
             if let bandwidth = configuration.bandwidth {
-                try await clock.sleep(.nanoseconds(Int64(chunk.count) * 1_000_000_000 / Int64(bandwidth)))
+                try await clock.sleep(for: .nanoseconds(Int64(chunk.count) * 1_000_000_000 / Int64(bandwidth)))
             }
         } while offset < data.count
         try await transport.send(response.encoded(), timeout: .seconds(30))

@@ -1,5 +1,6 @@
 import PTPIP
 import SonyProtocol
+import Timing
 
 /// A simulated Sony Alpha serving PTP/IP on TCP: the `SimulatedCamera` state machine behind a real socket.
 ///
@@ -14,7 +15,10 @@ package actor CameraSimulator {
     package nonisolated let port: UInt16
 
     let configuration: SimulatorConfiguration
-    let clock: ElapsedClock
+    /// The clock the camera's time runs on (a test clock in virtual-time tests).
+    let clock: any Clock<Duration>
+    /// The camera's time: how long ago the simulator started, on `clock`.
+    let started: Stopwatch
     private let listener: TCPListener
     private var camera: SimulatedCamera
     private var link: LinkState = .idle
@@ -43,7 +47,8 @@ package actor CameraSimulator {
     /// Binds the listening socket at once (so `port` is known) and loads replay files; serve with `run()`.
     package init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
         self.configuration = configuration
-        self.clock = ElapsedClock(clock)
+        self.clock = clock
+        started = Stopwatch(clock: clock)
         camera = SimulatedCamera(configuration: configuration.withCameraClockSet(), datasets: try SimulatorDatasets(configuration: configuration))
         captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
         operationLog = try configuration.operationLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
@@ -122,7 +127,7 @@ package actor CameraSimulator {
         nextConnectionNumber += 1
         let (stream, continuation) = AsyncStream<PTPEvent>.makeStream(bufferingPolicy: .unbounded)
         link = .active(Session(number: number, command: command, event: nil, events: continuation))
-        camera.linkOpened(now: clock.now())
+        camera.linkOpened(now: started.elapsed)
         return (number, stream)
     }
 
@@ -150,7 +155,7 @@ package actor CameraSimulator {
         session.command.close()
         session.event?.close()
         session.events.finish()
-        camera.connectionClosed(now: clock.now())
+        camera.connectionClosed(now: started.elapsed)
         collect(session: nil)
     }
 
@@ -158,7 +163,7 @@ package actor CameraSimulator {
     func tick(number: UInt32) {
         // A leaving session's timer may tick once more; only the active one lets time pass.
         guard case let .active(session) = link, session.number == number else { return }
-        camera.advance(to: clock.now())
+        camera.advance(to: started.elapsed)
         collect(session: number)
         // The idle-drop quirk: the body closes both connections on its own.
         if camera.takeLinkDrop() { endSession(number: number) }
@@ -167,7 +172,7 @@ package actor CameraSimulator {
     /// The camera's answer to one request, at the current time.
     /// Also returns the request's index (1, 2, ... across all clients) for the operation log.
     func handle(_ request: OperationRequest, dataOut: [UInt8], number: UInt32) -> (action: CameraAction, index: Int) {
-        let action = camera.handle(request, dataOut: dataOut, now: clock.now())
+        let action = camera.handle(request, dataOut: dataOut, now: started.elapsed)
         let index = camera.operationCount
         collect(session: number)
         // A drop ends the session before the client can see the EOF, so its reconnect is never refused.

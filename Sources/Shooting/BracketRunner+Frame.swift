@@ -1,4 +1,5 @@
 import Exposure
+import Timing
 
 /// A frame captured (camera idle again) whose "saved" record is not written yet: the runner writes it while
 /// the next frame's speed is being set, so the journal's fsyncs leave the per-frame critical path.
@@ -130,7 +131,7 @@ extension BracketRunner {
             preconditionFailure("capture hook of \(position) called in state \(fireRecord)")
         }
         fireRecord = .writing
-        releaseWatch = Self.stopwatch(clock)
+        releaseWatch = Stopwatch(clock: clock)
         do {
             try await recorder.frameWillFire(at: position, setting: setting)
         } catch {
@@ -208,20 +209,11 @@ extension BracketRunner {
         // The exposure, a Long Exposure NR dark frame as long (bodies take one from 1 s), and the margin.
         let time = Duration.seconds(exposure.numerator) / exposure.denominator
         let timeout = time + (exposure.seconds >= 1 ? time : .zero) + configuration.idleMargin
-        let clock = self.clock
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // The stream continues where the first read left off.
-                for await status in updates where try Self.isIdle(status, at: position) { return }
-                try Task.checkCancellation()
-                throw ShootingError.disconnected(position: position)
-            }
-            group.addTask {
-                try await clock.sleep(for: timeout)
-                throw ShootingError.idleTimeout(position: position, timeout: timeout)
-            }
-            defer { group.cancelAll() }
-            try await group.next()
+        try await withTimeout(after: timeout, on: clock, throwing: ShootingError.idleTimeout(position: position, timeout: timeout)) {
+            // The stream continues where the first read left off.
+            for await status in updates where try Self.isIdle(status, at: position) { return }
+            try Task.checkCancellation()
+            throw ShootingError.disconnected(position: position)
         }
     }
 

@@ -1,3 +1,5 @@
+import Timing
+
 /// What happens to a frame whose capture ended in a dropped connection, once the camera is back.
 enum AfterDrop: Sendable {
     /// The interrupted release's image was found and saved: the frame is done (its record pending).
@@ -28,7 +30,7 @@ extension BracketRunner {
             // The interrupted exposure, a Long Exposure NR dark frame as long (bodies take one from 1 s), and
             // the processing margin, counted from the release.
             let noiseReduction = speed.seconds >= 1 ? exposure : .zero
-            let left = max(.zero, exposure + noiseReduction + configuration.idleMargin - sinceRelease())
+            let left = max(.zero, exposure + noiseReduction + configuration.idleMargin - sinceRelease.elapsed)
             let destination = configuration.destination(for: position)
             report(.capturing, at: position, setting: setting)
             do {
@@ -68,11 +70,11 @@ extension BracketRunner {
         enter(.reconnecting(position, attempt: 0))
         await camera.disconnect()
 
-        let elapsed = Self.stopwatch(clock)
+        let stopwatch = Stopwatch(clock: clock)
         var lastError: (any Error)? = error
         var attempt = 0
         while true {
-            guard let delay = policy.delay(beforeAttempt: attempt + 1), elapsed() + delay <= policy.timeout else {
+            guard let delay = policy.delay(beforeAttempt: attempt + 1), stopwatch.elapsed + delay <= policy.timeout else {
                 return .reconnectGaveUp(attempts: attempt, lastError: lastError)
             }
             attempt += 1
@@ -110,11 +112,5 @@ extension BracketRunner {
             await resume(reason: PauseReason(.connection))
             return nil
         }
-    }
-
-    /// A function returning the time elapsed on `clock` since this call (opens the existential once).
-    static func stopwatch<C: Clock<Duration>>(_ clock: C) -> () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 }

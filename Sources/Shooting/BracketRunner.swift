@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Timing
 
 /// Fires every frame of a bracket plan on a `RemoteCamera`, in order, through busy answers, pauses and
 /// dropped connections, and reports progress as an `AsyncSequence` of `ShootEvent`s.
@@ -100,9 +101,9 @@ package actor BracketRunner {
     /// Time since the last release of the frame being shot may have happened (its hook ran), when its capture
     /// ended in a dropped connection: after reconnecting, that release's image is looked for before anything
     /// is fired again.
-    var interruptedRelease: (() -> Duration)?
+    var interruptedRelease: Stopwatch?
     /// Time since the hook of the frame capturing now ran (its release may have happened since).
-    var releaseWatch: (() -> Duration)?
+    var releaseWatch: Stopwatch?
     /// The camera setting of every remaining frame, as the last preparation resolved them.
     var preparedSettings: [ShootPosition: CameraShutterSpeed] = [:]
 

@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import Synchronization
+import Timing
 
 /// Shoots an interval series: the same bracket (or a shifted one) repeated on a `RepetitionSchedule`, one
 /// `BracketRunner` per repetition, waiting on the injected clock between repetitions.
@@ -41,14 +42,13 @@ package actor SeriesRunner {
     private let configuration: BracketRunner.Configuration
     private let recorder: any SeriesRecorder
     private let clock: any Clock<Duration>
-    /// Starts a stopwatch on `clock` (made where the clock's type is known).
-    private let startStopwatch: @Sendable () -> () -> Duration
     private let runGuard: RunGuard
     /// Time since the series' first start when `run` was called (non-zero on resume).
     private let elapsedAtCreation: Duration
     private let eventSink: AsyncStream<SeriesEvent>.Continuation
     private let waker = Waker()
-    private var elapsedSinceCreation: (() -> Duration)?
+    /// Started by `run`, on the injected clock.
+    private var stopwatch: Stopwatch?
 
     /// The current state.
     package private(set) var state: State = .ready
@@ -73,14 +73,13 @@ package actor SeriesRunner {
         self.configuration = configuration
         self.recorder = recorder
         self.clock = clock
-        self.startStopwatch = { BracketRunner.stopwatch(clock) }
         self.runGuard = runGuard
         self.elapsedAtCreation = elapsed
         (events, eventSink) = AsyncStream.makeStream(of: SeriesEvent.self, bufferingPolicy: .unbounded)
     }
 
     /// Time since the series' first start, on the injected clock.
-    package var elapsed: Duration { elapsedAtCreation + (elapsedSinceCreation?() ?? .zero) }
+    package var elapsed: Duration { elapsedAtCreation + (stopwatch?.elapsed ?? .zero) }
 
     // MARK: - Control
 
@@ -121,7 +120,7 @@ package actor SeriesRunner {
     /// the schedule, or until stopped. Call once.
     package func run(from first: RepetitionSchedule.Start, skipping: [Int] = []) async -> SeriesResult {
         guard case .ready = state else { preconditionFailure("a SeriesRunner runs once") }
-        elapsedSinceCreation = startStopwatch()
+        stopwatch = Stopwatch(clock: clock)
         if !skipping.isEmpty {
             await recorder.repetitionsSkipped(skipping)
             eventSink.yield(.skipped(skipping))
@@ -279,14 +278,8 @@ private final class Waker: Sendable {
 
     /// Returns after `duration` on `clock` (never when `nil`), at a signal, or when the task is cancelled.
     func wait(sleepingFor duration: Duration?, on clock: any Clock<Duration>) async {
-        await withTaskGroup(of: Void.self) { group in
-            if let duration {
-                group.addTask { try? await clock.sleep(for: duration) }
-            }
-            group.addTask { await self.waitForSignal() }
-            await group.next()
-            group.cancelAll()
-        }
+        // Whichever ends the wait, it is over: the timeout's error says no more than that.
+        _ = try? await withTimeout(after: duration, on: clock, throwing: CancellationError()) { await self.waitForSignal() }
     }
 
     /// Wakes the waiter, or the next one.

@@ -56,27 +56,6 @@ final class EventDoorbell: Sendable {
     }
 }
 
-/// Measures time on an injected clock without knowing its instant type.
-struct Stopwatch: Sendable {
-    private let read: @Sendable () -> Duration
-
-    /// Starts measuring now.
-    init(clock: any Clock<Duration>) {
-        read = Self.start(clock)
-    }
-
-    private static func start<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
-    }
-
-    /// Time since the stopwatch started.
-    var elapsed: Duration { read() }
-
-    /// What is left of `limit`, never negative.
-    func remaining(of limit: Duration) -> Duration { max(.zero, limit - elapsed) }
-}
-
 /// Hands the camera's status to any number of listeners; each new stream starts with the current status.
 ///
 /// A lock rather than actor state so that a stream's termination handler can unsubscribe synchronously.

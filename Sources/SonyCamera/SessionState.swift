@@ -1,3 +1,5 @@
+import Timing
+
 /// Everything one PTP/IP session of a Sony body knows beyond its settings; held by the link, so a new
 /// session starts from a new value and nothing is reset by hand.
 struct SessionState: Sendable {

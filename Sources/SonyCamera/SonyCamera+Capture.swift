@@ -4,6 +4,7 @@ import Synchronization
 import PTPIP
 import Shooting
 import SonyProtocol
+import Timing
 
 extension SonyCamera {
     /// Takes one picture and saves every image it produced under `destination`.

@@ -3,6 +3,7 @@ import Foundation
 import PTPIP
 import Shooting
 import SonyProtocol
+import Timing
 
 /// How a shoot keeps one focus for every frame of a bracket (frames that refocus do not align).
 enum FocusHandling: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import PTPIP
 import SonyProtocol
+import Timing
 
 extension SonyCamera {
     /// The SDIO protocol version hdrshoot speaks, sent as SDIO_GetExtDeviceInfo's parameter (3.00).

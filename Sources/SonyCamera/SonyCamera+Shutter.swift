@@ -2,6 +2,7 @@ import Exposure
 import PTPIP
 import Shooting
 import SonyProtocol
+import Timing
 
 extension SonyCamera {
     // MARK: - RemoteCamera: queries (from the model; a round trip only after a change event)

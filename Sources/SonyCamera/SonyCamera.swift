@@ -2,6 +2,7 @@ import Exposure
 import PTPIP
 import Shooting
 import SonyProtocol
+import Timing
 
 /// A Sony Alpha (or RX) body driven over Wi-Fi with Sony's PTP/IP remote protocol (SDIO, 2.00 and 3.00).
 ///
@@ -418,18 +419,17 @@ package actor SonyCamera: RemoteCamera {
     func waitForEvent(after generation: UInt64, timeout: Duration) async throws -> Bool {
         if doorbell.generation > generation { return true }
         guard timeout > .zero else { return false }
-        let (doorbell, clock) = (self.doorbell, self.clock)
-        let rang = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
+        let doorbell = self.doorbell
+        let rang: Bool
+        do {
+            try await withTimeout(after: timeout, on: clock, throwing: CancellationError()) {
                 await doorbell.wait(after: generation)
-                return !Task.isCancelled
+                // The doorbell also returns when cancelled (by the timeout or our caller): that is no ring.
+                try Task.checkCancellation()
             }
-            group.addTask {
-                (try? await clock.sleep(for: timeout)) == nil ? true : false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+            rang = true
+        } catch {
+            rang = false
         }
         try Task.checkCancellation()
         return rang

@@ -20,20 +20,25 @@ struct ShootSandbox {
     var outputDirectory: String { root.appendingPathComponent("out").path }
     var captureLog: String { root.appendingPathComponent("captures.jsonl").path }
 
-    /// The environment of the children: a private config home (host GUID, last camera), no state override.
+    /// The environment of the children: a private config home (host GUID, last camera), no state override,
+    /// the default connect schedule.
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
         environment["HDRSHOOT_STATE_DIR"] = nil
+        environment["HDRSHOOT_CONNECT_BACKOFF"] = nil
         return environment
     }
 
     /// `--state-dir` and `--output` for a shoot command.
     var shootArguments: [String] { ["--state-dir", stateDirectory, "--output", outputDirectory] }
 
-    /// Runs `hdrshoot <arguments>` to completion in the sandbox's environment.
-    func hdrshoot(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ProcessResult {
-        try await ProcessRunner.run(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment, timeout: timeout)
+    /// Runs `hdrshoot <arguments>` to completion in the sandbox's environment, plus `extra`.
+    func hdrshoot(
+        _ arguments: [String], environment extra: [String: String] = [:], timeout: Duration = .seconds(120)
+    ) async throws -> ProcessResult {
+        try await ProcessRunner.run(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment.merging(extra) { $1 }, timeout: timeout)
     }
 
     /// Starts `hdrshoot simulate` on a free loopback port (fast exposures, small images, capture log), runs

@@ -12,8 +12,9 @@ struct ExitCodeBinaryTests {
     @Test func cameraAgainstARefusedAddressExits69LikeRun() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Port 1 on loopback refuses at once; connectRetrying tries 4 times, 2, 5 and 10 s apart.
-        let result = try await sandbox.hdrshoot(["camera", "--camera", "127.0.0.1:1"])
+        // Port 1 on loopback refuses at once; connectRetrying tries 4 times (here 0.1, 0.2 and 0.3 s apart).
+        let result = try await sandbox.hdrshoot(
+            ["camera", "--camera", "127.0.0.1:1"], environment: ["HDRSHOOT_CONNECT_BACKOFF": "0.1s,0.2s,0.3s"])
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
         #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1 after 4 attempts"))

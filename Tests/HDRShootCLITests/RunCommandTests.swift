@@ -169,21 +169,36 @@ struct RunCommandTests {
     @Test func runWithAnUnreachableCameraExits69() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Port 1 on loopback refuses at once; connectRetrying backs off 2 + 5 + 10 s before giving up.
+        // Port 1 on loopback refuses at once. The binary goes through its real retries, on a short schedule
+        // (the default 2, 5 and 10 s are checked in virtual time by ConnectBackoffTests).
         let result = try await sandbox.hdrshoot(
-            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"] + sandbox.shootArguments)
+            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"] + sandbox.shootArguments,
+            environment: ["HDRSHOOT_CONNECT_BACKOFF": "0.1s,0.2s,0.3s"])
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
-        #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1"))
+        #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1 after 4 attempts"))
         // Never silent: whom it waits for, then every retry with its wait, as they happen.
         #expect(result.standardOutput == """
             3 sets, 15 exposures. Longest exposure: 4". Estimated time: ~12 s.
             Connecting to 127.0.0.1:1…
-            no answer (connection refused); trying again in 2 s (attempt 2 of 4)
-            no answer (connection refused); trying again in 5 s (attempt 3 of 4)
-            no answer (connection refused); trying again in 10 s (attempt 4 of 4)
+            no answer (connection refused); trying again in 0.1 s (attempt 2 of 4)
+            no answer (connection refused); trying again in 0.2 s (attempt 3 of 4)
+            no answer (connection refused); trying again in 0.3 s (attempt 4 of 4)
 
             """)
+    }
+
+    @Test func aBadConnectScheduleIsAUsageErrorBeforeAnyAttempt() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let result = try await sandbox.hdrshoot(
+            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"] + sandbox.shootArguments,
+            environment: ["HDRSHOOT_CONNECT_BACKOFF": "2s,soon"])
+        #expect(result.exitCode == 64)
+        let expected = "error: HDRSHOOT_CONNECT_BACKOFF='2s,soon' is not a list of waits between connection attempts; "
+            + "write it like 2s,5s,10s (each at most 10m), or unset it"
+        #expect(result.errorLines.first.map(String.init) == expected)
+        #expect(!result.standardOutput.contains("Connecting"))
     }
 
     @Test func simulatorCameraShootsWithoutHardware() async throws {

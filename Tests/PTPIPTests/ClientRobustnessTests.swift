@@ -49,32 +49,41 @@ struct ClientRobustnessTests {
         }
     }
 
-    @Test func aSilentPeerTimesOutInsteadOfHanging() async throws {
+    @Test func aSilentPeerTimesOutWhenTheClockPassesTheOperationTimeout() async throws {
         try await withPeer(script: { session in
             _ = try await session.command.readRequest()
             // Read on without answering until the client goes away.
             _ = try await session.command.readPacket(timeout: .seconds(30))
         }) { peer in
+            let clock = TestClock()
             let client = try await PTPIPClient.connect(
-                host: "127.0.0.1", port: peer.port, configuration: .testing(operationTimeout: .milliseconds(200)))
-            let start = ContinuousClock.now
+                host: "127.0.0.1", port: peer.port, configuration: .testing(operationTimeout: .seconds(10)), clock: clock)
+            let call = Task { try await client.execute(.getStorageIDs) }
+            // The one timer is the wait for the response: the operation timeout from now.
+            await clock.waitForSleepers(1)
+            #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(10))])
+            clock.advance(by: .seconds(10) - .milliseconds(1))
+            #expect(clock.sleeperCount == 1)
+            clock.advance(by: .milliseconds(1))
             await #expect(throws: PTPIPError.timedOut(
                 address: "127.0.0.1:\(peer.port)", during: "waiting for the response to \(OperationCode.getStorageIDs)")) {
-                _ = try await client.execute(.getStorageIDs)
+                _ = try await call.value
             }
-            let elapsed = ContinuousClock.now - start
-            #expect(elapsed >= .milliseconds(190) && elapsed < TimingBounds.notAHang)
             await client.disconnect()
         }
     }
 
     @Test func concurrentCallersAreSerializedNeverInterleaved() async throws {
         let log = LockedLog<(id: UInt32, quietBeforeAnswer: Bool)>()
+        let allQueued = Signal()
         try await withPeer(script: { session in
             while let (request, _) = try await session.command.readRequest(timeout: .seconds(30)) {
+                // The first of the eight is answered only once the other seven queue in the client: were they
+                // not held back, their requests would be here already.
+                if request.transactionID == 1 { await allQueued.wait() }
                 // Before answering, make sure the client sent nothing else: a second request now would
                 // mean two transactions overlap on the command connection.
-                let quiet = try await session.command.staysQuiet(for: .milliseconds(15))
+                let quiet = try await session.command.hasNothingPending()
                 log.append((request.transactionID, quiet))
                 try await session.command.send([ok(request, [request.transactionID])])
             }
@@ -83,6 +92,9 @@ struct ClientRobustnessTests {
             try await client.openSession()
             let answers = try await withThrowingTaskGroup(of: UInt32.self) { group in
                 for _ in 0..<8 { group.addTask { try await client.execute(.getStorageIDs).parameters[0] } }
+                let gate = await client.gate
+                await waitUntil { gate.waitingCount == 7 }
+                allQueued.fire()
                 return try await group.reduce(into: [UInt32]()) { $0.append($1) }
             }
             #expect(answers.sorted() == Array(1...8))
@@ -96,18 +108,21 @@ struct ClientRobustnessTests {
     @Test func disconnectIsBoundedWhenThePeerIsSilent() async throws {
         try await withPeer(script: { session in
             try await serve(session) { request, _ in
-                // Answer OpenSession, then fall silent (CloseSession gets no answer).
+                // Answer OpenSession, then fall silent (CloseSession gets no answer) until the peer stops.
                 if request.code == .openSession { return [ok(request)] }
-                try await Task.sleep(for: .seconds(30))
+                await Signal().wait()
                 return []
             }
         }) { peer in
-            let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
+            let clock = TestClock()
+            let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing(), clock: clock)
             try await client.openSession()
-            let start = ContinuousClock.now
-            await client.disconnect()
-            let elapsed = ContinuousClock.now - start
-            #expect(elapsed < TimingBounds.notAHang, "disconnect took \(elapsed) with a 300 ms bound")
+            let disconnecting = Task { await client.disconnect() }
+            // CloseSession waits for its answer at most the disconnect bound (300 ms), not the operation timeout.
+            await clock.waitForSleepers(1)
+            #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .milliseconds(300))])
+            clock.advance(by: .milliseconds(300))
+            await disconnecting.value
             var events = client.events.makeAsyncIterator()
             #expect(try await events.next() == nil)
             await #expect(throws: PTPIPError.invalidState("the client is disconnected")) { _ = try await client.execute(.getStorageIDs) }
@@ -119,13 +134,24 @@ struct ClientRobustnessTests {
             _ = try await session.command.readRequest()
             _ = try await session.command.readPacket(timeout: .seconds(30))
         }) { peer in
-            let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
+            let clock = TestClock()
+            let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing(), clock: clock)
             let stuck = Task { try await client.execute(.getStorageIDs) }
-            try await Task.sleep(for: .milliseconds(50))
-            let start = ContinuousClock.now
-            await client.disconnect()
-            #expect(ContinuousClock.now - start < TimingBounds.notAHang)
-            await #expect(throws: PTPIPError.self) { _ = try await stuck.value }
+            // The transaction waits for its answer (up to the 5 s operation timeout)...
+            await clock.waitForSleepers(1)
+            let disconnecting = Task { await client.disconnect() }
+            // ...and disconnect waits for its turn up to its 300 ms bound, then closes the sockets under it.
+            await clock.waitForSleepers(2)
+            #expect(clock.pendingDeadlines.map(\.offset) == [.milliseconds(300), .seconds(5)])
+            clock.advance(by: .milliseconds(300))
+            await disconnecting.value
+            await #expect {
+                _ = try await stuck.value
+            } throws: { error in
+                if case .cancelled? = error as? PTPIPError { return true }
+                return false
+            }
+            #expect(clock.now.offset == .milliseconds(300))
         }
     }
 
@@ -148,30 +174,43 @@ struct ClientRobustnessTests {
         }
     }
 
-    @Test func aPeerThatNeverAcksTheHandshakeTimesOut() async throws {
+    @Test func aPeerThatNeverAcksTheHandshakeTimesOutWhenTheClockPassesTheConnectTimeout() async throws {
         let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        var configuration = PTPIPClient.Configuration.testing()
-        configuration.connectTimeout = .milliseconds(200)
-        let port = listener.port
-        let start = ContinuousClock.now
-        // The kernel completes the TCP handshake from the backlog; nobody ever answers Init Command.
-        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(port)", during: "the Init Command handshake")) {
-            _ = try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: configuration)
+        let requestArrived = Signal()
+        // A peer that takes the Init Command Request and never answers it.
+        let peer = Task {
+            let connection = PeerConnection(try await listener.accept(timeout: .seconds(10)))
+            defer { connection.close() }
+            guard case .initCommandRequest? = try await connection.readPacket() else { throw PeerError.closedEarly }
+            requestArrived.fire()
+            _ = try await connection.readPacket(timeout: .seconds(30))
         }
-        #expect(ContinuousClock.now - start < TimingBounds.notAHang)
+        defer { peer.cancel() }
+        let clock = TestClock()
+        let port = listener.port
+        let connecting = Task { try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: .testing(), clock: clock) }
+        await requestArrived.wait()
+        // The TCP connect is done, so the one timer is the wait for the Init Command Ack (5 s connect timeout).
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(5))])
+        clock.advance(by: .seconds(5))
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(port)", during: "the Init Command handshake")) {
+            _ = try await connecting.value
+        }
     }
 
     @Test func cancellingAQueuedCallerLeavesTheQueueOnly() async throws {
         let gate = TransactionGate()
         try await gate.enter()
         let order = LockedLog<Int>()
+        // Each caller is queued before the next one starts, so the queue's order is the test's.
         let first = Task { try await gate.enter(); order.append(1); gate.leave() }
-        try await Task.sleep(for: .milliseconds(20))
+        await waitUntil { gate.waitingCount == 1 }
         let cancelled = Task { try await gate.enter(); order.append(2); gate.leave() }
-        try await Task.sleep(for: .milliseconds(20))
+        await waitUntil { gate.waitingCount == 2 }
         let third = Task { try await gate.enter(); order.append(3); gate.leave() }
-        try await Task.sleep(for: .milliseconds(20))
+        await waitUntil { gate.waitingCount == 3 }
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         gate.leave()

@@ -5,11 +5,13 @@ import TestSupport
 /// The TCP transport and listener over real loopback sockets.
 @Suite("TCP transport")
 struct TransportTests {
-    /// Connects a client to a fresh listener and returns both ends.
-    static func connectedPair(host: String = "127.0.0.1") async throws -> (TCPListener, TCPTransport, TCPTransport) {
+    /// Connects a client (its timeouts on `clock`) to a fresh listener and returns both ends.
+    static func connectedPair(
+        host: String = "127.0.0.1", clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> (TCPListener, TCPTransport, TCPTransport) {
         let listener = try TCPListener.bind(host: host, port: 0)
         async let accepted = listener.accept(timeout: .seconds(5))
-        let client = try await TCPTransport.connect(host: host, port: listener.port, timeout: .seconds(5))
+        let client = try await TCPTransport.connect(host: host, port: listener.port, timeout: .seconds(5), clock: clock)
         return (listener, client, try await accepted)
     }
 
@@ -58,15 +60,38 @@ struct TransportTests {
         #expect(Array(received[1..<(received.count - 1)]) == payload)
     }
 
-    @Test func receiveTimesOutWithTheAddress() async throws {
-        let (listener, client, server) = try await Self.connectedPair()
+    @Test func receiveTimesOutWithTheAddressWhenTheClockPassesTheTimeout() async throws {
+        let clock = TestClock()
+        let (listener, client, server) = try await Self.connectedPair(clock: clock)
         defer { listener.close(); client.close(); server.close() }
-        let start = ContinuousClock.now
+        let receiving = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(2))])
+        clock.advance(by: .seconds(2) - .milliseconds(1))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .milliseconds(1))
         await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "receive")) {
-            _ = try await client.receive(upTo: 16, timeout: .milliseconds(200))
+            _ = try await receiving.value
         }
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(190) && elapsed < TimingBounds.notAHang)
+    }
+
+    @Test func aTimeoutRunsFromWhenTheWaitStartsOnTheClock() async throws {
+        let clock = TestClock()
+        let (listener, client, server) = try await Self.connectedPair(clock: clock)
+        defer { listener.close(); client.close(); server.close() }
+        let first = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(1500))
+        try await server.send([1], timeout: .seconds(1))
+        #expect(try await first.value == [1])
+        // The next wait gets the whole 2 s from now (1.5 s), not what was left of the first.
+        let second = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .milliseconds(3500))])
+        clock.advance(by: .seconds(2))
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "receive")) {
+            _ = try await second.value
+        }
     }
 
     @Test func readAvailableReportsNothingThenBytesThenEOF() async throws {
@@ -84,10 +109,14 @@ struct TransportTests {
     }
 
     @Test func waitUntilReadableTimesOutWithTheAddress() async throws {
-        let (listener, client, server) = try await Self.connectedPair()
+        let clock = TestClock()
+        let (listener, client, server) = try await Self.connectedPair(clock: clock)
         defer { listener.close(); client.close(); server.close() }
+        let waiting = Task { try await client.waitUntilReadable(timeout: .milliseconds(100)) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(100))
         await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "receive")) {
-            try await client.waitUntilReadable(timeout: .milliseconds(100))
+            try await waiting.value
         }
     }
 
@@ -119,36 +148,63 @@ struct TransportTests {
     }
 
     @Test func closeWakesAPendingReceiveAtOnce() async throws {
-        let (listener, client, server) = try await Self.connectedPair()
+        let clock = TestClock()
+        let (listener, client, server) = try await Self.connectedPair(clock: clock)
         defer { listener.close(); server.close() }
-        let start = ContinuousClock.now
         let waiting = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(50))
+        await clock.waitForSleepers(1)
         client.close()
-        await #expect(throws: PTPIPError.self) { _ = try await waiting.value }
-        #expect(ContinuousClock.now - start < TimingBounds.notAHang)
+        // The close ends it, not its timeout: no virtual time passes.
+        await #expect(throws: PTPIPError.cancelled(during: "receive (127.0.0.1:\(listener.port))")) { _ = try await waiting.value }
+        #expect(clock.now.offset == .zero)
+        #expect(clock.sleeperCount == 0)
         // The peer sees EOF.
         #expect(try await server.receive(upTo: 16, timeout: .seconds(2)) == [])
     }
 
     @Test func cancellationWakesAPendingReceive() async throws {
-        let (listener, client, server) = try await Self.connectedPair()
+        let clock = TestClock()
+        let (listener, client, server) = try await Self.connectedPair(clock: clock)
         defer { listener.close(); client.close(); server.close() }
-        let start = ContinuousClock.now
         let task = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(50))
+        await clock.waitForSleepers(1)
         task.cancel()
         let result = await task.result
-        #expect(throws: PTPIPError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < TimingBounds.notAHang)
+        #expect(throws: PTPIPError.cancelled(during: "receive (127.0.0.1:\(listener.port))")) { try result.get() }
+        #expect(clock.now.offset == .zero)
+        // The connection itself is still usable: only the wait was cancelled.
+        try await server.send([7], timeout: .seconds(1))
+        #expect(try await client.receive(upTo: 16, timeout: .seconds(5)) == [7])
     }
 
     @Test func closingTheListenerEndsAPendingAccept() async throws {
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let accepting = Task { try await listener.accept() }
-        try await Task.sleep(for: .milliseconds(50))
+        let clock = TestClock()
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0, clock: clock)
+        let accepting = Task { try await listener.accept(timeout: .seconds(30)) }
+        await clock.waitForSleepers(1)
         listener.close()
         await #expect(throws: PTPIPError.cancelled(during: "accept (127.0.0.1:\(listener.port))")) { _ = try await accepting.value }
+    }
+
+    @Test func acceptTimesOutWhenTheClockPassesTheTimeout() async throws {
+        let clock = TestClock()
+        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0, clock: clock)
+        defer { listener.close() }
+        let accepting = Task { try await listener.accept(timeout: .seconds(10)) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "accept")) { _ = try await accepting.value }
+    }
+
+    @Test func aUDPReceiveGetsNothingWhenTheClockPassesTheTimeout() async throws {
+        let clock = TestClock()
+        let socket = try UDPSocket.bind(host: "127.0.0.1", clock: clock)
+        defer { socket.close() }
+        let receiving = Task { try await socket.receive(timeout: .seconds(3)) }
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(3))])
+        clock.advance(by: .seconds(3))
+        #expect(try await receiving.value == nil)
     }
 
     @Test func connectingToAClosedPortIsRefused() async throws {

@@ -64,6 +64,7 @@ enum CameraCommand {
             throw CameraCommandError.identityUnavailable(reason: "\(error)")
         }
         var configuration = SonyCameraConfiguration(host: address.host, port: address.port, identity: identity)
+        if let backoff = try connectBackoff(environment: environment) { configuration.connectBackoff = backoff }
         // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
         configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
@@ -71,18 +72,53 @@ enum CameraCommand {
     }
 }
 
+extension CameraCommand {
+    /// The environment variable holding the waits between connection attempts (`2s,5s,10s` by default).
+    static let connectBackoffVariable = "HDRSHOOT_CONNECT_BACKOFF"
+
+    /// The waits of `$HDRSHOOT_CONNECT_BACKOFF` (`2s,5s,10s`: three retries after 2, 5 and 10 s); nil when it
+    /// is unset or empty. A body that takes long to bring up its Wi-Fi gets longer waits; scripts and tests
+    /// get short ones.
+    static func connectBackoff(environment: [String: String]) throws(CameraCommandError) -> [Duration]? {
+        guard let text = environment[connectBackoffVariable], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return nil
+        }
+        var waits: [Duration] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let wait = ShootConsole.parseDuration(String(item)), wait <= maximumConnectWait else {
+                throw .badConnectBackoff(text)
+            }
+            waits.append(wait)
+        }
+        return waits
+    }
+
+    /// The longest single wait between connection attempts `HDRSHOOT_CONNECT_BACKOFF` may ask for.
+    static let maximumConnectWait: Duration = .seconds(600)
+}
+
 /// Failures of the camera commands that are not the camera's.
-enum CameraCommandError: Error, CLIReportable {
+enum CameraCommandError: Error, CLIReportable, Equatable {
     /// The host GUID file could not be read or created.
     case identityUnavailable(reason: String)
+    /// `$HDRSHOOT_CONNECT_BACKOFF` is not a list of waits.
+    case badConnectBackoff(String)
 
     var cliMessage: String {
         switch self {
         case let .identityUnavailable(reason): "cannot load this computer's PTP/IP identity: \(reason)"
+        case let .badConnectBackoff(text):
+            "\(CameraCommand.connectBackoffVariable)='\(text)' is not a list of waits between connection attempts; "
+                + "write it like 2s,5s,10s (each at most 10m), or unset it"
         }
     }
 
-    var exitCode: ExitCode { .failure }
+    var exitCode: ExitCode {
+        switch self {
+        case .identityUnavailable: .failure
+        case .badConnectBackoff: .usage
+        }
+    }
 }
 
 /// A camera's host and port as typed: `192.168.122.1`, `192.168.122.1:15740`, `[::1]:15740`, `::1`.

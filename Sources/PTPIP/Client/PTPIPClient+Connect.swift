@@ -5,13 +5,14 @@ extension PTPIPClient {
     /// PTP/IP's registered TCP port (CIPA DC-005 §2.2).
     package static let defaultPort: UInt16 = 15740
 
-    /// Connects over TCP to `host` (IPv4/IPv6 literal or name) and performs both Init handshakes.
+    /// Connects over TCP to `host` (IPv4/IPv6 literal or name) and performs both Init handshakes; every
+    /// timeout of the client and its connections is measured on `clock`.
     package static func connect(
-        host: String, port: UInt16 = defaultPort, configuration: Configuration
+        host: String, port: UInt16 = defaultPort, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> PTPIPClient {
         let address = SocketAddress(numericHost: host, port: port)?.description ?? "\(host):\(port)"
-        return try await connect(address: address, configuration: configuration) { timeout in
-            try await TCPTransport.connect(host: host, port: port, timeout: timeout)
+        return try await connect(address: address, configuration: configuration, clock: clock) { timeout in
+            try await TCPTransport.connect(host: host, port: port, timeout: timeout, clock: clock)
         }
     }
 
@@ -20,8 +21,10 @@ extension PTPIPClient {
     /// Command connection: Init Command Request (our GUID and name) → Init Command Ack (the camera's
     /// connection number). Event connection: Init Event Request (that number) → Init Event Ack.
     /// Init Fail on either becomes `.initFailed(reason:)`; anything else unexpected `.protocolViolation`.
+    /// The client's own timeouts (`disconnect`'s bound) run on `clock`; the streams measure theirs.
     package static func connect(
-        address: String, configuration: Configuration, connector: TransportConnector
+        address: String, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(),
+        connector: TransportConnector
     ) async throws -> PTPIPClient {
         let command = try await connector(configuration.connectTimeout)
         do {
@@ -50,7 +53,7 @@ extension PTPIPClient {
                 case let other: throw PTPIPError.protocolViolation(expected: "Init Event Ack", received: other.type.description)
                 }
                 return PTPIPClient(
-                    camera: ack, address: address, configuration: configuration,
+                    camera: ack, address: address, configuration: configuration, clock: clock,
                     command: command, commandFramer: commandFramer, event: event, eventFramer: eventFramer)
             } catch {
                 event.close()

@@ -1,3 +1,5 @@
+import Timing
+
 /// A PTP/IP session with one camera (CIPA DC-005): a command connection and an event connection.
 ///
 /// `connect` performs both Init handshakes; then `openSession`, `execute` (one transaction at a time,
@@ -8,6 +10,9 @@
 /// leaves the command connection out of step, so the client closes both connections and every later
 /// call throws that first error: reconnect to continue. A response code other than OK is thrown as
 /// `PTPIPError.response(code:operation:)` and leaves the session usable.
+///
+/// Every timeout (connect, each wait for the camera, the bound of `disconnect`) is measured on the clock
+/// given to `connect` (`ContinuousClock` unless a test injects its own).
 package actor PTPIPClient {
     /// Timeouts and limits of a client.
     package struct Configuration: Sendable {
@@ -60,6 +65,8 @@ package actor PTPIPClient {
     package nonisolated let events: AsyncThrowingStream<PTPEvent, any Error>
 
     let configuration: Configuration
+    /// The clock the client's own timeouts run on (the transports measure theirs on the one they were given).
+    let clock: any Clock<Duration>
     let command: any Transport
     let event: any Transport
     let gate = TransactionGate()
@@ -71,12 +78,13 @@ package actor PTPIPClient {
     private let eventReader: Task<Void, Never>
 
     init(
-        camera: InitCommandAck, address: String, configuration: Configuration,
+        camera: InitCommandAck, address: String, configuration: Configuration, clock: any Clock<Duration>,
         command: any Transport, commandFramer: PacketFramer, event: any Transport, eventFramer: PacketFramer
     ) {
         self.camera = camera
         self.address = address
         self.configuration = configuration
+        self.clock = clock
         self.command = command
         self.commandFramer = commandFramer
         self.event = event
@@ -112,10 +120,11 @@ package actor PTPIPClient {
     /// under it (it throws `.cancelled`). CloseSession is best effort: a silent or failing camera does not
     /// stop the sockets from closing. Calls waiting for their turn throw once they get it. Idempotent.
     package func disconnect() async {
-        let deadline = MonotonicTime.deadline(after: configuration.disconnectTimeout)
-        let entered = await gate.enter(until: deadline)
+        let bound = configuration.disconnectTimeout
+        let stopwatch = Stopwatch(clock: clock)
+        let entered = await gate.enter(within: bound, on: clock)
         if entered, case .inSession = state {
-            let remaining = Duration.nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicTime.now())))
+            let remaining = stopwatch.remaining(of: bound)
             _ = try? await runTransaction(.closeSession, parameters: [], dataOut: nil, sink: nil, timeout: remaining)
         }
         state = .disconnected
@@ -128,30 +137,15 @@ package actor PTPIPClient {
 }
 
 extension TransactionGate {
-    /// Enters unless `deadline` (monotonic nanoseconds) passes first; returns whether it entered.
-    func enter(until deadline: UInt64) async -> Bool {
+    /// Enters unless `timeout` passes on `clock` first; returns whether it entered.
+    func enter(within timeout: Duration, on clock: any Clock<Duration>) async -> Bool {
         if tryEnter() { return true }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    try await self.enter()
-                    return true
-                } catch {
-                    return false
-                }
-            }
-            group.addTask {
-                // A pure timer on the I/O loop (no descriptor): cancellable, no pool thread held.
-                try? await IOEventLoop.shared.wait(fd: -1, for: .readable, deadline: deadline)
-                return false
-            }
-            var entered = false
-            // Whichever finishes first, stop the other; if both "won", the gate is still ours.
-            for await result in group {
-                entered = entered || result
-                group.cancelAll()
-            }
-            return entered
+        do {
+            // If the gate comes our way just as the timeout passes, `withTimeout` keeps the entry: it is ours.
+            try await withTimeout(after: timeout, on: clock, throwing: CancellationError()) { try await self.enter() }
+            return true
+        } catch {
+            return false
         }
     }
 }

@@ -57,6 +57,10 @@ final class TransactionGate: Sendable {
         }
     }
 
+    /// How many callers are queued for the gate now (not counting the holder); tests wait on it to order
+    /// their callers without sleeping.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     /// Leaves the gate, handing it to the longest-waiting caller if there is one.
     func leave() {
         let next: UnsafeContinuation<Void, any Error>? = state.withLock { state in

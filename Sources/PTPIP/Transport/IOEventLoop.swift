@@ -6,7 +6,7 @@ import Synchronization
 enum SocketFailure: Error, Sendable, Equatable {
     /// A system call failed with `errno`.
     case system(Errno, call: String)
-    /// The deadline passed before the descriptor became ready.
+    /// The caller's timeout passed before the call completed (see `withTimeout`).
     case timedOut
     /// The socket was closed by our side while the call waited (or before it started).
     case closed
@@ -22,38 +22,14 @@ enum IOInterest: Sendable {
     case writable
 }
 
-/// Monotonic nanoseconds (CLOCK_MONOTONIC), the time base of every kernel wait in the transport.
-enum MonotonicTime {
-    /// "No deadline".
-    static let never = UInt64.max
-
-    /// Now, in nanoseconds since an arbitrary point.
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-    }
-
-    /// The instant `timeout` from now, or `never` for nil; negative timeouts mean "already passed".
-    static func deadline(after timeout: Duration?) -> UInt64 {
-        guard let timeout else { return never }
-        let (seconds, attoseconds) = timeout.components
-        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return now() }
-        let nanos = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        if nanos.overflow { return never }
-        let total = nanos.partialValue.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
-        let result = total.partialValue.addingReportingOverflow(now())
-        return total.overflow || result.overflow ? never : result.partialValue
-    }
-}
-
 /// One thread that waits for descriptor readiness with `poll(2)` and resumes the waiting tasks.
 ///
 /// The cooperative pool has very few threads, so no task may sit in a blocking call: sockets are
 /// non-blocking, a task that gets `EAGAIN` parks here, and this thread wakes it. A pipe in every poll set
-/// lets registration, cancellation and `close` interrupt a running `poll` at once, so nothing here can
-/// hang on a silent peer beyond the caller's deadline. (`epoll` is not exported by the Glibc module,
-/// and the handful of descriptors a camera session uses makes `poll` just as fast.)
+/// lets registration, cancellation and `close` interrupt a running `poll` at once. Waits have no deadline
+/// of their own: a caller bounds one in time with `withTimeout`, whose timeout cancels the wait, so every
+/// timeout runs on the caller's injected clock. (`epoll` is not exported by the Glibc module, and the
+/// handful of descriptors a camera session uses makes `poll` just as fast.)
 final class IOEventLoop: Sendable {
     /// The process-wide loop; its thread starts on first use and lives as long as the process.
     static let shared = IOEventLoop()
@@ -61,7 +37,6 @@ final class IOEventLoop: Sendable {
     private struct Waiter: Sendable {
         let fd: Int32
         let interest: IOInterest
-        let deadline: UInt64
         let continuation: UnsafeContinuation<Void, any Error>
     }
 
@@ -94,9 +69,9 @@ final class IOEventLoop: Sendable {
         thread.start()
     }
 
-    /// Suspends until `fd` is ready for `interest`, the deadline passes, the task is cancelled or the
-    /// descriptor is closed. A negative `fd` waits for the deadline only (a cancellable timer).
-    func wait(fd: Int32, for interest: IOInterest, deadline: UInt64) async throws(SocketFailure) {
+    /// Suspends until `fd` is ready for `interest`, the task is cancelled or the descriptor is closed.
+    func wait(fd: Int32, for interest: IOInterest) async throws(SocketFailure) {
+        precondition(fd >= 0, "waiting on a descriptor that is not open")
         let id = state.withLock { state in
             defer { state.nextID &+= 1 }
             return state.nextID
@@ -109,12 +84,9 @@ final class IOEventLoop: Sendable {
                         // Checked under the lock so a cancellation racing with registration is never lost:
                         // either the handler below finds the waiter, or this check sees the flag.
                         if Task.isCancelled { return .failed(.cancelled) }
-                        if fd >= 0, state.closing.contains(fd) { return .failed(.closed) }
-                        if deadline <= MonotonicTime.now() { return .failed(.timedOut) }
-                        state.waiters[id] = Waiter(fd: fd, interest: interest, deadline: deadline, continuation: continuation)
-                        let wake = state.polling && !state.wakePending
-                        if wake { state.wakePending = true }
-                        return .registered(wake: wake)
+                        if state.closing.contains(fd) { return .failed(.closed) }
+                        state.waiters[id] = Waiter(fd: fd, interest: interest, continuation: continuation)
+                        return .registered(wake: Self.needsWake(&state))
                     }
                     switch outcome {
                     case let .failed(failure): continuation.resume(throwing: failure)
@@ -122,7 +94,13 @@ final class IOEventLoop: Sendable {
                     }
                 }
             } onCancel: {
-                let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+                // A cancelled wait (a timeout, usually) leaves the running poll too: a poll pins the files it
+                // sleeps on, so a stale entry would keep a socket closed after it alive.
+                let (waiter, wake) = state.withLock { state in
+                    let waiter = state.waiters.removeValue(forKey: id)
+                    return (waiter, waiter != nil && Self.needsWake(&state))
+                }
+                if wake { signal() }
                 waiter?.continuation.resume(throwing: SocketFailure.cancelled)
             }
         } catch let failure as SocketFailure {
@@ -134,18 +112,27 @@ final class IOEventLoop: Sendable {
 
     /// Fails every wait on `fd` with `.closed` and refuses new ones until `forget(_:)`.
     func beginClosing(fd: Int32) {
-        let woken: [Waiter] = state.withLock { state in
+        let (woken, wake): ([Waiter], Bool) = state.withLock { state in
             state.closing.insert(fd)
             let matching = state.waiters.filter { $0.value.fd == fd }
             for id in matching.keys { state.waiters.removeValue(forKey: id) }
-            return Array(matching.values)
+            return (Array(matching.values), !matching.isEmpty && Self.needsWake(&state))
         }
+        if wake { signal() }
         for waiter in woken { waiter.continuation.resume(throwing: SocketFailure.closed) }
     }
 
     /// Drops the closing mark of `fd`; call right before `close(2)` so a reused number starts clean.
     func forget(fd: Int32) {
         _ = state.withLock { $0.closing.remove(fd) }
+    }
+
+    /// Whether the loop thread must be woken to rebuild its poll set after a change of the waiters (it is in
+    /// `poll` with the old set and no wake byte is pending yet); marks the byte as pending when so.
+    private static func needsWake(_ state: inout State) -> Bool {
+        let wake = state.polling && !state.wakePending
+        if wake { state.wakePending = true }
+        return wake
     }
 
     private func signal() {
@@ -156,28 +143,22 @@ final class IOEventLoop: Sendable {
     private func run() {
         var pollSet: [pollfd] = []
         var ids: [UInt64] = []
-        var ready: [(UnsafeContinuation<Void, any Error>, SocketFailure?)] = []
+        var ready: [UnsafeContinuation<Void, any Error>] = []
         var drain = [UInt8](repeating: 0, count: 64)
         while true {
-            let timeout: Int32 = state.withLock { state in
+            state.withLock { state in
                 pollSet.removeAll(keepingCapacity: true)
                 ids.removeAll(keepingCapacity: true)
                 pollSet.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-                var earliest = MonotonicTime.never
                 for (id, waiter) in state.waiters {
                     let events = waiter.interest == .readable ? POLLIN : POLLOUT
                     pollSet.append(pollfd(fd: waiter.fd, events: Int16(events), revents: 0))
                     ids.append(id)
-                    earliest = min(earliest, waiter.deadline)
                 }
                 state.polling = true
-                if earliest == MonotonicTime.never { return -1 }
-                let now = MonotonicTime.now()
-                if earliest <= now { return 0 }
-                // Round up so a wake-up never comes before the deadline.
-                return Int32(clamping: (earliest - now + 999_999) / 1_000_000)
             }
-            _ = poll(&pollSet, nfds_t(pollSet.count), timeout)
+            // No timeout: every change of the waiters (a new one, a cancelled one, a close) wakes it through the pipe.
+            _ = poll(&pollSet, nfds_t(pollSet.count), -1)
             state.withLock { state in
                 state.polling = false
                 if pollSet[0].revents != 0 {
@@ -186,18 +167,11 @@ final class IOEventLoop: Sendable {
                 }
                 for index in 1..<pollSet.count where pollSet[index].revents != 0 {
                     if let waiter = state.waiters.removeValue(forKey: ids[index - 1]) {
-                        ready.append((waiter.continuation, nil))
+                        ready.append(waiter.continuation)
                     }
                 }
-                let now = MonotonicTime.now()
-                for (id, waiter) in state.waiters where waiter.deadline <= now {
-                    state.waiters.removeValue(forKey: id)
-                    ready.append((waiter.continuation, .timedOut))
-                }
             }
-            for (continuation, failure) in ready {
-                if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-            }
+            for continuation in ready { continuation.resume() }
             ready.removeAll(keepingCapacity: true)
         }
     }

@@ -2,8 +2,8 @@ import Glibc
 
 // Non-blocking calls return nil for "would block"; the async callers then park on the event loop.
 extension Socket {
-    /// Starts a non-blocking connect and waits until it completes, fails or the deadline passes.
-    func connect(to address: SocketAddress, deadline: UInt64) async throws(SocketFailure) {
+    /// Starts a non-blocking connect and waits until it completes or fails (or the task is cancelled).
+    func connect(to address: SocketAddress) async throws(SocketFailure) {
         let started: Errno? = try withDescriptor { fd throws(SocketFailure) in
             let status = address.withSockAddr { Glibc.connect(fd, $0, $1) }
             return status == 0 ? nil : Errno.current
@@ -11,7 +11,7 @@ extension Socket {
         if let started {
             // EINTR after connect(2) means the attempt goes on in the background, like EINPROGRESS.
             guard started == .inProgress || started == .interrupted else { throw .system(started, call: "connect") }
-            try await wait(for: .writable, deadline: deadline)
+            try await wait(for: .writable)
             let pending = try pendingError()
             if pending != 0 { throw .system(Errno(rawValue: pending), call: "connect") }
         }

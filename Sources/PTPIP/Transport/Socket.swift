@@ -127,9 +127,9 @@ final class Socket: Sendable {
     // MARK: - Waiting
 
     /// Waits on the loop for `interest`, holding the descriptor so it cannot be closed underneath.
-    func wait(for interest: IOInterest, deadline: UInt64) async throws(SocketFailure) {
+    func wait(for interest: IOInterest) async throws(SocketFailure) {
         let fd = try borrow()
         defer { giveBack() }
-        try await loop.wait(fd: fd, for: interest, deadline: deadline)
+        try await loop.wait(fd: fd, for: interest)
     }
 }

@@ -105,20 +105,14 @@ extension SocketAddress {
     /// The addresses of `host` (a literal or a name) for TCP, in the resolver's order.
     ///
     /// `getaddrinfo` blocks and cannot be interrupted, so it runs on a Dispatch worker, never on the
-    /// cooperative pool; a deadline or cancellation abandons the lookup (its result is dropped later).
-    package static func resolve(host: String, port: UInt16, timeout: Duration?) async throws -> [SocketAddress] {
+    /// cooperative pool; cancellation (a caller's `withTimeout`) abandons the lookup (its result is dropped
+    /// later).
+    package static func resolve(host: String, port: UInt16) async throws -> [SocketAddress] {
         if let literal = SocketAddress(numericHost: host, port: port) { return [literal] }
         let resumer = OnceResumer<[SocketAddress]>()
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 resumer.install(continuation)
-                if let timeout {
-                    let (seconds, attoseconds) = timeout.components
-                    let nanos = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanos))) {
-                        resumer.resume(with: .failure(PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")))
-                    }
-                }
                 DispatchQueue.global().async {
                     resumer.resume(with: Result { try lookUp(host: host, port: port) })
                 }

@@ -1,10 +1,12 @@
 import Glibc
 import Synchronization
+import Timing
 
 /// A `Transport` over a non-blocking TCP socket with `TCP_NODELAY`.
 ///
 /// Requests are small and latency-bound (each PTP operation is a round trip), so Nagle's algorithm
-/// is off. Waits never occupy a pool thread: they park on the shared `IOEventLoop`.
+/// is off. Waits never occupy a pool thread: they park on the shared `IOEventLoop`. Timeouts are measured
+/// on the injected clock (`withTimeout`), so a test clock decides when a silent peer times out.
 package final class TCPTransport: Transport {
     /// Size of the reusable receive buffer; also the largest chunk one `receive` returns.
     static let scratchSize = 256 * 1024
@@ -14,14 +16,17 @@ package final class TCPTransport: Transport {
     package let peerDescription: String
     /// The peer's address, when the kernel reported one.
     package let peerAddress: SocketAddress?
+    /// The clock every timeout of this connection is measured on.
+    package let clock: any Clock<Duration>
     private let receiving = Atomic(false)
     /// Reused by every receive (only one runs at a time), so a read allocates only its right-sized result.
     private nonisolated(unsafe) let scratch: UnsafeMutableRawBufferPointer
 
-    init(socket: Socket, peer: SocketAddress?, description: String) {
+    init(socket: Socket, peer: SocketAddress?, description: String, clock: any Clock<Duration>) {
         self.socket = socket
         self.peerAddress = peer
         self.peerDescription = description
+        self.clock = clock
         self.scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
         // Best effort: a socket that refuses TCP_NODELAY still works, only slower.
         try? socket.setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, call: "setsockopt(TCP_NODELAY)")
@@ -32,23 +37,36 @@ package final class TCPTransport: Transport {
         scratch.deallocate()
     }
 
-    /// Connects to `host` (an IPv4 or IPv6 literal, or a name) within `timeout` (resolution included).
+    /// Connects to `host` (an IPv4 or IPv6 literal, or a name) within `timeout` on `clock` (resolution
+    /// included); the connection then measures its timeouts on `clock` too.
     ///
     /// Each resolved address is tried in turn; the error of the last attempt is thrown if none accepts.
-    package static func connect(host: String, port: UInt16, timeout: Duration?) async throws -> TCPTransport {
-        let deadline = MonotonicTime.deadline(after: timeout)
-        let addresses = try await SocketAddress.resolve(host: host, port: port, timeout: timeout)
+    package static func connect(
+        host: String, port: UInt16, timeout: Duration?, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> TCPTransport {
+        let stopwatch = Stopwatch(clock: clock)
+        // A literal needs no lookup, so no timer either.
+        var addresses = SocketAddress(numericHost: host, port: port).map { [$0] } ?? []
+        if addresses.isEmpty {
+            addresses = try await withTimeout(
+                after: timeout, on: clock, throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
+            ) {
+                try await SocketAddress.resolve(host: host, port: port)
+            }
+        }
         var lastError: any Error = PTPIPError.nameResolutionFailed(host: host, reason: "no address")
         for address in addresses {
             do {
                 let socket = try Socket(family: address.family)
                 do {
-                    try await socket.connect(to: address, deadline: deadline)
+                    try await withTimeout(after: timeout.map(stopwatch.remaining), on: clock, throwing: SocketFailure.timedOut) {
+                        try await socket.connect(to: address)
+                    }
                 } catch {
                     socket.close()
                     throw error
                 }
-                return TCPTransport(socket: socket, peer: address, description: address.description)
+                return TCPTransport(socket: socket, peer: address, description: address.description, clock: clock)
             } catch {
                 lastError = error.ptpip(address: address.description, during: "connect")
                 if Task.isCancelled { throw lastError }
@@ -65,7 +83,7 @@ package final class TCPTransport: Transport {
                 if let count = try socket.tryWrite(buffers, skipping: written) {
                     written += count
                 } else {
-                    try await socket.wait(for: .writable, deadline: MonotonicTime.deadline(after: timeout))
+                    try await wait(for: .writable, timeout: timeout)
                 }
             }
         } catch {
@@ -121,9 +139,18 @@ package final class TCPTransport: Transport {
     /// Parks on the event loop until the socket is readable, errors mapped to `PTPIPError`.
     private func waitReadable(timeout: Duration?) async throws {
         do {
-            try await socket.wait(for: .readable, deadline: MonotonicTime.deadline(after: timeout))
+            try await wait(for: .readable, timeout: timeout)
         } catch {
             throw error.ptpip(address: peerDescription, during: "receive")
+        }
+    }
+
+    /// Parks on the event loop until the socket is ready for `interest`, at most `timeout` on the clock
+    /// (an idle timeout: each wait has the whole of it).
+    private func wait(for interest: IOInterest, timeout: Duration?) async throws {
+        let socket = socket
+        try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
+            try await socket.wait(for: interest)
         }
     }
 

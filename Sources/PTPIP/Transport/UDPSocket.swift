@@ -1,6 +1,7 @@
 import Glibc
+import Timing
 
-/// A non-blocking UDP socket for SSDP: send datagrams, receive them with a deadline.
+/// A non-blocking UDP socket for SSDP: send datagrams, receive them with a timeout on an injected clock.
 ///
 /// Built on the same `Socket` and `IOEventLoop` as the TCP transport, so a receive waiting for a silent
 /// network parks on the loop thread, never on a pool thread, and `close()` or cancellation ends it at once.
@@ -20,10 +21,13 @@ package final class UDPSocket: Sendable {
     private let socket: Socket
     /// The address actually bound (with the kernel-chosen port when asked for port 0).
     package let localAddress: SocketAddress
+    /// The clock the timeouts of `send` and `receive` are measured on.
+    package let clock: any Clock<Duration>
 
-    private init(socket: Socket, localAddress: SocketAddress) {
+    private init(socket: Socket, localAddress: SocketAddress, clock: any Clock<Duration>) {
         self.socket = socket
         self.localAddress = localAddress
+        self.clock = clock
     }
 
     deinit {
@@ -31,8 +35,10 @@ package final class UDPSocket: Sendable {
     }
 
     /// Opens a UDP socket bound to `host` (an IPv4 or IPv6 literal; "0.0.0.0" for every interface) and
-    /// `port` (0 lets the kernel choose).
-    package static func bind(host: String = "0.0.0.0", port: UInt16 = 0) throws -> UDPSocket {
+    /// `port` (0 lets the kernel choose); timeouts are measured on `clock`.
+    package static func bind(
+        host: String = "0.0.0.0", port: UInt16 = 0, clock: any Clock<Duration> = ContinuousClock()
+    ) throws -> UDPSocket {
         guard let address = SocketAddress(numericHost: host, port: port) else {
             throw PTPIPError.invalidState("cannot bind UDP to '\(host)': not an IPv4 or IPv6 address")
         }
@@ -44,7 +50,7 @@ package final class UDPSocket: Sendable {
                 try socket.withDescriptor { fd throws(SocketFailure) in
                     _ = try systemCall("bind") { address.withSockAddr { Glibc.bind(fd, $0, $1) } }
                 }
-                return UDPSocket(socket: socket, localAddress: try socket.localAddress() ?? address)
+                return UDPSocket(socket: socket, localAddress: try socket.localAddress() ?? address, clock: clock)
             } catch {
                 socket.close()
                 throw error
@@ -77,26 +83,33 @@ package final class UDPSocket: Sendable {
 
     /// Sends `bytes` as one datagram to `destination`, waiting (up to `timeout`) while the send buffer is full.
     package func send(_ bytes: [UInt8], to destination: SocketAddress, timeout: Duration? = .seconds(1)) async throws {
-        let deadline = MonotonicTime.deadline(after: timeout)
+        let socket = socket
         do {
-            while true {
-                let sent: Bool = try socket.withDescriptor { fd throws(SocketFailure) in
-                    let result = bytes.withUnsafeBytes { raw in
-                        destination.withSockAddr { address, length in
-                            retryingInterrupts { Glibc.sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length) }
-                        }
-                    }
-                    switch result {
-                    case .success: return true
-                    case .failure(.wouldBlock): return false
-                    case let .failure(error): throw .system(error, call: "sendto")
-                    }
-                }
-                if sent { return }
-                try await socket.wait(for: .writable, deadline: deadline)
+            // A datagram nearly always goes out at once; only a full send buffer starts a timer.
+            if try Self.trySend(bytes, to: destination, on: socket) { return }
+            try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
+                repeat {
+                    try await socket.wait(for: .writable)
+                } while try !Self.trySend(bytes, to: destination, on: socket)
             }
         } catch {
             throw error.ptpip(address: destination.description, during: "UDP send")
+        }
+    }
+
+    /// Sends one datagram if the send buffer takes it now; false when it is full.
+    private static func trySend(_ bytes: [UInt8], to destination: SocketAddress, on socket: Socket) throws(SocketFailure) -> Bool {
+        try socket.withDescriptor { fd throws(SocketFailure) in
+            let result = bytes.withUnsafeBytes { raw in
+                destination.withSockAddr { address, length in
+                    retryingInterrupts { Glibc.sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length) }
+                }
+            }
+            switch result {
+            case .success: return true
+            case .failure(.wouldBlock): return false
+            case let .failure(error): throw .system(error, call: "sendto")
+            }
         }
     }
 
@@ -104,24 +117,27 @@ package final class UDPSocket: Sendable {
     ///
     /// Throws `.cancelled` after `close()` or task cancellation.
     package func receive(timeout: Duration?) async throws -> Datagram? {
-        let deadline = MonotonicTime.deadline(after: timeout)
+        let socket = socket
         var buffer = [UInt8](repeating: 0, count: Self.maximumDatagram)
         do {
-            while true {
-                if let datagram = try tryReceive(into: &buffer) { return datagram }
-                do {
-                    try await socket.wait(for: .readable, deadline: deadline)
-                } catch .timedOut {
-                    return nil
+            // One already queued is taken without starting a timer.
+            if let datagram = try Self.tryReceive(from: socket, into: &buffer) { return datagram }
+            return try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
+                var buffer = [UInt8](repeating: 0, count: Self.maximumDatagram)
+                while true {
+                    try await socket.wait(for: .readable)
+                    if let datagram = try Self.tryReceive(from: socket, into: &buffer) { return datagram }
                 }
             }
+        } catch SocketFailure.timedOut {
+            return nil
         } catch {
             throw error.ptpip(address: localAddress.description, during: "UDP receive")
         }
     }
 
     /// Reads one waiting datagram; nil when none is queued.
-    private func tryReceive(into buffer: inout [UInt8]) throws(SocketFailure) -> Datagram? {
+    private static func tryReceive(from socket: Socket, into buffer: inout [UInt8]) throws(SocketFailure) -> Datagram? {
         try socket.withDescriptor { fd throws(SocketFailure) in
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -129,7 +129,7 @@ package struct CameraDiscovery: Sendable {
         if let targets = configuration.ssdpTargets {
             var sockets: [(UDPSocket, SocketAddress)] = []
             for target in targets {
-                sockets.append((try UDPSocket.bind(host: target.host.contains(":") ? "::" : "0.0.0.0"), target))
+                sockets.append((try UDPSocket.bind(host: target.host.contains(":") ? "::" : "0.0.0.0", clock: clock), target))
             }
             return sockets
         }
@@ -138,7 +138,7 @@ package struct CameraDiscovery: Sendable {
         var lastError: (any Error)?
         for address in hostAddresses where address.canMulticast && !address.isLoopback {
             do {
-                let socket = try UDPSocket.bind(host: address.address)
+                let socket = try UDPSocket.bind(host: address.address, clock: clock)
                 try socket.setMulticastInterface(address.address)
                 sockets.append((socket, group))
             } catch {

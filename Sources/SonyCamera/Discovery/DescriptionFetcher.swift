@@ -1,4 +1,5 @@
 import PTPIP
+import Timing
 
 /// Fetches a device description: a minimal HTTP/1.1 GET over `TCPTransport`, bounded in time and size.
 ///
@@ -24,9 +25,10 @@ package struct DescriptionFetcher: Sendable {
 
     /// The body of `url` (an `http://host[:port]/path` URL) as text.
     package func fetch(_ url: HTTPURL) async throws -> String {
-        let timeout = timeout
         do {
-            return try await Self.bounded(by: timeout, clock: clock, address: url.authority) {
+            return try await withTimeout(
+                after: timeout, on: clock, throwing: DescriptionFetchFailure.timedOut(address: url.authority)
+            ) {
                 try await get(url)
             }
         } catch let failure as DescriptionFetchFailure {
@@ -37,7 +39,7 @@ package struct DescriptionFetcher: Sendable {
     }
 
     private func get(_ url: HTTPURL) async throws -> String {
-        let transport = try await TCPTransport.connect(host: url.host, port: url.port, timeout: timeout)
+        let transport = try await TCPTransport.connect(host: url.host, port: url.port, timeout: timeout, clock: clock)
         defer { transport.close() }
         let request = "GET \(url.path) HTTP/1.1\r\nHost: \(url.authority)\r\nConnection: close\r\n"
             + "Accept: text/xml, application/xml\r\nUser-Agent: hdrshoot/0.1 UPnP/1.1\r\n\r\n"
@@ -60,24 +62,6 @@ package struct DescriptionFetcher: Sendable {
 
     static func tooLarge(_ limit: Int, at url: HTTPURL) -> DescriptionFetchFailure {
         .notHTTP(expected: "a description of at most \(limit) bytes from \(url)", received: "more")
-    }
-
-    /// Runs `body`, cancelling it and throwing `DescriptionFetchFailure.timedOut` once `timeout` has passed on `clock`.
-    static func bounded<T: Sendable>(
-        by timeout: Duration, clock: any Clock<Duration>, address: String, _ body: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await clock.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw DescriptionFetchFailure.timedOut(address: address)
-            }
-            return value
-        }
     }
 }
 
