@@ -18,22 +18,27 @@ let package = Package(
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
 
+        // The one system-call layer: typed Errno, EINTR retry, sockets, the I/O event loop, file writes.
+        .target(name: "Posix", swiftSettings: strict),
+
         // Protocol and device layers.
-        .target(name: "PTPIP", dependencies: ["ByteCoding"], swiftSettings: strict),
-        .target(name: "Shooting", dependencies: ["Exposure"], swiftSettings: strict),
+        .target(name: "PTPIP", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
+        .target(name: "Shooting", dependencies: ["Exposure", "Posix"], swiftSettings: strict),
         // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(
-            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ByteCoding", "ImageMetadata"],
+            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Posix", "Shooting", "Exposure", "ByteCoding", "ImageMetadata"],
             swiftSettings: strict),
-        .target(name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "ImageMetadata"], swiftSettings: strict),
-        .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
+        .target(
+            name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "Posix", "Exposure", "ByteCoding", "ImageMetadata"],
+            swiftSettings: strict),
+        .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
 
         // Front end.
         .target(
             name: "HDRShootCLI",
-            dependencies: ["Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
+            dependencies: ["Exposure", "PTPIP", "Posix", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
             swiftSettings: strict
         ),
         .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
@@ -49,6 +54,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding", "TestSupport"], swiftSettings: strict),
@@ -57,7 +63,7 @@ let package = Package(
         .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SonyCameraTests",
-            dependencies: ["SonyCamera", "CameraSimulator", "PTPIP", "Shooting", "Exposure", "TestSupport"],
+            dependencies: ["SonyCamera", "CameraSimulator", "PTPIP", "Posix", "Shooting", "Exposure", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -65,7 +71,7 @@ let package = Package(
             dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "Exposure", "ByteCoding", "ImageMetadata", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HDRShootCLITests", dependencies: ["HDRShootCLI", "Exposure", "CameraSimulator", "TestSupport"], swiftSettings: strict),
     ]
 )

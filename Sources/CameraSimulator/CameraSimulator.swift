@@ -1,3 +1,4 @@
+import Posix
 import PTPIP
 import SonyProtocol
 
@@ -50,7 +51,7 @@ package actor CameraSimulator {
         do {
             listener = try TCPListener.bind(host: configuration.host, port: configuration.port)
         } catch {
-            if case let .systemCallFailed(_, code, _)? = error as? PTPIPError, code == Errno.addressNotAvailable.rawValue {
+            if case let .systemCallFailed(_, code)? = error as? PTPIPError, code == .addressNotAvailable {
                 throw .addressNotLocal(host: configuration.host)
             }
             throw .cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 import Testing
 @testable import NetworkMonitor
 

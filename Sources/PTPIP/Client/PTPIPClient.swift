@@ -1,3 +1,5 @@
+import Posix
+
 /// A PTP/IP session with one camera (CIPA DC-005): a command connection and an event connection.
 ///
 /// `connect` performs both Init handshakes; then `openSession`, `execute` (one transaction at a time,

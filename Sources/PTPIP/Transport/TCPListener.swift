@@ -1,3 +1,5 @@
+import Posix
+
 /// A listening TCP socket that hands out `TCPTransport`s: the server side of the transport layer.
 ///
 /// The simulated camera serves PTP/IP through this; tests bind to port 0 and read `port` back.

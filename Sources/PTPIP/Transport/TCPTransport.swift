@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Synchronization
 
 /// A `Transport` over a non-blocking TCP socket with `TCP_NODELAY`.
@@ -147,7 +148,7 @@ extension SocketFailure {
             case .networkUnreachable: return .networkUnreachable(address: address)
             case .timedOut: return .timedOut(address: address, during: during)
             case .connectionReset, .brokenPipe: return .connectionReset(during: "\(during) (\(address))")
-            default: return .systemCallFailed(call: call, errno: errno.rawValue, message: errno.description)
+            default: return .systemCallFailed(call: call, errno: errno)
             }
         }
     }

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// Why a socket-level wait or call did not complete; the transport turns it into a `PTPIPError` with context.
-enum SocketFailure: Error, Sendable, Equatable {
+package enum SocketFailure: Error, Sendable, Equatable {
     /// A system call failed with `errno`.
     case system(Errno, call: String)
     /// The deadline passed before the descriptor became ready.
@@ -15,7 +15,7 @@ enum SocketFailure: Error, Sendable, Equatable {
 }
 
 /// Readiness a waiter asks for.
-enum IOInterest: Sendable {
+package enum IOInterest: Sendable {
     /// Bytes (or EOF, or an error) can be read.
     case readable
     /// Bytes can be written (or a non-blocking connect has finished).
@@ -23,19 +23,19 @@ enum IOInterest: Sendable {
 }
 
 /// Monotonic nanoseconds (CLOCK_MONOTONIC), the time base of every kernel wait in the transport.
-enum MonotonicTime {
+package enum MonotonicTime {
     /// "No deadline".
-    static let never = UInt64.max
+    package static let never = UInt64.max
 
     /// Now, in nanoseconds since an arbitrary point.
-    static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 
     /// The instant `timeout` from now, or `never` for nil; negative timeouts mean "already passed".
-    static func deadline(after timeout: Duration?) -> UInt64 {
+    package static func deadline(after timeout: Duration?) -> UInt64 {
         guard let timeout else { return never }
         let (seconds, attoseconds) = timeout.components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return now() }
@@ -54,9 +54,9 @@ enum MonotonicTime {
 /// lets registration, cancellation and `close` interrupt a running `poll` at once, so nothing here can
 /// hang on a silent peer beyond the caller's deadline. (`epoll` is not exported by the Glibc module,
 /// and the handful of descriptors a camera session uses makes `poll` just as fast.)
-final class IOEventLoop: Sendable {
+package final class IOEventLoop: Sendable {
     /// The process-wide loop; its thread starts on first use and lives as long as the process.
-    static let shared = IOEventLoop()
+    package static let shared = IOEventLoop()
 
     private struct Waiter: Sendable {
         let fd: Int32
@@ -96,7 +96,7 @@ final class IOEventLoop: Sendable {
 
     /// Suspends until `fd` is ready for `interest`, the deadline passes, the task is cancelled or the
     /// descriptor is closed. A negative `fd` waits for the deadline only (a cancellable timer).
-    func wait(fd: Int32, for interest: IOInterest, deadline: UInt64) async throws(SocketFailure) {
+    package func wait(fd: Int32, for interest: IOInterest, deadline: UInt64) async throws(SocketFailure) {
         let id = state.withLock { state in
             defer { state.nextID &+= 1 }
             return state.nextID
