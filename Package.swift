@@ -54,7 +54,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "PosixTests", dependencies: ["Posix", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
         .testTarget(name: "ExposureTests", dependencies: ["Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding", "TestSupport"], swiftSettings: strict),
