@@ -1,13 +1,13 @@
 // swift-tools-version:6.0
 // hdrshoot: automated HDR bracketing for Sony Alpha cameras over PTP/IP.
 // No third-party dependencies: only what the Swift toolchain ships.
+// Linux only: the Posix layer calls Glibc and the network monitor speaks netlink, so no other platform is declared.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "hdrshoot",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hdrshoot", targets: ["hdrshoot"]),
     ],

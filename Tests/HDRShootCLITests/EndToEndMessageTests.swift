@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The small messages of issue 15, each as the built binary prints it.
 @Suite("Messages a photographer meets (built binary)", .serialized)

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Two network namespaces the test creates, joined by a veth pair: the host (`hs0`, 10.231.0.65/24) where
 /// `hdrshoot run` shoots, and the camera (`hs1`, 10.231.0.66/24) where `hdrshoot simulate` listens.
