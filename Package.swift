@@ -1,13 +1,13 @@
 // swift-tools-version:6.0
 // hdrshoot: automated HDR bracketing for Sony Alpha cameras over PTP/IP.
 // No third-party dependencies: only what the Swift toolchain ships.
+// Linux only: the Posix layer calls Glibc and the network monitor speaks netlink, so no other platform is declared.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "hdrshoot",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hdrshoot", targets: ["hdrshoot"]),
     ],
@@ -20,24 +20,27 @@ let package = Package(
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
 
+        // The one system-call layer: typed Errno, EINTR retry, sockets, the I/O event loop, file writes.
+        .target(name: "Posix", swiftSettings: strict),
+
         // Protocol and device layers.
-        .target(name: "PTPIP", dependencies: ["ByteCoding", "Timing"], swiftSettings: strict),
-        .target(name: "Shooting", dependencies: ["Exposure", "Timing"], swiftSettings: strict),
+        .target(name: "PTPIP", dependencies: ["ByteCoding", "Timing", "Posix"], swiftSettings: strict),
+        .target(name: "Shooting", dependencies: ["Exposure", "Timing", "Posix"], swiftSettings: strict),
         // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(
-            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing"],
+            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
         .target(
-            name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing"],
+            name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
-        .target(name: "NetworkMonitor", dependencies: ["ByteCoding"], swiftSettings: strict),
+        .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
 
         // Front end.
         .target(
             name: "HDRShootCLI",
-            dependencies: ["Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
+            dependencies: ["Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor", "Posix"],
             swiftSettings: strict
         ),
         .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
@@ -56,6 +59,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
@@ -65,7 +69,7 @@ let package = Package(
         .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SonyCameraTests",
-            dependencies: ["SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIP", "Shooting", "Exposure", "TestSupport"],
+            dependencies: ["SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIP", "Shooting", "Exposure", "TestSupport", "Posix"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -73,7 +77,7 @@ let package = Package(
             dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"], swiftSettings: strict),
         .testTarget(
             name: "HDRShootCLITests",
             dependencies: ["HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor", "TestSupport"],

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One benchmark subcommand of `hdrshoot-bench`.
 struct Benchmark: Sendable {

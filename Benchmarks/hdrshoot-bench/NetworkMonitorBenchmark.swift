@@ -1,9 +1,7 @@
 import Foundation
 import NetworkMonitor
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `hdrshoot-bench netmon`: what a running `NetworkMonitor` costs while nothing changes on the network.
 ///

@@ -1,3 +1,4 @@
+import Posix
 import PTPIP
 import SonyProtocol
 import Timing
@@ -55,7 +56,7 @@ package actor CameraSimulator {
         do {
             listener = try TCPListener.bind(host: configuration.host, port: configuration.port)
         } catch {
-            if case let .systemCallFailed(_, code, _)? = error as? PTPIPError, code == Errno.addressNotAvailable.rawValue {
+            if case let .systemCallFailed(_, code)? = error as? PTPIPError, code == .addressNotAvailable {
                 throw .addressNotLocal(host: configuration.host)
             }
             throw .cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Shooting
 
 extension JournalError: CLIReportable {
@@ -58,7 +56,7 @@ extension JournalError: CLIReportable {
     }
 
     /// The C library's text for an errno (`No such file or directory`).
-    static func text(_ code: Int32) -> String {
-        String(cString: strerror(code))
+    static func text(_ code: Errno) -> String {
+        code.description
     }
 }

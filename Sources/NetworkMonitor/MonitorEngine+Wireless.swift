@@ -1,3 +1,5 @@
+import Posix
+
 /// The nl80211 sockets: one for requests, one joined to the `mlme` and `config` groups.
 struct WirelessChannel {
     let endpoint: NetlinkEndpoint

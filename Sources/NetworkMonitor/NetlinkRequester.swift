@@ -1,4 +1,5 @@
 import ByteCoding
+import Posix
 
 /// Sends requests on its own socket (never the event socket) and collects the matching replies.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 
 /// Netlink protocol numbers (linux/netlink.h; Glibc does not export them).
 package enum NetlinkProtocol {
@@ -40,7 +41,7 @@ package struct NetlinkEndpoint: Sendable, Equatable {
     }
 }
 
-/// One AF_NETLINK socket; each syscall is wrapped once: errno read at once, EINTR retried, typed `Errno`.
+/// One AF_NETLINK socket; each syscall goes through Posix's wrapper: errno read at once, EINTR retried, typed `Errno`.
 ///
 /// Not thread-safe: a socket belongs to the one thread that uses it.
 package final class NetlinkSocket {
@@ -59,25 +60,28 @@ package final class NetlinkSocket {
 
     /// Opens and binds a socket of `netlinkProtocol` (binding to `portID` 0 lets the kernel choose).
     package init(netlinkProtocol: Int32, portID: UInt32 = 0, receiveBufferSize: Int? = nil) throws(NetworkMonitorError) {
-        let fd = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkProtocol)
-        guard fd >= 0 else { throw .system(operation: "socket(AF_NETLINK, \(netlinkProtocol))", errno: Errno(rawValue: errno)) }
+        let fd = try netlinkCall("socket(AF_NETLINK, \(netlinkProtocol))") {
+            socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkProtocol)
+        }
         do throws(NetworkMonitorError) {
             if let size = receiveBufferSize {
                 try Self.setOption(fd, SOL_SOCKET, SO_RCVBUF, Int32(size), name: "SO_RCVBUF")
             }
             var address = Self.address(port: portID)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<NetlinkSocketAddress>.size))
+            _ = try netlinkCall("bind") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<NetlinkSocketAddress>.size))
+                    }
                 }
             }
-            guard bound == 0 else { throw .system(operation: "bind", errno: Errno(rawValue: errno)) }
             var local = NetlinkSocketAddress()
             var length = socklen_t(MemoryLayout<NetlinkSocketAddress>.size)
-            let named = withUnsafeMutablePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            _ = try netlinkCall("getsockname") {
+                withUnsafeMutablePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+                }
             }
-            guard named == 0 else { throw .system(operation: "getsockname", errno: Errno(rawValue: errno)) }
             descriptor = fd
             self.portID = local.portID
             buffer = [UInt8](repeating: 0, count: Self.bufferSize)
@@ -99,25 +103,22 @@ package final class NetlinkSocket {
     package func setReceiveTimeout(_ duration: Duration) throws(NetworkMonitorError) {
         let (seconds, attoseconds) = duration.components
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        let result = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-        guard result == 0 else { throw .system(operation: "setsockopt(SO_RCVTIMEO)", errno: Errno(rawValue: errno)) }
+        _ = try netlinkCall("setsockopt(SO_RCVTIMEO)") {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
 
     /// Sends one datagram to `port` (0 = the kernel), or to multicast `group` (a group number, not a mask).
     package func send(_ bytes: [UInt8], to port: UInt32, group: UInt32 = 0) throws(NetworkMonitorError) {
         var address = Self.address(port: port, groups: group == 0 ? 0 : 1 << (group - 1))
-        while true {
-            let sent = bytes.withUnsafeBytes { raw in
+        _ = try netlinkCall("sendto") {
+            bytes.withUnsafeBytes { raw in
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                         sendto(descriptor, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<NetlinkSocketAddress>.size))
                     }
                 }
             }
-            if sent >= 0 { return }
-            let code = Errno(rawValue: errno)
-            if code == .interrupted { continue }
-            throw .system(operation: "sendto", errno: code)
         }
     }
 
@@ -127,30 +128,28 @@ package final class NetlinkSocket {
     /// a receive timeout throws `.system(errno: EAGAIN)`.
     package func receive(wait: Bool = true) throws(NetworkMonitorError) -> (bytes: [UInt8], sender: UInt32)? {
         var sender = NetlinkSocketAddress()
-        while true {
-            var length = socklen_t(MemoryLayout<NetlinkSocketAddress>.size)
-            let flags = Int32(MSG_TRUNC) | (wait ? 0 : Int32(MSG_DONTWAIT))
-            let received = buffer.withUnsafeMutableBytes { raw in
+        var length = socklen_t(MemoryLayout<NetlinkSocketAddress>.size)
+        let flags = Int32(MSG_TRUNC) | (wait ? 0 : Int32(MSG_DONTWAIT))
+        let outcome = retryingInterrupts {
+            length = socklen_t(MemoryLayout<NetlinkSocketAddress>.size)
+            return buffer.withUnsafeMutableBytes { raw in
                 withUnsafeMutablePointer(to: &sender) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                         recvfrom(descriptor, raw.baseAddress, raw.count, flags, $0, &length)
                     }
                 }
             }
-            if received >= 0 {
-                guard received <= buffer.count else {
-                    throw .malformed(context: "datagram", .invalidValue(
-                        field: "datagram length", reason: "\(received) bytes exceed the \(buffer.count)-byte buffer"))
-                }
-                return (Array(buffer[0..<received]), sender.portID)
+        }
+        switch outcome {
+        case let .success(received):
+            guard received <= buffer.count else {
+                throw .malformed(context: "datagram", .invalidValue(
+                    field: "datagram length", reason: "\(received) bytes exceed the \(buffer.count)-byte buffer"))
             }
-            let code = Errno(rawValue: errno)
-            switch code {
-            case .interrupted: continue
-            case .noBufferSpace: throw .eventsLost
-            case .wouldBlock where !wait: return nil
-            default: throw .system(operation: "recvfrom", errno: code)
-            }
+            return (Array(buffer[0..<received]), sender.portID)
+        case .failure(.noBufferSpace): throw .eventsLost
+        case .failure(.wouldBlock) where !wait: return nil
+        case let .failure(code): throw .system(operation: "recvfrom", errno: code)
         }
     }
 
@@ -162,9 +161,7 @@ package final class NetlinkSocket {
         throws(NetworkMonitorError)
     {
         var value = value
-        guard setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-            throw .system(operation: "setsockopt(\(name))", errno: Errno(rawValue: errno))
-        }
+        _ = try netlinkCall("setsockopt(\(name))") { setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 }
 
@@ -179,7 +176,7 @@ package final class Wakeup: Sendable {
     /// Creates the pipe.
     package init() throws(NetworkMonitorError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .system(operation: "pipe", errno: Errno(rawValue: errno)) }
+        _ = try netlinkCall("pipe") { pipe(&ends) }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -203,11 +200,14 @@ package final class Wakeup: Sendable {
 /// Blocks until one of `descriptors` is readable; returns their indices. No timeout: idle costs no CPU.
 package func pollReadable(_ descriptors: [Int32]) throws(NetworkMonitorError) -> [Int] {
     var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    while true {
-        let count = poll(&entries, nfds_t(entries.count), -1)
-        if count >= 0 { break }
-        let code = Errno(rawValue: errno)
-        if code != .interrupted { throw .system(operation: "poll", errno: code) }
-    }
+    _ = try netlinkCall("poll") { poll(&entries, nfds_t(entries.count), -1) }
     return entries.indices.filter { entries[$0].revents != 0 }
+}
+
+/// Runs one system call through Posix's wrapper (errno read at once, EINTR retried) and names it in the error.
+private func netlinkCall<T: FixedWidthInteger>(_ operation: @autoclosure () -> String, _ body: () -> T) throws(NetworkMonitorError) -> T {
+    switch retryingInterrupts(body) {
+    case let .success(value): return value
+    case let .failure(error): throw .system(operation: operation(), errno: error)
+    }
 }

@@ -1,4 +1,5 @@
 import ByteCoding
+import Posix
 
 /// The one error of the PTPIP layer: connections, framing, codec and PTP responses.
 ///
@@ -21,8 +22,8 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
     case peerClosed(during: String)
     /// The peer reset the connection (ECONNRESET, EPIPE) while we were doing `during`.
     case connectionReset(during: String)
-    /// Any other system call failure: the call, its errno and the system's message.
-    case systemCallFailed(call: String, errno: Int32, message: String)
+    /// Any other system call failure: the call and its errno (whose description is the system's message).
+    case systemCallFailed(call: String, errno: Errno)
 
     // MARK: - Protocol
 
@@ -82,8 +83,8 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the camera closed the connection during \(during)"
         case let .connectionReset(during):
             return "the connection was reset during \(during)"
-        case let .systemCallFailed(call, errno, message):
-            return "\(call) failed: \(message) (errno \(errno))"
+        case let .systemCallFailed(call, errno):
+            return "\(call) failed: \(errno.description) (errno \(errno.rawValue))"
         case let .protocolViolation(expected, received):
             return "protocol violation: expected \(expected), received \(received)"
         case let .response(code, operation):

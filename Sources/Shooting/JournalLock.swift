@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Posix
 
 /// An exclusive claim on one shoot's journal, held by the process that shoots it (`run` or `resume`).
 ///
@@ -14,15 +11,15 @@ import Darwin
 package final class JournalLock: Sendable {
     /// The lock file.
     package let path: String
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: FileDescriptor) {
         self.path = path
         self.descriptor = descriptor
     }
 
     deinit {
-        _ = close(descriptor)
+        descriptor.closeIgnoringErrors()
     }
 
     /// The lock file of the journal `id` in `directory`.
@@ -33,26 +30,26 @@ package final class JournalLock: Sendable {
     /// Takes the claim on journal `id` without waiting; blocking file calls: run on the journal queue.
     static func acquire(id: String, in directory: String) throws(JournalError) -> JournalLock {
         let path = path(ofJournal: id, in: directory)
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         do {
-            descriptor = try JournalFile.retryingInterrupts { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+            descriptor = try FileDescriptor.open(path, O_RDWR | O_CREAT, permissions: 0o600)
         } catch {
             throw .writeFailed(path: path, errno: JournalStore.errno(of: error))
         }
         do {
-            _ = try JournalFile.retryingInterrupts { flock(descriptor, LOCK_EX | LOCK_NB) }
+            try descriptor.tryLock(exclusive: true)
         } catch {
             let code = JournalStore.errno(of: error)
-            let holder = code == EWOULDBLOCK ? holderProcessID(descriptor) : nil
-            _ = close(descriptor)
-            if code == EWOULDBLOCK { throw .inUse(path: path, processID: holder) }
+            let holder = code == .wouldBlock ? holderProcessID(descriptor) : nil
+            descriptor.closeIgnoringErrors()
+            if code == .wouldBlock { throw .inUse(path: path, processID: holder) }
             throw .writeFailed(path: path, errno: code)
         }
         let lock = JournalLock(path: path, descriptor: descriptor)
         // The holder's pid, for a refused second process; a failure here only loses that detail.
         let text = Array("\(getpid())\n".utf8)
-        if ftruncate(descriptor, 0) == 0 {
-            _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        if (try? descriptor.truncate(to: 0)) != nil {
+            _ = try? descriptor.write(text, atOffset: 0)
         }
         return lock
     }
@@ -64,21 +61,21 @@ package final class JournalLock: Sendable {
     /// claim in that same instant is refused as if the shoot were busy, and can simply be run again.
     static func holder(id: String, in directory: String) -> Int32?? {
         let path = path(ofJournal: id, in: directory)
-        guard let descriptor = try? JournalFile.retryingInterrupts({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
-        defer { _ = close(descriptor) }
+        guard let descriptor = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        defer { descriptor.closeIgnoringErrors() }
         do {
-            _ = try JournalFile.retryingInterrupts { flock(descriptor, LOCK_SH | LOCK_NB) }
+            try descriptor.tryLock(exclusive: false)
             return nil
         } catch {
-            guard JournalStore.errno(of: error) == EWOULDBLOCK else { return nil }
+            guard JournalStore.errno(of: error) == .wouldBlock else { return nil }
             return .some(holderProcessID(descriptor))
         }
     }
 
     /// The process id written by the current holder, if the file holds one.
-    private static func holderProcessID(_ descriptor: Int32) -> Int32? {
+    private static func holderProcessID(_ descriptor: FileDescriptor) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        let count = buffer.withUnsafeMutableBytes { (try? descriptor.read(into: $0, atOffset: 0)) ?? -1 }
         guard count > 0 else { return nil }
         let digits = buffer[..<count].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         return Int32(String(decoding: digits, as: UTF8.self))

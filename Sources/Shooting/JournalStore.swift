@@ -1,27 +1,23 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Foundation
+import Posix
 
 /// Why the journal could not be read or written; every case names the file.
 package enum JournalError: Error, Sendable, Equatable {
     /// The state directory could not be created or opened.
-    case stateDirectoryUnavailable(path: String, errno: Int32)
+    case stateDirectoryUnavailable(path: String, errno: Errno)
     /// No usable state directory: neither an option, nor `$HDRSHOOT_STATE_DIR`, `$XDG_STATE_HOME` or `$HOME`.
     case noStateDirectory
     /// The file is not a journal (damaged or edited); it is left as it is.
     case corrupt(path: String, detail: String)
     /// The file could not be read.
-    case unreadable(path: String, errno: Int32)
+    case unreadable(path: String, errno: Errno)
     /// The journal was written by a newer hdrshoot.
     case unsupportedFormat(path: String, format: Int)
     /// No space left (ENOSPC/EDQUOT); the previous journal is intact.
     case diskFull(path: String)
     /// Writing failed for another reason; the previous journal is intact.
-    case writeFailed(path: String, errno: Int32)
+    case writeFailed(path: String, errno: Errno)
     /// A new shoot's journal already exists.
     case alreadyExists(path: String)
     /// No journal with this id.
@@ -100,7 +96,7 @@ package struct JournalStore: Sendable {
         let path = directory.path
         try await perform { () throws(JournalError) in
             do {
-                try JournalFile.makeDirectory(path)
+                try FileSystem.makeDirectories(path, permissions: 0o700)
             } catch {
                 throw .stateDirectoryUnavailable(path: path, errno: Self.errno(of: error))
             }
@@ -147,7 +143,7 @@ package struct JournalStore: Sendable {
             preconditionFailure("a journal always encodes: \(error)")
         }
         try await perform { () throws(JournalError) in
-            if JournalFile.exists(path) {
+            if FileSystem.exists(path) {
                 guard replacing else { throw .alreadyExists(path: path) }
                 // Never overwrite what we cannot read; skip a snapshot older than the file. The file is
                 // decoded unless it is exactly the bytes we wrote last (see `JournalWriteMemo`).
@@ -164,11 +160,11 @@ package struct JournalStore: Sendable {
                 try JournalFile.writeAtomically(bytes, to: path, directory: directoryPath, faults: faults)
                 Self.written.remember(bytes, revision: journal.revision, at: path)
             } catch let error as Errno {
-                let full = error.rawValue == ENOSPC || error.rawValue == EDQUOT
-                throw full ? .diskFull(path: path) : .writeFailed(path: path, errno: error.rawValue)
+                let full = error == .noSpace || error == .diskQuotaExceeded
+                throw full ? .diskFull(path: path) : .writeFailed(path: path, errno: error)
             } catch {
                 // Only the injected crash gets here; a real crash would not return at all.
-                throw .writeFailed(path: path, errno: EIO)
+                throw .writeFailed(path: path, errno: .ioError)
             }
         }
     }
@@ -179,7 +175,7 @@ package struct JournalStore: Sendable {
     package func load(id: String) async throws(JournalError) -> ShootJournal {
         let path = url(ofJournal: id).path
         return try await perform { () throws(JournalError) in
-            guard JournalFile.exists(path) else { throw .notFound(id: id) }
+            guard FileSystem.exists(path) else { throw .notFound(id: id) }
             return try Self.decode(at: path)
         }
     }
@@ -188,10 +184,10 @@ package struct JournalStore: Sendable {
     package func list() async throws(JournalError) -> [JournalListing] {
         let directoryPath = directory.path
         return try await perform { () throws(JournalError) in
-            guard JournalFile.exists(directoryPath) else { return [] }
+            guard FileSystem.exists(directoryPath) else { return [] }
             let names: [String]
             do {
-                names = try JournalFile.list(directoryPath)
+                names = try FileSystem.contentsOfDirectory(directoryPath)
             } catch {
                 throw .stateDirectoryUnavailable(path: directoryPath, errno: Self.errno(of: error))
             }
@@ -260,8 +256,8 @@ package struct JournalStore: Sendable {
         return decoder
     }
 
-    /// The errno of a `JournalFile` error (EIO for anything else, which does not happen).
-    static func errno(of error: any Error) -> Int32 { (error as? Errno)?.rawValue ?? EIO }
+    /// The errno of a file error (EIO for anything else, which does not happen).
+    static func errno(of error: any Error) -> Errno { error as? Errno ?? .ioError }
 
     private struct FormatProbe: Decodable { var format: Int }
 
@@ -273,7 +269,7 @@ package struct JournalStore: Sendable {
     /// The content of the journal file at `path` (blocking).
     static func read(at path: String) throws(JournalError) -> [UInt8] {
         do {
-            return try JournalFile.readAll(path)
+            return try FileSystem.readAll(path)
         } catch {
             throw .unreadable(path: path, errno: errno(of: error))
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import ImageMetadata
+import Posix
 import Synchronization
 
 /// An image file being written as its bytes arrive from the camera.
@@ -15,10 +16,10 @@ final class ImageFile: Sendable {
     let fileName: String
     /// The full path.
     let path: String
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private let queue: DispatchQueue
 
-    private init(fileName: String, path: String, descriptor: Int32, queue: DispatchQueue) {
+    private init(fileName: String, path: String, descriptor: FileDescriptor, queue: DispatchQueue) {
         self.fileName = fileName
         self.path = path
         self.descriptor = descriptor
@@ -34,11 +35,14 @@ final class ImageFile: Sendable {
             for attempt in 0..<1000 {
                 let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
                 let path = directory.appendingPathComponent(candidate).path
-                let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-                if fd >= 0 { return ImageFile(fileName: candidate, path: path, descriptor: fd, queue: queue) }
-                let error = errno
-                if error == EINTR || error == EEXIST { continue }
-                throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(error)))
+                do throws(Errno) {
+                    let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o644)
+                    return ImageFile(fileName: candidate, path: path, descriptor: fd, queue: queue)
+                } catch .fileExists {
+                    continue
+                } catch {
+                    throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
+                }
             }
             throw SonyCameraError.fileWriteFailed(path: directory.appendingPathComponent(name).path, reason: "1000 files of that name exist")
         }
@@ -59,18 +63,12 @@ final class ImageFile: Sendable {
         }
     }
 
-    /// Writes every byte of `bytes` to `fd`, retrying EINTR and short writes.
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32, path: String) throws {
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
-                }
-                offset += written
-            }
+    /// Writes every byte of `bytes` to `fd` (Posix retries EINTR and short writes).
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: FileDescriptor, path: String) throws {
+        do throws(Errno) {
+            try fd.writeAll(bytes)
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
         }
     }
 
@@ -79,15 +77,7 @@ final class ImageFile: Sendable {
     func finish() async throws {
         let (fd, path) = (descriptor, self.path)
         try await Self.run(on: queue) {
-            if Self.retryingInterrupts({ Glibc.fsync(fd) }) != 0 {
-                let reason = String(cString: strerror(errno))
-                _ = Glibc.close(fd)
-                throw SonyCameraError.fileWriteFailed(path: path, reason: reason)
-            }
-            if Glibc.close(fd) != 0 {
-                throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
-            }
-            try Self.syncFolder(of: path)
+            try Self.syncAndClose(fd, path: path)
         }
     }
 
@@ -98,19 +88,25 @@ final class ImageFile: Sendable {
         let ticket = SyncTicket()
         let (fd, path) = (descriptor, self.path)
         queue.async {
-            ticket.complete(Result {
-                if Self.retryingInterrupts({ Glibc.fsync(fd) }) != 0 {
-                    let reason = String(cString: strerror(errno))
-                    _ = Glibc.close(fd)
-                    throw SonyCameraError.fileWriteFailed(path: path, reason: reason)
-                }
-                if Glibc.close(fd) != 0 {
-                    throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno)))
-                }
-                try Self.syncFolder(of: path)
-            })
+            ticket.complete(Result { try Self.syncAndClose(fd, path: path) })
         }
         return ticket
+    }
+
+    /// fsync of the file, close, then fsync of its folder; on the file's queue.
+    private static func syncAndClose(_ fd: FileDescriptor, path: String) throws {
+        do throws(Errno) {
+            try fd.sync()
+        } catch {
+            fd.closeIgnoringErrors()
+            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
+        }
+        do throws(Errno) {
+            try fd.close()
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
+        }
+        try syncFolder(of: path)
     }
 
     /// Renames the finished file to `name` in the same folder (suffixed when taken; never overwriting), and
@@ -130,15 +126,17 @@ final class ImageFile: Sendable {
                 let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
                 let target = (folder as NSString).appendingPathComponent(candidate)
                 // link + unlink: unlike rename(2), link(2) never replaces an existing file.
-                if Glibc.link(path, target) == 0 {
-                    _ = Glibc.unlink(path)
-                    try syncFolder(of: target)
-                    try syncFolder(of: path)
-                    return (candidate, target)
+                do throws(Errno) {
+                    try FileSystem.link(path, to: target)
+                } catch .fileExists {
+                    continue
+                } catch {
+                    throw SonyCameraError.fileWriteFailed(path: target, reason: error.description)
                 }
-                let error = errno
-                if error == EEXIST || error == EINTR { continue }
-                throw SonyCameraError.fileWriteFailed(path: target, reason: String(cString: strerror(error)))
+                try? FileSystem.unlink(path)
+                try syncFolder(of: target)
+                try syncFolder(of: path)
+                return (candidate, target)
             }
             throw SonyCameraError.fileWriteFailed(path: path, reason: "1000 files of that name exist")
         }
@@ -153,14 +151,20 @@ final class ImageFile: Sendable {
 
     /// Up to `length` leading bytes of the file at `path` (fewer at its end).
     private static func readPrefix(of path: String, length: Int) throws -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SonyCameraError.fileWriteFailed(path: path, reason: String(cString: strerror(errno))) }
-        defer { _ = Glibc.close(fd) }
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, O_RDONLY)
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
+        }
+        defer { fd.closeIgnoringErrors() }
         var bytes = [UInt8](repeating: 0, count: length)
         var filled = 0
         while filled < length {
-            let got = bytes.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + filled, length - filled, off_t(filled)) }
-            if got < 0, errno == EINTR { continue }
+            // A read error ends the prefix where it is, like the end of the file.
+            let got = bytes.withUnsafeMutableBytes {
+                (try? fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]), atOffset: filled)) ?? 0
+            }
             guard got > 0 else { break }
             filled += got
         }
@@ -170,21 +174,10 @@ final class ImageFile: Sendable {
     /// fsync of the folder holding `path`.
     private static func syncFolder(of path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        let dirFD = Glibc.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else {
-            throw SonyCameraError.fileWriteFailed(path: folder, reason: String(cString: strerror(errno)))
-        }
-        defer { _ = Glibc.close(dirFD) }
-        if retryingInterrupts({ Glibc.fsync(dirFD) }) != 0 {
-            throw SonyCameraError.fileWriteFailed(path: folder, reason: String(cString: strerror(errno)))
-        }
-    }
-
-    /// Calls `body` again while it fails with EINTR.
-    private static func retryingInterrupts(_ body: () -> Int32) -> Int32 {
-        while true {
-            let result = body()
-            if result == 0 || errno != EINTR { return result }
+        do throws(Errno) {
+            try FileSystem.syncDirectory(folder.isEmpty ? "." : folder)
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: folder, reason: error.description)
         }
     }
 
@@ -192,8 +185,8 @@ final class ImageFile: Sendable {
     func discard() async {
         let (fd, path) = (descriptor, self.path)
         try? await Self.run(on: queue) {
-            _ = Glibc.close(fd)
-            _ = Glibc.unlink(path)
+            fd.closeIgnoringErrors()
+            try? FileSystem.unlink(path)
         }
     }
 

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What `run` says while it connects: the plan first, then whom it waits for, each retry with its wait, the
 /// result (built binary, loopback only).

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Messages a photographer meets (a file in the output path, a speed Sony writes differently, another machine's
 /// address, no shoot yet, a run that never fired), each as the built binary prints it.

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Stopping, abandoning and answering a shoot: signals to the built binary, and a pseudo-terminal (util-linux
 /// `script`) for the prompt, the keys and the live line.

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A private corner of the file system for one end-to-end shoot: state, output, config, capture log.
 struct ShootSandbox {

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `hdrshoot run`, `resume` and `status` as built binaries against `hdrshoot simulate` over loopback.
 @Suite("End-to-end shoots (built binary against hdrshoot simulate)", .serialized)

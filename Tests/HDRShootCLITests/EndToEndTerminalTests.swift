@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The console on a real pseudo-terminal (util-linux `script`): the live line at a given width, pausing and
 /// stopping with keys, the prompt's Ctrl-D, and a hangup that must not end the shoot.

@@ -2,9 +2,7 @@ import CameraSimulator
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The README's exit-code table, held by the built binary for every command.
 @Suite("exit codes of every command (built binary)")

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `hdrshoot run` shooting through a veth pair into `hdrshoot simulate` in another network namespace, with
 /// the host's link taken down mid-shoot. The kernel is real, so the outage is real time.

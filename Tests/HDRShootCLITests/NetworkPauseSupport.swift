@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension VethNamespaces {
     /// `ip netns exec <namespace> <hdrshoot> arguments...` (ip execs hdrshoot, so the PID is hdrshoot's).

@@ -3,9 +3,7 @@ import Foundation
 @testable import Shooting
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One shoot per output folder, manifests never mixed or downgraded, and set folders ready to merge.
 @Suite("output folders and manifests (built binary)")

@@ -2,9 +2,7 @@ import Foundation
 @testable import HDRShootCLI
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The README says what the built binary does, and its steps work as written.
 @Suite("README as written (built binary)")

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `hdrshoot run --every` (interval HDR) and its `resume`, as built binaries against `hdrshoot simulate`.
 @Suite("End-to-end interval series (built binary against hdrshoot simulate)", .serialized)

@@ -1,4 +1,5 @@
 import ByteCoding
+import Posix
 import Testing
 import TestSupport
 @testable import NetworkMonitor

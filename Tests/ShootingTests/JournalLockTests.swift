@@ -2,9 +2,7 @@ import Foundation
 import Shooting
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One process per shoot: `JournalStore.lock(id:)` over real `flock(2)` locks, in this process and in a child.
 @Suite struct JournalLockTests {

@@ -1,5 +1,6 @@
 import CameraSimulator
 import Foundation
+import Posix
 import PTPIP
 import SonyCamera
 import TestSupport

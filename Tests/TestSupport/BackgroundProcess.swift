@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A long-running child process (`hdrshoot simulate`, a `hdrshoot run` to be killed) started in the
 /// background, whose standard output can be watched line by line while it runs.

@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a finished child process left behind.
 package struct ProcessResult: Sendable, Hashable {

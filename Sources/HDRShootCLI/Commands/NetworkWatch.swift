@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NetworkMonitor
+import Posix
 import Shooting
 
 /// Pauses a shoot the moment the host loses the camera's network and releases the pause when it is back.
@@ -144,7 +145,7 @@ struct NetworkWatch: Sendable {
         switch error {
         case .interfaceNotFound: return "no network interface routes to \(address)"
         case let .system(operation, errno) where operation == "socket" || operation == "bind":
-            return "netlink is not available here: \(operation) failed with \(errno)"
+            return "netlink is not available here: \(operation) failed with \(errno.name)"
         default: return error.description
         }
     }

@@ -1,8 +1,6 @@
 import Exposure
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Shooting
 
 /// Keeps `manifest.json` current: the planned speeds, the actual speeds seen, the journal's frames, and (with
@@ -81,18 +79,10 @@ actor ManifestKeeper {
                         try? files.createDirectory(at: folder, withIntermediateDirectories: true)
                         try? files.linkItem(atPath: item.source, toPath: target)
                     }
-                    if Self.sameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
+                    if FileSystem.isSameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
                 }
                 continuation.resume(returning: linked)
             }
         }
-    }
-
-    /// Whether two paths name the same file (a hard link), not merely two files of the same name.
-    private static func sameFile(_ lhs: String, _ rhs: String) -> Bool {
-        var left = stat()
-        var right = stat()
-        guard stat(lhs, &left) == 0, stat(rhs, &right) == 0 else { return false }
-        return left.st_ino == right.st_ino && left.st_dev == right.st_dev
     }
 }

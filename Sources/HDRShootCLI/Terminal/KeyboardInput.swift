@@ -1,7 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Dispatch
+import Posix
 import Synchronization
 
 /// Key presses on standard input as an `AsyncStream` of bytes.
@@ -19,13 +18,11 @@ enum KeyboardInput {
             var buffer = [UInt8](repeating: 0, count: 16)
             while !stopped.isSet {
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, 100)
-                if ready < 0 && errno == EINTR { continue }
-                if ready < 0 { break }
+                // Posix's wrapper retries EINTR; any other failure, like end of input, ends the stream.
+                guard case let .success(ready) = retryingInterrupts({ poll(&poller, 1, 100) }) else { break }
                 if ready == 0 { continue }
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
+                let outcome = buffer.withUnsafeMutableBytes { raw in retryingInterrupts { read(descriptor, raw.baseAddress, raw.count) } }
+                guard case let .success(count) = outcome, count > 0 else { break }
                 for byte in buffer[0..<count] { continuation.yield(byte) }
             }
             continuation.finish()

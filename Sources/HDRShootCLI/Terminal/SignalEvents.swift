@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Dispatch
 
 /// Signals (SIGINT and SIGTERM unless told otherwise) as an `AsyncStream`, delivered by dispatch signal sources.

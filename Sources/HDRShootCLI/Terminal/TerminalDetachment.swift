@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Synchronization
 
 /// After SIGHUP (a dropped SSH session, a closed terminal window) the terminal is gone, but the shoot goes on:

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A terminal switched to character-at-a-time input without echo, and how to put it back.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 
 /// Who this host is to a camera: the GUID and friendly name sent in the Init Command Request.
 ///
@@ -127,6 +128,6 @@ extension PTPIPGUID {
 extension Errno {
     /// The layer's error for a failed file call.
     func ptpip(call: String) -> PTPIPError {
-        .systemCallFailed(call: call, errno: rawValue, message: description)
+        .systemCallFailed(call: call, errno: self)
     }
 }

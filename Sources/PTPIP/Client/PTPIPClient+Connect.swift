@@ -1,3 +1,5 @@
+import Posix
+
 /// Opens one byte stream to the camera; called twice per session (command, then event connection).
 package typealias TransportConnector = @Sendable (_ timeout: Duration) async throws -> any Transport
 

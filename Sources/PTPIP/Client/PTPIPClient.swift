@@ -1,3 +1,4 @@
+import Posix
 import Timing
 
 /// A PTP/IP session with one camera (CIPA DC-005): a command connection and an event connection.

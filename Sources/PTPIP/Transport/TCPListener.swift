@@ -1,3 +1,4 @@
+import Posix
 import Timing
 
 /// A listening TCP socket that hands out `TCPTransport`s: the server side of the transport layer.

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Synchronization
 import Timing
 
@@ -174,7 +175,7 @@ extension SocketFailure {
             case .networkUnreachable: return .networkUnreachable(address: address)
             case .timedOut: return .timedOut(address: address, during: during)
             case .connectionReset, .brokenPipe: return .connectionReset(during: "\(during) (\(address))")
-            default: return .systemCallFailed(call: call, errno: errno.rawValue, message: errno.description)
+            default: return .systemCallFailed(call: call, errno: errno)
             }
         }
     }

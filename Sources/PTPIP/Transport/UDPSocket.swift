@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Timing
 
 /// A non-blocking UDP socket for SSDP: send datagrams, receive them with a timeout on an injected clock.
@@ -207,7 +208,7 @@ package struct HostInterfaceAddress: Sendable, Hashable {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0 else {
             let error = Errno.current
-            throw PTPIPError.systemCallFailed(call: "getifaddrs", errno: error.rawValue, message: error.description)
+            throw PTPIPError.systemCallFailed(call: "getifaddrs", errno: error)
         }
         defer { freeifaddrs(list) }
         var result: [HostInterfaceAddress] = []

@@ -1,3 +1,4 @@
+import Posix
 import PTPIP
 import Synchronization
 

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// Why a socket-level wait or call did not complete; the transport turns it into a `PTPIPError` with context.
-enum SocketFailure: Error, Sendable, Equatable {
+package enum SocketFailure: Error, Sendable, Equatable {
     /// A system call failed with `errno`.
     case system(Errno, call: String)
     /// The caller's timeout passed before the call completed (see `withTimeout`).
@@ -15,7 +15,7 @@ enum SocketFailure: Error, Sendable, Equatable {
 }
 
 /// Readiness a waiter asks for.
-enum IOInterest: Sendable {
+package enum IOInterest: Sendable {
     /// Bytes (or EOF, or an error) can be read.
     case readable
     /// Bytes can be written (or a non-blocking connect has finished).
@@ -30,9 +30,9 @@ enum IOInterest: Sendable {
 /// of their own: a caller bounds one in time with `withTimeout`, whose timeout cancels the wait, so every
 /// timeout runs on the caller's injected clock. (`epoll` is not exported by the Glibc module, and the
 /// handful of descriptors a camera session uses makes `poll` just as fast.)
-final class IOEventLoop: Sendable {
+package final class IOEventLoop: Sendable {
     /// The process-wide loop; its thread starts on first use and lives as long as the process.
-    static let shared = IOEventLoop()
+    package static let shared = IOEventLoop()
 
     private struct Waiter: Sendable {
         let fd: Int32
@@ -70,7 +70,7 @@ final class IOEventLoop: Sendable {
     }
 
     /// Suspends until `fd` is ready for `interest`, the task is cancelled or the descriptor is closed.
-    func wait(fd: Int32, for interest: IOInterest) async throws(SocketFailure) {
+    package func wait(fd: Int32, for interest: IOInterest) async throws(SocketFailure) {
         precondition(fd >= 0, "waiting on a descriptor that is not open")
         let id = state.withLock { state in
             defer { state.nextID &+= 1 }

@@ -6,7 +6,7 @@ import Synchronization
 /// Every call borrows the descriptor for its duration; `close()` marks the socket closing, wakes every
 /// waiter at once and shuts the connection down, and the descriptor itself is released by whichever
 /// call finishes last, so a number is never closed under a running call nor reused by one.
-final class Socket: Sendable {
+package final class Socket: Sendable {
     private struct State {
         var fd: Int32
         var closing = false
@@ -17,7 +17,7 @@ final class Socket: Sendable {
     private let loop: IOEventLoop
 
     /// Adopts `fd`, making it non-blocking and close-on-exec.
-    init(adopting fd: Int32, loop: IOEventLoop = .shared) {
+    package init(adopting fd: Int32, loop: IOEventLoop = .shared) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         self.state = Mutex(State(fd: fd))
@@ -25,7 +25,7 @@ final class Socket: Sendable {
     }
 
     /// Opens a non-blocking TCP socket of `family` (`AF_INET` or `AF_INET6`).
-    convenience init(family: Int32) throws(SocketFailure) {
+    package convenience init(family: Int32) throws(SocketFailure) {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = try systemCall("socket") { Glibc.socket(family, type, Int32(IPPROTO_TCP)) }
         self.init(adopting: fd)
@@ -67,7 +67,7 @@ final class Socket: Sendable {
     }
 
     /// Runs `body` with the descriptor, failing with `.closed` once `close()` has begun.
-    func withDescriptor<Result>(_ body: (Int32) throws(SocketFailure) -> Result) throws(SocketFailure) -> Result {
+    package func withDescriptor<Result>(_ body: (Int32) throws(SocketFailure) -> Result) throws(SocketFailure) -> Result {
         let fd = try borrow()
         defer { giveBack() }
         return try body(fd)
@@ -77,7 +77,7 @@ final class Socket: Sendable {
     ///
     /// Idempotent. The connection is shut down at once so the peer sees EOF even while a call still
     /// holds the descriptor; the number is released when that call returns.
-    func close() {
+    package func close() {
         let (fd, closeNow): (Int32, Bool) = state.withLock { state in
             guard !state.closing, state.fd >= 0 else { return (-1, false) }
             state.closing = true
@@ -95,12 +95,12 @@ final class Socket: Sendable {
     }
 
     /// Whether `close()` has been called.
-    var isClosed: Bool { state.withLock { $0.closing } }
+    package var isClosed: Bool { state.withLock { $0.closing } }
 
     // MARK: - Options and addresses
 
     /// Sets an integer socket option.
-    func setOption(level: Int32, name: Int32, value: Int32, call: String) throws(SocketFailure) {
+    package func setOption(level: Int32, name: Int32, value: Int32, call: String) throws(SocketFailure) {
         try withDescriptor { fd throws(SocketFailure) in
             var value = value
             _ = try systemCall(call) { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
@@ -108,7 +108,7 @@ final class Socket: Sendable {
     }
 
     /// The address the socket is bound to (after `bind` with port 0, the port the kernel chose).
-    func localAddress() throws(SocketFailure) -> SocketAddress? {
+    package func localAddress() throws(SocketFailure) -> SocketAddress? {
         try withDescriptor { fd throws(SocketFailure) in
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -127,7 +127,7 @@ final class Socket: Sendable {
     // MARK: - Waiting
 
     /// Waits on the loop for `interest`, holding the descriptor so it cannot be closed underneath.
-    func wait(for interest: IOInterest) async throws(SocketFailure) {
+    package func wait(for interest: IOInterest) async throws(SocketFailure) {
         let fd = try borrow()
         defer { giveBack() }
         try await loop.wait(fd: fd, for: interest)

@@ -3,7 +3,7 @@ import Glibc
 // Non-blocking calls return nil for "would block"; the async callers then park on the event loop.
 extension Socket {
     /// Starts a non-blocking connect and waits until it completes or fails (or the task is cancelled).
-    func connect(to address: SocketAddress) async throws(SocketFailure) {
+    package func connect(to address: SocketAddress) async throws(SocketFailure) {
         let started: Errno? = try withDescriptor { fd throws(SocketFailure) in
             let status = address.withSockAddr { Glibc.connect(fd, $0, $1) }
             return status == 0 ? nil : Errno.current
@@ -28,7 +28,7 @@ extension Socket {
     }
 
     /// Reads up to `buffer.count` bytes; 0 means EOF, nil means nothing is there yet.
-    func tryRead(into buffer: UnsafeMutableRawBufferPointer) throws(SocketFailure) -> Int? {
+    package func tryRead(into buffer: UnsafeMutableRawBufferPointer) throws(SocketFailure) -> Int? {
         try withDescriptor { fd throws(SocketFailure) in
             switch retryingInterrupts({ Glibc.read(fd, buffer.baseAddress, buffer.count) }) {
             case let .success(count): return count
@@ -42,7 +42,7 @@ extension Socket {
     ///
     /// Returns the number of bytes written, or nil if the send buffer is full. `MSG_NOSIGNAL` turns a
     /// write to a closed peer into `EPIPE` instead of killing the process with SIGPIPE.
-    func tryWrite(_ buffers: [[UInt8]], skipping offset: Int) throws(SocketFailure) -> Int? {
+    package func tryWrite(_ buffers: [[UInt8]], skipping offset: Int) throws(SocketFailure) -> Int? {
         if buffers.count == 1 { return try tryWrite(buffers[0], skipping: offset) }
         return try withDescriptor { fd throws(SocketFailure) in
             var skip = offset
@@ -107,7 +107,7 @@ extension Socket {
     // MARK: - Server side
 
     /// Binds to `address` (allowing quick rebinding of a recently used port) and starts listening.
-    func listen(on address: SocketAddress, backlog: Int32) throws(SocketFailure) {
+    package func listen(on address: SocketAddress, backlog: Int32) throws(SocketFailure) {
         try setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1, call: "setsockopt(SO_REUSEADDR)")
         try withDescriptor { fd throws(SocketFailure) in
             _ = try systemCall("bind") { address.withSockAddr { Glibc.bind(fd, $0, $1) } }
@@ -116,7 +116,7 @@ extension Socket {
     }
 
     /// Accepts one pending connection, or returns nil if none is waiting.
-    func tryAccept() throws(SocketFailure) -> (Socket, SocketAddress?)? {
+    package func tryAccept() throws(SocketFailure) -> (Socket, SocketAddress?)? {
         try withDescriptor { fd throws(SocketFailure) in
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -134,9 +134,4 @@ extension Socket {
             }
         }
     }
-}
-
-extension Errno {
-    /// `ECONNABORTED`: a queued connection was reset before `accept` took it.
-    static let connectionAborted = Errno(rawValue: ECONNABORTED)
 }

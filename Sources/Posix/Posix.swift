@@ -1,0 +1,12 @@
+// The Posix layer: the one place that calls the C library (Glibc) for system calls, in the spirit of
+// apple/swift-system. Each call is wrapped once: `errno` is read at once into a typed `Errno`, `EINTR`
+// is retried (`retryingInterrupts`), and callers above never touch `errno`.
+//
+// - Errno.swift: `Errno`, `retryingInterrupts`, `systemCall`
+// - FileDescriptor.swift, FileSystem.swift: file writes (open, write-all, fsync of a file and its folder,
+//   rename, link, flock) for the journal and the images
+// - Socket.swift, Socket+IO.swift, SocketAddress.swift: non-blocking TCP sockets and addresses
+// - IOEventLoop.swift: the poll(2) thread that sockets park on, `SocketFailure`, `IOInterest`
+//
+// Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
+// `Errno` in it (`PTPIPError.systemCallFailed`, `JournalError.writeFailed`, `NetworkMonitorError.system`).
