@@ -78,17 +78,20 @@ package struct HostIdentity: Sendable, Equatable {
             throw PTPIPError.invalidState("cannot create \(directory) for the host GUID: \(error.localizedDescription)")
         }
         let temporary = "\(path).\(getpid()).tmp"
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Errno.current.ptpip(call: "open(\(temporary))") }
-        defer { unlink(temporary) }
-        let bytes = Array((guid.description + "\n").utf8)
-        let written = bytes.withUnsafeBytes { raw in retryingInterrupts { Glibc.write(fd, raw.baseAddress, raw.count) } }
-        _ = Glibc.close(fd)
-        guard case let .success(count) = written, count == bytes.count else {
-            throw Errno.current.ptpip(call: "write(\(temporary))")
+        defer { try? FileSystem.unlink(temporary) }
+        do throws(Errno) {
+            let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
+            defer { file.closeIgnoringErrors() }
+            try file.writeAll(Array((guid.description + "\n").utf8))
+        } catch {
+            throw error.ptpip(call: "write(\(temporary))")
         }
         // link(2) never replaces an existing file: the first writer wins, later ones read its GUID.
-        if link(temporary, path) != 0, errno != EEXIST { throw Errno.current.ptpip(call: "link(\(path))") }
+        do throws(Errno) {
+            try FileSystem.link(temporary, to: path)
+        } catch {
+            if error != .fileExists { throw error.ptpip(call: "link(\(path))") }
+        }
     }
 }
 
