@@ -4,6 +4,7 @@ import PTPIP
 import SonyProtocol
 import Testing
 import TestSupport
+import Timing
 
 /// Runs a simulator on 127.0.0.1 port 0 with fast timings for the duration of `body`, then stops it.
 ///
@@ -57,23 +58,16 @@ extension PTPIPClient {
         try await button(.s1Button, .up)
     }
 
-    /// Waits for the next event with `code` (skipping others), failing after `timeout`.
+    /// Waits for the next event with `code` (skipping others), failing after `timeout` of real time (the
+    /// simulator is a real server on its own clock).
     func waitForEvent(_ code: EventCode, timeout: Duration = .seconds(20)) async throws -> PTPEvent {
-        try await withThrowingTaskGroup(of: PTPEvent?.self) { group in
-            group.addTask {
-                for try await event in self.events where event.code == code { return event }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let event = first else {
-                throw PTPIPError.timedOut(address: "simulator", during: "waiting for event \(code)")
-            }
-            return event
+        let timedOut = PTPIPError.timedOut(address: "simulator", during: "waiting for event \(code)")
+        let event = try await withTimeout(after: timeout, on: ContinuousClock(), throwing: timedOut) {
+            for try await event in self.events where event.code == code { return Optional(event) }
+            return nil
         }
+        guard let event else { throw timedOut }
+        return event
     }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import Posix
 import Testing
+import TestSupport
 
 @Suite("File calls: write, fsync, rename, link and lock real files, each failure a typed Errno")
 struct FileDescriptorTests {
@@ -115,21 +116,9 @@ struct FileDescriptorTests {
     }
 }
 
-/// Runs `body` with a fresh directory under /tmp and removes it (and what `body` left in it) afterwards.
+/// Runs `body` with a fresh folder (TestSupport's `TemporaryFolder`) and removes it afterwards.
 private func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
-    var template = Array("/tmp/hdrshoot-posix-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    let path = try #require(made.map { String(cString: $0) })
-    defer { removeTree(path) }
-    try body(path)
-}
-
-/// Deletes `path` and everything under it (test cleanup; errors ignored).
-private func removeTree(_ path: String) {
-    if let names = try? FileSystem.contentsOfDirectory(path) {
-        for name in names where name != "." && name != ".." { removeTree(path + "/" + name) }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
+    let folder = try TemporaryFolder(prefix: "hdrshoot-posix")
+    defer { folder.remove() }
+    try body(folder.url.path)
 }
