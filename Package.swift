@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
     name: "hdrshoot",
     products: [
-        .executable(name: "hdrshoot", targets: ["hdrshoot"]),
+        .executable(name: "hdrshoot", targets: ["hdrshoot"])
     ],
     targets: [
         // Pure layers (no I/O, no Glibc).
@@ -30,17 +30,22 @@ let package = Package(
         // so the two never hold two codecs.
         .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(
-            name: "SonyCamera", dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            name: "SonyCamera",
+            dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
         .target(
-            name: "CameraSimulator", dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix"],
+            name: "CameraSimulator",
+            dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
 
         // Front end.
         .target(
             name: "HDRShootCLI",
-            dependencies: ["Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor", "Posix"],
+            dependencies: [
+                "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "Posix"
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "hdrshoot", dependencies: ["HDRShootCLI"], swiftSettings: strict),
@@ -54,7 +59,9 @@ let package = Package(
         // Benchmarks: print figures, never assert timings.
         .executableTarget(
             name: "hdrshoot-bench",
-            dependencies: ["Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"],
+            dependencies: [
+                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"
+            ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
         ),
@@ -65,23 +72,35 @@ let package = Package(
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SonyCameraTests",
-            dependencies: ["SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIP", "Shooting", "Exposure", "TestSupport", "Posix"],
+            dependencies: [
+                "SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIP", "Shooting", "Exposure", "TestSupport", "Posix"
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CameraSimulatorTests",
-            dependencies: ["CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport", "Timing"],
+            dependencies: [
+                "CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport", "Timing"
+            ],
             swiftSettings: strict
         ),
-        .testTarget(name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"], swiftSettings: strict),
+        .testTarget(
+            name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
+            swiftSettings: strict),
         .testTarget(
             name: "HDRShootCLITests",
-            dependencies: ["HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor", "TestSupport"],
+            dependencies: [
+                "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "TestSupport"
+            ],
             swiftSettings: strict
-        ),
+        )
     ]
 )

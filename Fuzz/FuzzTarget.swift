@@ -94,7 +94,9 @@ enum FuzzTarget {
         // Behind a JPEG SOI + APP1 "Exif\0\0" (the segment length claims the whole input, cut at 64 KiB),
         // and behind a little-endian TIFF header pointing at byte 8, so the IFD walk sees the fuzzer's bytes.
         let length = min(2 + 6 + bytes.count, 0xFFFF)
-        checkExif([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF), 0x45, 0x78, 0x69, 0x66, 0x00, 0x00] + bytes)
+        checkExif(
+            [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF), 0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+                + bytes)
         checkExif([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] + bytes)
     }
 
@@ -106,8 +108,12 @@ enum FuzzTarget {
             preconditionFailure("EXIF the writer wrote from read fields does not read back")
         }
         precondition(again.exposureTime == fields.exposureTime, "EXIF ExposureTime twins disagree")
-        for (original, reread) in [(fields.model, again.model), (fields.make, again.make), (fields.dateTimeOriginal, again.dateTimeOriginal)] {
-            if let original, original.utf8.count < 1023 { precondition(reread == original, "EXIF string twins disagree") }
+        for (original, reread) in [
+            (fields.model, again.model), (fields.make, again.make), (fields.dateTimeOriginal, again.dateTimeOriginal)
+        ] {
+            if let original, original.utf8.count < 1023 {
+                precondition(reread == original, "EXIF string twins disagree")
+            }
         }
     }
 

@@ -19,15 +19,19 @@ enum Benchmarks {
         ShootBenchmark.benchmark,
         JournalBenchmark.benchmark,
         BracketBenchmark.benchmark,
-        Benchmark(name: "codec", summary: "PTP/IP decode throughput: 1 MB Data packets (MB/s), small responses (packets/s)") { _ in
+        Benchmark(
+            name: "codec", summary: "PTP/IP decode throughput: 1 MB Data packets (MB/s), small responses (packets/s)"
+        ) { _ in
             runCodecBenchmark()
             return 0
         },
-        Benchmark(name: "client", summary: "PTPIPClient round trip per empty operation on loopback, and data-in throughput") { _ in
+        Benchmark(
+            name: "client", summary: "PTPIPClient round trip per empty operation on loopback, and data-in throughput"
+        ) { _ in
             BenchmarkSupport.blocking { await runClientBenchmark() }
             return 0
         },
-        NetworkMonitorBenchmark.benchmark,
+        NetworkMonitorBenchmark.benchmark
     ]
 }
 
@@ -84,8 +88,8 @@ enum BenchmarkSupport {
         let argv = strings.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -14,7 +14,8 @@ enum BracketBenchmark {
     /// The `bracket` subcommand.
     static let benchmark = Benchmark(
         name: "bracket",
-        summary: "one 3 x 5 bracket in-process against --port <n> (a running 'hdrshoot simulate'), images to --out <dir>",
+        summary:
+            "one 3 x 5 bracket in-process against --port <n> (a running 'hdrshoot simulate'), images to --out <dir>",
         run: run
     )
 
@@ -26,13 +27,17 @@ enum BracketBenchmark {
             return 64
         }
         let host = BenchmarkSupport.option("host", in: arguments) ?? "127.0.0.1"
-        let output = BenchmarkSupport.option("out", in: arguments).map { URL(fileURLWithPath: $0) }
+        let output =
+            BenchmarkSupport.option("out", in: arguments).map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-bench-\(getpid())")
         let plan: BracketPlan
         do {
             let frames = BenchmarkSupport.option("frames", in: arguments).flatMap(Int.init) ?? 5
-            let shadow = try ShutterScale.third.parseSpeed(BenchmarkSupport.option("shadow", in: arguments) ?? "1/4").speed
-            let highlight = try ShutterScale.third.parseSpeed(BenchmarkSupport.option("highlight", in: arguments) ?? "1/1000").speed
+            let shadow = try ShutterScale.third.parseSpeed(BenchmarkSupport.option("shadow", in: arguments) ?? "1/4")
+                .speed
+            let highlight = try ShutterScale.third.parseSpeed(
+                BenchmarkSupport.option("highlight", in: arguments) ?? "1/1000"
+            ).speed
             plan = try BracketPlanner(frames: frames).plan(shadow: shadow, highlight: highlight)
         } catch {
             FileHandle.standardError.write(Data("hdrshoot-bench bracket: cannot plan: \(error)\n".utf8))
@@ -47,7 +52,8 @@ enum BracketBenchmark {
 
     /// Connects, runs the plan, disconnects; prints one summary line.
     private static func shoot(plan: BracketPlan, host: String, port: UInt16, output: URL) async -> Int32 {
-        var configuration = SonyCameraConfiguration(host: host, port: port, identity: HostIdentity(guid: PTPIPGUID.random()))
+        var configuration = SonyCameraConfiguration(
+            host: host, port: port, identity: HostIdentity(guid: PTPIPGUID.random()))
         configuration.connectBackoff = []
         let camera = SonyCamera(configuration: configuration)
         let clock = ContinuousClock()
@@ -65,8 +71,9 @@ enum BracketBenchmark {
         let elapsed = start.duration(to: clock.now)
         let total = plan.sets.reduce(0) { $0 + $1.count }
         let verdict = result.isComplete ? "OK" : "FAILED (\(result.stopReason.map { "\($0)" } ?? "incomplete"))"
-        print("shoot: \(verdict) \(result.completed)/\(total) frames in \(BenchmarkSupport.format(elapsed, in: .milliseconds)), "
-            + "\(operations) PTP operations, images in \(output.path)")
+        print(
+            "shoot: \(verdict) \(result.completed)/\(total) frames in \(BenchmarkSupport.format(elapsed, in: .milliseconds)), "
+                + "\(operations) PTP operations, images in \(output.path)")
         return result.isComplete ? 0 : 1
     }
 }

@@ -67,7 +67,8 @@ private func benchmarkRawPingPong(operations: Int) async throws {
 /// Empty operations through the client, from `callers` concurrent tasks (serialized by the client).
 private func benchmarkClientRoundTrips(operations: Int, callers: Int) async throws {
     try await withResponder(dataLength: 0) { port in
-        let client = try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: benchmarkConfiguration())
+        let client = try await PTPIPClient.connect(
+            host: "127.0.0.1", port: port, configuration: benchmarkConfiguration())
         try await client.openSession()
         for _ in 0..<1000 { _ = try await client.execute(.getStorageIDs) }
         let clock = ContinuousClock()
@@ -84,13 +85,16 @@ private func benchmarkClientRoundTrips(operations: Int, callers: Int) async thro
             let start = clock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<callers {
-                    group.addTask { for _ in 0..<(operations / callers) { _ = try await client.execute(.getStorageIDs) } }
+                    group.addTask {
+                        for _ in 0..<(operations / callers) { _ = try await client.execute(.getStorageIDs) }
+                    }
                 }
                 try await group.waitForAll()
             }
             let perOperation = nanoseconds(clock.now - start) / Double(operations)
-            print("  PTPIPClient.execute, empty operation, \(callers) callers: mean \(format(perOperation / 1000)) µs/op, "
-                + "\(Int(1e9 / perOperation)) ops/s")
+            print(
+                "  PTPIPClient.execute, empty operation, \(callers) callers: mean \(format(perOperation / 1000)) µs/op, "
+                    + "\(Int(1e9 / perOperation)) ops/s")
         }
         await client.disconnect()
     }
@@ -100,19 +104,23 @@ private func benchmarkClientRoundTrips(operations: Int, callers: Int) async thro
 private func benchmarkDataIn(megabytes: Int) async throws {
     let size = megabytes << 20
     try await withResponder(dataLength: size) { port in
-        let client = try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: benchmarkConfiguration())
+        let client = try await PTPIPClient.connect(
+            host: "127.0.0.1", port: port, configuration: benchmarkConfiguration())
         try await client.openSession()
         let clock = ContinuousClock()
         let start = clock.now
         _ = try await client.execute(.getObject, parameters: [1]) { _, _ in }
         let seconds = nanoseconds(clock.now - start) / 1e9
-        print("  PTPIPClient data-in to a sink, \(megabytes) MiB in 1 MiB Data packets: \(format(Double(megabytes) / seconds)) MiB/s")
+        print(
+            "  PTPIPClient data-in to a sink, \(megabytes) MiB in 1 MiB Data packets: \(format(Double(megabytes) / seconds)) MiB/s"
+        )
         await client.disconnect()
     }
 }
 
 private func benchmarkConfiguration() -> PTPIPClient.Configuration {
-    PTPIPClient.Configuration(identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0..<16))!, friendlyName: "hdrshoot-bench"))
+    PTPIPClient.Configuration(
+        identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0..<16))!, friendlyName: "hdrshoot-bench"))
 }
 
 /// Runs a minimal responder (Init handshakes, then OK to every request, with `dataLength` bytes of data
@@ -129,7 +137,8 @@ private func withResponder(dataLength: Int, _ body: @Sendable (UInt16) async thr
                 try await framer.nextPacket(from: command, maximumCount: 64 << 10, timeout: .seconds(30))
             }
             guard case .initCommandRequest? = try await next() else { return }
-            let ack = InitCommandAck(connectionNumber: 1, guid: PTPIPGUID.zero, friendlyName: "bench", protocolVersion: 0x0001_0000)
+            let ack = InitCommandAck(
+                connectionNumber: 1, guid: PTPIPGUID.zero, friendlyName: "bench", protocolVersion: 0x0001_0000)
             try await command.send(Packet.initCommandAck(ack).encoded(), timeout: .seconds(5))
             let event = try await listener.accept(timeout: .seconds(5))
             defer { event.close() }
@@ -143,7 +152,8 @@ private func withResponder(dataLength: Int, _ body: @Sendable (UInt16) async thr
                     Packet.startData(transactionID: id, totalLength: UInt64(dataLength)).encode(into: &writer)
                     try await command.send(writer.bytes, timeout: .seconds(5))
                     for _ in 0..<(dataLength / payload.count) {
-                        try await command.send(Packet.data(transactionID: id, payload: payload[...]).encoded(), timeout: .seconds(5))
+                        try await command.send(
+                            Packet.data(transactionID: id, payload: payload[...]).encoded(), timeout: .seconds(5))
                     }
                     writer = ByteWriter(capacity: 64)
                     Packet.endData(transactionID: id, payload: []).encode(into: &writer)
@@ -170,8 +180,9 @@ private func report(_ label: String, samples: [Duration]) {
     let mean = sorted.reduce(0, +) / Double(sorted.count)
     let median = sorted[sorted.count / 2]
     let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-    print("  \(label): mean \(format(mean / 1000)) µs, median \(format(median / 1000)) µs, "
-        + "p99 \(format(p99 / 1000)) µs, \(Int(1e9 / mean)) ops/s")
+    print(
+        "  \(label): mean \(format(mean / 1000)) µs, median \(format(median / 1000)) µs, "
+            + "p99 \(format(p99 / 1000)) µs, \(Int(1e9 / mean)) ops/s")
 }
 
 private func format(_ value: Double) -> String {

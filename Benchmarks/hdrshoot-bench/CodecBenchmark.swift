@@ -96,8 +96,10 @@ private func benchmarkEncoding() {
     let seconds = bestSeconds(rounds: 5) {
         var writer = ByteWriter(capacity: packetCount * 22)
         for index in 0..<packetCount {
-            Packet.operationRequest(OperationRequest(code: .getObject, transactionID: UInt32(index), parameters: [0xFFFF_C001]))
-                .encode(into: &writer)
+            Packet.operationRequest(
+                OperationRequest(code: .getObject, transactionID: UInt32(index), parameters: [0xFFFF_C001])
+            )
+            .encode(into: &writer)
         }
         total &+= writer.count
     }

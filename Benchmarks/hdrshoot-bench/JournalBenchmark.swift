@@ -36,14 +36,17 @@ enum JournalBenchmark {
                 do {
                     let median = try await measure(frames: frames, saves: saves, in: place.path)
                     medians[place.name] = median
-                    print("  \(frames) frames, \(place.name) (\(place.path)): median \(BenchmarkSupport.format(median, in: .microseconds)) per save")
+                    print(
+                        "  \(frames) frames, \(place.name) (\(place.path)): median \(BenchmarkSupport.format(median, in: .microseconds)) per save"
+                    )
                 } catch {
                     print("  \(frames) frames, \(place.name) (\(place.path)): failed: \(error)")
                 }
             }
             if let onDisk = medians["disk"], let inMemory = medians["tmpfs"] {
-                print("  \(frames) frames: local work (tmpfs) \(BenchmarkSupport.format(inMemory, in: .microseconds)), "
-                    + "fsyncs and disk \(BenchmarkSupport.format(onDisk - inMemory, in: .microseconds)) per save")
+                print(
+                    "  \(frames) frames: local work (tmpfs) \(BenchmarkSupport.format(inMemory, in: .microseconds)), "
+                        + "fsyncs and disk \(BenchmarkSupport.format(onDisk - inMemory, in: .microseconds)) per save")
             }
         }
     }
@@ -56,12 +59,15 @@ enum JournalBenchmark {
         let store = JournalStore(directory: folder)
         let speeds = (0..<5).map { ShutterSpeed(numerator: 1, denominator: 1000 >> $0) }
         let plan = BracketPlan(sets: Array(repeating: speeds, count: (frames + 4) / 5))
-        let camera = CameraIdentity(model: "ILCE-7M4", serialNumber: "0123456789", address: "192.168.122.1:15740", ssid: "DIRECT-bench")
+        let camera = CameraIdentity(
+            model: "ILCE-7M4", serialNumber: "0123456789", address: "192.168.122.1:15740", ssid: "DIRECT-bench")
         let clock = ContinuousClock()
         var samples: [Duration] = []
         var shoot = 0
         while samples.count < saves {
-            let journal = ShootJournal(id: String(format: "20260101-000000-%04x", shoot), plan: plan, camera: camera, outputDirectory: folder.path)
+            let journal = ShootJournal(
+                id: String(format: "20260101-000000-%04x", shoot), plan: plan, camera: camera,
+                outputDirectory: folder.path)
             try await store.create(journal)
             let recorder = JournalRecorder(journal: journal, store: store)
             var timed: [Duration] = []
@@ -75,10 +81,13 @@ enum JournalBenchmark {
                 let setting = CameraShutterSpeed.timed(plan.sets[position.set - 1][position.frame - 1])
                 try await timing { try await recorder.frameWillFire(at: position, setting: setting) }
                 let name = String(format: "DSC%05d.ARW", position.set * 100 + position.frame)
-                let image = SavedImage(fileName: name, path: folder.path + "/set-\(position.set)/" + name, byteCount: 24_117_248)
-                try await timing { try await recorder.frameDidSave(at: position, frame: CapturedFrame(images: [image])) }
+                let image = SavedImage(
+                    fileName: name, path: folder.path + "/set-\(position.set)/" + name, byteCount: 24_117_248)
+                try await timing {
+                    try await recorder.frameDidSave(at: position, frame: CapturedFrame(images: [image]))
+                }
             }
-            if shoot > 0 { samples += timed.prefix(saves - samples.count) }  // shoot 0 warms up
+            if shoot > 0 { samples += timed.prefix(saves - samples.count) } // shoot 0 warms up
             shoot += 1
         }
         return BenchmarkSupport.median(samples)

@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import NetworkMonitor
 import Synchronization
-import Glibc
 
 /// `hdrshoot-bench netmon`: what a running `NetworkMonitor` costs while nothing changes on the network.
 ///
@@ -44,8 +44,9 @@ enum NetworkMonitorBenchmark {
         _ = try? await cold.start()
         try? await ContinuousClock().sleep(for: .milliseconds(200))
         await cold.stop()
-        print("  first monitor in the process (start, 200 ms, stop): RSS +\(kibibytes(residentBytes() - coldBefore)) KiB, "
-            + "one-time runtime costs included")
+        print(
+            "  first monitor in the process (start, 200 ms, stop): RSS +\(kibibytes(residentBytes() - coldBefore)) KiB, "
+                + "one-time runtime costs included")
         let threadClock = Mutex<clockid_t?>(nil)
         var configuration = NetworkMonitorConfiguration(target: .routeTo(address))
         // Runs on the monitor thread before any socket is opened: remember that thread's CPU clock.
@@ -88,10 +89,13 @@ enum NetworkMonitorBenchmark {
         case .disconnected: wireless = "Wi-Fi, not associated"
         case .connected(let ssid): wireless = "Wi-Fi '\(ssid.map(String.init(describing:)) ?? "?")'"
         }
-        print("  interface:             \(initial.interfaceName ?? "?") (\(initial.isUsable ? "up" : "down"), \(wireless))")
+        print(
+            "  interface:             \(initial.interfaceName ?? "?") (\(initial.isUsable ? "up" : "down"), \(wireless))"
+        )
         print("  start():               \(BenchmarkSupport.format(startTime, in: .milliseconds))")
-        print("  monitor thread CPU:    \(threadIdle) ns over \(idleSeconds) s idle "
-            + String(format: "(%.4f%% of one core)", Double(threadIdle) / Double(idleSeconds) / 1e7))
+        print(
+            "  monitor thread CPU:    \(threadIdle) ns over \(idleSeconds) s idle "
+                + String(format: "(%.4f%% of one core)", Double(threadIdle) / Double(idleSeconds) / 1e7))
         print("  whole process CPU:     \(processIdle) ns over the same \(idleSeconds) s")
         print("  RSS growth, start:     \(kibibytes(rssAfterStart - rssBefore)) KiB")
         print("  RSS growth, +idle:     \(kibibytes(rssAfterIdle - rssBefore)) KiB (target: under 1024 KiB)")

@@ -21,7 +21,8 @@ enum PlanBenchmark {
         let runs = BenchmarkSupport.option("runs", in: arguments).flatMap(Int.init) ?? 50
         let plans = BenchmarkSupport.option("plans", in: arguments).flatMap(Int.init) ?? 10_000
         let rounds = BenchmarkSupport.option("rounds", in: arguments).flatMap(Int.init) ?? 15
-        let binary = BenchmarkSupport.option("binary", in: arguments).map { URL(fileURLWithPath: $0) }
+        let binary =
+            BenchmarkSupport.option("binary", in: arguments).map { URL(fileURLWithPath: $0) }
             ?? BenchmarkSupport.siblingExecutable("hdrshoot")
 
         print("hdrshoot-bench plan: hdrshoot \(planArguments.joined(separator: " "))")
@@ -45,12 +46,13 @@ enum PlanBenchmark {
                     print("  process:    hdrshoot exited with \(status)")
                     return 1
                 }
-                if run > 0 { samples.append(elapsed) }  // run 0 warms the page cache
+                if run > 0 { samples.append(elapsed) } // run 0 warms the page cache
             }
             let median = BenchmarkSupport.median(samples)
-            print("  process:    median \(BenchmarkSupport.format(median, in: .milliseconds)) per run "
-                + "over \(runs) runs (min \(BenchmarkSupport.format(samples.min()!, in: .milliseconds)), "
-                + "target < 20 ms) [\(binary.path)]")
+            print(
+                "  process:    median \(BenchmarkSupport.format(median, in: .milliseconds)) per run "
+                    + "over \(runs) runs (min \(BenchmarkSupport.format(samples.min()!, in: .milliseconds)), "
+                    + "target < 20 ms) [\(binary.path)]")
             return 0
         } catch {
             print("  process:    could not run \(binary.path): \(error)")
@@ -75,7 +77,8 @@ enum PlanBenchmark {
             samples.append((clock.now - start) / plans)
         }
         let median = BenchmarkSupport.median(samples)
-        print("  in-process: median \(BenchmarkSupport.format(median, in: .microseconds)) per plan "
-            + "(\(plans) plans × \(rounds) rounds, target < 5 µs; checksum \(checksum))")
+        print(
+            "  in-process: median \(BenchmarkSupport.format(median, in: .microseconds)) per plan "
+                + "(\(plans) plans × \(rounds) rounds, target < 5 µs; checksum \(checksum))")
     }
 }

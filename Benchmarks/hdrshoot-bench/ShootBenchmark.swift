@@ -13,7 +13,8 @@ enum ShootBenchmark {
     /// The benchmark's entry in `Benchmarks.all`.
     static let benchmark = Benchmark(
         name: "shoot",
-        summary: "per-frame overhead of a shoot against the simulator (total minus exposure time, per frame); target < 30 ms"
+        summary:
+            "per-frame overhead of a shoot against the simulator (total minus exposure time, per frame); target < 30 ms"
     ) { arguments in
         let frames = BenchmarkSupport.option("frames", in: arguments).flatMap(Int.init) ?? 60
         BenchmarkSupport.blocking { await run(frames: max(5, frames)) }
@@ -28,18 +29,22 @@ enum ShootBenchmark {
     }
 
     static func run(frames: Int) async {
-        print("Shoot overhead (BracketRunner + SonyCamera, loopback TCP, in-process simulator, no added latency, no processing delay):")
-        print("  \(frames) frames at 1/8000 ... 1/1000 per case; overhead = (wall time - planned exposure time) / frames")
+        print(
+            "Shoot overhead (BracketRunner + SonyCamera, loopback TCP, in-process simulator, no added latency, no processing delay):"
+        )
+        print(
+            "  \(frames) frames at 1/8000 ... 1/1000 per case; overhead = (wall time - planned exposure time) / frames")
         let cases = [
             Case(name: "1 KB images, no journal", imageSize: 1_000, journal: false),
             Case(name: "1 KB images, journal (2 fsync'd writes per frame)", imageSize: 1_000, journal: true),
-            Case(name: "200 KB images, journal (image transfer included)", imageSize: 200_000, journal: true),
+            Case(name: "200 KB images, journal (image transfer included)", imageSize: 200_000, journal: true)
         ]
         for benchmarkCase in cases {
             do {
                 let (overhead, total) = try await measure(benchmarkCase, frames: frames)
-                print("  \(benchmarkCase.name): \(BenchmarkSupport.format(overhead, in: .milliseconds)) per frame "
-                    + "(total \(BenchmarkSupport.format(total, in: .milliseconds)))")
+                print(
+                    "  \(benchmarkCase.name): \(BenchmarkSupport.format(overhead, in: .milliseconds)) per frame "
+                        + "(total \(BenchmarkSupport.format(total, in: .milliseconds)))")
             } catch {
                 print("  \(benchmarkCase.name): failed: \(error)")
             }
@@ -56,15 +61,17 @@ enum ShootBenchmark {
         let set = (0..<5).map { speeds[$0 % speeds.count] }
         let plan = BracketPlan(sets: Array(repeating: set, count: (frames + 4) / 5))
         let exposure = plan.sets.joined().reduce(Duration.zero) { $0 + Duration.seconds($1.numerator) / $1.denominator }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hdrshoot-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
             var result: (Duration, Duration) = (.zero, .zero)
             for round in 0..<2 {
-                let camera = SonyCamera(configuration: SonyCameraConfiguration(
-                    host: "127.0.0.1", port: simulator.port,
-                    identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0..<16))!, friendlyName: "hdrshoot-bench")))
+                let camera = SonyCamera(
+                    configuration: SonyCameraConfiguration(
+                        host: "127.0.0.1", port: simulator.port,
+                        identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0..<16))!, friendlyName: "hdrshoot-bench")))
                 try await camera.connect()
                 let output = folder.appendingPathComponent("round-\(round)")
                 var recorder: any ShootRecorder = NoRecorder()
@@ -74,13 +81,16 @@ enum ShootBenchmark {
                     try await store.create(journal)
                     recorder = JournalRecorder(journal: journal, store: store)
                 }
-                let runner = BracketRunner(camera: camera, plan: plan, configuration: .init(outputDirectory: output), recorder: recorder)
+                let runner = BracketRunner(
+                    camera: camera, plan: plan, configuration: .init(outputDirectory: output), recorder: recorder)
                 let clock = ContinuousClock()
                 let start = clock.now
                 let shot = await runner.run()
                 let total = clock.now - start
                 await camera.disconnect()
-                guard shot.isComplete else { throw BenchmarkFailure(reason: "the shoot stopped: \(String(describing: shot.stopReason))") }
+                guard shot.isComplete else {
+                    throw BenchmarkFailure(reason: "the shoot stopped: \(String(describing: shot.stopReason))")
+                }
                 result = ((total - exposure) / plan.totalExposures, total)
             }
             return result

@@ -70,7 +70,9 @@ package struct ByteReader: Sendable {
 
     /// Reads a fixed-width integer in the reader's byte order.
     @inlinable
-    package mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type = T.self, field: @autoclosure () -> String) throws -> T {
+    package mutating func readInteger<T: FixedWidthInteger>(
+        _ type: T.Type = T.self, field: @autoclosure () -> String
+    ) throws -> T {
         let size = MemoryLayout<T>.size
         guard size <= bytes.count - storedOffset else {
             throw ByteCodingError.truncated(field: field(), needed: size, available: bytes.count - storedOffset)
@@ -132,7 +134,8 @@ package struct ByteReader: Sendable {
         let size = MemoryLayout<T>.size
         guard count >= 0, UInt64(count) <= UInt64(remaining / size) else {
             throw ByteCodingError.invalidValue(
-                field: "\(field()).count", reason: "\(count) elements of \(size) bytes do not fit in \(remaining) bytes")
+                field: "\(field()).count", reason: "\(count) elements of \(size) bytes do not fit in \(remaining) bytes"
+            )
         }
         var values: [T] = []
         values.reserveCapacity(Int(count))

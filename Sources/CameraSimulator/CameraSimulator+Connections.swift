@@ -5,7 +5,9 @@ import SonyProtocol
 
 extension CameraSimulator {
     /// The camera's GUID in Init Command Ack (fixed, so clients that pair remember one camera).
-    static let guid = PTPIPGUID(bytes: [0x53, 0x4F, 0x4E, 0x59, 0x2D, 0x53, 0x49, 0x4D, 0x00, 0x00, 0x37, 0x4D, 0x33, 0x00, 0x00, 0x01])!
+    static let guid = PTPIPGUID(bytes: [
+        0x53, 0x4F, 0x4E, 0x59, 0x2D, 0x53, 0x49, 0x4D, 0x00, 0x00, 0x37, 0x4D, 0x33, 0x00, 0x00, 0x01
+    ])!
     /// How long a first packet may take after the TCP connect.
     static let handshakeTimeout: Duration = .seconds(10)
     /// How long a refused client's predecessor gets to finish leaving.
@@ -61,7 +63,8 @@ extension CameraSimulator {
         await endSession(number: number)
     }
 
-    private nonisolated func serveEventConnection(_ transport: TCPTransport, reader: PacketReader, number: UInt32) async {
+    private nonisolated func serveEventConnection(_ transport: TCPTransport, reader: PacketReader, number: UInt32) async
+    {
         guard await attachEvent(transport, number: number) else {
             try? await transport.send(Packet.initFail(reason: .unspecified).encoded(), timeout: Self.handshakeTimeout)
             return
@@ -95,7 +98,9 @@ extension CameraSimulator {
         }
     }
 
-    private nonisolated func commandLoop(_ transport: TCPTransport, reader: inout PacketReader, number: UInt32) async throws {
+    private nonisolated func commandLoop(
+        _ transport: TCPTransport, reader: inout PacketReader, number: UInt32
+    ) async throws {
         while let packet = try await reader.next() {
             switch packet {
             case let .operationRequest(request):
@@ -124,7 +129,8 @@ extension CameraSimulator {
             case .probeRequest:
                 try await transport.send(Packet.probeResponse.encoded(), timeout: .seconds(5))
             default:
-                throw PTPIPError.protocolViolation(expected: "an Operation Request", received: "packet type \(packet.type)")
+                throw PTPIPError.protocolViolation(
+                    expected: "an Operation Request", received: "packet type \(packet.type)")
             }
         }
     }
@@ -135,9 +141,12 @@ extension CameraSimulator {
     }
 
     /// Sends the data-in phase (if any) and the response; large phases go out chunk by chunk.
-    private nonisolated func send(_ reply: CameraReply, to request: OperationRequest, on transport: TCPTransport) async throws {
+    private nonisolated func send(
+        _ reply: CameraReply, to request: OperationRequest, on transport: TCPTransport
+    ) async throws {
         let id = request.transactionID
-        let response = Packet.operationResponse(OperationResponse(code: reply.code, transactionID: id, parameters: reply.parameters))
+        let response = Packet.operationResponse(
+            OperationResponse(code: reply.code, transactionID: id, parameters: reply.parameters))
         guard let data = reply.data else {
             try await transport.send(response.encoded(), timeout: .seconds(30))
             return
@@ -156,8 +165,10 @@ extension CameraSimulator {
         repeat {
             let chunk = data.chunk(from: offset, length: chunkSize)
             offset += chunk.count
-            let packet = offset >= data.count
-                ? Packet.endData(transactionID: id, payload: chunk[...]) : Packet.data(transactionID: id, payload: chunk[...])
+            let packet =
+                offset >= data.count
+                ? Packet.endData(transactionID: id, payload: chunk[...])
+                : Packet.data(transactionID: id, payload: chunk[...])
             try await transport.send(packet.encoded(), timeout: .seconds(30))
             if let bandwidth = configuration.bandwidth {
                 try await clock.sleep(for: .nanoseconds(Int64(chunk.count) * 1_000_000_000 / Int64(bandwidth)))

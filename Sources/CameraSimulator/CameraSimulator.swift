@@ -1,5 +1,5 @@
-import Posix
 import PTPIP
+import Posix
 import SonyProtocol
 import Timing
 
@@ -46,13 +46,21 @@ package actor CameraSimulator {
     }
 
     /// Binds the listening socket at once (so `port` is known) and loads replay files; serve with `run()`.
-    package init(configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()) throws(SimulatorError) {
+    package init(
+        configuration: SimulatorConfiguration, clock: any Clock<Duration> = ContinuousClock()
+    ) throws(SimulatorError) {
         self.configuration = configuration
         self.clock = clock
         started = Stopwatch(clock: clock)
-        camera = SimulatedCamera(configuration: configuration.withCameraClockSet(), datasets: try SimulatorDatasets(configuration: configuration))
-        captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
-        operationLog = try configuration.operationLogPath.map { path throws(SimulatorError) in try JSONLineWriter(path: path) }
+        camera = SimulatedCamera(
+            configuration: configuration.withCameraClockSet(),
+            datasets: try SimulatorDatasets(configuration: configuration))
+        captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in
+            try JSONLineWriter(path: path)
+        }
+        operationLog = try configuration.operationLogPath.map { path throws(SimulatorError) in
+            try JSONLineWriter(path: path)
+        }
         do {
             listener = try TCPListener.bind(host: configuration.host, port: configuration.port)
         } catch {
@@ -184,10 +192,11 @@ package actor CameraSimulator {
     /// Notes one handled operation for the count and the operation log.
     func record(_ request: OperationRequest, arrived: Duration, index: Int, reply: CameraReply?, dataOut: Int) {
         if reply != nil { answeredOperations += 1 }
-        operationLog?.append(OperationRecord(
-            index: index, time: Self.seconds(arrived), code: hex(request.code.rawValue), name: request.code.logName,
-            parameters: request.parameters, response: reply.map { hex($0.code.rawValue) },
-            dataInBytes: reply?.data?.count ?? 0, dataOutBytes: dataOut))
+        operationLog?.append(
+            OperationRecord(
+                index: index, time: Self.seconds(arrived), code: hex(request.code.rawValue), name: request.code.logName,
+                parameters: request.parameters, response: reply.map { hex($0.code.rawValue) },
+                dataInBytes: reply?.data?.count ?? 0, dataOutBytes: dataOut))
     }
 
     private func collect(session number: UInt32?) {

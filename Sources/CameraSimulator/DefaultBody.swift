@@ -11,10 +11,12 @@ enum DefaultBody {
         let tenths: [UInt16] = [300, 250, 200, 150, 130, 100, 80, 60, 50, 40, 32, 25, 20, 16, 13, 10, 8, 6, 5, 4]
         let denominators: [UInt16] = [
             3, 4, 5, 6, 8, 10, 13, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 160, 200, 250, 320, 400, 500, 640,
-            800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6400, 8000,
+            800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6400, 8000
         ]
         return [.bulb] + tenths.map { SonyShutterValue(numerator: $0, denominator: 10) }
-            + denominators.filter { Int($0) <= fastestDenominator }.map { SonyShutterValue(numerator: 1, denominator: $0) }
+            + denominators.filter { Int($0) <= fastestDenominator }.map {
+                SonyShutterValue(numerator: 1, denominator: $0)
+            }
     }
 
     /// The descriptors of the body `configuration` describes, in 0x9209 order.
@@ -33,29 +35,35 @@ enum DefaultBody {
         let onOff: [PTPValue] = [.uint8(QuirkProperty.off), .uint8(QuirkProperty.on)]
         if !quirks.focusSwitch {
             // AF with Shutter (u8, p. 393): ON, as bodies ship.
-            properties.append(SonyPropertyDescriptor(
-                code: QuirkProperty.afWithShutter, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
-                currentValue: .uint8(QuirkProperty.on), form: .enumeration(settable: onOff, supported: onOff)))
+            properties.append(
+                SonyPropertyDescriptor(
+                    code: QuirkProperty.afWithShutter, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
+                    currentValue: .uint8(QuirkProperty.on), form: .enumeration(settable: onOff, supported: onOff)))
         }
         // Long Exposure NR (u8, p. 349): ON with the lenr quirk, else OFF.
-        properties.append(SonyPropertyDescriptor(
-            code: QuirkProperty.longExposureNR, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
-            currentValue: .uint8(quirks.longExposureNR ? QuirkProperty.on : QuirkProperty.off),
-            form: .enumeration(settable: onOff, supported: onOff)))
+        properties.append(
+            SonyPropertyDescriptor(
+                code: QuirkProperty.longExposureNR, dataType: .uint8, factoryValue: .uint8(QuirkProperty.on),
+                currentValue: .uint8(quirks.longExposureNR ? QuirkProperty.on : QuirkProperty.off),
+                form: .enumeration(settable: onOff, supported: onOff)))
         // Battery Remaining (INT8 %) and Media SLOT1 Remaining number shots (u32), both read only.
-        properties.append(SonyPropertyDescriptor(
-            code: QuirkProperty.batteryRemaining, dataType: .int8, getSet: 0, factoryValue: .int8(0),
-            currentValue: .int8(Int8(clamping: configuration.batteryPercent)),
-            form: .range(minimum: .int8(0), maximum: .int8(100), step: .int8(1))))
-        properties.append(SonyPropertyDescriptor(
-            code: QuirkProperty.remainingShots, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
-            currentValue: .uint32(UInt32(clamping: configuration.cardShots)),
-            form: .range(minimum: .uint32(0), maximum: .uint32(UInt32.max), step: .uint32(1))))
+        properties.append(
+            SonyPropertyDescriptor(
+                code: QuirkProperty.batteryRemaining, dataType: .int8, getSet: 0, factoryValue: .int8(0),
+                currentValue: .int8(Int8(clamping: configuration.batteryPercent)),
+                form: .range(minimum: .int8(0), maximum: .int8(100), step: .int8(1))))
+        properties.append(
+            SonyPropertyDescriptor(
+                code: QuirkProperty.remainingShots, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
+                currentValue: .uint32(UInt32(clamping: configuration.cardShots)),
+                form: .range(minimum: .uint32(0), maximum: .uint32(UInt32.max), step: .uint32(1))))
         if quirks.shutterListInD229, let shutter = properties.first(where: { $0.code == .shutterSpeed }) {
             // The speeds 0xD20D no longer lists, in its encoding; read only, follows 0xD20D.
-            properties.append(SonyPropertyDescriptor(
-                code: QuirkProperty.shutterSpeedList, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
-                currentValue: shutter.currentValue, form: .enumeration(settable: [], supported: shutter.supportedValues)))
+            properties.append(
+                SonyPropertyDescriptor(
+                    code: QuirkProperty.shutterSpeedList, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
+                    currentValue: shutter.currentValue,
+                    form: .enumeration(settable: [], supported: shutter.supportedValues)))
         }
         return properties
     }
@@ -66,12 +74,18 @@ enum DefaultBody {
         // BULB exists in M only: in S the dial stops at 30", as on Sony bodies.
         let settableShutters = mode == .shutterPriority ? Array(shutters.dropFirst()) : shutters
         let modes: [SonyExposureMode] = [.programAuto, .aperturePriority, .shutterPriority, .manual]
-        let fNumbers: [PTPValue] = [280, 320, 350, 400, 450, 500, 560, 630, 710, 800, 900, 1000, 1100, 1300, 1400, 1600, 1800, 2000, 2200]
-            .map { .uint16($0) }
+        let fNumbers: [PTPValue] = [
+            280, 320, 350, 400, 450, 500, 560, 630, 710, 800, 900, 1000, 1100, 1300, 1400, 1600, 1800, 2000, 2200
+        ]
+        .map { .uint16($0) }
         let qualities: [PTPValue] = [0x02, 0x03, 0x04, 0x10, 0x13].map { .uint8($0) }
-        let focusModes: [PTPValue] = [SonyFocusMode.singleAF, .automaticAF, .continuousAF, .directManual, .manual].map { .uint16($0.rawValue) }
+        let focusModes: [PTPValue] = [SonyFocusMode.singleAF, .automaticAF, .continuousAF, .directManual, .manual].map {
+            .uint16($0.rawValue)
+        }
         let isos: [PTPValue] = [0xFF_FFFF, 100, 200, 400, 800, 1600, 3200, 6400].map { .uint32($0) }
-        let priority: [PTPValue] = [.uint8(SonyPriorityKey.cameraPosition.rawValue), .uint8(SonyPriorityKey.pcRemote.rawValue)]
+        let priority: [PTPValue] = [
+            .uint8(SonyPriorityKey.cameraPosition.rawValue), .uint8(SonyPriorityKey.pcRemote.rawValue)
+        ]
         return [
             // CompressionSetting (still quality, u8): standard, fine, extra fine, RAW, RAW+JPEG.
             SonyPropertyDescriptor(
@@ -83,7 +97,8 @@ enum DefaultBody {
                 form: .enumeration(settable: fNumbers, supported: fNumbers)),
             // FocusMode (u16): manual focus.
             SonyPropertyDescriptor(
-                code: .focusMode, dataType: .uint16, factoryValue: .uint16(0), currentValue: .uint16(SonyFocusMode.manual.rawValue),
+                code: .focusMode, dataType: .uint16, factoryValue: .uint16(0),
+                currentValue: .uint16(SonyFocusMode.manual.rawValue),
                 form: .enumeration(settable: focusModes, supported: focusModes)),
             // ExposureProgramMode (u32): the mode dial, display only (a remote cannot turn it).
             SonyPropertyDescriptor(
@@ -93,7 +108,8 @@ enum DefaultBody {
             // ShutterSpeed (u32, numerator << 16 | denominator, 0 = BULB): 1/125 to start.
             SonyPropertyDescriptor(
                 code: .shutterSpeed, dataType: .uint32, enabled: mode.shutterIsSettable ? .on : .displayOnly,
-                factoryValue: .uint32(0xFFFF_FFFF), currentValue: SonyShutterValue(numerator: 1, denominator: 125).ptpValue,
+                factoryValue: .uint32(0xFFFF_FFFF),
+                currentValue: SonyShutterValue(numerator: 1, denominator: 125).ptpValue,
                 form: .enumeration(settable: mode.shutterIsSettable ? settableShutters : [], supported: shutters)),
             // FocusIndication (u8, read only): 1 = not focusing.
             SonyPropertyDescriptor(
@@ -101,7 +117,8 @@ enum DefaultBody {
                 form: .enumeration(settable: [], supported: [])),
             // ShootingFileInfo (u16, read only): 0x8001 while an image waits in the buffer.
             SonyPropertyDescriptor(
-                code: .shootingFileInfo, dataType: .uint16, getSet: 0, factoryValue: .uint16(0), currentValue: .uint16(0),
+                code: .shootingFileInfo, dataType: .uint16, getSet: 0, factoryValue: .uint16(0),
+                currentValue: .uint16(0),
                 form: .range(minimum: .uint16(0), maximum: .uint16(0xFFFF), step: .uint16(1))),
             // ISO (u32): 100, AUTO = 0xFFFFFF.
             SonyPropertyDescriptor(
@@ -110,12 +127,13 @@ enum DefaultBody {
             // StillImageSaveDestination (u16): to the host, display only (as on the RX100M7).
             SonyPropertyDescriptor(
                 code: .saveDestination, dataType: .uint16, enabled: .displayOnly, factoryValue: .uint16(0),
-                currentValue: .uint16(SonySaveDestination.host.rawValue), form: .enumeration(settable: [], supported: [])),
+                currentValue: .uint16(SonySaveDestination.host.rawValue),
+                form: .enumeration(settable: [], supported: [])),
             // PriorityKeySettings (u8): the camera's dials win until a remote asks for priority.
             SonyPropertyDescriptor(
                 code: .priorityKeySettings, dataType: .uint8, factoryValue: .uint8(0),
                 currentValue: .uint8(SonyPriorityKey.cameraPosition.rawValue),
-                form: .enumeration(settable: priority, supported: priority)),
+                form: .enumeration(settable: priority, supported: priority))
         ]
     }
 

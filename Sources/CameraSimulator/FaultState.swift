@@ -65,5 +65,7 @@ struct FaultState: Sendable {
     mutating func dropsAtFrame(_ frame: Int) -> Bool { dropFrames.remove(frame) != nil }
 
     /// The mode the dial turns to just before `frame`, if scripted (once).
-    mutating func takeModeChange(beforeFrame frame: Int) -> SimulatedExposureMode? { modeChanges.removeValue(forKey: frame) }
+    mutating func takeModeChange(beforeFrame frame: Int) -> SimulatedExposureMode? {
+        modeChanges.removeValue(forKey: frame)
+    }
 }

@@ -93,7 +93,7 @@ package struct GeneratedImage: Sendable, Equatable {
     package var allBytes: [UInt8] { bytes(in: 0..<size) }
 
     private static func commentHeader(length: Int) -> [UInt8] {
-        let field = length - 2  // the length field counts itself but not the marker
+        let field = length - 2 // the length field counts itself but not the marker
         return [0xFF, 0xFE, UInt8(truncatingIfNeeded: field >> 8), UInt8(truncatingIfNeeded: field)]
     }
 
@@ -105,13 +105,16 @@ package struct GeneratedImage: Sendable, Equatable {
     }
 
     private static func head(exif: ExifFields?, comment: String, extra: Int) -> [UInt8] {
-        var bytes: [UInt8] = [0xFF, 0xD8]  // SOI
+        var bytes: [UInt8] = [0xFF, 0xD8] // SOI
         if let exif {
             // APP1 Exif right after SOI, little-endian TIFF inside, as Sony bodies write it.
             bytes += ExifWriter.jpegSegment(exif)
         } else {
             // APP0: JFIF 1.01, aspect-ratio units, 1:1, no thumbnail.
-            bytes += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+            bytes += [
+                0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+                0x00
+            ]
         }
         let text = Array(comment.utf8.prefix(60_000)) + [UInt8](repeating: paddingByte, count: extra)
         bytes += commentHeader(length: text.count + 4) + text

@@ -36,7 +36,8 @@ struct PacketReader {
             if case let .receiving(total, received: 0) = receiver.state {
                 // Checked on Start_Data, before any payload is buffered.
                 guard total <= UInt64(Self.maximumDataOut) else {
-                    throw PTPIPError.protocolViolation(expected: "a data-out phase of at most 1 MiB", received: "\(total) bytes")
+                    throw PTPIPError.protocolViolation(
+                        expected: "a data-out phase of at most 1 MiB", received: "\(total) bytes")
                 }
                 payload.reserveCapacity(Int(total))
             }

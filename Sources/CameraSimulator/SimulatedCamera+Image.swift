@@ -26,7 +26,8 @@ extension SimulatedCamera {
     /// `DSC00001_1-250s.JPG`: the card's file number (1...9999, then 1 again) and the speed, for people reading a folder.
     static func fileName(frame: Int, label: String) -> String {
         let number = String((max(frame, 1) - 1) % highestFileNumber + 1)
-        return "DSC" + String(repeating: "0", count: 5 - number.count) + number + "_" + CaptureRecord.fileLabel(label) + ".JPG"
+        return "DSC" + String(repeating: "0", count: 5 - number.count) + number + "_" + CaptureRecord.fileLabel(label)
+            + ".JPG"
     }
 
     /// EXIF ExposureTime of a frame: the set speed exactly as Sony encodes it (`1/250`, `25/10`), whatever
@@ -38,7 +39,8 @@ extension SimulatedCamera {
         let (seconds, attoseconds) = held.components
         let tenths = max(1, (seconds * 10 + (attoseconds + 50_000_000_000_000_000) / 100_000_000_000_000_000))
         let clamped = UInt32(clamping: tenths)
-        return clamped % 10 == 0 ? ExifRational(numerator: clamped / 10, denominator: 1) : ExifRational(numerator: clamped, denominator: 10)
+        return clamped % 10 == 0
+            ? ExifRational(numerator: clamped / 10, denominator: 1) : ExifRational(numerator: clamped, denominator: 10)
     }
 }
 

@@ -19,7 +19,8 @@ extension SimulatedCamera {
             }
             return state == .down ? pressS2(now: now) : .reply(releaseS2(now: now))
         case SonyPropertyCode.shutterSpeed.rawValue:
-            guard case let .uint8(raw)? = try? PTPValue(decoding: data, as: SonyShutterStepping.notchDataType), raw != 0 else {
+            guard case let .uint8(raw)? = try? PTPValue(decoding: data, as: SonyShutterStepping.notchDataType), raw != 0
+            else {
                 return .reply(CameraReply(.invalidDevicePropValue))
             }
             guard properties.first(where: { $0.code == .shutterSpeed })?.enabled == .on else {

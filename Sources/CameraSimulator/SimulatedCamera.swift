@@ -239,11 +239,13 @@ package struct SimulatedCamera: Sendable {
             let onlyChanged = parameter(0) == SonyPropertyDumpScope.changedPropertiesOnly
             let selected = onlyChanged ? properties.filter { changed.contains($0.code) } : properties
             changed.removeAll()
-            let dump = datasets.propertyDump(wireDescriptors(selected), complete: !onlyChanged, version: negotiatedVersion)
+            let dump = datasets.propertyDump(
+                wireDescriptors(selected), complete: !onlyChanged, version: negotiatedVersion)
             propertiesRead()
             return .reply(.ok(data: dump))
         case .sdioSetExtDevicePropValue:
-            return .reply(setProperty(code: SonyPropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0))), data: dataOut))
+            return .reply(
+                setProperty(code: SonyPropertyCode(rawValue: UInt16(truncatingIfNeeded: parameter(0))), data: dataOut))
         case .sdioControlDevice:
             return control(code: UInt16(truncatingIfNeeded: parameter(0)), data: dataOut, now: now)
         case .getObjectInfo:
@@ -269,7 +271,8 @@ package struct SimulatedCamera: Sendable {
             guard offset <= image.size else { return .reply(CameraReply(.invalidParameter)) }
             let end = min(image.size, offset + Int(parameter(2)))
             if end == image.size { imageDelivered() }
-            return .reply(CameraReply(.ok, parameters: [UInt32(end - offset)], data: .image(image, range: offset..<end)))
+            return .reply(
+                CameraReply(.ok, parameters: [UInt32(end - offset)], data: .image(image, range: offset..<end)))
         default:
             return .reply(CameraReply(.operationNotSupported))
         }
@@ -321,7 +324,8 @@ package struct SimulatedCamera: Sendable {
     /// Marks a property changed for the next change-only read and queues its DevicePropChanged event.
     mutating func propertyChanged(_ code: SonyPropertyCode) {
         changed.insert(code)
-        events.append(PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32(code.rawValue)]))
+        events.append(
+            PTPEvent(code: .sonyDevicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32(code.rawValue)]))
     }
 
     private mutating func applyStep(_ notches: Int) {
@@ -340,7 +344,8 @@ package struct SimulatedCamera: Sendable {
             setValue(.uint32(left - 1), of: QuirkProperty.remainingShots)
         }
         setValue(.uint16(SonyShootingFileInfo.waiting(1).rawValue), of: .shootingFileInfo)
-        events.append(PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))
+        events.append(
+            PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))
     }
 
     private mutating func imageDelivered() {

@@ -180,7 +180,9 @@ package struct SimulatorConfiguration: Sendable, Equatable {
             case "--quirk":
                 // Like --fault: repeatable, and a comma-separated list works too: idle-drop:10,lenr.
                 let text = try next()
-                guard !text.isEmpty else { throw .invalidQuirk(spec: text, reason: "empty; name a quirk such as idle-drop:10") }
+                guard !text.isEmpty else {
+                    throw .invalidQuirk(spec: text, reason: "empty; name a quirk such as idle-drop:10")
+                }
                 for spec in text.split(separator: ",", omittingEmptySubsequences: false) {
                     configuration.quirks.append(try SimulatorQuirk.parse(String(spec)))
                 }

@@ -30,7 +30,8 @@ package struct SimulatorDatasets: Sendable {
     /// Operations the built-in body lists in DeviceInfo (it answers OperationNotSupported to others).
     package static let operations: [OperationCode] = [
         .getDeviceInfo, .openSession, .closeSession, .getObjectInfo, .getObject, .getPartialObject,
-        .sdioConnect, .sdioGetExtDeviceInfo, .sdioSetExtDevicePropValue, .sdioControlDevice, .sdioGetAllExtDevicePropInfo,
+        .sdioConnect, .sdioGetExtDeviceInfo, .sdioSetExtDevicePropValue, .sdioControlDevice,
+        .sdioGetAllExtDevicePropInfo
     ]
 
     /// Builds the datasets for `configuration`, reading its replay files.
@@ -62,9 +63,11 @@ package struct SimulatorDatasets: Sendable {
             replayedDump = nil
         }
 
-        extDeviceInfo = replayedExt?.1
+        extDeviceInfo =
+            replayedExt?.1
             ?? SonyExtDeviceInfo(
-                protocolVersion: version, propertyCodes: initialProperties.map(\.code), controlCodes: DefaultBody.controlCodes
+                protocolVersion: version, propertyCodes: initialProperties.map(\.code),
+                controlCodes: DefaultBody.controlCodes
             ).encoded
 
         if let path = configuration.replayDeviceInfoPath {

@@ -46,7 +46,7 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
     package static let spellings = [
         "idle-drop:SECONDS", "startup-nofire:SECONDS", "focus-switch", "af-lock:MS", "af-fail", "shutter-range[:d229]",
         "direct-set-refused[:CODE]", "direct-set-ignored", "lost-notch:N", "no-events", "busy-at-start:N", "d215-lag",
-        "transfer-long:BYTES", "transfer-short:BYTES", "objectinfo-empty", "objectinfo-garbled", "lenr",
+        "transfer-long:BYTES", "transfer-short:BYTES", "objectinfo-empty", "objectinfo-garbled", "lenr"
     ]
 
     /// The `--quirk` spelling of this quirk.
@@ -86,7 +86,9 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
             return quirk
         }
         func required(_ what: String) throws(SimulatorError) -> String {
-            guard let argument, !argument.isEmpty else { throw .invalidQuirk(spec: spec, reason: "'\(name)' needs \(what)") }
+            guard let argument, !argument.isEmpty else {
+                throw .invalidQuirk(spec: spec, reason: "'\(name)' needs \(what)")
+            }
             return argument
         }
         func count(_ what: String) throws(SimulatorError) -> Int {
@@ -107,7 +109,8 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
         case "idle-drop": return .idleDrop(try seconds())
         case "startup-nofire": return .startupNoFire(try seconds())
         case "focus-switch": return try noArgument(.focusSwitch)
-        case "af-lock": return .afLock(.milliseconds(try count("a whole number of milliseconds >= 1, e.g. af-lock:300")))
+        case "af-lock":
+            return .afLock(.milliseconds(try count("a whole number of milliseconds >= 1, e.g. af-lock:300")))
         case "af-fail": return try noArgument(.afFail)
         case "shutter-range":
             guard let argument else { return .shutterRange(listInD229: false) }
@@ -118,7 +121,8 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
         case "direct-set-refused":
             guard let argument else { return .directSetRefused(defaultRefusal) }
             guard let code = SimulatorFault.parseCode(argument), code != ResponseCode.ok.rawValue else {
-                throw .invalidQuirk(spec: spec, reason: "'\(argument)' is not a response code like 0x201C (other than OK)")
+                throw .invalidQuirk(
+                    spec: spec, reason: "'\(argument)' is not a response code like 0x201C (other than OK)")
             }
             return .directSetRefused(ResponseCode(code))
         case "direct-set-ignored": return try noArgument(.directSetIgnored)

@@ -146,7 +146,8 @@ package struct BracketPlanner: Sendable, Hashable {
                     + "\(scale.displayName) steps"
             )
         }
-        let limit = cap == scale.longest
+        let limit =
+            cap == scale.longest
             ? "\(cap.label) is the longest timed speed (bulb frames are planned only for a shadow reading past it)"
             : "\(cap.label) is the longest exposure allowed (--longest)"
         if shortened {

@@ -30,7 +30,8 @@ struct DecimalFraction: Sendable, Hashable {
         }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2,
-              let top = Self.decimal(parts[0]) else { return nil }
+            let top = Self.decimal(parts[0])
+        else { return nil }
         var numerator = top.numerator
         var denominator = top.denominator
         if parts.count == 2 {

@@ -83,7 +83,9 @@ extension ShutterScale {
 
     /// `2'30"`, `2m30s`, `2'30`, `1'`, `4m`, `1.5min`: minutes, then optional seconds below 60 (whole minutes
     /// only when seconds follow), as one exact fraction of seconds.
-    private static func minutesAndSeconds(_ typed: String, minuteMark: String.Index) throws(ExposureError) -> DecimalFraction {
+    private static func minutesAndSeconds(
+        _ typed: String, minuteMark: String.Index
+    ) throws(ExposureError) -> DecimalFraction {
         let text = Substring(typed)
         var rest = text[text.index(after: minuteMark)...]
         if text[minuteMark] == "m" && rest.hasPrefix("in") { rest = rest.dropFirst(2) }
@@ -99,11 +101,13 @@ extension ShutterScale {
             return minutes
         }
         guard minutes.denominator == 1, minutes.numerator >= 0, minutes.numerator < 10_000,
-              let seconds = DecimalFraction(parsing: rest), seconds.numerator >= 0,
-              seconds.numerator < 60 * seconds.denominator else { throw .notASpeed(text: typed) }
+            let seconds = DecimalFraction(parsing: rest), seconds.numerator >= 0,
+            seconds.numerator < 60 * seconds.denominator
+        else { throw .notASpeed(text: typed) }
         // Whole minutes under 10 000 and seconds of at most 10 characters: the sum cannot overflow.
         return DecimalFraction(
-            numerator: minutes.numerator * 60 * seconds.denominator + seconds.numerator, denominator: seconds.denominator)
+            numerator: minutes.numerator * 60 * seconds.denominator + seconds.numerator,
+            denominator: seconds.denominator)
     }
 
     /// A label without its seconds mark: `1/250`, `0.3`, `30`.
@@ -116,7 +120,8 @@ extension ShutterScale {
     static func trimmed(_ text: String) -> String {
         let characters = Substring(text)
         guard let first = characters.firstIndex(where: { !$0.isWhitespace }),
-              let last = characters.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+            let last = characters.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(characters[first...last])
     }
 }

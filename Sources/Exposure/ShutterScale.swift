@@ -86,17 +86,17 @@ package enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
         (1, 100), (1, 80), (1, 60), (1, 50), (1, 40), (1, 30), (1, 25), (1, 20), (1, 15), (1, 13), (1, 10),
         (1, 8), (1, 6), (1, 5), (1, 4), (1, 3), (4, 10), (5, 10), (6, 10), (8, 10), (1, 1), (13, 10),
         (16, 10), (2, 1), (25, 10), (32, 10), (4, 1), (5, 1), (6, 1), (8, 1), (10, 1), (13, 1), (15, 1),
-        (20, 1), (25, 1), (30, 1),
+        (20, 1), (25, 1), (30, 1)
     ].map { ShutterSpeed(numerator: $0.0, denominator: $0.1) }
 
     /// 40" ... 30' in 1/3 EV steps (seconds and minutes as whole seconds over 1).
     static let thirdStopBulbSpeeds: [ShutterSpeed] = [
-        40, 50, 60, 80, 100, 120, 150, 200, 240, 300, 360, 480, 600, 780, 900, 1200, 1500, 1800,
+        40, 50, 60, 80, 100, 120, 150, 200, 240, 300, 360, 480, 600, 780, 900, 1200, 1500, 1800
     ].map { ShutterSpeed(numerator: $0, denominator: 1) }
 
     /// 45" ... 30' in 1/2 EV steps.
     static let halfStopBulbSpeeds: [ShutterSpeed] = [
-        45, 60, 90, 120, 180, 240, 360, 480, 600, 900, 1200, 1800,
+        45, 60, 90, 120, 180, 240, 360, 480, 600, 900, 1200, 1800
     ].map { ShutterSpeed(numerator: $0, denominator: 1) }
 
     /// The whole 1/3-stop ladder, timed then bulb.
@@ -110,6 +110,6 @@ package enum ShutterScale: String, Sendable, Hashable, Codable, CaseIterable {
         (1, 8000), (1, 6000), (1, 4000), (1, 3000), (1, 2000), (1, 1500), (1, 1000), (1, 750), (1, 500),
         (1, 350), (1, 250), (1, 180), (1, 125), (1, 90), (1, 60), (1, 45), (1, 30), (1, 20), (1, 15),
         (1, 10), (1, 8), (1, 6), (1, 4), (1, 3), (5, 10), (7, 10), (1, 1), (15, 10), (2, 1), (3, 1),
-        (4, 1), (6, 1), (8, 1), (10, 1), (15, 1), (20, 1), (30, 1),
+        (4, 1), (6, 1), (8, 1), (10, 1), (15, 1), (20, 1), (30, 1)
     ].map { ShutterSpeed(numerator: $0.0, denominator: $0.1) }
 }

@@ -19,7 +19,8 @@ extension SpeedMatcher {
 
         let fastestThirds = fastestOffered.nominalThirds
         if highlight.nominalThirds < fastestThirds,
-           let clamped = stops.first(where: { $0.nominalThirds >= fastestThirds }) {
+            let clamped = stops.first(where: { $0.nominalThirds >= fastestThirds })
+        {
             let stopsLost = EVAmount(sixths: 2 * (clamped.nominalThirds - highlight.nominalThirds))
             warnings.append(
                 "the camera's fastest speed is \(fastestOffered.label): the plan starts at \(clamped.label) instead "
@@ -29,7 +30,8 @@ extension SpeedMatcher {
         }
         let longestThirds = longestOffered.nominalThirds
         if !offersBulb, !shadow.isBulb, shadow.nominalThirds > longestThirds,
-           let clamped = stops.last(where: { $0.nominalThirds <= longestThirds }) {
+            let clamped = stops.last(where: { $0.nominalThirds <= longestThirds })
+        {
             let stopsLost = EVAmount(sixths: 2 * (shadow.nominalThirds - clamped.nominalThirds))
             warnings.append(
                 "the camera's longest speed is \(longestOffered.label): the plan ends at \(clamped.label) instead "

@@ -76,11 +76,12 @@ package enum SpeedMatcher {
         for (setIndex, set) in plan.sets.enumerated() {
             var matched: [(planned: ShutterSpeed, used: ShutterSpeed)] = []
             for planned in set {
-                let used: ShutterSpeed = switch offers.choice(for: planned, substituting: true) {
-                case let .offered(speed)?: speed
-                // Shot in BULB, or a bulb frame whose missing BULB the caller reports.
-                case .bulb?, nil: planned
-                }
+                let used: ShutterSpeed =
+                    switch offers.choice(for: planned, substituting: true) {
+                    case let .offered(speed)?: speed
+                    // Shot in BULB, or a bulb frame whose missing BULB the caller reports.
+                    case .bulb?, nil: planned
+                    }
                 if let earlier = matched.first(where: { $0.used == used }) {
                     warnings.append(
                         "set \(setIndex + 1): \(earlier.planned.label) and \(planned.label) both become "

@@ -33,7 +33,9 @@ package struct ErrorReport: Sendable, Equatable {
             self.init(message: usage.message, exitCode: .usage, hint: usage.hint)
         case let reportable as any CLIReportable:
             let code = reportable.exitCode
-            self.init(message: reportable.cliMessage, exitCode: code, hint: code == .usage ? UsageError("", command: command).hint : nil)
+            self.init(
+                message: reportable.cliMessage, exitCode: code,
+                hint: code == .usage ? UsageError("", command: command).hint : nil)
         case is CancellationError:
             self.init(message: "cancelled", exitCode: .transientFailure, hint: nil)
         default:

@@ -21,7 +21,7 @@ package enum HDRShoot {
         DiscoverCommand.spec,
         RunCommand.spec,
         ResumeCommand.spec,
-        StatusCommand.spec,
+        StatusCommand.spec
     ]
 
     /// Runs the command named by the process arguments and exits with its status.
@@ -56,7 +56,8 @@ package enum HDRShoot {
         }
         guard let command = commands.first(where: { $0.name == first }) else {
             let kind = first.hasPrefix("-") ? "option" : "command"
-            let hint = ArgumentParser.closest(to: first, among: commands.map(\.name) + ["--help", "--version"])
+            let hint =
+                ArgumentParser.closest(to: first, among: commands.map(\.name) + ["--help", "--version"])
                 .map { " (did you mean '\($0)'?)" } ?? ""
             return report(UsageError("unknown \(kind) '\(first)'\(hint)"), command: nil, to: output).rawValue
         }

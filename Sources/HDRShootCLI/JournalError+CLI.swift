@@ -27,11 +27,13 @@ extension JournalError: CLIReportable {
         case .noStateDirectory:
             return "no place for shoot journals: pass --state-dir DIR or set HDRSHOOT_STATE_DIR (HOME is not set)"
         case .corrupt(let path, _):
-            return "the shoot journal \(path) is damaged or was edited, so it was left untouched; move it aside to continue"
+            return
+                "the shoot journal \(path) is damaged or was edited, so it was left untouched; move it aside to continue"
         case let .unreadable(path, code):
             return "cannot read the shoot journal \(path): \(Self.text(code))"
         case let .unsupportedFormat(path, format):
-            return "the shoot journal \(path) was written by a newer hdrshoot (format \(format)); update hdrshoot to use it"
+            return
+                "the shoot journal \(path) was written by a newer hdrshoot (format \(format)); update hdrshoot to use it"
         case .diskFull(let path):
             return "no space left to write the shoot journal \(path); free some space, then run `hdrshoot resume`"
         case let .writeFailed(path, code):
@@ -50,7 +52,8 @@ extension JournalError: CLIReportable {
     var reasonText: String {
         switch self {
         case .diskFull: "no space left on the device"
-        case .writeFailed(_, let code), .stateDirectoryUnavailable(_, let code), .unreadable(_, let code): Self.text(code)
+        case .writeFailed(_, let code), .stateDirectoryUnavailable(_, let code), .unreadable(_, let code):
+            Self.text(code)
         default: cliMessage
         }
     }

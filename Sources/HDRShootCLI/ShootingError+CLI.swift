@@ -18,16 +18,19 @@ extension ShootingError: CLIReportable {
         case .speedUnavailable(let speed):
             return "the camera does not offer \(speed.label) now; check its mode and settings"
         case let .idleTimeout(position, timeout):
-            return "the camera did not finish \(position) within \(ShootText.duration(timeout)); check its screen and memory card"
+            return
+                "the camera did not finish \(position) within \(ShootText.duration(timeout)); check its screen and memory card"
         case let .cameraFault(code, position):
-            return "the camera reported a fault (0x\(String(code, radix: 16, uppercase: true))) while saving \(position); "
+            return
+                "the camera reported a fault (0x\(String(code, radix: 16, uppercase: true))) while saving \(position); "
                 + "check its screen and memory card"
         case .disconnected(let position):
             return "lost the connection to the camera during \(position)"
         case .invalidResumePosition(let position):
             return "the shoot journal's resume position (\(position)) is not in its plan"
         case let .releaseKeepsDropping(position, releases):
-            return "the link to the camera dropped at the shutter release \(releases) times at \(position) and no image of it "
+            return
+                "the link to the camera dropped at the shutter release \(releases) times at \(position) and no image of it "
                 + "came back; not firing it again. Move closer to the camera or check its Wi-Fi, then run `hdrshoot resume`"
         }
     }

@@ -15,7 +15,8 @@ package struct ExifDateTime: Sendable, Equatable, Hashable, Comparable, CustomSt
 
     /// Creates a date and time; nil when a component is out of range (month 13, February 30, hour 24, ...).
     package init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...Self.daysIn(month: month, year: year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         self.year = year
@@ -29,7 +30,8 @@ package struct ExifDateTime: Sendable, Equatable, Hashable, Comparable, CustomSt
     /// Parses `YYYY:MM:DD HH:MM:SS`; nil for anything else (EXIF's all-blank "unknown" value included).
     package init?(exifString text: String) {
         let bytes = Array(text.utf8)
-        guard bytes.count == 19, bytes[4] == 0x3A, bytes[7] == 0x3A, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A
+        guard bytes.count == 19, bytes[4] == 0x3A, bytes[7] == 0x3A, bytes[10] == 0x20, bytes[13] == 0x3A,
+            bytes[16] == 0x3A
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -51,7 +53,8 @@ package struct ExifDateTime: Sendable, Equatable, Hashable, Comparable, CustomSt
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        return "\(padded(year, 4)):\(padded(month, 2)):\(padded(day, 2)) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))"
+        return
+            "\(padded(year, 4)):\(padded(month, 2)):\(padded(day, 2)) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))"
     }
 
     package var description: String { exifString }
@@ -72,7 +75,9 @@ package struct ExifDateTime: Sendable, Equatable, Hashable, Comparable, CustomSt
     }
 
     package static func < (lhs: ExifDateTime, rhs: ExifDateTime) -> Bool {
-        (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second) < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
+        (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second) < (
+            rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second
+        )
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -13,7 +13,9 @@ package struct ExifFields: Sendable, Equatable, Hashable {
     package var model: String?
 
     /// Creates a set of fields; every one is optional.
-    package init(exposureTime: ExifRational? = nil, dateTimeOriginal: String? = nil, make: String? = nil, model: String? = nil) {
+    package init(
+        exposureTime: ExifRational? = nil, dateTimeOriginal: String? = nil, make: String? = nil, model: String? = nil
+    ) {
         self.exposureTime = exposureTime
         self.dateTimeOriginal = dateTimeOriginal
         self.make = make

@@ -20,7 +20,8 @@ package enum ExifReader {
     package static let suggestedPrefixLength = 65_536
 
     /// Reads the EXIF fields from the first bytes (or all) of a JPEG or TIFF/ARW file.
-    package static func read<C: Collection>(_ bytes: C) throws(ImageMetadataError) -> ExifFields where C.Element == UInt8 {
+    package static func read<C: Collection>(_ bytes: C) throws(ImageMetadataError) -> ExifFields
+    where C.Element == UInt8 {
         try read(Array(bytes)[...])
     }
 
@@ -52,10 +53,13 @@ package enum ExifReader {
                 return try read(bytes[...])
             } catch {
                 // Only a truncation of a full-length read can be cured by reading more: a short read was the file's end.
-                guard case let .truncated(field, needed) = error, bytes.count >= length, needed > length else { throw error }
+                guard case let .truncated(field, needed) = error, bytes.count >= length, needed > length else {
+                    throw error
+                }
                 guard needed <= maximumLength else {
                     throw ImageMetadataError.garbled(
-                        field: field, reason: "lies \(needed) bytes into the file, beyond the \(maximumLength)-byte reading limit")
+                        field: field,
+                        reason: "lies \(needed) bytes into the file, beyond the \(maximumLength)-byte reading limit")
                 }
                 // Each round reads strictly more (at least double, up to the limit), so the loop ends.
                 length = max(needed, min(length * 2, maximumLength))
@@ -68,37 +72,47 @@ package enum ExifReader {
     /// Walks the JPEG's marker segments from SOI to the first APP1 `Exif` segment.
     static func readJPEG(_ bytes: ArraySlice<UInt8>) throws(ImageMetadataError) -> ExifFields {
         func byte(_ offset: Int) -> UInt8 { bytes[bytes.startIndex + offset] }
-        var offset = 2  // after SOI
+        var offset = 2 // after SOI
         while true {
-            guard offset + 2 <= bytes.count else { throw .truncated(field: "JPEG marker at byte \(offset)", needed: offset + 2) }
+            guard offset + 2 <= bytes.count else {
+                throw .truncated(field: "JPEG marker at byte \(offset)", needed: offset + 2)
+            }
             guard byte(offset) == 0xFF else {
-                throw .garbled(field: "JPEG marker at byte \(offset)", reason: "found 0x\(hex(byte(offset))) where 0xFF must be")
+                throw .garbled(
+                    field: "JPEG marker at byte \(offset)", reason: "found 0x\(hex(byte(offset))) where 0xFF must be")
             }
             let marker = byte(offset + 1)
             switch marker {
             case 0xFF:
-                offset += 1  // a fill byte before the marker
+                offset += 1 // a fill byte before the marker
                 continue
             case 0xDA, 0xD9:
-                throw .noExif  // the image data (or the end) comes before any EXIF
+                throw .noExif // the image data (or the end) comes before any EXIF
             case 0x01, 0xD0...0xD7:
-                offset += 2  // markers without a length
+                offset += 2 // markers without a length
                 continue
             case 0x00, 0xD8:
-                throw .garbled(field: "JPEG marker at byte \(offset)", reason: "0xFF\(hex(marker)) cannot start a header segment")
+                throw .garbled(
+                    field: "JPEG marker at byte \(offset)", reason: "0xFF\(hex(marker)) cannot start a header segment")
             default:
                 break
             }
-            guard offset + 4 <= bytes.count else { throw .truncated(field: "JPEG segment length at byte \(offset)", needed: offset + 4) }
+            guard offset + 4 <= bytes.count else {
+                throw .truncated(field: "JPEG segment length at byte \(offset)", needed: offset + 4)
+            }
             let length = Int(byte(offset + 2)) << 8 | Int(byte(offset + 3))
             guard length >= 2 else {
-                throw .garbled(field: "JPEG segment at byte \(offset)", reason: "length \(length) is shorter than its own 2 bytes")
+                throw .garbled(
+                    field: "JPEG segment at byte \(offset)", reason: "length \(length) is shorter than its own 2 bytes")
             }
             let payload = offset + 4
             let end = offset + 2 + length
             if marker == 0xE1, length - 2 >= 6 {
-                guard payload + 6 <= bytes.count else { throw .truncated(field: "APP1 identifier", needed: payload + 6) }
-                if bytes[(bytes.startIndex + payload)..<(bytes.startIndex + payload + 5)].elementsEqual(exifIdentifier) {
+                guard payload + 6 <= bytes.count else {
+                    throw .truncated(field: "APP1 identifier", needed: payload + 6)
+                }
+                if bytes[(bytes.startIndex + payload)..<(bytes.startIndex + payload + 5)].elementsEqual(exifIdentifier)
+                {
                     // "Exif\0" and a pad byte, then the TIFF.
                     let tiffStart = payload + 6
                     let available = bytes[(bytes.startIndex + tiffStart)..<(bytes.startIndex + min(bytes.count, end))]
@@ -106,7 +120,7 @@ package enum ExifReader {
                     return try readDirectories(view, firstIFD: ifd0)
                 }
             }
-            offset = end  // another APPn (JFIF, XMP, MPF), a table, or a comment
+            offset = end // another APPn (JFIF, XMP, MPF), a table, or a comment
         }
     }
 
@@ -140,9 +154,12 @@ package enum ExifReader {
                 case ExifTag.exposureTime where fields.exposureTime == nil:
                     fields.exposureTime = try rational(entry, view, "\(name) ExposureTime")
                 case ExifTag.exifIFDPointer:
-                    exifIFDs += try offsets(entry, view, "\(name) Exif IFD pointer", maximumCount: 1).map { ($0, "Exif IFD") }
+                    exifIFDs += try offsets(entry, view, "\(name) Exif IFD pointer", maximumCount: 1).map {
+                        ($0, "Exif IFD")
+                    }
                 case ExifTag.subIFDs:
-                    subIFDs += try offsets(entry, view, "\(name) SubIFDs", maximumCount: ExifLimits.subIFDs).enumerated()
+                    subIFDs += try offsets(entry, view, "\(name) SubIFDs", maximumCount: ExifLimits.subIFDs)
+                        .enumerated()
                         .map { ($0.element, "SubIFD \($0.offset + 1)") }
                 default:
                     break
@@ -153,7 +170,8 @@ package enum ExifReader {
         return fields
     }
 
-    private static func string(_ entry: IFDEntry, _ view: TIFFView, _ name: String) throws(ImageMetadataError) -> String {
+    private static func string(_ entry: IFDEntry, _ view: TIFFView, _ name: String) throws(ImageMetadataError) -> String
+    {
         var (_, reader) = try view.values(of: entry, as: [.ascii], name: name, maximumCount: ExifLimits.stringBytes)
         let bytes = reader.readRemainingSlice()
         var text = Array(bytes.prefix { $0 != 0 })
@@ -161,7 +179,9 @@ package enum ExifReader {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static func rational(_ entry: IFDEntry, _ view: TIFFView, _ name: String) throws(ImageMetadataError) -> ExifRational {
+    private static func rational(
+        _ entry: IFDEntry, _ view: TIFFView, _ name: String
+    ) throws(ImageMetadataError) -> ExifRational {
         var (_, reader) = try view.values(of: entry, as: [.rational], name: name, maximumCount: 1)
         let numerator: UInt32 = try TIFFView.read(&reader, name)
         let denominator: UInt32 = try TIFFView.read(&reader, name)
@@ -169,12 +189,16 @@ package enum ExifReader {
         return ExifRational(numerator: numerator, denominator: denominator)
     }
 
-    private static func offsets(_ entry: IFDEntry, _ view: TIFFView, _ name: String, maximumCount: Int) throws(ImageMetadataError) -> [Int] {
+    private static func offsets(
+        _ entry: IFDEntry, _ view: TIFFView, _ name: String, maximumCount: Int
+    ) throws(ImageMetadataError) -> [Int] {
         var (_, reader) = try view.values(of: entry, as: [.long, .ifd], name: name, maximumCount: maximumCount)
         var result: [Int] = []
         for _ in 0..<entry.count {
             let offset: UInt32 = try TIFFView.read(&reader, name)
-            guard offset >= 8 else { throw .garbled(field: name, reason: "offset \(offset) points into the TIFF header") }
+            guard offset >= 8 else {
+                throw .garbled(field: name, reason: "offset \(offset) points into the TIFF header")
+            }
             result.append(Int(offset))
         }
         return result

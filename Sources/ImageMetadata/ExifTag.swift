@@ -18,8 +18,19 @@ enum ExifTag {
 
 /// TIFF field types (TIFF 6.0 p. 15; IFD = 13 from TIFF technote 1) and their sizes in bytes.
 enum ExifFieldType: UInt16 {
-    case byte = 1, ascii = 2, short = 3, long = 4, rational = 5, signedByte = 6, undefined = 7
-    case signedShort = 8, signedLong = 9, signedRational = 10, float = 11, double = 12, ifd = 13
+    case byte = 1
+    case ascii = 2
+    case short = 3
+    case long = 4
+    case rational = 5
+    case signedByte = 6
+    case undefined = 7
+    case signedShort = 8
+    case signedLong = 9
+    case signedRational = 10
+    case float = 11
+    case double = 12
+    case ifd = 13
 
     /// Bytes per value.
     var size: Int {

@@ -10,7 +10,7 @@ package enum ExifWriter {
     /// The APP1 segment to put right after a JPEG's SOI: `FF E1`, length, `Exif\0\0`, then the TIFF block.
     package static func jpegSegment(_ fields: ExifFields, order: ByteOrder = .littleEndian) -> [UInt8] {
         let tiff = tiffBlock(fields, order: order)
-        let length = 2 + 6 + tiff.count  // the length field counts itself, not the marker
+        let length = 2 + 6 + tiff.count // the length field counts itself, not the marker
         precondition(length <= 0xFFFF, "EXIF block too large for one APP1 segment")
         return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF), 0x45, 0x78, 0x69, 0x66, 0x00, 0x00] + tiff
     }
@@ -83,7 +83,7 @@ package enum ExifWriter {
                 dataOffset += padded.count
             }
         }
-        writer.writeInteger(UInt32(0))  // no next IFD
+        writer.writeInteger(UInt32(0)) // no next IFD
         writer.writeBytes(data)
         return fieldOffsets
     }

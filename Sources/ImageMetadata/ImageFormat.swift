@@ -27,7 +27,9 @@ package enum ImageFormat: Sendable, Equatable, Hashable, CustomStringConvertible
             self = .tiff(.littleEndian)
         } else if head.count >= 4, head[0..<4] == [0x4D, 0x4D, 0x00, 0x2A] {
             self = .tiff(.bigEndian)
-        } else if head.count >= 12, head[4..<8] == Array("ftyp".utf8)[...], Self.heifBrands.contains(Array(head[8..<12])) {
+        } else if head.count >= 12, head[4..<8] == Array("ftyp".utf8)[...],
+            Self.heifBrands.contains(Array(head[8..<12]))
+        {
             self = .heif
         } else {
             self = .unknown
@@ -58,5 +60,6 @@ package enum ImageFormat: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// Major brands of the `ftyp` box that mean a HEIF still image.
-    private static let heifBrands: Set<[UInt8]> = Set(["heic", "heix", "heim", "heis", "mif1", "msf1", "avif"].map { Array($0.utf8) })
+    private static let heifBrands: Set<[UInt8]> = Set(
+        ["heic", "heix", "heim", "heis", "mif1", "msf1", "avif"].map { Array($0.utf8) })
 }

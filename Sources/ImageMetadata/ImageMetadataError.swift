@@ -25,7 +25,8 @@ package enum ImageMetadataError: Error, Sendable, Equatable, CustomStringConvert
         case let .garbled(field, reason):
             return "the image's \(field) is damaged: \(reason)"
         case let .unsupportedFormat(format):
-            return "the image is \(format == .unknown ? "of an unknown format" : "a \(format) file"), which has no EXIF hdrshoot can read"
+            return
+                "the image is \(format == .unknown ? "of an unknown format" : "a \(format) file"), which has no EXIF hdrshoot can read"
         case .noExif:
             return "the JPEG has no EXIF metadata"
         }

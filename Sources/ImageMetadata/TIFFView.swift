@@ -13,9 +13,13 @@ struct TIFFView {
     let declaredLength: Int?
 
     /// Reads the header (`II*\0` or `MM\0*`, then the IFD0 offset) and returns the view and IFD0's offset.
-    static func open(_ bytes: ArraySlice<UInt8>, base: Int, declaredLength: Int?) throws(ImageMetadataError) -> (TIFFView, Int) {
+    static func open(
+        _ bytes: ArraySlice<UInt8>, base: Int, declaredLength: Int?
+    ) throws(ImageMetadataError) -> (TIFFView, Int) {
         if let declaredLength, declaredLength < 8 {
-            throw .garbled(field: "TIFF header", reason: "the EXIF block holds \(declaredLength) bytes, fewer than a TIFF header's 8")
+            throw .garbled(
+                field: "TIFF header",
+                reason: "the EXIF block holds \(declaredLength) bytes, fewer than a TIFF header's 8")
         }
         guard bytes.count >= 8 else { throw .truncated(field: "TIFF header", needed: base + 8) }
         let start = bytes.startIndex
@@ -38,7 +42,8 @@ struct TIFFView {
     func reader(at offset: Int, count: Int, field: @autoclosure () -> String) throws(ImageMetadataError) -> ByteReader {
         let end = offset + count
         if let declaredLength, end > declaredLength {
-            throw .garbled(field: field(), reason: "points past the end of the EXIF block (\(end) > \(declaredLength) bytes)")
+            throw .garbled(
+                field: field(), reason: "points past the end of the EXIF block (\(end) > \(declaredLength) bytes)")
         }
         guard end <= available.count else { throw .truncated(field: field(), needed: base + end) }
         let start = available.startIndex + offset
@@ -59,14 +64,17 @@ struct TIFFView {
             let tag: UInt16 = try Self.read(&table, "\(name) entry \(index)")
             let type: UInt16 = try Self.read(&table, "\(name) entry \(index)")
             let valueCount: UInt32 = try Self.read(&table, "\(name) entry \(index)")
-            let _: UInt32 = try Self.read(&table, "\(name) entry \(index)")  // the value or offset, read later by type
-            entries.append(IFDEntry(tag: tag, type: type, count: Int(valueCount), fieldOffset: offset + 2 + 12 * index + 8))
+            let _: UInt32 = try Self.read(&table, "\(name) entry \(index)") // the value or offset, read later by type
+            entries.append(
+                IFDEntry(tag: tag, type: type, count: Int(valueCount), fieldOffset: offset + 2 + 12 * index + 8))
         }
         return entries
     }
 
     /// A reader over an entry's values: inside its 4-byte field when they fit, else at the offset the field holds.
-    func values(of entry: IFDEntry, as expected: [ExifFieldType], name: String, maximumCount: Int) throws(ImageMetadataError) -> (ExifFieldType, ByteReader) {
+    func values(
+        of entry: IFDEntry, as expected: [ExifFieldType], name: String, maximumCount: Int
+    ) throws(ImageMetadataError) -> (ExifFieldType, ByteReader) {
         guard let type = ExifFieldType(rawValue: entry.type), expected.contains(type) else {
             throw .garbled(field: name, reason: "has field type \(entry.type), expected \(expected.map(\.rawValue))")
         }
@@ -82,7 +90,9 @@ struct TIFFView {
     }
 
     /// Reads one integer from a reader this view made (so already long enough); a short one is garbage, not a trap.
-    static func read<T: FixedWidthInteger>(_ reader: inout ByteReader, _ field: @autoclosure () -> String) throws(ImageMetadataError) -> T {
+    static func read<T: FixedWidthInteger>(
+        _ reader: inout ByteReader, _ field: @autoclosure () -> String
+    ) throws(ImageMetadataError) -> T {
         do {
             return try reader.readInteger(T.self, field: field())
         } catch {

@@ -76,8 +76,10 @@ package struct GenericFamily: Sendable, Equatable {
 
     /// The CTRL_CMD_GETFAMILY request for `name`.
     package static func request(name: String, sequence: UInt32) -> NetlinkMessage {
-        GenericMessage.request(family: GenericNetlink.controllerFamily, command: GenericNetlink.commandGetFamily,
-                               version: 2, sequence: sequence) { $0.append(GenericNetlink.attributeFamilyName, string: name) }
+        GenericMessage.request(
+            family: GenericNetlink.controllerFamily, command: GenericNetlink.commandGetFamily,
+            version: 2, sequence: sequence
+        ) { $0.append(GenericNetlink.attributeFamilyName, string: name) }
     }
 
     /// Decodes a CTRL_CMD_NEWFAMILY reply.
@@ -93,7 +95,8 @@ package struct GenericFamily: Sendable, Equatable {
             for entry in try list.nested("CTRL_ATTR_MCAST_GROUPS").all {
                 let group = try entry.nested("CTRL_ATTR_MCAST_GROUPS[\(entry.type)]")
                 guard let groupName = group[GenericNetlink.attributeGroupName]?.string(),
-                      let groupID = group[GenericNetlink.attributeGroupID] else { continue }
+                    let groupID = group[GenericNetlink.attributeGroupID]
+                else { continue }
                 groups[groupName] = try groupID.uint32("CTRL_ATTR_MCAST_GRP_ID")
             }
         }

@@ -27,8 +27,9 @@ struct WirelessChannel {
         do { family = try GenericFamily(message: reply) } catch {
             throw .malformed(context: "CTRL_CMD_NEWFAMILY", NetlinkRequester.byteError(error))
         }
-        let events = try NetlinkSocket(netlinkProtocol: endpoint.netlinkProtocol,
-                                       receiveBufferSize: configuration.eventReceiveBufferSize)
+        let events = try NetlinkSocket(
+            netlinkProtocol: endpoint.netlinkProtocol,
+            receiveBufferSize: configuration.eventReceiveBufferSize)
         for name in [NL80211.groupMLME, NL80211.groupConfig] {
             if let group = family.multicastGroups[name] { try events.join(group: group) }
         }
@@ -53,18 +54,23 @@ extension MonitorEngine {
         } catch {
             switch error {
             case .kernel(_, .noSuchDevice), .kernel(_, .invalidArgument), .kernel(_, .notSupported),
-                 .kernel(_, .noSuchFileOrDirectory):
+                .kernel(_, .noSuchFileOrDirectory):
                 return .notWireless
             default:
                 return unknown
             }
         }
         guard let reply = replies.first(where: { $0.type == wireless.family.id }),
-              let interface = try? NL80211Interface(message: reply) else { return unknown }
+            let interface = try? NL80211Interface(message: reply)
+        else { return unknown }
         if let ssid = interface.ssid { return .connected(ssid: ssid) }
-        guard let dump = try? wireless.requests.request("NL80211_CMD_GET_SCAN", {
-            NL80211ScanResult.request(family: wireless.family.id, interfaceIndex: index, sequence: $0)
-        }) else { return unknown }
+        guard
+            let dump = try? wireless.requests.request(
+                "NL80211_CMD_GET_SCAN",
+                {
+                    NL80211ScanResult.request(family: wireless.family.id, interfaceIndex: index, sequence: $0)
+                })
+        else { return unknown }
         let associated = dump.filter { $0.type == wireless.family.id }
             .compactMap { try? NL80211ScanResult(message: $0) }
             .first { $0.isAssociated && ($0.interfaceIndex == nil || $0.interfaceIndex == index) }
@@ -75,13 +81,14 @@ extension MonitorEngine {
     /// Reacts to one nl80211 multicast message about the watched interface.
     func handleWireless(_ message: NetlinkMessage) {
         guard let wireless, message.type == wireless.family.id,
-              let event = try? NL80211Event(message: message) else { return }
+            let event = try? NL80211Event(message: message)
+        else { return }
         switch event {
         case let .connect(index, status, requestSSID) where index == nil || index == link.index:
             if status == 0 {
                 setWireless(readWirelessStatus(assumingConnected: true, fallback: requestSSID), reason: nil)
             } else {
-                setWireless(.disconnected, reason: nil)  // a failed attempt leaves us unassociated
+                setWireless(.disconnected, reason: nil) // a failed attempt leaves us unassociated
             }
         case let .roam(index, requestSSID) where index == nil || index == link.index:
             setWireless(readWirelessStatus(assumingConnected: true, fallback: requestSSID), reason: nil)

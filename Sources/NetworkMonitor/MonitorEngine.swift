@@ -24,14 +24,17 @@ final class MonitorEngine {
 
     /// Opens the sockets, joins the groups (before reading, so no change slips between), finds the
     /// interface and reads its full state.
-    init(configuration: NetworkMonitorConfiguration, publish: @escaping (NetworkSnapshot) -> Void = { _ in },
-         emit: @escaping (NetworkEvent) -> Void) throws(NetworkMonitorError) {
+    init(
+        configuration: NetworkMonitorConfiguration, publish: @escaping (NetworkSnapshot) -> Void = { _ in },
+        emit: @escaping (NetworkEvent) -> Void
+    ) throws(NetworkMonitorError) {
         self.configuration = configuration
         self.sink = emit
         self.publish = publish
         let route = configuration.routeEndpoint
-        routeEvents = try NetlinkSocket(netlinkProtocol: route.netlinkProtocol,
-                                        receiveBufferSize: configuration.eventReceiveBufferSize)
+        routeEvents = try NetlinkSocket(
+            netlinkProtocol: route.netlinkProtocol,
+            receiveBufferSize: configuration.eventReceiveBufferSize)
         for group in [Rtnetlink.groupLink, Rtnetlink.groupIPv4Address, Rtnetlink.groupIPv6Address] {
             try routeEvents.join(group: group)
         }
@@ -41,7 +44,8 @@ final class MonitorEngine {
         guard let current = try readLinks().first(where: { $0.index == index }) else {
             throw .interfaceNotFound("ifindex \(index)")
         }
-        link = WatchedLink(index: index, name: current.name ?? "if\(index)", isPresent: true, isUsable: current.isUsable)
+        link = WatchedLink(
+            index: index, name: current.name ?? "if\(index)", isPresent: true, isUsable: current.isUsable)
         addresses = try readAddresses()
         wireless = try WirelessChannel.open(configuration: configuration)
         if wireless == nil {
@@ -60,22 +64,30 @@ final class MonitorEngine {
 
     /// The state as the package snapshot.
     var snapshot: NetworkSnapshot {
-        NetworkSnapshot(interfaceName: link.name, interfaceIndex: link.index, isUsable: link.isPresent && link.isUsable,
-                        addresses: addresses.sorted { $0.description < $1.description }, wireless: wirelessStatus)
+        NetworkSnapshot(
+            interfaceName: link.name, interfaceIndex: link.index, isUsable: link.isPresent && link.isUsable,
+            addresses: addresses.sorted { $0.description < $1.description }, wireless: wirelessStatus)
     }
 
     // MARK: - Finding the interface
 
-    private static func resolve(_ target: WatchTarget, using requests: NetlinkRequester) throws(NetworkMonitorError) -> Int32 {
+    private static func resolve(
+        _ target: WatchTarget, using requests: NetlinkRequester
+    ) throws(NetworkMonitorError) -> Int32 {
         switch target {
         case let .interface(name):
-            let links = try parse(try requests.request("RTM_GETLINK dump", RtnetlinkRequest.dumpLinks), LinkMessage.init)
-            guard let found = links.first(where: { $0.name == name }) else { throw .interfaceNotFound("interface \(name)") }
+            let links = try parse(
+                try requests.request("RTM_GETLINK dump", RtnetlinkRequest.dumpLinks), LinkMessage.init)
+            guard let found = links.first(where: { $0.name == name }) else {
+                throw .interfaceNotFound("interface \(name)")
+            }
             return found.index
         case let .routeTo(address):
             let replies: [NetlinkMessage]
             do {
-                replies = try requests.request("RTM_GETROUTE \(address)") { RtnetlinkRequest.route(to: address, sequence: $0) }
+                replies = try requests.request("RTM_GETROUTE \(address)") {
+                    RtnetlinkRequest.route(to: address, sequence: $0)
+                }
             } catch {
                 if case .kernel = error { throw .interfaceNotFound("route to \(address)") }
                 throw error
@@ -87,14 +99,19 @@ final class MonitorEngine {
             }
             throw .interfaceNotFound("route to \(address)")
         case let .localAddress(address):
-            let all = try parse(try requests.request("RTM_GETADDR dump", RtnetlinkRequest.dumpAddresses), AddressMessage.init)
-            guard let found = all.first(where: { $0.address == address }) else { throw .interfaceNotFound("address \(address)") }
+            let all = try parse(
+                try requests.request("RTM_GETADDR dump", RtnetlinkRequest.dumpAddresses), AddressMessage.init)
+            guard let found = all.first(where: { $0.address == address }) else {
+                throw .interfaceNotFound("address \(address)")
+            }
             return found.index
         }
     }
 
     /// Decodes every reply with `decode`, turning byte errors into `.malformed`.
-    static func parse<T>(_ replies: [NetlinkMessage], _ decode: (NetlinkMessage) throws -> T) throws(NetworkMonitorError) -> [T] {
+    static func parse<T>(
+        _ replies: [NetlinkMessage], _ decode: (NetlinkMessage) throws -> T
+    ) throws(NetworkMonitorError) -> [T] {
         var decoded: [T] = []
         for reply in replies {
             do { decoded.append(try decode(reply)) } catch {
@@ -138,7 +155,9 @@ final class MonitorEngine {
     }
 
     /// Handles everything queued on `socket`; ENOBUFS means events were lost: re-read everything.
-    private func drain(_ socket: NetlinkSocket, from peer: UInt32, _ handle: (NetlinkMessage) -> Void) throws(NetworkMonitorError) {
+    private func drain(
+        _ socket: NetlinkSocket, from peer: UInt32, _ handle: (NetlinkMessage) -> Void
+    ) throws(NetworkMonitorError) {
         while true {
             let datagram: (bytes: [UInt8], sender: UInt32)?
             do { datagram = try socket.receive(wait: false) } catch {
@@ -148,7 +167,9 @@ final class MonitorEngine {
             }
             guard let datagram else { return }
             // Only the kernel (or the injected fake) may speak on this socket; a malformed datagram is dropped.
-            guard datagram.sender == peer, let messages = try? NetlinkMessage.parseAll(datagram: datagram.bytes) else { continue }
+            guard datagram.sender == peer, let messages = try? NetlinkMessage.parseAll(datagram: datagram.bytes) else {
+                continue
+            }
             messages.forEach(handle)
         }
     }
@@ -166,7 +187,8 @@ final class MonitorEngine {
         }
         let links = try readLinks()
         if let current = links.first(where: { $0.index == link.index })
-            ?? links.first(where: { !link.isPresent && $0.name == link.name }) {
+            ?? links.first(where: { !link.isPresent && $0.name == link.name })
+        {
             apply(current)
         } else if link.isPresent {
             setLink(present: false, usable: false)
@@ -189,7 +211,8 @@ final class MonitorEngine {
             if let decoded = try? LinkMessage(message: message) { apply(decoded) }
         case Rtnetlink.newAddress, Rtnetlink.deleteAddress:
             guard let decoded = try? AddressMessage(message: message), decoded.index == link.index,
-                  link.isPresent, let address = decoded.address else { return }
+                link.isPresent, let address = decoded.address
+            else { return }
             if decoded.isRemoval {
                 if addresses.remove(address) != nil { emit(.addressLost(interface: link.name, address: address)) }
             } else if addresses.insert(address).inserted {

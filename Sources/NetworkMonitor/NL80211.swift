@@ -93,20 +93,28 @@ package enum NL80211Event: Sendable, Equatable {
         switch body.command {
         case NL80211.commandConnect:
             let status = try attributes[NL80211.attributeStatusCode]?.uint16("NL80211_ATTR_STATUS_CODE")
-            self = .connect(interfaceIndex: index, status: status,
-                            requestSSID: try attributes[NL80211.attributeRequestIEs].flatMap { try InformationElements.ssid(in: $0.payload) })
+            self = .connect(
+                interfaceIndex: index, status: status,
+                requestSSID: try attributes[NL80211.attributeRequestIEs].flatMap {
+                    try InformationElements.ssid(in: $0.payload)
+                })
         case NL80211.commandRoam:
-            self = .roam(interfaceIndex: index,
-                         requestSSID: try attributes[NL80211.attributeRequestIEs].flatMap { try InformationElements.ssid(in: $0.payload) })
+            self = .roam(
+                interfaceIndex: index,
+                requestSSID: try attributes[NL80211.attributeRequestIEs].flatMap {
+                    try InformationElements.ssid(in: $0.payload)
+                })
         case NL80211.commandDisconnect:
             self = .disconnect(
                 interfaceIndex: index,
                 reason: try attributes[NL80211.attributeReasonCode]?.uint16("NL80211_ATTR_REASON_CODE"),
                 byAccessPoint: attributes[NL80211.attributeDisconnectedByAP] != nil)
         case NL80211.commandDeauthenticate, NL80211.commandDisassociate:
-            self = .dropHint(interfaceIndex: index, reason: try attributes[NL80211.attributeFrame].flatMap {
-                try Self.reasonCode(inFrame: $0.payload)
-            })
+            self = .dropHint(
+                interfaceIndex: index,
+                reason: try attributes[NL80211.attributeFrame].flatMap {
+                    try Self.reasonCode(inFrame: $0.payload)
+                })
         default:
             self = .other(command: body.command)
         }
@@ -133,7 +141,9 @@ package struct NL80211Interface: Sendable, Equatable {
     /// Decodes a NEW_INTERFACE message.
     package init(message: NetlinkMessage) throws {
         let attributes = try GenericMessage(message: message).attributes
-        index = try attributes[NL80211.attributeInterfaceIndex].map { Int32(bitPattern: try $0.uint32("NL80211_ATTR_IFINDEX")) }
+        index = try attributes[NL80211.attributeInterfaceIndex].map {
+            Int32(bitPattern: try $0.uint32("NL80211_ATTR_IFINDEX"))
+        }
         name = attributes[NL80211.attributeInterfaceName]?.string()
         ssid = try attributes[NL80211.attributeSSID].map { try InformationElements.makeSSID($0.payload) }
     }
@@ -166,7 +176,9 @@ package struct NL80211ScanResult: Sendable, Equatable {
     package init?(message: NetlinkMessage) throws {
         let attributes = try GenericMessage(message: message).attributes
         guard let bss = try attributes[NL80211.attributeBSS]?.nested("NL80211_ATTR_BSS") else { return nil }
-        interfaceIndex = try attributes[NL80211.attributeInterfaceIndex].map { Int32(bitPattern: try $0.uint32("NL80211_ATTR_IFINDEX")) }
+        interfaceIndex = try attributes[NL80211.attributeInterfaceIndex].map {
+            Int32(bitPattern: try $0.uint32("NL80211_ATTR_IFINDEX"))
+        }
         bssid = bss[NL80211.bssBSSID]?.payload
         frequency = try bss[NL80211.bssFrequency]?.uint32("NL80211_BSS_FREQUENCY")
         status = try bss[NL80211.bssStatus]?.uint32("NL80211_BSS_STATUS")
@@ -176,7 +188,9 @@ package struct NL80211ScanResult: Sendable, Equatable {
 
     /// The GET_SCAN dump request for one ifindex.
     package static func request(family: UInt16, interfaceIndex: Int32, sequence: UInt32) -> NetlinkMessage {
-        GenericMessage.request(family: family, command: NL80211.commandGetScan, flags: [.request, .dump], sequence: sequence) {
+        GenericMessage.request(
+            family: family, command: NL80211.commandGetScan, flags: [.request, .dump], sequence: sequence
+        ) {
             $0.append(NL80211.attributeInterfaceIndex, integer: UInt32(bitPattern: interfaceIndex))
         }
     }

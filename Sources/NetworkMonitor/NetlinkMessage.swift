@@ -82,7 +82,8 @@ package struct NetlinkMessage: Sendable, Equatable {
             let portID = try reader.readInteger(UInt32.self, field: "nlmsg_pid")
             let payload = try reader.readBytes(length - headerSize, field: "nlmsg payload")
             try reader.skip(min(netlinkAligned(length) - length, reader.remaining), field: "nlmsg padding")
-            messages.append(NetlinkMessage(type: type, flags: flags, sequence: sequence, portID: portID, payload: payload))
+            messages.append(
+                NetlinkMessage(type: type, flags: flags, sequence: sequence, portID: portID, payload: payload))
         }
         try reader.expectEnd(after: "netlink messages")
         return messages

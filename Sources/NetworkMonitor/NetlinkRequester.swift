@@ -26,7 +26,9 @@ package final class NetlinkRequester {
     /// Sends a request built for a fresh sequence number and returns its reply messages (without DONE/ACK).
     ///
     /// - Throws: `.kernel(request:errno:)` for an NLMSG_ERROR, `.requestTimedOut`, `.dumpInterrupted`.
-    package func request(_ name: String, _ build: (UInt32) -> NetlinkMessage) throws(NetworkMonitorError) -> [NetlinkMessage] {
+    package func request(
+        _ name: String, _ build: (UInt32) -> NetlinkMessage
+    ) throws(NetworkMonitorError) -> [NetlinkMessage] {
         for _ in 0..<Self.dumpAttempts {
             let sequence = nextSequence
             nextSequence &+= 1
@@ -38,7 +40,9 @@ package final class NetlinkRequester {
         throw .dumpInterrupted(request: name, attempts: Self.dumpAttempts)
     }
 
-    private func collect(_ name: String, sequence: UInt32, isDump: Bool) throws(NetworkMonitorError)
+    private func collect(
+        _ name: String, sequence: UInt32, isDump: Bool
+    ) throws(NetworkMonitorError)
         -> (replies: [NetlinkMessage], interrupted: Bool)
     {
         var replies: [NetlinkMessage] = []

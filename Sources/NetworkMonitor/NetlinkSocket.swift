@@ -59,7 +59,8 @@ package final class NetlinkSocket {
     private var buffer: [UInt8]
 
     /// Opens and binds a socket of `netlinkProtocol` (binding to `portID` 0 lets the kernel choose).
-    package init(netlinkProtocol: Int32, portID: UInt32 = 0, receiveBufferSize: Int? = nil) throws(NetworkMonitorError) {
+    package init(netlinkProtocol: Int32, portID: UInt32 = 0, receiveBufferSize: Int? = nil) throws(NetworkMonitorError)
+    {
         let fd = try netlinkCall("socket(AF_NETLINK, \(netlinkProtocol))") {
             socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkProtocol)
         }
@@ -95,8 +96,9 @@ package final class NetlinkSocket {
 
     /// Joins a multicast group by number (NETLINK_ADD_MEMBERSHIP; works for groups above 32).
     package func join(group: UInt32) throws(NetworkMonitorError) {
-        try Self.setOption(descriptor, Self.solNetlink, Self.addMembership, Int32(bitPattern: group),
-                           name: "NETLINK_ADD_MEMBERSHIP(\(group))")
+        try Self.setOption(
+            descriptor, Self.solNetlink, Self.addMembership, Int32(bitPattern: group),
+            name: "NETLINK_ADD_MEMBERSHIP(\(group))")
     }
 
     /// Makes blocking receives give up after `duration` (they then throw EAGAIN).
@@ -115,7 +117,9 @@ package final class NetlinkSocket {
             bytes.withUnsafeBytes { raw in
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(descriptor, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<NetlinkSocketAddress>.size))
+                        sendto(
+                            descriptor, raw.baseAddress, raw.count, 0, $0,
+                            socklen_t(MemoryLayout<NetlinkSocketAddress>.size))
                     }
                 }
             }
@@ -143,8 +147,10 @@ package final class NetlinkSocket {
         switch outcome {
         case let .success(received):
             guard received <= buffer.count else {
-                throw .malformed(context: "datagram", .invalidValue(
-                    field: "datagram length", reason: "\(received) bytes exceed the \(buffer.count)-byte buffer"))
+                throw .malformed(
+                    context: "datagram",
+                    .invalidValue(
+                        field: "datagram length", reason: "\(received) bytes exceed the \(buffer.count)-byte buffer"))
             }
             return (Array(buffer[0..<received]), sender.portID)
         case .failure(.noBufferSpace): throw .eventsLost
@@ -157,11 +163,15 @@ package final class NetlinkSocket {
         NetlinkSocketAddress(portID: port, groups: groups)
     }
 
-    private static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32, name: String)
+    private static func setOption(
+        _ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32, name: String
+    )
         throws(NetworkMonitorError)
     {
         var value = value
-        _ = try netlinkCall("setsockopt(\(name))") { setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size)) }
+        _ = try netlinkCall("setsockopt(\(name))") {
+            setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
     }
 }
 
@@ -205,7 +215,9 @@ package func pollReadable(_ descriptors: [Int32]) throws(NetworkMonitorError) ->
 }
 
 /// Runs one system call through Posix's wrapper (errno read at once, EINTR retried) and names it in the error.
-private func netlinkCall<T: FixedWidthInteger>(_ operation: @autoclosure () -> String, _ body: () -> T) throws(NetworkMonitorError) -> T {
+private func netlinkCall<T: FixedWidthInteger>(
+    _ operation: @autoclosure () -> String, _ body: () -> T
+) throws(NetworkMonitorError) -> T {
     switch retryingInterrupts(body) {
     case let .success(value): return value
     case let .failure(error): throw .system(operation: operation(), errno: error)

@@ -55,8 +55,10 @@ package struct NetworkSnapshot: Sendable, Equatable {
     }
 
     /// Creates a snapshot.
-    package init(interfaceName: String? = nil, interfaceIndex: Int32? = nil, isUsable: Bool = false,
-                addresses: [IPAddress] = [], wireless: WirelessStatus = .unavailable) {
+    package init(
+        interfaceName: String? = nil, interfaceIndex: Int32? = nil, isUsable: Bool = false,
+        addresses: [IPAddress] = [], wireless: WirelessStatus = .unavailable
+    ) {
         self.interfaceName = interfaceName
         self.interfaceIndex = interfaceIndex
         self.isUsable = isUsable

@@ -62,7 +62,8 @@ package actor NetworkMonitor {
         let latest = latest
         let initial: NetworkSnapshot
         do {
-            initial = try await withCheckedThrowingContinuation { (started: CheckedContinuation<NetworkSnapshot, any Error>) in
+            initial = try await withCheckedThrowingContinuation {
+                (started: CheckedContinuation<NetworkSnapshot, any Error>) in
                 let thread = Thread {
                     defer { exit.markFinished() }
                     let engine: MonitorEngine
@@ -94,7 +95,7 @@ package actor NetworkMonitor {
             if case .starting = state { state = .idle }
             throw error
         }
-        guard case .starting = state else { throw NetworkMonitorError.closed }  // stop() came first
+        guard case .starting = state else { throw NetworkMonitorError.closed } // stop() came first
         state = .running(wakeup, exit)
         return initial
     }
@@ -132,7 +133,7 @@ final class ThreadExit: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns once the thread has ended.

@@ -29,7 +29,7 @@ package enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConver
         case let .system(_, errno), let .kernel(_, errno):
             return errno == .interrupted || errno == .wouldBlock || errno == .noBufferSpace
                 || errno == .networkUnreachable
-        case .interfaceNotFound: return true  // the camera's network may come up later
+        case .interfaceNotFound: return true // the camera's network may come up later
         case .malformed, .invalidAddress, .closed: return false
         }
     }

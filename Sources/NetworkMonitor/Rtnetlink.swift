@@ -151,25 +151,28 @@ package struct AddressMessage: Sendable, Equatable {
 package enum RtnetlinkRequest {
     /// RTM_GETLINK dump of every link.
     package static func dumpLinks(sequence: UInt32) -> NetlinkMessage {
-        NetlinkMessage(type: Rtnetlink.getLink, flags: [.request, .dump], sequence: sequence,
-                       payload: [UInt8](repeating: 0, count: Rtnetlink.linkHeaderSize))
+        NetlinkMessage(
+            type: Rtnetlink.getLink, flags: [.request, .dump], sequence: sequence,
+            payload: [UInt8](repeating: 0, count: Rtnetlink.linkHeaderSize))
     }
 
     /// RTM_GETADDR dump of every address of every family.
     package static func dumpAddresses(sequence: UInt32) -> NetlinkMessage {
-        NetlinkMessage(type: Rtnetlink.getAddress, flags: [.request, .dump], sequence: sequence,
-                       payload: [UInt8](repeating: 0, count: Rtnetlink.addressHeaderSize))
+        NetlinkMessage(
+            type: Rtnetlink.getAddress, flags: [.request, .dump], sequence: sequence,
+            payload: [UInt8](repeating: 0, count: Rtnetlink.addressHeaderSize))
     }
 
     /// RTM_GETROUTE for one destination: the kernel answers with the route it would use (RTA_OIF).
     package static func route(to destination: IPAddress, sequence: UInt32) -> NetlinkMessage {
         var header = ByteWriter(order: .host)
-        header.writeInteger(destination.family)  // rtm_family
-        header.writeInteger(UInt8(destination.bytes.count * 8))  // rtm_dst_len
-        header.writeZeros(Rtnetlink.routeHeaderSize - 2)  // src_len, tos, table, protocol, scope, type, flags
+        header.writeInteger(destination.family) // rtm_family
+        header.writeInteger(UInt8(destination.bytes.count * 8)) // rtm_dst_len
+        header.writeZeros(Rtnetlink.routeHeaderSize - 2) // src_len, tos, table, protocol, scope, type, flags
         var attributes = NetlinkAttributeWriter(prefix: header.bytes)
         attributes.append(Rtnetlink.routeDestination, destination.bytes)
-        return NetlinkMessage(type: Rtnetlink.getRoute, flags: [.request], sequence: sequence, payload: attributes.bytes)
+        return NetlinkMessage(
+            type: Rtnetlink.getRoute, flags: [.request], sequence: sequence, payload: attributes.bytes)
     }
 
     /// The RTA_OIF of an RTM_NEWROUTE answer.

@@ -19,7 +19,8 @@ package struct SSID: Sendable, Hashable, CustomStringConvertible {
     /// otherwise printable ASCII with every other byte (and the backslash) escaped as `\xNN`.
     package var description: String {
         if let text = String(validating: bytes, as: UTF8.self),
-           !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\\" }) {
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\\" })
+        {
             return text
         }
         var rendered = ""

@@ -53,7 +53,7 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
     package var isTransient: Bool {
         switch self {
         case .timedOut, .peerClosed, .connectionReset, .hostUnreachable, .networkUnreachable,
-             .connectionRefused, .nameResolutionFailed:
+            .connectionRefused, .nameResolutionFailed:
             // Wi-Fi links drop and cameras restart their PTP/IP server; a later attempt may succeed.
             return true
         case let .response(code, _):
@@ -61,7 +61,7 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .initFailed(reason):
             return reason.isTransient
         case .systemCallFailed, .protocolViolation, .malformed, .packetTooShort, .packetTooLarge,
-             .unknownPacketType, .cancelled, .invalidState:
+            .unknownPacketType, .cancelled, .invalidState:
             return false
         }
     }
@@ -97,7 +97,8 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
             return "packet declares length \(declaredLength), shorter than its 8-byte header"
         case let .packetTooLarge(declaredLength, maximum, type):
             let kind = type.map { "\($0) " } ?? ""
-            return "\(kind)packet declares length \(declaredLength) (\(hex32(declaredLength))), above the maximum of \(maximum)"
+            return
+                "\(kind)packet declares length \(declaredLength) (\(hex32(declaredLength))), above the maximum of \(maximum)"
         case let .unknownPacketType(type):
             return "unknown PTP/IP packet type \(type) (\(hex32(type)))"
         case let .cancelled(during):

@@ -25,7 +25,9 @@ package struct FileDescriptor: Sendable, Hashable {
     package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            offset += try retryingInterrupts { Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }.get()
+            offset += try retryingInterrupts {
+                Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            }.get()
         }
     }
 

@@ -89,7 +89,9 @@ package enum FileSystem {
         while true {
             if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096))) }
             let got = try bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(Errno) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
+                Result { () throws(Errno) in
+                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                }
             }.get()
             if got == 0 { break }
             count += got

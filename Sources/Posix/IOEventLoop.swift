@@ -79,7 +79,10 @@ package final class IOEventLoop: Sendable {
         do {
             try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                    enum Outcome { case registered(wake: Bool), failed(SocketFailure) }
+                    enum Outcome {
+                        case registered(wake: Bool)
+                        case failed(SocketFailure)
+                    }
                     let outcome: Outcome = state.withLock { state in
                         // Checked under the lock so a cancellation racing with registration is never lost:
                         // either the handler below finds the waiter, or this check sees the flag.

@@ -51,9 +51,14 @@ extension Socket {
             // The pointers stay valid only inside this closure nest, which also contains the call.
             return try Self.withPinned(buffers, index: 0) { pointers throws(SocketFailure) in
                 for pointer in pointers {
-                    if skip >= pointer.count { skip -= pointer.count; continue }
-                    vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: pointer.baseAddress! + skip),
-                                         iov_len: pointer.count - skip))
+                    if skip >= pointer.count {
+                        skip -= pointer.count
+                        continue
+                    }
+                    vectors.append(
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: pointer.baseAddress! + skip),
+                            iov_len: pointer.count - skip))
                     skip = 0
                 }
                 if vectors.isEmpty { return 0 }
@@ -77,7 +82,9 @@ extension Socket {
         if offset >= bytes.count { return 0 }
         return try withDescriptor { fd throws(SocketFailure) in
             let result = bytes.withUnsafeBytes { raw in
-                retryingInterrupts { Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+                retryingInterrupts {
+                    Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
             switch result {
             case let .success(count): return count

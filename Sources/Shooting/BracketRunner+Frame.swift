@@ -188,7 +188,9 @@ extension BracketRunner {
                 }
                 return try await operation()
             } catch {
-                guard ErrorDisposition(error) == .retry, attempt < policy.maxAttempts, !Task.isCancelled else { throw error }
+                guard ErrorDisposition(error) == .retry, attempt < policy.maxAttempts, !Task.isCancelled else {
+                    throw error
+                }
                 let delay = policy.delay(beforeRetry: attempt)
                 attempt += 1
                 emit(.retrying(position: position, phase: phase, attempt: attempt, delay: delay, error: error))
@@ -209,7 +211,9 @@ extension BracketRunner {
         // The exposure, a Long Exposure NR dark frame as long (bodies take one from 1 s), and the margin.
         let time = Duration.seconds(exposure.numerator) / exposure.denominator
         let timeout = time + (exposure.seconds >= 1 ? time : .zero) + configuration.idleMargin
-        try await withTimeout(after: timeout, on: clock, throwing: ShootingError.idleTimeout(position: position, timeout: timeout)) {
+        try await withTimeout(
+            after: timeout, on: clock, throwing: ShootingError.idleTimeout(position: position, timeout: timeout)
+        ) {
             // The stream continues where the first read left off.
             for await status in updates where try Self.isIdle(status, at: position) { return }
             try Task.checkCancellation()

@@ -23,9 +23,13 @@ extension BracketRunner {
     ) async -> AfterDrop {
         var lastError = error
         while true {
-            if let reason = await reconnect(after: lastError, before: position, remaining: remaining) { return .stop(reason) }
+            if let reason = await reconnect(after: lastError, before: position, remaining: remaining) {
+                return .stop(reason)
+            }
             guard let sinceRelease = interruptedRelease else { return .fireAgain }
-            guard let speed = plan.speed(at: position), let setting = preparedSettings[position] else { return .fireAgain }
+            guard let speed = plan.speed(at: position), let setting = preparedSettings[position] else {
+                return .fireAgain
+            }
             let exposure = Duration.seconds(speed.numerator) / speed.denominator
             // The interrupted exposure, a Long Exposure NR dark frame as long (bodies take one from 1 s), and
             // the processing margin, counted from the release.
@@ -34,12 +38,15 @@ extension BracketRunner {
             let destination = configuration.destination(for: position)
             report(.capturing, at: position, setting: setting)
             do {
-                let found = try await camera.recoverInterruptedCapture(exposure: speed, to: destination, waitingAtMost: left)
+                let found = try await camera.recoverInterruptedCapture(
+                    exposure: speed, to: destination, waitingAtMost: left)
                 interruptedRelease = nil
                 await reportCameraNotes()
                 if let found { return .recovered(PendingRecord(position: position, setting: setting, frame: found)) }
             } catch {
-                guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else { return .stop(stopReason(for: error)) }
+                guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
+                    return .stop(stopReason(for: error))
+                }
                 lastError = error
                 continue
             }
@@ -74,7 +81,8 @@ extension BracketRunner {
         var lastError: (any Error)? = error
         var attempt = 0
         while true {
-            guard let delay = policy.delay(beforeAttempt: attempt + 1), stopwatch.elapsed + delay <= policy.timeout else {
+            guard let delay = policy.delay(beforeAttempt: attempt + 1), stopwatch.elapsed + delay <= policy.timeout
+            else {
                 return .reconnectGaveUp(attempts: attempt, lastError: lastError)
             }
             attempt += 1

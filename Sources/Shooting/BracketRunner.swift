@@ -46,7 +46,8 @@ package actor BracketRunner {
         /// Where the frame at `position` is saved: `<output>/set-NN/`, camera file names kept.
         package func destination(for position: ShootPosition) -> CaptureDestination {
             let number = position.set < 10 ? "0\(position.set)" : "\(position.set)"
-            return CaptureDestination(directory: outputDirectory.appendingPathComponent("set-\(number)", isDirectory: true))
+            return CaptureDestination(
+                directory: outputDirectory.appendingPathComponent("set-\(number)", isDirectory: true))
         }
     }
 
@@ -199,7 +200,7 @@ package actor BracketRunner {
             do {
                 guard let setting = settings[position] else { preconditionFailure("prepared every remaining frame") }
                 let previous = pending
-                pending = nil  // `shootFrame` records it before anything else can end the frame
+                pending = nil // `shootFrame` records it before anything else can end the frame
                 switch try await shootFrame(at: position, setting: setting, after: previous) {
                 case .captured(let record):
                     pending = record
@@ -306,19 +307,23 @@ package actor BracketRunner {
     }
 
     /// Reports a phase of the frame at `position`.
-    func report(_ phase: FramePhase, at position: ShootPosition, setting: CameraShutterSpeed, saved: CapturedFrame? = nil) {
+    func report(
+        _ phase: FramePhase, at position: ShootPosition, setting: CameraShutterSpeed, saved: CapturedFrame? = nil
+    ) {
         guard let speed = plan.speed(at: position) else { return }
-        eventSink.yield(.progress(FrameProgress(
-            position: position,
-            setCount: plan.sets.count,
-            framesInSet: plan.sets[position.set - 1].count,
-            speed: speed,
-            setting: setting,
-            phase: phase,
-            completed: completed,
-            total: plan.totalExposures,
-            saved: saved
-        )))
+        eventSink.yield(
+            .progress(
+                FrameProgress(
+                    position: position,
+                    setCount: plan.sets.count,
+                    framesInSet: plan.sets[position.set - 1].count,
+                    speed: speed,
+                    setting: setting,
+                    phase: phase,
+                    completed: completed,
+                    total: plan.totalExposures,
+                    saved: saved
+                )))
     }
 
     /// Emits an event (for the extensions).

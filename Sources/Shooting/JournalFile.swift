@@ -28,11 +28,11 @@ package enum JournalFile {
     /// On failure the temp file is removed and `path` is untouched.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String, faults: JournalFaults) throws {
         let temp = temporaryPath(for: path, directory: directory)
-        try? FileSystem.unlink(temp)  // a stale temp file of an earlier crash
+        try? FileSystem.unlink(temp) // a stale temp file of an earlier crash
         do {
             let file = try FileDescriptor.open(temp, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600)
             defer { file.closeIgnoringErrors() }
-            try file.setPermissions(0o600)  // whatever the umask
+            try file.setPermissions(0o600) // whatever the umask
             if let injected = faults.failWriteWith { throw Errno(rawValue: injected) }
             try file.writeAll(bytes)
             try file.sync()

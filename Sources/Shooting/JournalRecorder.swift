@@ -58,7 +58,9 @@ package actor JournalRecorder: ShootRecorder {
         try await change { journal, time in
             journal.updateFrame(at: position) {
                 $0.earlierImages += frame.recoveredImages
-                if !frame.unmatchedImages.isEmpty { $0.unmatchedImages = ($0.unmatchedImages ?? []) + frame.unmatchedImages }
+                if !frame.unmatchedImages.isEmpty {
+                    $0.unmatchedImages = ($0.unmatchedImages ?? []) + frame.unmatchedImages
+                }
                 $0.state = .done(images: frame.images, at: time)
             }
         }
@@ -69,7 +71,9 @@ package actor JournalRecorder: ShootRecorder {
         let lost = (error as? any RemoteCameraError)?.isConnectionLost ?? false
         try await change { journal, time in
             journal.updateFrame(at: position) {
-                $0.state = .failed(.init(at: time, detail: String(describing: error), connectionLost: lost, mayHaveFired: mayHaveFired))
+                $0.state = .failed(
+                    .init(at: time, detail: String(describing: error), connectionLost: lost, mayHaveFired: mayHaveFired)
+                )
             }
         }
     }
@@ -90,7 +94,8 @@ package actor JournalRecorder: ShootRecorder {
             if let reason = result.stopReason {
                 journal.status = .stopped(reason.kind)
                 let detail = reason.error.map { String(describing: $0) }
-                journal.log.append(.init(at: time, event: .stopped(reason.kind, at: result.resumePosition, detail: detail)))
+                journal.log.append(
+                    .init(at: time, event: .stopped(reason.kind, at: result.resumePosition, detail: detail)))
             } else {
                 journal.status = .complete
                 journal.log.append(.init(at: time, event: .completed))

@@ -73,7 +73,8 @@ package struct JournalStore: Sendable {
     ) throws(JournalError) -> URL {
         func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         func absolute(_ path: String) -> URL {
-            path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: currentDirectory).appendingPathComponent(path)
+            path.hasPrefix("/")
+                ? URL(fileURLWithPath: path) : URL(fileURLWithPath: currentDirectory).appendingPathComponent(path)
         }
         if let option = nonEmpty(option) { return absolute(option).standardizedFileURL }
         if let explicit = nonEmpty(environment["HDRSHOOT_STATE_DIR"]) { return absolute(explicit).standardizedFileURL }
@@ -280,7 +281,9 @@ package struct JournalStore: Sendable {
         let data = Data(bytes)
         do {
             let format = try decoder.decode(FormatProbe.self, from: data).format
-            guard format <= ShootJournal.currentFormat else { throw JournalError.unsupportedFormat(path: path, format: format) }
+            guard format <= ShootJournal.currentFormat else {
+                throw JournalError.unsupportedFormat(path: path, format: format)
+            }
             return try decoder.decode(ShootJournal.self, from: data)
         } catch let error as JournalError {
             throw error
@@ -290,7 +293,9 @@ package struct JournalStore: Sendable {
     }
 
     /// Runs blocking file work on the journal queue and waits for it without blocking the pool.
-    private func perform<T: Sendable>(_ work: @escaping @Sendable () throws(JournalError) -> T) async throws(JournalError) -> T {
+    private func perform<T: Sendable>(
+        _ work: @escaping @Sendable () throws(JournalError) -> T
+    ) async throws(JournalError) -> T {
         let result: Result<T, JournalError> = await withCheckedContinuation { continuation in
             Self.queue.async {
                 do throws(JournalError) {

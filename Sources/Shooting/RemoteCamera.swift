@@ -214,7 +214,8 @@ package struct CaptureDestination: Sendable, Hashable, Codable {
     /// Where images of an earlier, interrupted attempt go: an `earlier` folder inside this one, so they are
     /// kept but never mixed with the frame's own files.
     package var earlier: CaptureDestination {
-        CaptureDestination(directory: directory.appendingPathComponent("earlier", isDirectory: true), fileNamePrefix: fileNamePrefix)
+        CaptureDestination(
+            directory: directory.appendingPathComponent("earlier", isDirectory: true), fileNamePrefix: fileNamePrefix)
     }
 }
 
@@ -232,7 +233,8 @@ package struct SavedImage: Sendable, Hashable, Codable {
     package var problem: String?
 
     /// Creates a record of a saved image.
-    package init(fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil) {
+    package init(fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil)
+    {
         self.fileName = fileName
         self.path = path
         self.byteCount = byteCount

@@ -92,7 +92,8 @@ package struct RepetitionSchedule: Sendable, Hashable {
     /// series is over.
     package func next(after number: Int, scheduledAt: Duration, endedAt: Duration) -> Start? {
         let onSchedule = scheduledAt + every
-        let start = endedAt > onSchedule
+        let start =
+            endedAt > onSchedule
             ? Start(number: number + 1, at: endedAt, timing: .afterOverrun(by: endedAt - onSchedule))
             : Start(number: number + 1, at: onSchedule)
         return includes(start.number, at: start.at) ? start : nil
@@ -102,10 +103,11 @@ package struct RepetitionSchedule: Sendable, Hashable {
     /// come, else at `now` and late; `nil` when the late start falls past `--until`.
     package func held(_ start: Start, until now: Duration) -> Start? {
         guard now > start.at else { return start }
-        let timing: Timing = switch start.timing {
-        case .afterOverrun(let by): .afterOverrun(by: by + (now - start.at))
-        case .onTime, .late: .late(by: now - start.at)
-        }
+        let timing: Timing =
+            switch start.timing {
+            case .afterOverrun(let by): .afterOverrun(by: by + (now - start.at))
+            case .onTime, .late: .late(by: now - start.at)
+            }
         let late = Start(number: start.number, at: now, timing: timing)
         return includes(late.number, at: late.at) ? late : nil
     }

@@ -39,7 +39,8 @@ package struct ReconnectPolicy: Sendable, Hashable {
     }
 
     /// 2 s, 5 s, 10 s, then every 10 s, for up to 5 minutes (`--reconnect-timeout` overrides the 5 minutes).
-    package static let standard = ReconnectPolicy(delays: [.seconds(2), .seconds(5), .seconds(10)], timeout: .seconds(300))
+    package static let standard = ReconnectPolicy(
+        delays: [.seconds(2), .seconds(5), .seconds(10)], timeout: .seconds(300))
 
     /// The standard schedule with another overall timeout (`--reconnect-timeout`).
     package static func standard(timeout: Duration) -> ReconnectPolicy {

@@ -53,11 +53,14 @@ package actor SeriesJournalRecorder: SeriesRecorder {
     }
 
     /// Sets the journal up for the repetition `start.number` (or continues the interrupted one) and saves it.
-    package func repetitionWillStart(_ start: RepetitionSchedule.Start, actual: Duration) async throws -> SeriesRepetition {
+    package func repetitionWillStart(
+        _ start: RepetitionSchedule.Start, actual: Duration
+    ) async throws -> SeriesRepetition {
         guard var series = journal.series else { preconditionFailure("a series journal has a series record") }
         let time = series.date(at: actual)
         if let continuing, let last = series.repetitions.last, last.number == start.number,
-           last.state == .shooting || last.state == .stopped {
+            last.state == .shooting || last.state == .stopped
+        {
             series.repetitions[series.repetitions.count - 1].state = .shooting
             journal.series = series
             try await save()
@@ -66,11 +69,13 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         let folder = URL(fileURLWithPath: series.rootDirectory, isDirectory: true)
             .appendingPathComponent(SeriesRepetition.folderName(start.number), isDirectory: true)
         let prepared = try await prepare(start.number, folder)
-        series.repetitions.append(SeriesRecord.Repetition(
-            number: start.number, scheduledOffsetMilliseconds: SeriesRecord.milliseconds(start.at),
-            plannedStart: series.date(at: start.at), actualStart: time,
-            actualOffsetMilliseconds: SeriesRecord.milliseconds(actual), endedAt: nil, timing: Self.name(start.timing),
-            state: .shooting, outputDirectory: folder.path, plan: prepared.plan, frames: nil))
+        series.repetitions.append(
+            SeriesRecord.Repetition(
+                number: start.number, scheduledOffsetMilliseconds: SeriesRecord.milliseconds(start.at),
+                plannedStart: series.date(at: start.at), actualStart: time,
+                actualOffsetMilliseconds: SeriesRecord.milliseconds(actual), endedAt: nil,
+                timing: Self.name(start.timing),
+                state: .shooting, outputDirectory: folder.path, plan: prepared.plan, frames: nil))
         journal.series = series
         journal.plan = prepared.plan
         journal.frames = prepared.plan.sets.map { Array(repeating: .pending, count: $0.count) }
@@ -85,7 +90,8 @@ package actor SeriesJournalRecorder: SeriesRecorder {
     package func repetitionDidFinish(_ number: Int, result: ShootResult, endedAt: Duration) async {
         if let current { journal = await current.journal }
         current = nil
-        guard var series = journal.series, let index = series.repetitions.lastIndex(where: { $0.number == number }) else { return }
+        guard var series = journal.series, let index = series.repetitions.lastIndex(where: { $0.number == number })
+        else { return }
         series.repetitions[index].state = result.isComplete ? .done : .stopped
         series.repetitions[index].endedAt = series.date(at: endedAt)
         series.repetitions[index].frames = journal.frames
@@ -102,10 +108,12 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         for number in numbers {
             // Skipped starts keep the original clock times: `every` apart after the last one recorded.
             let offset = last.map { $0.1 + schedule.every * (number - $0.0) } ?? schedule.nominalStart(of: number)
-            series.repetitions.append(SeriesRecord.Repetition(
-                number: number, scheduledOffsetMilliseconds: SeriesRecord.milliseconds(offset),
-                plannedStart: series.date(at: offset), actualStart: nil, actualOffsetMilliseconds: nil, endedAt: nil, timing: "skipped",
-                state: .skipped, outputDirectory: nil, plan: nil, frames: nil))
+            series.repetitions.append(
+                SeriesRecord.Repetition(
+                    number: number, scheduledOffsetMilliseconds: SeriesRecord.milliseconds(offset),
+                    plannedStart: series.date(at: offset), actualStart: nil, actualOffsetMilliseconds: nil,
+                    endedAt: nil, timing: "skipped",
+                    state: .skipped, outputDirectory: nil, plan: nil, frames: nil))
         }
         journal.series = series
         try? await save()

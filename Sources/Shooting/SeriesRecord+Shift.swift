@@ -4,7 +4,9 @@ extension SeriesRecord.Base {
     /// The readings of repetition `number` when each repetition is `shift` slower than the previous one:
     /// both readings move `(number - 1) × shift` along the scale (rounded to whole steps of it), and neither
     /// goes past `longest` (nor past the scale's ends). A negative shift (dawn) moves them faster.
-    package func readings(forRepetition number: Int, shift: EVAmount?, longest: ShutterSpeed?) -> (shadow: ShutterSpeed, highlight: ShutterSpeed) {
+    package func readings(
+        forRepetition number: Int, shift: EVAmount?, longest: ShutterSpeed?
+    ) -> (shadow: ShutterSpeed, highlight: ShutterSpeed) {
         guard let shift, shift.sixths != 0, number > 1 else { return (shadow, highlight) }
         let speeds = scale.speeds
         let cap = longest.flatMap { limit in speeds.lastIndex { $0 <= limit } } ?? speeds.count - 1
@@ -23,7 +25,9 @@ extension SeriesRecord.Base {
 
     /// The plan of repetition `number`: the base readings shifted (see `readings(forRepetition:shift:longest:)`)
     /// and planned with the series' planner settings.
-    package func plan(forRepetition number: Int, shift: EVAmount?, longest: ShutterSpeed?) throws(ExposureError) -> BracketPlan {
+    package func plan(
+        forRepetition number: Int, shift: EVAmount?, longest: ShutterSpeed?
+    ) throws(ExposureError) -> BracketPlan {
         let planner = try BracketPlanner(frames: frames, spacing: spacing, scale: scale, dedupe: dedupe, order: order)
         let readings = readings(forRepetition: number, shift: shift, longest: longest)
         return try planner.plan(shadow: readings.shadow, highlight: readings.highlight)

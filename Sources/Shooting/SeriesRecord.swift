@@ -140,11 +140,13 @@ package struct SeriesRecord: Sendable, Hashable, Codable {
 
     /// The pure schedule of this series.
     package var schedule: RepetitionSchedule {
-        let scheduleEnd: RepetitionSchedule.End = switch end {
-        case .count(let count): .count(count)
-        case .until(let date): .until(.milliseconds(Int64((date.timeIntervalSince(firstStart) * 1000).rounded(.down))))
-        case .forever: .forever
-        }
+        let scheduleEnd: RepetitionSchedule.End =
+            switch end {
+            case .count(let count): .count(count)
+            case .until(let date):
+                .until(.milliseconds(Int64((date.timeIntervalSince(firstStart) * 1000).rounded(.down))))
+            case .forever: .forever
+            }
         return RepetitionSchedule(every: every, end: scheduleEnd)
     }
 
@@ -152,7 +154,9 @@ package struct SeriesRecord: Sendable, Hashable, Codable {
     package func date(at offset: Duration) -> Date { firstStart.addingTimeInterval(Self.seconds(offset)) }
 
     /// The schedule offset of `date`.
-    package func offset(of date: Date) -> Duration { .milliseconds(Int64((date.timeIntervalSince(firstStart) * 1000).rounded())) }
+    package func offset(of date: Date) -> Duration {
+        .milliseconds(Int64((date.timeIntervalSince(firstStart) * 1000).rounded()))
+    }
 
     /// Whole milliseconds of `duration`.
     package static func milliseconds(_ duration: Duration) -> Int64 {

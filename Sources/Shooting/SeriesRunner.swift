@@ -219,7 +219,8 @@ package actor SeriesRunner {
             guard let left = await camera.mediaStatus().remainingShots, left < needed else { break }
             if reason == nil {
                 let hold = PauseReason(
-                    .other, detail: "the memory card is full (\(left) shots left, \(needed) needed); put in a card with "
+                    .other,
+                    detail: "the memory card is full (\(left) shots left, \(needed) needed); put in a card with "
                         + "space or free some, and the series goes on by itself")
                 eventSink.yield(.paused(hold))
                 reason = hold
@@ -263,7 +264,8 @@ package actor SeriesRunner {
     private func finish(
         _ completed: [Int], _ last: ShootResult?, _ reason: StopReason?, resumeAt: RepetitionSchedule.Start?
     ) async -> SeriesResult {
-        let result = SeriesResult(completedRepetitions: completed, lastResult: last, stopReason: reason, resumeAt: resumeAt)
+        let result = SeriesResult(
+            completedRepetitions: completed, lastResult: last, stopReason: reason, resumeAt: resumeAt)
         state = .finished(result)
         await recorder.seriesDidFinish(result)
         eventSink.yield(.finished(result))
@@ -279,7 +281,9 @@ private final class Waker: Sendable {
     /// Returns after `duration` on `clock` (never when `nil`), at a signal, or when the task is cancelled.
     func wait(sleepingFor duration: Duration?, on clock: any Clock<Duration>) async {
         // Whichever ends the wait, it is over: the timeout's error says no more than that.
-        _ = try? await withTimeout(after: duration, on: clock, throwing: CancellationError()) { await self.waitForSignal() }
+        _ = try? await withTimeout(after: duration, on: clock, throwing: CancellationError()) {
+            await self.waitForSignal()
+        }
     }
 
     /// Wakes the waiter, or the next one.

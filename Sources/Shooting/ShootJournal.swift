@@ -56,7 +56,8 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         package var unmatchedImages: [SavedImage]? = nil
 
         /// A frame not shot yet.
-        package static let pending = FrameRecord(state: .pending, attempts: 0, possiblyDuplicated: false, earlierImages: [])
+        package static let pending = FrameRecord(
+            state: .pending, attempts: 0, possiblyDuplicated: false, earlierImages: [])
     }
 
     /// Where one frame stands.
@@ -173,10 +174,14 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
+        func two(_ value: Int?) -> String {
+            let text = String(value ?? 0)
+            return text.count < 2 ? "0" + text : text
+        }
         let random = String(UInt16.random(in: .min ... .max), radix: 16)
         let suffix = String(repeating: "0", count: 4 - random.count) + random
-        return "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))-\(suffix)"
+        return
+            "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))-\(suffix)"
     }
 
     // MARK: - Derived state

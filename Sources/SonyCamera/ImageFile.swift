@@ -44,7 +44,8 @@ final class ImageFile: Sendable {
                     throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
                 }
             }
-            throw SonyCameraError.fileWriteFailed(path: directory.appendingPathComponent(name).path, reason: "1000 files of that name exist")
+            throw SonyCameraError.fileWriteFailed(
+                path: directory.appendingPathComponent(name).path, reason: "1000 files of that name exist")
         }
     }
 
@@ -117,7 +118,9 @@ final class ImageFile: Sendable {
 
     /// Moves the finished file to `folder` (created when missing) as `name` (suffixed when taken; never
     /// overwriting) and makes the move durable (both folders fsynced). Returns the new name and path.
-    static func move(path: String, toFolder folder: String, name: String) async throws -> (fileName: String, path: String) {
+    static func move(
+        path: String, toFolder folder: String, name: String
+    ) async throws -> (fileName: String, path: String) {
         let queue = DispatchQueue(label: "hdrshoot.image-file.move")
         return try await run(on: queue) {
             try makeDirectory(folder)
@@ -192,7 +195,9 @@ final class ImageFile: Sendable {
 
     // MARK: - Helpers
 
-    private static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    private static func run<T: Sendable>(
+        on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }
@@ -202,7 +207,8 @@ final class ImageFile: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw SonyCameraError.fileWriteFailed(path: path, reason: "cannot create the folder (\(error.localizedDescription))")
+            throw SonyCameraError.fileWriteFailed(
+                path: path, reason: "cannot create the folder (\(error.localizedDescription))")
         }
     }
 

@@ -1,9 +1,9 @@
 import Exposure
 import Foundation
-import Synchronization
 import PTPIP
 import Shooting
 import SonyProtocol
+import Synchronization
 import Timing
 
 extension SonyCamera {
@@ -71,9 +71,11 @@ extension SonyCamera {
         publish(.saving)
 
         // After the exposure (held already for BULB), a Long Exposure NR dark frame as long, then processing.
-        let waitLimit = (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
+        let waitLimit =
+            (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
         if releasedAt < configuration.startupReleaseSettle {
-            try await confirmEarlyRelease(since: mark, exposure: holdsBulb ? .zero : exposureTime, holdingFor: holdsBulb ? exposureTime : nil)
+            try await confirmEarlyRelease(
+                since: mark, exposure: holdsBulb ? .zero : exposureTime, holdingFor: holdsBulb ? exposureTime : nil)
         }
         guard try await waitForImage(since: mark, timeout: waitLimit) else {
             throw SonyCameraError.captureTimedOut(waited: waitLimit)
@@ -86,7 +88,8 @@ extension SonyCamera {
         publish(.idle)
         guard !frameImages.isEmpty else {
             throw SonyCameraError.imageNotThisFrame(
-                expected: expected.label, found: unmatched.compactMap { $0.exposure?.label }, kept: unmatched.map(\.path))
+                expected: expected.label, found: unmatched.compactMap { $0.exposure?.label },
+                kept: unmatched.map(\.path))
         }
         return CapturedFrame(
             images: leftovers + frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: usedSpeed),
@@ -114,14 +117,17 @@ extension SonyCamera {
         }
         let images = try await recoverUnclaimedImages(into: destination)
         let setting = properties.shutterSpeed
-        let expected: ExpectedExposure = setting?.isBulb == true
-            ? .bulb(held: Duration.seconds(exposure.numerator) / exposure.denominator) : .timed(setting?.speed ?? exposure)
+        let expected: ExpectedExposure =
+            setting?.isBulb == true
+            ? .bulb(held: Duration.seconds(exposure.numerator) / exposure.denominator)
+            : .timed(setting?.speed ?? exposure)
         let (frameImages, unmatched) = try await attribute(images, to: expected)
         publish(.idle)
         guard !frameImages.isEmpty else { return nil }
         note("the image of \(exposure.label) taken before the connection dropped was recovered; it was not shot again")
         return CapturedFrame(
-            images: frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: setting), unmatchedImages: unmatched)
+            images: frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: setting),
+            unmatchedImages: unmatched)
     }
 
     /// The battery level (0xD218) and the shots left on the card (0xD249) as the body reports them now (one
@@ -149,7 +155,9 @@ extension SonyCamera {
     /// plus `releaseSettle`, the shutter is pressed once more, no earlier than `startupReleaseSettle` into
     /// the session. It never fires twice: a body still exposing or processing answers that press busy, and
     /// the wait for the first release's image goes on.
-    private func confirmEarlyRelease(since mark: ImageLedger.Mark, exposure: Duration, holdingFor bulb: Duration?) async throws {
+    private func confirmEarlyRelease(
+        since mark: ImageLedger.Mark, exposure: Duration, holdingFor bulb: Duration?
+    ) async throws {
         if try await waitForImage(since: mark, timeout: exposure + configuration.releaseSettle) { return }
         let settle = session.started.remaining(of: configuration.startupReleaseSettle)
         if settle > .zero, try await waitForImage(since: mark, timeout: settle) { return }
@@ -187,7 +195,8 @@ extension SonyCamera {
                 // No way to hold one focus: this frame focuses on its own before it fires.
                 let result = try await awaitFocus()
                 guard result == .focused else {
-                    throw SonyCameraError.focusFailed(mode: mode.name, waited: result == .notFocused ? nil : configuration.focusTimeout)
+                    throw SonyCameraError.focusFailed(
+                        mode: mode.name, waited: result == .notFocused ? nil : configuration.focusTimeout)
                 }
             }
             try await press(.s2Button, .down)
@@ -253,7 +262,9 @@ extension SonyCamera {
             }
             let generation = doorbell.generation
             let left = watch.remaining(of: timeout)
-            guard left > .zero, try await waitForSignal(after: generation, timeout: left, polls: &polls) else { return false }
+            guard left > .zero, try await waitForSignal(after: generation, timeout: left, polls: &polls) else {
+                return false
+            }
         }
         return true
     }
@@ -335,10 +346,14 @@ extension SonyCamera {
         while true {
             let generation = doorbell.generation
             if session.images.showedImage(since: mark) { return true }
-            if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) || session.changedHints.contains(0) {
+            if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
+                || session.changedHints.contains(0)
+            {
                 // Bodies announce 0xD215 and ObjectAdded together; give the latter a moment to arrive so
                 // the usual case costs no read.
-                if try await waitForEvent(after: generation, timeout: configuration.eventGrace), session.images.showedImage(since: mark) {
+                if try await waitForEvent(after: generation, timeout: configuration.eventGrace),
+                    session.images.showedImage(since: mark)
+                {
                     return true
                 }
                 try await refreshProperties(full: false)
@@ -393,7 +408,8 @@ extension SonyCamera {
             session.images.deferredCheck = .pending(destination, lastFetchedName: lastFetchedName ?? image.fileName)
             if saved.count >= announced { return saved }
             if watch.elapsed > configuration.transferTimeout {
-                throw SonyCameraError.imagesStillWaiting(fileInfo: 0x8000 | UInt16(clamping: announced - saved.count), waited: configuration.transferTimeout)
+                throw SonyCameraError.imagesStillWaiting(
+                    fileInfo: 0x8000 | UInt16(clamping: announced - saved.count), waited: configuration.transferTimeout)
             }
         }
     }

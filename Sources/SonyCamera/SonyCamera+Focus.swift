@@ -44,15 +44,21 @@ extension SonyCamera {
             throw error
         }
         try await press(.s1Button, .up)
-        guard result == .focused else { throw SonyCameraError.focusFailed(mode: mode.name, waited: result == .notFocused ? nil : configuration.focusTimeout) }
+        guard result == .focused else {
+            throw SonyCameraError.focusFailed(
+                mode: mode.name, waited: result == .notFocused ? nil : configuration.focusTimeout)
+        }
 
         if let focus = properties[.focusMode], focus.isSettable,
-            let manual = PTPValue.integer(Int64(SonyFocusMode.manual.rawValue), as: focus.dataType), focus.allows(manual)
+            let manual = PTPValue.integer(Int64(SonyFocusMode.manual.rawValue), as: focus.dataType),
+            focus.allows(manual)
         {
             saveFocusRecord(FocusRecord(code: SonyPropertyCode.focusMode.rawValue, value: mode.rawValue))
             if try await setAndConfirm(.focusMode, to: manual, during: "switching the focus to MF (0x500A)") {
                 focusHandling = .heldInManual(original: mode)
-                note("focused once (\(mode.name)); the camera is in MF for the shoot and goes back to \(mode.name) at the end")
+                note(
+                    "focused once (\(mode.name)); the camera is in MF for the shoot and goes back to \(mode.name) at the end"
+                )
                 return
             }
             removeFocusRecord()
@@ -74,8 +80,10 @@ extension SonyCamera {
             }
         }
         focusHandling = .everyFrame
-        note("the focus mode cannot be changed remotely (an AF/MF switch on the body or lens?): every frame focuses "
-            + "on its own and the frames may not align; set the switch to MF after focusing for a bracket that merges")
+        note(
+            "the focus mode cannot be changed remotely (an AF/MF switch on the body or lens?): every frame focuses "
+                + "on its own and the frames may not align; set the switch to MF after focusing for a bracket that merges"
+        )
     }
 
     /// Puts back what `prepareFocus` changed (best effort, on a usable link); the shoot is over. The record on
@@ -85,12 +93,20 @@ extension SonyCamera {
         var restored = false
         switch focusHandling {
         case .heldInManual(let original):
-            if let focus = properties[.focusMode], let value = PTPValue.integer(Int64(original.rawValue), as: focus.dataType) {
-                restored = (try? await setAndConfirm(.focusMode, to: value, during: "restoring the focus mode (0x500A)")) == true
+            if let focus = properties[.focusMode],
+                let value = PTPValue.integer(Int64(original.rawValue), as: focus.dataType)
+            {
+                restored =
+                    (try? await setAndConfirm(.focusMode, to: value, during: "restoring the focus mode (0x500A)"))
+                    == true
             }
         case .heldWithoutAFOnShutter(let original):
-            if let shutterAF = properties[.afWithShutter], let value = PTPValue.integer(Int64(original), as: shutterAF.dataType) {
-                restored = (try? await setAndConfirm(.afWithShutter, to: value, during: "restoring AF with shutter (0xD1AD)")) == true
+            if let shutterAF = properties[.afWithShutter],
+                let value = PTPValue.integer(Int64(original), as: shutterAF.dataType)
+            {
+                restored =
+                    (try? await setAndConfirm(.afWithShutter, to: value, during: "restoring AF with shutter (0xD1AD)"))
+                    == true
             }
         case .unchecked, .manual, .everyFrame:
             break
@@ -122,7 +138,9 @@ extension SonyCamera {
     private func saveFocusRecord(_ record: FocusRecord) {
         guard let url = focusRecordURL else { return }
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let text = String(record.code, radix: 16, uppercase: true) + "=" + String(record.value, radix: 16, uppercase: true) + "\n"
+        let text =
+            String(record.code, radix: 16, uppercase: true) + "=" + String(record.value, radix: 16, uppercase: true)
+            + "\n"
         try? Data(text.utf8).write(to: url, options: .atomic)
     }
 
@@ -145,7 +163,9 @@ extension SonyCamera {
         if code == SonyPropertyCode.focusMode.rawValue, properties.focusMode == .manual {
             let original = SonyFocusMode(rawValue: value)
             focusHandling = .heldInManual(original: original)
-            note("the camera is still in MF from the interrupted shoot (same focus); it goes back to \(original.name) at the end")
+            note(
+                "the camera is still in MF from the interrupted shoot (same focus); it goes back to \(original.name) at the end"
+            )
             return true
         }
         if code == SonyPropertyCode.afWithShutter.rawValue,

@@ -36,7 +36,8 @@ extension SonyCamera {
         } catch {
             throw SonyCameraError.malformedData(what: "device information (GetDeviceInfo)", reason: "\(error)")
         }
-        guard device.isSony, device.supports(.sdioGetExtDeviceInfo), device.supports(.sdioGetAllExtDevicePropInfo) else {
+        guard device.isSony, device.supports(.sdioGetExtDeviceInfo), device.supports(.sdioGetAllExtDevicePropInfo)
+        else {
             throw SonyCameraError.notSonyCamera(manufacturer: device.manufacturer, model: device.model)
         }
         deviceInfo = device
@@ -89,7 +90,8 @@ extension SonyCamera {
                 do {
                     return try SonyExtDeviceInfo(decoding: result.data)
                 } catch {
-                    throw SonyCameraError.malformedData(what: "extended device information (0x9202)", reason: "\(error)")
+                    throw SonyCameraError.malformedData(
+                        what: "extended device information (0x9202)", reason: "\(error)")
                 }
             }
             try await pauseWhileStarting(started: started)
@@ -117,7 +119,9 @@ extension SonyCamera {
             do {
                 return try await step(self)
             } catch let error as SonyCameraError {
-                guard case .deviceBusy = error, started.elapsed + pause < configuration.propertiesReadyTimeout else { throw error }
+                guard case .deviceBusy = error, started.elapsed + pause < configuration.propertiesReadyTimeout else {
+                    throw error
+                }
                 try await clock.sleep(for: pause)
                 pause = min(pause * 2, .seconds(2))
             }
@@ -150,7 +154,8 @@ extension SonyCamera {
         else { return }
         do {
             try await run(
-                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.priorityKeySettings.rawValue)], sending: value.encoded,
+                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.priorityKeySettings.rawValue)],
+                sending: value.encoded,
                 during: "setting PC-remote priority (0xD25A)")
         } catch let error as SonyCameraError where !error.isConnectionLost {
             // Best effort: a body that stays busy or refuses still takes remote commands for what it allows.
@@ -196,7 +201,8 @@ extension SonyCamera {
             session.images.noteBufferRead(hasImages: properties.shootingFileInfo?.hasImages == true)
         }
         if settlesCheck, case let .pending(destination, lastFetchedName) = session.images.deferredCheck {
-            session.images.deferredCheck = properties.shootingFileInfo?.hasImages == true
+            session.images.deferredCheck =
+                properties.shootingFileInfo?.hasImages == true
                 ? .imagesWaiting(destination, lastFetchedName: lastFetchedName) : nil
         }
         return changed
@@ -205,7 +211,7 @@ extension SonyCamera {
     /// Property codes whose change makes the model's answers to queries stale: the mode dial, the shutter
     /// speed, and "something changed" (an event without a code).
     static let queriedCodes: Set<UInt16> = [
-        SonyPropertyCode.exposureProgramMode.rawValue, SonyPropertyCode.shutterSpeed.rawValue, 0,
+        SonyPropertyCode.exposureProgramMode.rawValue, SonyPropertyCode.shutterSpeed.rawValue, 0
     ]
 
     /// Refreshes only when the event channel reported a change to the mode or the shutter speed since the

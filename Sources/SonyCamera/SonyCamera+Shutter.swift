@@ -11,7 +11,8 @@ extension SonyCamera {
     package func shootingMode() async throws -> ShootingMode {
         try await refreshIfChanged()
         guard let mode = properties.exposureMode else {
-            throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no exposure mode (0x500E)")
+            throw SonyCameraError.malformedData(
+                what: "settings", reason: "the camera reports no exposure mode (0x500E)")
         }
         return Self.shootingMode(mode)
     }
@@ -26,7 +27,8 @@ extension SonyCamera {
     package func currentShutterSpeed() async throws -> CameraShutterSpeed {
         try await refreshIfChanged()
         guard let value = properties.shutterSpeed, let speed = Self.cameraSpeed(value) else {
-            throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no valid shutter speed (0xD20D)")
+            throw SonyCameraError.malformedData(
+                what: "settings", reason: "the camera reports no valid shutter speed (0xD20D)")
         }
         return speed
     }
@@ -47,7 +49,9 @@ extension SonyCamera {
     /// When 0xD20D comes as a range instead of a list: the list of 0xD229 when the body sends one, else
     /// Sony's standard 1/3-stop series (30" to 1/8000, and BULB) within the range's ends. Nil for a list.
     func rangedShutterValues() -> [SonyShutterValue]? {
-        guard let descriptor = properties[.shutterSpeed], case let .range(minimum, maximum, _) = descriptor.form else { return nil }
+        guard let descriptor = properties[.shutterSpeed], case let .range(minimum, maximum, _) = descriptor.form else {
+            return nil
+        }
         if let list = properties[.shutterSpeedList], case let .enumeration(settable, supported) = list.form {
             let values = (settable.isEmpty ? supported : settable).compactMap(SonyShutterValue.init).filter(\.isValid)
             if !values.isEmpty { return values }
@@ -99,10 +103,11 @@ extension SonyCamera {
         try await refreshIfChanged()
         try requireShutterMode()
         let offered = settableShutterValues()
-        let target: SonyShutterValue? = switch speed {
-        case .bulb: offered.first(where: \.isBulb)
-        case let .timed(value): SonyShutterValue.matching(value, among: offered)
-        }
+        let target: SonyShutterValue? =
+            switch speed {
+            case .bulb: offered.first(where: \.isBulb)
+            case let .timed(value): SonyShutterValue.matching(value, among: offered)
+            }
         guard let target else {
             throw SonyCameraError.shutterSpeedNotOffered(
                 requested: speed.description, available: SonyShutterStepping.notchOrder(offered).map(\.label))
@@ -117,8 +122,9 @@ extension SonyCamera {
                 switch error {
                 case .operationFailed, .shutterSpeedNotConfirmed:
                     session.shutterControl = .stepping
-                    note("the camera \(error.isRefusal ? "refused" : "ignored") setting the shutter speed directly; "
-                        + "hdrshoot steps it notch by notch for the rest of this session")
+                    note(
+                        "the camera \(error.isRefusal ? "refused" : "ignored") setting the shutter speed directly; "
+                            + "hdrshoot steps it notch by notch for the rest of this session")
                 default:
                     throw error
                 }
@@ -133,9 +139,12 @@ extension SonyCamera {
         let attempts = session.directSetConfirmed ? configuration.shutterSetAttempts : 1
         for _ in 0..<attempts {
             try await run(
-                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.shutterSpeed.rawValue)], sending: target.ptpValue.encoded,
+                .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.shutterSpeed.rawValue)],
+                sending: target.ptpValue.encoded,
                 during: "setting the shutter speed to \(target.label) (0x9205)")
-            if try await awaitShutter(timeout: configuration.shutterConfirmTimeout, until: { $0.isSameExposure(as: target) }) != nil {
+            if try await awaitShutter(
+                timeout: configuration.shutterConfirmTimeout, until: { $0.isSameExposure(as: target) }) != nil
+            {
                 session.directSetConfirmed = true
                 return
             }
@@ -151,7 +160,8 @@ extension SonyCamera {
     /// one step and one read-back; at most `shutterSetAttempts` steps are sent.
     private func stepShutter(to target: SonyShutterValue, offered: [SonyShutterValue]) async throws {
         guard var current = properties.shutterSpeed else {
-            throw SonyCameraError.malformedData(what: "settings", reason: "the camera reports no shutter speed (0xD20D)")
+            throw SonyCameraError.malformedData(
+                what: "settings", reason: "the camera reports no shutter speed (0xD20D)")
         }
         var steps = 0
         var lostSteps = 0
@@ -176,10 +186,13 @@ extension SonyCamera {
             steps += 1
             // A 2.00 body applies the step a moment later and says so with 0xC203: wait for that first,
             // so one read-back usually suffices.
-            if session.bodySendsEvents { _ = try await waitForEvent(after: generation, timeout: configuration.stepConfirmTimeout) }
-            guard let moved = try await awaitShutter(
-                timeout: configuration.stepConfirmTimeout,
-                until: { !$0.isSameExposure(as: before) })
+            if session.bodySendsEvents {
+                _ = try await waitForEvent(after: generation, timeout: configuration.stepConfirmTimeout)
+            }
+            guard
+                let moved = try await awaitShutter(
+                    timeout: configuration.stepConfirmTimeout,
+                    until: { !$0.isSameExposure(as: before) })
             else {
                 // A step answered OK but not applied (a lost notch): send it again from the read-back.
                 lostSteps += 1
@@ -199,7 +212,8 @@ extension SonyCamera {
 
     /// Whether `current` lies beyond `target` as seen from `start` (an overshoot).
     private static func passed(
-        _ target: SonyShutterValue, from start: SonyShutterValue, at current: SonyShutterValue, in offered: [SonyShutterValue]
+        _ target: SonyShutterValue, from start: SonyShutterValue, at current: SonyShutterValue,
+        in offered: [SonyShutterValue]
     ) -> Bool {
         guard let wanted = try? SonyShutterStepping.notches(from: start, to: target, in: offered),
             let moved = try? SonyShutterStepping.notches(from: start, to: current, in: offered)
@@ -208,7 +222,8 @@ extension SonyCamera {
     }
 
     /// Follows further change events while the value keeps moving toward `target`.
-    private func settleShutter(from start: SonyShutterValue, target: SonyShutterValue) async throws -> SonyShutterValue {
+    private func settleShutter(from start: SonyShutterValue, target: SonyShutterValue) async throws -> SonyShutterValue
+    {
         var current = start
         let settle = min(configuration.shutterConfirmTimeout, .seconds(1))
         while !current.isSameExposure(as: target) {

@@ -12,8 +12,9 @@ extension SonyCamera {
     func objectInfo() async throws -> ObjectInfo? {
         let result = try await run(.getObjectInfo, [SonyObjectHandle.stillImage], during: "GetObjectInfo")
         guard let info = try? ObjectInfo(decoding: result.data), !info.filename.isEmpty else {
-            note("the camera described an image with \(result.data.isEmpty ? "no" : "unreadable") information; "
-                + "it was fetched anyway and named from its content")
+            note(
+                "the camera described an image with \(result.data.isEmpty ? "no" : "unreadable") information; "
+                    + "it was fetched anyway and named from its content")
             return nil
         }
         return info
@@ -39,10 +40,13 @@ extension SonyCamera {
             try await file.write(chunk)
             written.add(chunk.count)
         }
-        let announced: Int? = info.flatMap { $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize) }
+        let announced: Int? = info.flatMap {
+            $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize)
+        }
         do {
             if info == nil || announced != nil, deviceInfo?.supports(.getObject) ?? true {
-                try await run(.getObject, [SonyObjectHandle.stillImage], receivingDataWith: sink, during: "GetObject \(name)")
+                try await run(
+                    .getObject, [SonyObjectHandle.stillImage], receivingDataWith: sink, during: "GetObject \(name)")
             } else {
                 try await downloadInChunks(announced: announced, name: name, sink: sink, written: written)
             }
@@ -52,7 +56,9 @@ extension SonyCamera {
             } else if (try? await file.finish()) != nil {
                 let (stem, ext) = ImageFile.split(file.fileName)
                 let kept = try? await ImageFile.rename(path: file.path, to: stem + "-partial" + ext)
-                note("the transfer of \(name) broke off after \(written.value) bytes; they are kept in \(kept?.fileName ?? file.fileName)")
+                note(
+                    "the transfer of \(name) broke off after \(written.value) bytes; they are kept in \(kept?.fileName ?? file.fileName)"
+                )
             }
             throw error
         }
@@ -100,7 +106,9 @@ extension SonyCamera {
     }
 
     /// GetPartialObject (offset, length) until the announced size, or a short chunk when the size is unknown.
-    private func downloadInChunks(announced total: Int?, name: String, sink: @escaping DataSink, written: ByteCounter) async throws {
+    private func downloadInChunks(
+        announced total: Int?, name: String, sink: @escaping DataSink, written: ByteCounter
+    ) async throws {
         let chunk = UInt32(clamping: configuration.partialObjectChunk)
         while total.map({ written.value < $0 }) ?? true {
             let offset = UInt32(clamping: written.value)
@@ -121,7 +129,9 @@ extension SonyCamera {
     /// BULB, within half a second (or 10 %) of the time the release was held. An image without an exposure
     /// time cannot be checked and counts as the frame's. The others are never filed under the frame: they
     /// are moved to an `unmatched` folder beside it, named with the exposure they have (`DSC00012-15s.JPG`).
-    func attribute(_ images: [SavedImage], to expected: ExpectedExposure) async throws -> (frame: [SavedImage], unmatched: [SavedImage]) {
+    func attribute(
+        _ images: [SavedImage], to expected: ExpectedExposure
+    ) async throws -> (frame: [SavedImage], unmatched: [SavedImage]) {
         var frame: [SavedImage] = []
         var unmatched: [SavedImage] = []
         for image in images {
@@ -140,7 +150,9 @@ extension SonyCamera {
             kept.path = moved.path
             kept.problem = [image.problem, "its exposure is \(exposure.label), not \(expected.label): not this frame's"]
                 .compactMap { $0 }.joined(separator: "; ")
-            note("\(image.fileName) has an exposure of \(exposure.label), not \(expected.label); kept as unmatched/\(moved.fileName)")
+            note(
+                "\(image.fileName) has an exposure of \(exposure.label), not \(expected.label); kept as unmatched/\(moved.fileName)"
+            )
             unmatched.append(kept)
         }
         return (frame, unmatched)
@@ -170,7 +182,8 @@ enum ExpectedExposure: Sendable, Equatable {
     var label: String {
         switch self {
         case .timed(let speed): speed.label
-        case .bulb(let held): "BULB \(ShutterSpeed(numerator: max(1, Int(held.components.seconds)), denominator: 1).label)"
+        case .bulb(let held):
+            "BULB \(ShutterSpeed(numerator: max(1, Int(held.components.seconds)), denominator: 1).label)"
         }
     }
 }

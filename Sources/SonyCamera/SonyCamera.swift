@@ -147,8 +147,10 @@ package actor SonyCamera: RemoteCamera {
                     throw Self.connectError(error, address: configuration.address, attempts: attempt)
                 }
                 let delay = configuration.connectBackoff[attempt - 1]
-                await onRetry(ConnectRetry(
-                    failedAttempt: attempt, maximumAttempts: configuration.connectBackoff.count + 1, delay: delay, error: error))
+                await onRetry(
+                    ConnectRetry(
+                        failedAttempt: attempt, maximumAttempts: configuration.connectBackoff.count + 1, delay: delay,
+                        error: error))
                 try await clock.sleep(for: delay)
             }
         }
@@ -200,7 +202,9 @@ package actor SonyCamera: RemoteCamera {
     /// Whether a failed connection attempt is worth repeating after a pause.
     package static func isRetryableConnectFailure(_ error: any Error) -> Bool {
         guard let ptp = error as? PTPIPError else {
-            if case let .connectionLost(_, underlying)? = error as? SonyCameraError { return isRetryableConnectFailure(underlying) }
+            if case let .connectionLost(_, underlying)? = error as? SonyCameraError {
+                return isRetryableConnectFailure(underlying)
+            }
             return false
         }
         switch ptp {
@@ -395,7 +399,9 @@ package actor SonyCamera: RemoteCamera {
     /// change-only read), so a body without events is followed within milliseconds too. True when the
     /// caller should look again (an event or a poll happened), false when `timeout` passed.
     func waitForSignal(after generation: UInt64, timeout: Duration, polls: inout PollBackoff) async throws -> Bool {
-        if session.bodySendsEvents || timeout <= .zero { return try await waitForEvent(after: generation, timeout: timeout) }
+        if session.bodySendsEvents || timeout <= .zero {
+            return try await waitForEvent(after: generation, timeout: timeout)
+        }
         let pause = polls.take()
         if pause >= timeout { return try await waitForEvent(after: generation, timeout: timeout) }
         if try await waitForEvent(after: generation, timeout: pause) { return true }
@@ -408,7 +414,9 @@ package actor SonyCamera: RemoteCamera {
     /// events it only sleeps the next pause of `polls` (no read of its own). True when the caller should look
     /// again, false when `timeout` passed.
     func waitForPause(after generation: UInt64, timeout: Duration, polls: inout PollBackoff) async throws -> Bool {
-        if session.bodySendsEvents || timeout <= .zero { return try await waitForEvent(after: generation, timeout: timeout) }
+        if session.bodySendsEvents || timeout <= .zero {
+            return try await waitForEvent(after: generation, timeout: timeout)
+        }
         let pause = polls.take()
         if pause >= timeout { return try await waitForEvent(after: generation, timeout: timeout) }
         _ = try await waitForEvent(after: generation, timeout: pause)

@@ -81,7 +81,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .notSonyCamera(manufacturer, model):
             let who = [manufacturer, model].filter { !$0.isEmpty }.joined(separator: " ")
             if manufacturer.localizedCaseInsensitiveContains("sony") {
-                return "\(who) answers PTP/IP but does not offer Sony's remote shooting protocol; turn on 'Ctrl w/ Smartphone' "
+                return
+                    "\(who) answers PTP/IP but does not offer Sony's remote shooting protocol; turn on 'Ctrl w/ Smartphone' "
                     + "(or 'PC Remote' over Wi-Fi) in its menu"
             }
             return "the device (\(who.isEmpty ? "unnamed" : who)) is not a Sony camera with remote control over PTP/IP"
@@ -95,21 +96,25 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             return "the camera refused \(operation): \(response)"
         case let .focusFailed(mode, waited):
             let how = waited.map { "did not lock within \(Self.format($0))" } ?? "found nothing to focus on"
-            return "the camera's autofocus (\(mode)) \(how); nothing was shot. Focus by hand and set the camera or lens to "
+            return
+                "the camera's autofocus (\(mode)) \(how); nothing was shot. Focus by hand and set the camera or lens to "
                 + "MF, or aim at something with contrast, then try again"
         case let .imageNotThisFrame(expected, found, kept):
             let what = found.isEmpty ? "another exposure" : found.joined(separator: ", ")
-            return "the camera delivered \(what) where \(expected) was shot; kept as \(kept.joined(separator: ", ")) and not "
+            return
+                "the camera delivered \(what) where \(expected) was shot; kept as \(kept.joined(separator: ", ")) and not "
                 + "counted. Check the camera's shutter speed and run `hdrshoot resume` to shoot the frame again"
         case let .noImageAtHandle(operation):
             return "the camera had no image to give during \(operation) although it reported one waiting"
         case let .malformedData(what, reason):
             return "the camera sent unreadable \(what): \(reason)"
         case let .propertiesNotReadable(waited, missing) where !missing.isEmpty:
-            return "the camera did not report its \(missing.joined(separator: " or its ")) within \(Self.format(waited)), "
+            return
+                "the camera did not report its \(missing.joined(separator: " or its ")) within \(Self.format(waited)), "
                 + "which hdrshoot needs to shoot; this body may not support remote shooting over Wi-Fi"
         case let .propertiesNotReadable(waited, _):
-            return "the camera did not report its settings within \(Self.format(waited)); restart its remote mode and try again"
+            return
+                "the camera did not report its settings within \(Self.format(waited)); restart its remote mode and try again"
         case let .unsupportedMode(current):
             return "the camera is in mode \(current); turn the mode dial to M (manual) or S (shutter priority)"
         case let .shutterSpeedNotOffered(requested, available):
@@ -120,7 +125,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .shutterSpeedRejected(requested, stuckAt):
             return "the camera would not move its shutter speed from \(stuckAt) toward \(requested)"
         case let .captureTimedOut(waited):
-            return "no image arrived within \(Self.format(waited)) after the shutter release; check the card and the camera's screen"
+            return
+                "no image arrived within \(Self.format(waited)) after the shutter release; check the card and the camera's screen"
         case let .imagesStillWaiting(fileInfo, waited):
             let count = Int(fileInfo & 0x7FFF)
             return "the camera still reports \(count == 1 ? "an image" : "\(count) images") waiting to be fetched "

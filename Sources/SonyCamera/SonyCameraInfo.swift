@@ -44,10 +44,12 @@ package struct SonyCameraInfo: Sendable, Equatable {
         let settable = shutterValues ?? properties.settableShutterSpeeds.filter(\.isValid)
         focus = properties.focusMode.map { mode in
             guard mode.autofocuses else { return mode.name }
-            let switchable = properties[.focusMode]?.isSettable == true || properties[.afWithShutter]?.isSettable == true
-            return mode.name + (switchable
-                ? " (hdrshoot focuses once, then holds that focus for the whole bracket)"
-                : " (cannot be switched remotely: every frame focuses on its own; set MF for frames that align)")
+            let switchable =
+                properties[.focusMode]?.isSettable == true || properties[.afWithShutter]?.isSettable == true
+            return mode.name
+                + (switchable
+                    ? " (hdrshoot focuses once, then holds that focus for the whole bracket)"
+                    : " (cannot be switched remotely: every frame focuses on its own; set MF for frames that align)")
         }
         let offered = settable.isEmpty ? properties.supportedShutterSpeeds.filter(\.isValid) : settable
         availableShutterSpeeds = SonyShutterStepping.notchOrder(offered)
@@ -64,7 +66,8 @@ package struct SonyCameraInfo: Sendable, Equatable {
             blockers.append("the camera does not let the shutter speed be set remotely now")
         }
         if properties.saveDestination == .camera {
-            blockers.append("images are saved to the memory card only; set the still image save destination to include the PC")
+            blockers.append(
+                "images are saved to the memory card only; set the still image save destination to include the PC")
         }
         self.blockers = blockers
     }
@@ -92,6 +95,7 @@ extension SonyCamera {
         try await refreshIfChanged()
         guard let deviceInfo, let extDeviceInfo else { throw SonyCameraError.notConnected }
         return SonyCameraInfo(
-            deviceInfo: deviceInfo, extDeviceInfo: extDeviceInfo, properties: properties, shutterValues: rangedShutterValues())
+            deviceInfo: deviceInfo, extDeviceInfo: extDeviceInfo, properties: properties,
+            shutterValues: rangedShutterValues())
     }
 }

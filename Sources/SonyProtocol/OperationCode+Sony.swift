@@ -17,7 +17,8 @@ extension OperationCode {
 
     /// Every Sony operation this package names.
     package static let sonyOperations: [OperationCode] = [
-        .sdioConnect, .sdioGetExtDeviceInfo, .sdioSetExtDevicePropValue, .sdioControlDevice, .sdioGetAllExtDevicePropInfo,
+        .sdioConnect, .sdioGetExtDeviceInfo, .sdioSetExtDevicePropValue, .sdioControlDevice,
+        .sdioGetAllExtDevicePropInfo
     ]
 
     /// The same code with Sony's name when it is one of Sony's operations (for codes read from the wire).

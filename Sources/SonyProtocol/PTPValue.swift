@@ -119,14 +119,17 @@ extension PTPValue {
 
     /// Reads one value of `type`; throws `SonyProtocolError` for unknown types, short data,
     /// impossible counts and bad strings.
-    package static func read(_ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String) throws -> PTPValue {
+    package static func read(
+        _ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String
+    ) throws -> PTPValue {
         if let element = type.arrayElement {
             let count = try decoding { try reader.readInteger(UInt32.self, field: "\(field()).count") }
             let size = element.scalarSize ?? 1
             guard UInt64(count) * UInt64(size) <= UInt64(reader.remaining) else {
-                throw SonyProtocolError.malformed(.invalidValue(
-                    field: "\(field()).count",
-                    reason: "\(count) elements of \(size) bytes do not fit in \(reader.remaining) bytes"))
+                throw SonyProtocolError.malformed(
+                    .invalidValue(
+                        field: "\(field()).count",
+                        reason: "\(count) elements of \(size) bytes do not fit in \(reader.remaining) bytes"))
             }
             var elements: [PTPValue] = []
             elements.reserveCapacity(Int(count))
@@ -171,7 +174,9 @@ extension PTPValue {
         }
     }
 
-    private static func readScalar(_ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String) throws -> PTPValue {
+    private static func readScalar(
+        _ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String
+    ) throws -> PTPValue {
         try decoding {
             switch type {
             case .int8: .int8(try reader.readInteger(Int8.self, field: field()))

@@ -33,7 +33,7 @@ package enum SonyExposureMode: Hashable, Sendable {
         (.manual, 0x0000_0001), (.programAuto, 0x0001_0002), (.aperturePriority, 0x0002_0003),
         (.shutterPriority, 0x0003_0004), (.intelligentAuto, 0x0004_8000), (.superiorAuto, 0x0004_8001),
         (.movieProgramAuto, 0x0007_8050), (.movieAperturePriority, 0x0007_8051),
-        (.movieShutterPriority, 0x0007_8052), (.movieManual, 0x0007_8053), (.panorama, 0x0006_8041),
+        (.movieShutterPriority, 0x0007_8052), (.movieManual, 0x0007_8053), (.panorama, 0x0006_8041)
     ]
 
     /// Decodes a raw 0x500E value.

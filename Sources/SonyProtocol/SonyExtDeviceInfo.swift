@@ -11,7 +11,9 @@ package struct SonyExtDeviceInfo: Hashable, Sendable {
     package var controlCodes: [SonyControlCode]
 
     /// Creates the info a camera (or the simulator) reports.
-    package init(protocolVersion: SonyProtocolVersion, propertyCodes: [SonyPropertyCode], controlCodes: [SonyControlCode]) {
+    package init(
+        protocolVersion: SonyProtocolVersion, propertyCodes: [SonyPropertyCode], controlCodes: [SonyControlCode]
+    ) {
         self.protocolVersion = protocolVersion
         self.propertyCodes = propertyCodes
         self.controlCodes = controlCodes
@@ -22,9 +24,11 @@ package struct SonyExtDeviceInfo: Hashable, Sendable {
     package init(decoding bytes: [UInt8]) throws {
         var reader = ByteReader(bytes, order: .littleEndian)
         let (version, properties, controls) = try decoding {
-            (try reader.readInteger(UInt16.self, field: "protocolVersion"),
-             try reader.readArray(of: UInt16.self, countType: UInt32.self, field: "propertyCodes"),
-             try reader.readArray(of: UInt16.self, countType: UInt32.self, field: "controlCodes"))
+            (
+                try reader.readInteger(UInt16.self, field: "protocolVersion"),
+                try reader.readArray(of: UInt16.self, countType: UInt32.self, field: "propertyCodes"),
+                try reader.readArray(of: UInt16.self, countType: UInt32.self, field: "controlCodes")
+            )
         }
         try decoding { try reader.expectEnd(after: "SDIO_GetExtDeviceInfo") }
         self.init(

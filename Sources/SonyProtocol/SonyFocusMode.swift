@@ -16,7 +16,7 @@ package enum SonyFocusMode: Hashable, Sendable {
 
     private static let table: [(SonyFocusMode, UInt16)] = [
         (.manual, 0x0001), (.singleAF, 0x0002), (.continuousAF, 0x8004), (.automaticAF, 0x8005),
-        (.directManual, 0x8006),
+        (.directManual, 0x8006)
     ]
 
     /// Decodes a raw 0x500A value.

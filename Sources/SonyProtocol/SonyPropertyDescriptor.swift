@@ -68,7 +68,9 @@ package struct SonyPropertyDescriptor: Hashable, Sendable {
         self.factoryValue = factoryValue
         self.currentValue = currentValue
         self.form = form
-        precondition(allValues.allSatisfy { $0.dataType == dataType }, "descriptor \(code) holds a value not of type \(dataType)")
+        precondition(
+            allValues.allSatisfy { $0.dataType == dataType }, "descriptor \(code) holds a value not of type \(dataType)"
+        )
     }
 
     /// Whether a remote may change the value now (read/write and enabled).
@@ -98,7 +100,7 @@ package struct SonyPropertyDescriptor: Hashable, Sendable {
             return settable.contains(value)
         case let .range(minimum, maximum, step):
             guard let low = minimum.wideValue, let high = maximum.wideValue, let stride = step.wideValue,
-                  let candidate = value.wideValue, low <= candidate, candidate <= high
+                let candidate = value.wideValue, low <= candidate, candidate <= high
             else { return false }
             return stride <= 0 || (candidate - low) % stride == 0
         }
@@ -119,16 +121,22 @@ package struct SonyPropertyDescriptor: Hashable, Sendable {
 
 extension SonyPropertyDescriptor {
     /// Reads one descriptor; `layout` comes from the protocol version SDIO_GetExtDeviceInfo reported.
-    package static func read(from reader: inout ByteReader, layout: SonyEnumerationLayout) throws -> SonyPropertyDescriptor {
+    package static func read(
+        from reader: inout ByteReader, layout: SonyEnumerationLayout
+    ) throws -> SonyPropertyDescriptor {
         let (rawCode, rawType, getSet, enabled) = try decoding {
-            (try reader.readInteger(UInt16.self, field: "descriptor.code"),
-             try reader.readInteger(UInt16.self, field: "descriptor.dataType"),
-             try reader.readInteger(UInt8.self, field: "descriptor.getSet"),
-             try reader.readInteger(UInt8.self, field: "descriptor.isEnabled"))
+            (
+                try reader.readInteger(UInt16.self, field: "descriptor.code"),
+                try reader.readInteger(UInt16.self, field: "descriptor.dataType"),
+                try reader.readInteger(UInt8.self, field: "descriptor.getSet"),
+                try reader.readInteger(UInt8.self, field: "descriptor.isEnabled")
+            )
         }
         let code = SonyPropertyCode(rawValue: rawCode)
         let type = PTPDataType(rawValue: rawType)
-        guard type.isKnown else { throw SonyProtocolError.unknownDataType(rawType, field: "\(hex16(rawCode)).dataType") }
+        guard type.isKnown else {
+            throw SonyProtocolError.unknownDataType(rawType, field: "\(hex16(rawCode)).dataType")
+        }
         let factory = try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).factoryValue")
         let current = try PTPValue.read(type, from: &reader, field: "\(hex16(rawCode)).currentValue")
         let flag = try decoding { try reader.readInteger(UInt8.self, field: "\(hex16(rawCode)).formFlag") }
@@ -185,12 +193,17 @@ extension SonyPropertyDescriptor {
         }
     }
 
-    private static func readList(_ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String) throws -> [PTPValue] {
+    private static func readList(
+        _ type: PTPDataType, from reader: inout ByteReader, field: @autoclosure () -> String
+    ) throws -> [PTPValue] {
         let count = try decoding { try reader.readInteger(UInt16.self, field: "\(field()).count") }
         guard Int(count) * type.minimumEncodedSize <= reader.remaining else {
-            throw SonyProtocolError.malformed(.invalidValue(
-                field: "\(field()).count",
-                reason: "\(count) values of at least \(type.minimumEncodedSize) bytes do not fit in \(reader.remaining) bytes"))
+            throw SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "\(field()).count",
+                    reason:
+                        "\(count) values of at least \(type.minimumEncodedSize) bytes do not fit in \(reader.remaining) bytes"
+                ))
         }
         var values: [PTPValue] = []
         values.reserveCapacity(Int(count))

@@ -22,14 +22,16 @@ package struct SonyPropertyDump: Hashable, Sendable {
         // The smallest descriptor is 9 bytes (u8 values, no form): refuse counts the data cannot hold
         // before reserving anything.
         guard count <= UInt64(reader.remaining / Self.minimumDescriptorSize) else {
-            throw SonyProtocolError.malformed(.invalidValue(
-                field: "propertyCount",
-                reason: "\(count) descriptors do not fit in \(reader.remaining) bytes"))
+            throw SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "propertyCount",
+                    reason: "\(count) descriptors do not fit in \(reader.remaining) bytes"))
         }
         var descriptors: [SonyPropertyDescriptor] = []
         descriptors.reserveCapacity(Int(count))
         for _ in 0..<Int(count) {
-            descriptors.append(try SonyPropertyDescriptor.read(from: &reader, layout: protocolVersion.enumerationLayout))
+            descriptors.append(
+                try SonyPropertyDescriptor.read(from: &reader, layout: protocolVersion.enumerationLayout))
         }
         try decoding { try reader.expectEnd(after: "\(count) property descriptors") }
         self.descriptors = descriptors

@@ -51,7 +51,9 @@ package struct SonyPropertyTable: Hashable, Sendable {
     @discardableResult
     package mutating func setCurrentValue(_ value: PTPValue, for code: SonyPropertyCode) -> Bool {
         guard var descriptor = byCode[code] else { return false }
-        precondition(value.dataType == descriptor.dataType, "value of type \(value.dataType) for \(code) of type \(descriptor.dataType)")
+        precondition(
+            value.dataType == descriptor.dataType,
+            "value of type \(value.dataType) for \(code) of type \(descriptor.dataType)")
         descriptor.currentValue = value
         return update(descriptor)
     }
@@ -101,6 +103,7 @@ package struct SonyPropertyTable: Hashable, Sendable {
 
     /// Who has priority over settings (0xD25A).
     package var priorityKey: SonyPriorityKey? {
-        currentValue(of: .priorityKeySettings)?.integerValue.flatMap(UInt8.init(exactly:)).map(SonyPriorityKey.init(rawValue:))
+        currentValue(of: .priorityKeySettings)?.integerValue.flatMap(UInt8.init(exactly:)).map(
+            SonyPriorityKey.init(rawValue:))
     }
 }

@@ -21,7 +21,8 @@ package struct SonyShutterValue: RawRepresentable, Hashable, Sendable, CustomStr
 
     /// The encoding of `speed` as given (1/250 → 0x000100FA); nil when a term exceeds 16 bits.
     package init?(_ speed: ShutterSpeed) {
-        guard let numerator = UInt16(exactly: speed.numerator), let denominator = UInt16(exactly: speed.denominator) else {
+        guard let numerator = UInt16(exactly: speed.numerator), let denominator = UInt16(exactly: speed.denominator)
+        else {
             return nil
         }
         self.init(numerator: numerator, denominator: denominator)
@@ -86,8 +87,10 @@ package struct SonyShutterValue: RawRepresentable, Hashable, Sendable, CustomStr
     /// `OfferedSpeeds.choice(for:substituting:)` on the camera's encodings, without substitution or BULB (the
     /// runner resolved BULB and substitutions before the set; BULB is `.bulb`).
     package static func matching(_ speed: ShutterSpeed, among offered: [SonyShutterValue]) -> SonyShutterValue? {
-        guard case let .offered(value)? = OfferedSpeeds(offered, offersBulb: false, speed: \.speed)
-            .choice(for: speed, substituting: false) else { return nil }
+        guard
+            case let .offered(value)? = OfferedSpeeds(offered, offersBulb: false, speed: \.speed)
+                .choice(for: speed, substituting: false)
+        else { return nil }
         return value
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
 struct FixturesSmokeTests {

@@ -12,20 +12,23 @@ struct CameraDriver {
     init(_ configure: (inout SimulatorConfiguration) -> Void = { _ in }) throws {
         var configuration = SimulatorConfiguration()
         configure(&configuration)
-        camera = SimulatedCamera(configuration: configuration, datasets: try SimulatorDatasets(configuration: configuration))
+        camera = SimulatedCamera(
+            configuration: configuration, datasets: try SimulatorDatasets(configuration: configuration))
     }
 
     /// Sends one request and returns what the camera does.
     mutating func action(_ code: OperationCode, _ parameters: [UInt32] = [], data: [UInt8] = []) -> CameraAction {
         transactionID += 1
         let request = OperationRequest(
-            dataPhase: data.isEmpty ? .noDataOrDataIn : .dataOut, code: code, transactionID: transactionID, parameters: parameters)
+            dataPhase: data.isEmpty ? .noDataOrDataIn : .dataOut, code: code, transactionID: transactionID,
+            parameters: parameters)
         return camera.handle(request, dataOut: data, now: now)
     }
 
     /// Sends one request that must be answered, and returns the answer.
     mutating func send(
-        _ code: OperationCode, _ parameters: [UInt32] = [], data: [UInt8] = [], sourceLocation: SourceLocation = #_sourceLocation
+        _ code: OperationCode, _ parameters: [UInt32] = [], data: [UInt8] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) -> CameraReply {
         let result = action(code, parameters, data: data)
         guard case let .reply(reply) = result else {

@@ -8,10 +8,15 @@ struct CaptureTimelineTests {
     @Test func exposureLastsTheShutterSpeedThenProcessingThenTheImageIsAnnounced() throws {
         var driver = try CameraDriver { $0.processingTime = .milliseconds(300) }
         driver.connect()
-        _ = driver.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue(numerator: 2, denominator: 1).ptpValue.encoded)
+        _ = driver.send(
+            .sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue(numerator: 2, denominator: 1).ptpValue.encoded)
         // 2" is not in the list (the body writes 20/10): refused.
         #expect(driver.camera.shutterSpeed == SonyShutterValue(numerator: 1, denominator: 125))
-        #expect(driver.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue(numerator: 20, denominator: 10).ptpValue.encoded).code == .ok)
+        #expect(
+            driver.send(
+                .sdioSetExtDevicePropValue, [0xD20D],
+                data: SonyShutterValue(numerator: 20, denominator: 10).ptpValue.encoded
+            ).code == .ok)
         _ = driver.camera.takeEvents()
         #expect(driver.release().map(\.code) == [.ok, .ok, .ok, .ok])
         #expect(driver.camera.frameCount == 1)
@@ -41,7 +46,9 @@ struct CaptureTimelineTests {
             $0.processingTime = .zero
         }
         driver.connect()
-        _ = driver.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue(numerator: 300, denominator: 10).ptpValue.encoded)
+        _ = driver.send(
+            .sdioSetExtDevicePropValue, [0xD20D],
+            data: SonyShutterValue(numerator: 300, denominator: 10).ptpValue.encoded)
         _ = driver.release()
         driver.wait(.milliseconds(50))
         let record = try #require(driver.camera.takeFinishedCaptures().first)
@@ -62,7 +69,10 @@ struct CaptureTimelineTests {
         #expect(record.label == "BULB" && record.seconds == nil && record.exposureSeconds == 7)
         #expect(driver.camera.buffered?.image.fileName == "DSC00001_BULB.JPG")
 
-        var capped = try CameraDriver { $0.processingTime = .zero; $0.exposureCap = .seconds(1) }
+        var capped = try CameraDriver {
+            $0.processingTime = .zero
+            $0.exposureCap = .seconds(1)
+        }
         capped.connect()
         _ = capped.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
         _ = capped.button(.s2Button, .down)
@@ -73,7 +83,10 @@ struct CaptureTimelineTests {
     }
 
     @Test func imageStaysUntilDownloadedAndPartialReadsEmptyTheBufferAtTheEnd() throws {
-        var driver = try CameraDriver { $0.processingTime = .zero; $0.imageSize = 5000 }
+        var driver = try CameraDriver {
+            $0.processingTime = .zero
+            $0.imageSize = 5000
+        }
         driver.connect()
         _ = driver.release()
         driver.wait(.milliseconds(8))

@@ -1,5 +1,6 @@
-@testable import CameraSimulator
 import Testing
+
+@testable import CameraSimulator
 
 @Suite("Generated JPEGs")
 struct GeneratedImageTests {
@@ -15,13 +16,15 @@ struct GeneratedImageTests {
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2 else { return nil }
             offset += 2 + length
-            if marker == 0xDA { break }  // scan data follows
+            if marker == 0xDA { break } // scan data follows
         }
         guard Array(bytes.suffix(2)) == [0xFF, 0xD9] else { return nil }
         return markers
     }
 
-    @Test(arguments: [0, 1, 200, 301, 302, 303, 304, 305, 65_537 + 300, 65_537 + 301, 65_537 * 3 + 302, 200_000, 1_000_003])
+    @Test(arguments: [
+        0, 1, 200, 301, 302, 303, 304, 305, 65_537 + 300, 65_537 + 301, 65_537 * 3 + 302, 200_000, 1_000_003
+    ])
     func everySizeIsExactAndAValidSegmentLayout(extra: Int) throws {
         let comment = "hdrshoot simulator frame 1 shutter 1/250"
         let size = GeneratedImage.minimumSize(comment: comment) + extra

@@ -2,8 +2,8 @@ import CameraSimulator
 import Foundation
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 import Timing
 
 /// Runs a simulator on 127.0.0.1 port 0 with fast timings for the duration of `body`, then stops it.
@@ -23,7 +23,8 @@ func withSimulator<T: Sendable>(
 }
 
 /// Connects the library's PTP/IP client to the simulator (both Init handshakes).
-func connectClient(to simulator: CameraSimulator, operationTimeout: Duration = .seconds(5)) async throws -> PTPIPClient {
+func connectClient(to simulator: CameraSimulator, operationTimeout: Duration = .seconds(5)) async throws -> PTPIPClient
+{
     var configuration = PTPIPClient.Configuration(identity: HostIdentity(guid: PTPIPGUID(bytes: Array(1...16))!))
     configuration.operationTimeout = operationTimeout
     configuration.connectTimeout = .seconds(5)

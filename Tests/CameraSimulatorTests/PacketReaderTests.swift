@@ -16,35 +16,50 @@ struct PacketReaderTests {
     static let transactionID: UInt32 = 2
 
     /// SDIO_SetExtDevicePropValue for the shutter speed, with a data-out phase.
-    static let request = Packet.operationRequest(OperationRequest(
-        dataPhase: .dataOut, code: .sdioSetExtDevicePropValue, transactionID: transactionID,
-        parameters: [UInt32(SonyPropertyCode.shutterSpeed.rawValue)]))
+    static let request = Packet.operationRequest(
+        OperationRequest(
+            dataPhase: .dataOut, code: .sdioSetExtDevicePropValue, transactionID: transactionID,
+            parameters: [UInt32(SonyPropertyCode.shutterSpeed.rawValue)]))
 
     static let broken: [BrokenPhase] = [
-        BrokenPhase(why: "End_Data before the announced total", packets: [
-            .startData(transactionID: transactionID, totalLength: 4), .endData(transactionID: transactionID, payload: [1, 2, 3]),
-        ]),
-        BrokenPhase(why: "more bytes than announced", packets: [
-            .startData(transactionID: transactionID, totalLength: 2), .data(transactionID: transactionID, payload: [1, 2, 3]),
-        ]),
-        BrokenPhase(why: "Start_Data of another transaction", packets: [
-            .startData(transactionID: transactionID + 1, totalLength: 4),
-        ]),
+        BrokenPhase(
+            why: "End_Data before the announced total",
+            packets: [
+                .startData(transactionID: transactionID, totalLength: 4),
+                .endData(transactionID: transactionID, payload: [1, 2, 3])
+            ]),
+        BrokenPhase(
+            why: "more bytes than announced",
+            packets: [
+                .startData(transactionID: transactionID, totalLength: 2),
+                .data(transactionID: transactionID, payload: [1, 2, 3])
+            ]),
+        BrokenPhase(
+            why: "Start_Data of another transaction",
+            packets: [
+                .startData(transactionID: transactionID + 1, totalLength: 4)
+            ]),
         BrokenPhase(why: "Data before Start_Data", packets: [.data(transactionID: transactionID, payload: [1, 2])]),
-        BrokenPhase(why: "another request inside the data phase", packets: [
-            .startData(transactionID: transactionID, totalLength: 4),
-            .operationRequest(OperationRequest(code: .getDeviceInfo, transactionID: transactionID + 1)),
-        ]),
-        BrokenPhase(why: "a data-out phase above 1 MiB", packets: [
-            .startData(transactionID: transactionID, totalLength: 2 << 20),
-        ]),
+        BrokenPhase(
+            why: "another request inside the data phase",
+            packets: [
+                .startData(transactionID: transactionID, totalLength: 4),
+                .operationRequest(OperationRequest(code: .getDeviceInfo, transactionID: transactionID + 1))
+            ]),
+        BrokenPhase(
+            why: "a data-out phase above 1 MiB",
+            packets: [
+                .startData(transactionID: transactionID, totalLength: 2 << 20)
+            ])
     ]
 
     /// Opens a command connection to `simulator` and returns it once the Init Command Ack came.
     static func commandConnection(to simulator: CameraSimulator) async throws -> TCPTransport {
         let transport = try await TCPTransport.connect(host: "127.0.0.1", port: simulator.port, timeout: .seconds(5))
         let guid = PTPIPGUID(bytes: Array(1...16))!
-        try await transport.send(Packet.initCommandRequest(InitCommandRequest(guid: guid, friendlyName: "raw host")).encoded(), timeout: .seconds(5))
+        try await transport.send(
+            Packet.initCommandRequest(InitCommandRequest(guid: guid, friendlyName: "raw host")).encoded(),
+            timeout: .seconds(5))
         var framer = PacketFramer()
         guard case .initCommandAck? = try await framer.nextPacket(from: transport, timeout: .seconds(20)) else {
             transport.close()
@@ -61,7 +76,7 @@ struct PacketReaderTests {
                 .startData(transactionID: Self.transactionID, totalLength: 4),
                 .data(transactionID: Self.transactionID, payload: [1, 2]),
                 .data(transactionID: Self.transactionID, payload: []),
-                .endData(transactionID: Self.transactionID, payload: [3, 4]),
+                .endData(transactionID: Self.transactionID, payload: [3, 4])
             ]
             try await transport.send(([Self.request] + phase).flatMap { $0.encoded() }, timeout: .seconds(5))
             var framer = PacketFramer()

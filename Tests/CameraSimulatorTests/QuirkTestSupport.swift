@@ -1,8 +1,8 @@
 import CameraSimulator
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 /// Runs a simulator on 127.0.0.1 port 0 whose time is `clock` (virtual: exposures, processing, notch steps,
 /// focus and idle timers move only when the test advances it), with fast timings, for the duration of `body`.

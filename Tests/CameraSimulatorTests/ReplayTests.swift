@@ -54,7 +54,9 @@ struct ReplayTests {
 
     @Test func unreadableReplayFilesAreReported() {
         #expect(throws: SimulatorError.self) {
-            _ = try CameraDriver { $0.replayPropertiesPath = Fixtures.root.appendingPathComponent(Self.deviceInfo).path }
+            _ = try CameraDriver {
+                $0.replayPropertiesPath = Fixtures.root.appendingPathComponent(Self.deviceInfo).path
+            }
         }
         #expect(throws: SimulatorError.self) {
             _ = try CameraDriver { $0.replayDeviceInfoPath = "/nonexistent/device-info.bin" }

@@ -15,7 +15,7 @@ struct SimulatedCameraTests {
         #expect(info.manufacturer == "Sony Corporation")
         for operation: OperationCode in [
             .sdioConnect, .sdioGetExtDeviceInfo, .sdioSetExtDevicePropValue, .sdioControlDevice,
-            .sdioGetAllExtDevicePropInfo, .getObjectInfo, .getObject, .getPartialObject,
+            .sdioGetAllExtDevicePropInfo, .getObjectInfo, .getObject, .getPartialObject
         ] {
             #expect(info.operationsSupported.contains(operation))
         }
@@ -62,7 +62,7 @@ struct SimulatedCameraTests {
         let table = SonyPropertyTable(SonyPropertyDump(descriptors: try driver.properties()))
         for code: SonyPropertyCode in [
             .shutterSpeed, .exposureProgramMode, .compressionSetting, .focusMode, .shootingFileInfo, .focusIndication,
-            .saveDestination, .priorityKeySettings,
+            .saveDestination, .priorityKeySettings
         ] {
             #expect(table[code] != nil, "missing \(code)")
         }

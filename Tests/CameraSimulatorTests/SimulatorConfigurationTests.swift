@@ -17,7 +17,7 @@ struct SimulatorConfigurationTests {
             "--image-size", "1000", "--rtt", "30", "--bandwidth", "500000", "--step-delay", "50",
             "--exposure-cap", "0.25", "--processing-ms", "10", "--capture-log", "c.jsonl", "--op-log", "o.jsonl",
             "--replay-device-info", "d.bin", "--replay-ext-device-info", "e.bin", "--replay-props", "p.bin",
-            "--fault", "busy:0x9205:2", "--fault", "drop-at-op:9,never-idle",
+            "--fault", "busy:0x9205:2", "--fault", "drop-at-op:9,never-idle"
         ])
         #expect(configuration.host == "::1" && configuration.port == 0)
         #expect(configuration.protocolVersion == 200 && configuration.fastestShutterDenominator == 4000)
@@ -40,7 +40,7 @@ struct SimulatorConfigurationTests {
         ("hang-at-op:5", .hangAtOperation(5)),
         ("refuse-connections:2", .refuseConnections(2)),
         ("never-idle", .neverIdle),
-        ("mode-at-frame:3:A", .modeAtFrame(frame: 3, mode: .aperturePriority)),
+        ("mode-at-frame:3:A", .modeAtFrame(frame: 3, mode: .aperturePriority))
     ])
     func faultSpecsRoundTrip(spec: String, fault: SimulatorFault) throws {
         #expect(try SimulatorFault.parse(spec) == fault)
@@ -49,7 +49,7 @@ struct SimulatorConfigurationTests {
 
     @Test(arguments: [
         "busy:0x19205:1", "busy:0x9205", "busy:0x9205:0", "drop-at-op:x", "drop-at-op", "never-idle:1",
-        "mode-at-frame:2:Q", "teleport:1", "",
+        "mode-at-frame:2:Q", "teleport:1", ""
     ])
     func badFaultSpecsAreUsageErrors(spec: String) {
         #expect(throws: SimulatorError.self) { try SimulatorFault.parse(spec) }
@@ -62,7 +62,7 @@ struct SimulatorConfigurationTests {
 
     @Test(arguments: [
         ["--port", "70000"], ["--protocol", "4"], ["--max-shutter", "1/2000"], ["--mode", "X"], ["--image-size", "0"],
-        ["--exposure-cap", "-1"], ["--bogus"], ["--rtt"],
+        ["--exposure-cap", "-1"], ["--bogus"], ["--rtt"]
     ])
     func badOptionsAreRefused(arguments: [String]) {
         #expect(throws: SimulatorError.self) { try SimulatorConfiguration.parse(arguments: arguments) }

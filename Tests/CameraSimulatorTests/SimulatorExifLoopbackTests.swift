@@ -7,7 +7,10 @@ import Testing
 @Suite("Simulator over loopback TCP: what its images say about themselves")
 struct SimulatorExifLoopbackTests {
     @Test func capturedJPEGsCarryTheSpeedThatFiredAndTheModelAndNumbersContinueAfterAReconnect() async throws {
-        try await withSimulator({ $0.imageSize = 150_000; $0.exposureCap = .milliseconds(5) }) { simulator in
+        try await withSimulator({
+            $0.imageSize = 150_000
+            $0.exposureCap = .milliseconds(5)
+        }) { simulator in
             // First session: 1/250, then 2.5" (25/10: the cap shortens the wait, not what the image records).
             var client = try await connectClient(to: simulator)
             try await client.startSonySession()
@@ -40,7 +43,8 @@ extension PTPIPClient {
         _ = try await execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: speed.ptpValue.encoded)
         try await release()
         _ = try await waitForEvent(.sonyObjectAdded)
-        let info = try ObjectInfo(decoding: try await execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+        let info = try ObjectInfo(
+            decoding: try await execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
         let image = try await execute(.getObject, parameters: [SonyObjectHandle.stillImage]).data
         return (info.filename, image.count, try ExifReader.read(image.prefix(ExifReader.suggestedPrefixLength)))
     }

@@ -11,9 +11,10 @@ struct SimulatorFaultTests {
             try await client.startSonySession()
             let value = SonyShutterValue(numerator: 1, denominator: 500).ptpValue.encoded
             for _ in 0..<2 {
-                #expect(await responseCode {
-                    _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
-                } == .deviceBusy)
+                #expect(
+                    await responseCode {
+                        _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
+                    } == .deviceBusy)
             }
             _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
             #expect(try await client.propertyTable().shutterSpeed == SonyShutterValue(numerator: 1, denominator: 500))
@@ -22,7 +23,10 @@ struct SimulatorFaultTests {
     }
 
     @Test func busyCaptureRefusesTheReleaseNTimes() async throws {
-        try await withSimulator({ $0.faults = [.busyCapture(count: 1)]; $0.exposureCap = .milliseconds(1) }) { simulator in
+        try await withSimulator({
+            $0.faults = [.busyCapture(count: 1)]
+            $0.exposureCap = .milliseconds(1)
+        }) { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
             try await client.button(.s1Button, .down)
@@ -69,7 +73,9 @@ struct SimulatorFaultTests {
     @Test func refuseConnectionsTurnsAwayTheFirstAttempts() async throws {
         try await withSimulator({ $0.faults = [.refuseConnections(2)] }) { simulator in
             for _ in 0..<2 {
-                await #expect(throws: PTPIPError.initFailed(reason: .busy)) { _ = try await connectClient(to: simulator) }
+                await #expect(throws: PTPIPError.initFailed(reason: .busy)) {
+                    _ = try await connectClient(to: simulator)
+                }
             }
             let client = try await connectClient(to: simulator)
             try await client.openSession(id: 1)
@@ -78,7 +84,10 @@ struct SimulatorFaultTests {
     }
 
     @Test func dropAtFrameFiresTheFrameThenDropsAndTheImageWaitsForTheReconnect() async throws {
-        try await withSimulator({ $0.faults = [.dropAtFrame(1)]; $0.exposureCap = .milliseconds(1) }) { simulator in
+        try await withSimulator({
+            $0.faults = [.dropAtFrame(1)]
+            $0.exposureCap = .milliseconds(1)
+        }) { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
             try await client.button(.s1Button, .down)
@@ -91,7 +100,8 @@ struct SimulatorFaultTests {
                 try await Task.sleep(for: .milliseconds(10))
                 waited += 1
             }
-            let info = try ObjectInfo(decoding: try await again.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+            let info = try ObjectInfo(
+                decoding: try await again.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
             #expect(info.filename.hasPrefix("DSC00001_"))
             #expect(await simulator.captures.map(\.frame) == [1])
             await again.disconnect()
@@ -99,7 +109,11 @@ struct SimulatorFaultTests {
     }
 
     @Test func neverIdleKeepsTheImageInTheBuffer() async throws {
-        try await withSimulator({ $0.faults = [.neverIdle]; $0.exposureCap = .milliseconds(1); $0.imageSize = 10_000 }) { simulator in
+        try await withSimulator({
+            $0.faults = [.neverIdle]
+            $0.exposureCap = .milliseconds(1)
+            $0.imageSize = 10_000
+        }) { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
             try await client.release()
@@ -127,9 +141,10 @@ struct SimulatorFaultTests {
             #expect(table.exposureMode == .aperturePriority)
             #expect(table[.shutterSpeed]?.isSettable == false)
             let value = SonyShutterValue(numerator: 1, denominator: 500).ptpValue.encoded
-            #expect(await responseCode {
-                _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
-            } == .accessDenied)
+            #expect(
+                await responseCode {
+                    _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value)
+                } == .accessDenied)
             await client.disconnect()
         }
     }

@@ -1,8 +1,8 @@
 import CameraSimulator
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Simulated focus: 0x500A, AF with shutter, 0xD213 and the AF quirks, over loopback TCP in virtual time")
 struct SimulatorFocusQuirkTests {
@@ -28,21 +28,37 @@ struct SimulatorFocusQuirkTests {
 
     @Test func aFocusSwitchMakesTheModeReadOnlyAndHasNoAFWithShutter() async throws {
         let clock = TestClock()
-        try await withSimulator(clock: clock, { $0.quirks = [.focusSwitch]; $0.focusMode = .automaticAF }) { simulator in
+        try await withSimulator(
+            clock: clock,
+            {
+                $0.quirks = [.focusSwitch]
+                $0.focusMode = .automaticAF
+            }
+        ) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             let table = try await client.propertyTable()
             #expect(table[.focusMode]?.currentValue == .uint16(SonyFocusMode.automaticAF.rawValue))
             #expect(table[.focusMode]?.isSettable == false)
             #expect(table[QuirkCodes.afWithShutter] == nil)
-            #expect(await responseCode { try await client.set(.focusMode, to: .uint16(SonyFocusMode.manual.rawValue)) } == .accessDenied)
-            #expect(await responseCode { try await client.set(QuirkCodes.afWithShutter, to: QuirkCodes.off) } == .devicePropNotSupported)
+            #expect(
+                await responseCode { try await client.set(.focusMode, to: .uint16(SonyFocusMode.manual.rawValue)) }
+                    == .accessDenied)
+            #expect(
+                await responseCode { try await client.set(QuirkCodes.afWithShutter, to: QuirkCodes.off) }
+                    == .devicePropNotSupported)
             await client.disconnect()
         }
     }
 
     @Test func afLockFiresOnlyAfterS1WasHeldTheLockTimeAndReportsFocusWithEvents() async throws {
         let clock = TestClock()
-        try await withSimulator(clock: clock, { $0.quirks = [.afLock(.milliseconds(300))]; $0.focusMode = .singleAF }) { simulator in
+        try await withSimulator(
+            clock: clock,
+            {
+                $0.quirks = [.afLock(.milliseconds(300))]
+                $0.focusMode = .singleAF
+            }
+        ) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             try await client.button(.s1Button, .down)
             await clock.pass(.milliseconds(299))
@@ -67,7 +83,13 @@ struct SimulatorFocusQuirkTests {
 
     @Test func afCShowsTrackingUntilFocusLocks() async throws {
         let clock = TestClock()
-        try await withSimulator(clock: clock, { $0.quirks = [.afLock(.milliseconds(300))]; $0.focusMode = .continuousAF }) { simulator in
+        try await withSimulator(
+            clock: clock,
+            {
+                $0.quirks = [.afLock(.milliseconds(300))]
+                $0.focusMode = .continuousAF
+            }
+        ) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             try await client.button(.s1Button, .down)
             #expect(try await client.currentValue(of: .focusIndication) == QuirkCodes.trackingAFC)
@@ -92,7 +114,13 @@ struct SimulatorFocusQuirkTests {
 
     @Test func afFailReportsNotFocusedAndNeverFires() async throws {
         let clock = TestClock()
-        try await withSimulator(clock: clock, { $0.quirks = [.afFail]; $0.focusMode = .singleAF }) { simulator in
+        try await withSimulator(
+            clock: clock,
+            {
+                $0.quirks = [.afFail]
+                $0.focusMode = .singleAF
+            }
+        ) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             try await client.button(.s1Button, .down)
             #expect(try await client.currentValue(of: .focusIndication) == QuirkCodes.notFocusedAFS)

@@ -2,8 +2,8 @@ import CameraSimulator
 import Foundation
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Simulator quirks of the image buffer, transfers and Long Exposure NR, over loopback TCP in virtual time")
 struct SimulatorImageQuirkTests {
@@ -26,9 +26,10 @@ struct SimulatorImageQuirkTests {
             let lagging = try SonyPropertyDump(decoding: changes, protocolVersion: .v3_00).descriptors
             #expect(lagging.first { $0.code == .shootingFileInfo }?.currentValue == .uint16(0x8001))
             // ... but nothing is there, and the next read catches up.
-            #expect(await responseCode {
-                _ = try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage])
-            } == .invalidObjectHandle)
+            #expect(
+                await responseCode {
+                    _ = try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage])
+                } == .invalidObjectHandle)
             #expect(try await client.propertyTable().shootingFileInfo == .empty)
             try await client.release()
             #expect(await simulator.framesFired == 2)
@@ -42,7 +43,8 @@ struct SimulatorImageQuirkTests {
         try await withSimulator(clock: clock, { $0.quirks = [quirk] }) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             try await Self.shootOne(client, clock: clock)
-            let info = try ObjectInfo(decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+            let info = try ObjectInfo(
+                decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
             #expect(info.objectCompressedSize == 10_000)
             let image = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage]).data
             #expect(Array(image.prefix(2)) == [0xFF, 0xD8])
@@ -66,7 +68,8 @@ struct SimulatorImageQuirkTests {
         try await withSimulator(clock: clock, { $0.quirks = [.objectInfoEmpty] }) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             try await Self.shootOne(client, clock: clock)
-            let info = try ObjectInfo(decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+            let info = try ObjectInfo(
+                decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
             #expect(info.filename.isEmpty && info.objectCompressedSize == 0)
             let image = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage]).data
             #expect(image.count == 10_000 && Array(image.prefix(2)) == [0xFF, 0xD8])
@@ -119,7 +122,13 @@ struct SimulatorImageQuirkTests {
 
     @Test func theExposureCapAlsoCapsTheDarkFrameAndTurningNROffEndsIt() async throws {
         let clock = TestClock()
-        try await withSimulator(clock: clock, { $0.quirks = [.longExposureNR]; $0.exposureCap = .milliseconds(50) }) { simulator in
+        try await withSimulator(
+            clock: clock,
+            {
+                $0.quirks = [.longExposureNR]
+                $0.exposureCap = .milliseconds(50)
+            }
+        ) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             try await client.setShutter(Speeds.thirtySeconds)
             try await client.release()
@@ -137,7 +146,10 @@ struct SimulatorImageQuirkTests {
     }
 
     @Test func aBulbFrameGetsADarkFrameAsLongAsS2WasHeldOrAsTheCapWhenTheCapCutIt() throws {
-        var held = try CameraDriver { $0.quirks = [.longExposureNR]; $0.processingTime = .zero }
+        var held = try CameraDriver {
+            $0.quirks = [.longExposureNR]
+            $0.processingTime = .zero
+        }
         held.connect()
         _ = held.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
         _ = held.button(.s2Button, .down)
@@ -149,7 +161,11 @@ struct SimulatorImageQuirkTests {
         held.wait(.milliseconds(1))
         #expect(held.camera.buffered != nil)
 
-        var capped = try CameraDriver { $0.quirks = [.longExposureNR]; $0.processingTime = .zero; $0.exposureCap = .milliseconds(50) }
+        var capped = try CameraDriver {
+            $0.quirks = [.longExposureNR]
+            $0.processingTime = .zero
+            $0.exposureCap = .milliseconds(50)
+        }
         capped.connect()
         _ = capped.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
         _ = capped.button(.s2Button, .down)
@@ -159,7 +175,10 @@ struct SimulatorImageQuirkTests {
         // BULB lasts as long as S2 is held; the cap shortens the dark frame after it.
         #expect(record.exposureSeconds == 240 && record.noiseReductionSeconds == 0.05)
 
-        var short = try CameraDriver { $0.quirks = [.longExposureNR]; $0.processingTime = .zero }
+        var short = try CameraDriver {
+            $0.quirks = [.longExposureNR]
+            $0.processingTime = .zero
+        }
         short.connect()
         _ = short.send(.sdioSetExtDevicePropValue, [0xD20D], data: SonyShutterValue.bulb.ptpValue.encoded)
         _ = short.button(.s2Button, .down)

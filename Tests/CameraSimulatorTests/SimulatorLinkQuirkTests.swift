@@ -1,8 +1,8 @@
 import CameraSimulator
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Simulator quirks of the link and the session start, over loopback TCP in virtual time")
 struct SimulatorLinkQuirkTests {
@@ -41,7 +41,8 @@ struct SimulatorLinkQuirkTests {
             #expect(try await again.propertyTable().shootingFileInfo == .empty)
             await clock.pass(.seconds(6))
             #expect(try await again.propertyTable().shootingFileInfo == .waiting(1))
-            let info = try ObjectInfo(decoding: try await again.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+            let info = try ObjectInfo(
+                decoding: try await again.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
             #expect(info.filename.hasPrefix("DSC00001_"))
             let captures = await simulator.captures
             #expect(captures.map(\.frame) == [1] && captures.first?.exposureSeconds == 15)
@@ -82,8 +83,12 @@ struct SimulatorLinkQuirkTests {
             for _ in 0..<2 {
                 let client = try await connectClient(to: simulator)
                 try await client.openSession(id: 1)
-                #expect(await responseCode { _ = try await client.execute(.sdioConnect, parameters: [1, 0, 0]) } == .deviceBusy)
-                #expect(await responseCode { _ = try await client.execute(.sdioGetAllExtDevicePropInfo, parameters: [0]) } == .deviceBusy)
+                #expect(
+                    await responseCode { _ = try await client.execute(.sdioConnect, parameters: [1, 0, 0]) }
+                        == .deviceBusy)
+                #expect(
+                    await responseCode { _ = try await client.execute(.sdioGetAllExtDevicePropInfo, parameters: [0]) }
+                        == .deviceBusy)
                 // Other operations are never refused, and the third SDIO_Connect / 0x9209 goes through.
                 _ = try await client.execute(.sdioGetExtDeviceInfo, parameters: [300])
                 try await client.startSonySessionAfterOpen()
@@ -114,7 +119,10 @@ struct SimulatorLinkQuirkTests {
     }
 
     @Test func noEventsLeavesTheCameraWithNothingToSend() throws {
-        var quiet = try CameraDriver { $0.quirks = [.noEvents]; $0.processingTime = .zero }
+        var quiet = try CameraDriver {
+            $0.quirks = [.noEvents]
+            $0.processingTime = .zero
+        }
         var chatty = try CameraDriver { $0.processingTime = .zero }
         quiet.connect()
         chatty.connect()

@@ -16,7 +16,8 @@ struct SimulatorLoopbackTests {
             for phase: UInt32 in [1, 2] {
                 #expect(try await client.execute(.sdioConnect, parameters: [phase, 0, 0]).data.count == 8)
             }
-            let ext = try SonyExtDeviceInfo(decoding: try await client.execute(.sdioGetExtDeviceInfo, parameters: [300]).data)
+            let ext = try SonyExtDeviceInfo(
+                decoding: try await client.execute(.sdioGetExtDeviceInfo, parameters: [300]).data)
             #expect(ext.protocolVersion == .v3_00)
             #expect(try await client.execute(.sdioConnect, parameters: [3, 0, 0]).data.count == 8)
             let table = try await client.propertyTable()
@@ -44,7 +45,8 @@ struct SimulatorLoopbackTests {
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
             let speed = SonyShutterValue(numerator: 1, denominator: 1000)
-            _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: speed.ptpValue.encoded)
+            _ = try await client.execute(
+                .sdioSetExtDevicePropValue, parameters: [0xD20D], sending: speed.ptpValue.encoded)
             try await client.release()
             let added = try await client.waitForEvent(.sonyObjectAdded)
             #expect(added.parameters == [SonyObjectHandle.stillImage])
@@ -54,7 +56,8 @@ struct SimulatorLoopbackTests {
             #expect(await responseCode { try await client.button(.s2Button, .down) } == .deviceBusy)
             try await client.button(.s1Button, .up)
 
-            let info = try ObjectInfo(decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
+            let info = try ObjectInfo(
+                decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
             #expect(info.filename == "DSC00001_1-1000s.JPG")
             #expect(info.objectCompressedSize == 300_000)
             let image = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage]).data
@@ -70,7 +73,10 @@ struct SimulatorLoopbackTests {
 
     @Test func largeImagesStreamAndPartialReadsCoverTheWholeFile() async throws {
         let size = 6_000_000
-        try await withSimulator({ $0.imageSize = size; $0.exposureCap = .milliseconds(1) }) { simulator in
+        try await withSimulator({
+            $0.imageSize = size
+            $0.exposureCap = .milliseconds(1)
+        }) { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
             try await client.release()
@@ -85,15 +91,19 @@ struct SimulatorLoopbackTests {
             }
             #expect(assembled.count == size)
             #expect(Array(assembled.suffix(2)) == [0xFF, 0xD9])
-            #expect(await responseCode {
-                _ = try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage])
-            } == .invalidObjectHandle)
+            #expect(
+                await responseCode {
+                    _ = try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage])
+                } == .invalidObjectHandle)
             await client.disconnect()
         }
     }
 
     @Test func protocol2StepReachesTheTargetAfterTheStepDelay() async throws {
-        try await withSimulator({ $0.protocolVersion = 200; $0.stepDelay = .milliseconds(50) }) { simulator in
+        try await withSimulator({
+            $0.protocolVersion = 200
+            $0.stepDelay = .milliseconds(50)
+        }) { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
             let clock = ContinuousClock()
@@ -104,7 +114,9 @@ struct SimulatorLoopbackTests {
             #expect(clock.now - start >= .milliseconds(50))
             let result = try await client.execute(.sdioGetAllExtDevicePropInfo, parameters: [1])
             let changed = try SonyPropertyDump(decoding: result.data, protocolVersion: .v2_00).descriptors
-            #expect(changed.first { $0.code == .shutterSpeed }?.currentValue == SonyShutterValue(numerator: 1, denominator: 200).ptpValue)
+            #expect(
+                changed.first { $0.code == .shutterSpeed }?.currentValue
+                    == SonyShutterValue(numerator: 1, denominator: 200).ptpValue)
             await client.disconnect()
         }
     }
@@ -113,7 +125,8 @@ struct SimulatorLoopbackTests {
         try await withSimulator { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
-            _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: SonyShutterValue.bulb.ptpValue.encoded)
+            _ = try await client.execute(
+                .sdioSetExtDevicePropValue, parameters: [0xD20D], sending: SonyShutterValue.bulb.ptpValue.encoded)
             try await client.button(.s1Button, .down)
             let pressed = ContinuousClock.now
             try await client.button(.s2Button, .down)
@@ -133,7 +146,8 @@ struct SimulatorLoopbackTests {
     }
 
     @Test func logsHoldOneJSONLinePerFrameAndPerOperation() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sim-logs-\(UInt64.random(in: 0...UInt64.max))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sim-logs-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let captureLog = folder.appendingPathComponent("captures.jsonl").path
@@ -145,7 +159,9 @@ struct SimulatorLoopbackTests {
         }) { simulator in
             let client = try await connectClient(to: simulator)
             try await client.startSonySession()
-            _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: SonyShutterValue(numerator: 300, denominator: 10).ptpValue.encoded)
+            _ = try await client.execute(
+                .sdioSetExtDevicePropValue, parameters: [0xD20D],
+                sending: SonyShutterValue(numerator: 300, denominator: 10).ptpValue.encoded)
             try await client.release()
             _ = try await client.waitForEvent(.sonyObjectAdded)
             await client.disconnect()

@@ -6,7 +6,11 @@ import Testing
 /// The battery (0xD218) and card (0xD249) figures the simulated body reports, and a full card.
 struct SimulatorMediaTests {
     @Test func eachStoredImageTakesAShotAndAFullCardFiresNothing() throws {
-        var driver = try CameraDriver { $0.processingTime = .zero; $0.cardShots = 1; $0.batteryPercent = 64 }
+        var driver = try CameraDriver {
+            $0.processingTime = .zero
+            $0.cardShots = 1
+            $0.batteryPercent = 64
+        }
         driver.connect()
         #expect(driver.camera.value(of: SonyPropertyCode.batteryRemaining) == .int8(64))
         #expect(driver.camera.value(of: SonyPropertyCode.remainingShots) == .uint32(1))

@@ -25,7 +25,7 @@ struct SimulatorQuirkParsingTests {
         ("transfer-short:100", .transferShort(100)),
         ("objectinfo-empty", .objectInfoEmpty),
         ("objectinfo-garbled", .objectInfoGarbled),
-        ("lenr", .longExposureNR),
+        ("lenr", .longExposureNR)
     ])
     func quirkSpecsRoundTrip(spec: String, quirk: SimulatorQuirk) throws {
         #expect(try SimulatorQuirk.parse(spec) == quirk)
@@ -42,10 +42,11 @@ struct SimulatorQuirkParsingTests {
     @Test(arguments: [
         ("idle-drop", "needs a number of seconds"), ("idle-drop:0", "not a number of seconds > 0"),
         ("idle-drop:soon", "not a number of seconds > 0"), ("af-lock:-5", "is not a whole number of milliseconds"),
-        ("af-fail:1", "takes no value"), ("shutter-range:d228", "only option"), ("direct-set-refused:0x2001", "response code"),
+        ("af-fail:1", "takes no value"), ("shutter-range:d228", "only option"),
+        ("direct-set-refused:0x2001", "response code"),
         ("direct-set-refused:0x12345", "response code"), ("lost-notch:0", "is not a whole number of steps"),
         ("busy-at-start", "needs a whole number"), ("transfer-long:x", "bytes"), ("lenr:on", "takes no value"),
-        ("teleport", "unknown quirk; use idle-drop:SECONDS"), ("", "unknown quirk"),
+        ("teleport", "unknown quirk; use idle-drop:SECONDS"), ("", "unknown quirk")
     ])
     func badQuirkSpecsGiveOneLineUsageErrors(spec: String, fragment: String) {
         do {
@@ -65,7 +66,7 @@ struct SimulatorQuirkParsingTests {
 
     @Test func quirkOptionIsRepeatableAndTakesCommaLists() throws {
         let configuration = try SimulatorConfiguration.parse(arguments: [
-            "--quirk", "idle-drop:10,lenr", "--quirk=af-lock:300", "--focus", "af-c",
+            "--quirk", "idle-drop:10,lenr", "--quirk=af-lock:300", "--focus", "af-c"
         ])
         #expect(configuration.quirks == [.idleDrop(.seconds(10)), .longExposureNR, .afLock(.milliseconds(300))])
         #expect(configuration.focusMode == .continuousAF)
@@ -73,7 +74,10 @@ struct SimulatorQuirkParsingTests {
         #expect(try SimulatorConfiguration.parse(arguments: []).focusMode == .manual)
     }
 
-    @Test(arguments: [("MF", SonyFocusMode.manual), ("AF-S", .singleAF), ("AF-C", .continuousAF), ("AF-A", .automaticAF), ("DMF", .directManual)])
+    @Test(arguments: [
+        ("MF", SonyFocusMode.manual), ("AF-S", .singleAF), ("AF-C", .continuousAF), ("AF-A", .automaticAF),
+        ("DMF", .directManual)
+    ])
     func focusNamesAreTheCameraMenuNames(name: String, mode: SonyFocusMode) throws {
         #expect(try SimulatorConfiguration.parse(arguments: ["--focus", name]).focusMode == mode)
     }

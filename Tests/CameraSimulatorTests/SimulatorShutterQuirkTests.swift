@@ -1,8 +1,8 @@
 import CameraSimulator
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Simulator quirks of the shutter speed property, over loopback TCP in virtual time")
 struct SimulatorShutterQuirkTests {
@@ -11,7 +11,9 @@ struct SimulatorShutterQuirkTests {
         try await withSimulator(clock: clock, { $0.quirks = [.shutterRange(listInD229: false)] }) { simulator in
             let client = try await PTPIPClient.session(with: simulator)
             let table = try await client.propertyTable()
-            #expect(table[.shutterSpeed]?.form == .range(minimum: .uint32(0), maximum: .uint32(0xFFFF_FFFF), step: .uint32(1)))
+            #expect(
+                table[.shutterSpeed]?.form
+                    == .range(minimum: .uint32(0), maximum: .uint32(0xFFFF_FFFF), step: .uint32(1)))
             #expect(table[QuirkCodes.shutterList] == nil)
             try await client.setShutter(Speeds.faster)
             #expect(try await client.propertyTable().shutterSpeed == Speeds.faster)
@@ -31,14 +33,17 @@ struct SimulatorShutterQuirkTests {
             #expect(list.currentValue == Speeds.fast.ptpValue)
             try await client.setShutter(Speeds.faster)
             #expect(try await client.currentValue(of: QuirkCodes.shutterList) == Speeds.faster.ptpValue)
-            #expect(await responseCode { try await client.set(QuirkCodes.shutterList, to: Speeds.fast.ptpValue) } == .accessDenied)
+            #expect(
+                await responseCode { try await client.set(QuirkCodes.shutterList, to: Speeds.fast.ptpValue) }
+                    == .accessDenied)
             await client.disconnect()
         }
     }
 
     @Test func aRefusedDirectSetLeavesTheSpeedAndNotchSteppingStillMovesItOn3_00() async throws {
         let clock = TestClock()
-        try await withSimulator(clock: clock, { $0.quirks = [.directSetRefused(.invalidDevicePropValue)] }) { simulator in
+        try await withSimulator(clock: clock, { $0.quirks = [.directSetRefused(.invalidDevicePropValue)] }) {
+            simulator in
             let client = try await PTPIPClient.session(with: simulator)
             #expect(await responseCode { try await client.setShutter(Speeds.faster) } == .invalidDevicePropValue)
             #expect(try await client.propertyTable().shutterSpeed == Speeds.fast)

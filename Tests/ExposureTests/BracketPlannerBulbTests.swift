@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// A bulb stop by its label (test shorthand for the stops past 30").
@@ -14,13 +15,15 @@ private func stop(_ label: String, scale: ShutterScale = .third) -> ShutterSpeed
     @Test func aShadowOfFourMinutesIsPlannedWithTheSameRuleIntoBulbFrames() throws {
         let planner = try BracketPlanner(frames: 5, longest: stop("4'"))
         let plan = try planner.plan(shadow: stop("4'"), highlight: speed("1/60"))
-        #expect(labels(plan) == [
-            ["1/60", "1/30", "1/15", "1/8", "1/4"], ["1/4", "0.5\"", "1\"", "2\"", "4\""],
-            ["4\"", "8\"", "15\"", "30\"", "1'"], ["1'", "2'", "4'"],
-        ])
-        #expect(plan.warnings == [
-            "set 4 has 3 frames instead of 5: 4' is the longest exposure allowed (--longest)",
-        ])
+        #expect(
+            labels(plan) == [
+                ["1/60", "1/30", "1/15", "1/8", "1/4"], ["1/4", "0.5\"", "1\"", "2\"", "4\""],
+                ["4\"", "8\"", "15\"", "30\"", "1'"], ["1'", "2'", "4'"]
+            ])
+        #expect(
+            plan.warnings == [
+                "set 4 has 3 frames instead of 5: 4' is the longest exposure allowed (--longest)"
+            ])
         #expect(plan.sets.flatMap { $0 }.filter(\.isBulb).map(\.label) == ["1'", "1'", "2'", "4'"])
     }
 
@@ -53,7 +56,8 @@ private func stop(_ label: String, scale: ShutterScale = .third) -> ShutterSpeed
     }
 
     @Test func aCapBelow30SecondsShortensTimedPlansAndNamesTheOption() throws {
-        let plan = try BracketPlanner(frames: 5, longest: speed("2\"")).plan(shadow: speed("1\""), highlight: speed("1/60"))
+        let plan = try BracketPlanner(frames: 5, longest: speed("2\"")).plan(
+            shadow: speed("1\""), highlight: speed("1/60"))
         #expect(labels(plan) == [["1/60", "1/30", "1/15", "1/8", "1/4"], ["1/4", "0.5\"", "1\"", "2\""]])
         #expect(plan.warnings == ["set 2 has 4 frames instead of 5: 2\" is the longest exposure allowed (--longest)"])
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// A speed from its label on the 1/3-stop scale (test shorthand).
@@ -32,8 +33,10 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
     static let cases: [PlannerCase] = [
         PlannerCase(
             name: "issue example 1: 1/4 to 1/1000, 5 frames, 1 EV", shadow: "1/4", highlight: "1/1000",
-            sets: [["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"],
-                   ["1/4", "0.5\"", "1\"", "2\"", "4\""]]),
+            sets: [
+                ["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"],
+                ["1/4", "0.5\"", "1\"", "2\"", "4\""]
+            ]),
         PlannerCase(
             name: "issue example 2: 1/125 to 1/500, 3 frames", shadow: "1/125", highlight: "1/500", frames: 3,
             sets: [["1/500", "1/250", "1/125"]]),
@@ -44,13 +47,17 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
             sets: [["1/1000", "1/320", "1/100"], ["1/100", "1/30", "1/10"], ["1/10", "0.3\"", "1\""]], warnings: 1),
         PlannerCase(
             name: "9 frames", shadow: "2\"", highlight: "1/4000", frames: 9,
-            sets: [["1/4000", "1/2000", "1/1000", "1/500", "1/250", "1/125", "1/60", "1/30", "1/15"],
-                   ["1/15", "1/8", "1/4", "0.5\"", "1\"", "2\"", "4\"", "8\"", "15\""]]),
+            sets: [
+                ["1/4000", "1/2000", "1/1000", "1/500", "1/250", "1/125", "1/60", "1/30", "1/15"],
+                ["1/15", "1/8", "1/4", "0.5\"", "1\"", "2\"", "4\"", "8\"", "15\""]
+            ]),
         PlannerCase(
             name: "30\" shadow does not run away", shadow: "30\"", highlight: "1/8000", frames: 3,
-            sets: [["1/8000", "1/4000", "1/2000"], ["1/2000", "1/1000", "1/500"], ["1/500", "1/250", "1/125"],
-                   ["1/125", "1/60", "1/30"], ["1/30", "1/15", "1/8"], ["1/8", "1/4", "0.5\""],
-                   ["0.5\"", "1\"", "2\""], ["2\"", "4\"", "8\""], ["8\"", "15\"", "30\""]],
+            sets: [
+                ["1/8000", "1/4000", "1/2000"], ["1/2000", "1/1000", "1/500"], ["1/500", "1/250", "1/125"],
+                ["1/125", "1/60", "1/30"], ["1/30", "1/15", "1/8"], ["1/8", "1/4", "0.5\""],
+                ["0.5\"", "1\"", "2\""], ["2\"", "4\"", "8\""], ["8\"", "15\"", "30\""]
+            ],
             warnings: 1),
         PlannerCase(
             name: "frames past 30\" shorten the last set without repeating 30\"", shadow: "30\"", highlight: "1/1000",
@@ -64,8 +71,10 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
             spacing: EVAmount(stops: 2), sets: [["0.5\"", "2\"", "8\"", "30\""]], warnings: 1),
         PlannerCase(
             name: "half scale", shadow: "1/4", highlight: "1/1000", scale: .half,
-            sets: [["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"],
-                   ["1/4", "0.5\"", "1\"", "2\"", "4\""]]),
+            sets: [
+                ["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"],
+                ["1/4", "0.5\"", "1\"", "2\"", "4\""]
+            ]),
         PlannerCase(
             name: "half scale, 1.5 EV", shadow: "1/60", highlight: "1/1000", frames: 3, spacing: EVAmount(sixths: 9),
             scale: .half, sets: [["1/1000", "1/350", "1/125"], ["1/125", "1/45", "1/15"]]),
@@ -74,14 +83,16 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
             spacing: EVAmount(sixths: 2), scale: .half, sets: [["1/1000", "1/750", "1/500"]], warnings: 1),
         PlannerCase(
             name: "dedupe shoots shared frames once", shadow: "1/4", highlight: "1/1000", dedupe: true,
-            sets: [["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/30", "1/15", "1/8", "1/4"],
-                   ["0.5\"", "1\"", "2\"", "4\""]]),
+            sets: [
+                ["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/30", "1/15", "1/8", "1/4"],
+                ["0.5\"", "1\"", "2\"", "4\""]
+            ]),
         PlannerCase(
             name: "slow first reverses the whole sequence", shadow: "1/125", highlight: "1/500", frames: 3,
             order: .slowFirst, sets: [["1/125", "1/250", "1/500"]]),
         PlannerCase(
             name: "slow first with dedupe", shadow: "1/60", highlight: "1/1000", frames: 3, dedupe: true,
-            order: .slowFirst, sets: [["1/15", "1/30"], ["1/60", "1/125"], ["1/250", "1/500", "1/1000"]]),
+            order: .slowFirst, sets: [["1/15", "1/30"], ["1/60", "1/125"], ["1/250", "1/500", "1/1000"]])
     ]
 
     @Test(arguments: cases)
@@ -101,7 +112,7 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
         #expect(plan.distinctExposures == 13)
         #expect(plan.longestExposure == speed("4\""))
         let estimate = plan.estimatedSeconds(overheadPerFrame: 0.25)
-        #expect(estimate > 12.0 && estimate < 12.05)  // 8.27 s of exposure + 15 × 0.25 s
+        #expect(estimate > 12.0 && estimate < 12.05) // 8.27 s of exposure + 15 × 0.25 s
     }
 
     @Test func zeroRangeIsNoBracketSetAndOneExposure() throws {
@@ -112,10 +123,11 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
 
     @Test func shortenedSetWarningNamesTheSetAndTheLimit() throws {
         let plan = try BracketPlanner(frames: 5).plan(shadow: speed("30\""), highlight: speed("8\""))
-        #expect(plan.warnings == [
-            "set 1 has 3 frames instead of 5: 30\" is the longest timed speed (bulb frames are planned only for a "
-                + "shadow reading past it)",
-        ])
+        #expect(
+            plan.warnings == [
+                "set 1 has 3 frames instead of 5: 30\" is the longest timed speed (bulb frames are planned only for a "
+                    + "shadow reading past it)"
+            ])
         let reversed = try BracketPlanner(frames: 3, order: .slowFirst)
             .plan(shadow: speed("30\""), highlight: speed("1/8000"))
         #expect(reversed.sets.first == [speed("30\""), speed("15\""), speed("8\"")])
@@ -175,7 +187,8 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    private func checkInvariants(_ plan: BracketPlan, highlight: ShutterSpeed, shadow: ShutterSpeed, frames: Int) throws {
+    private func checkInvariants(_ plan: BracketPlan, highlight: ShutterSpeed, shadow: ShutterSpeed, frames: Int) throws
+    {
         let context = "\(highlight)...\(shadow) × \(frames)"
         // At most one set per scale step (2 frames, 1/3 EV); the reference chained 50 sets on one scale.
         try #require(plan.sets.count < ShutterScale.third.speeds.count, "runaway: \(context)")

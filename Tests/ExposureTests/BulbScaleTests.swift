@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// The stops past 30": their labels, and reading bulb times the way photographers write them.
@@ -45,7 +46,7 @@ import Testing
     @Test(arguments: [
         ("80\"", 80), ("80s", 80), ("1'20\"", 80), ("1'20", 80), ("1m20s", 80), ("1m20", 80), ("150\"", 150),
         ("2'30\"", 150), ("2m30s", 150), ("2.5m", 150), ("2.5'", 150), ("4'", 240), ("4m", 240), ("4min", 240),
-        ("240s", 240), ("1′", 60), ("1’20”", 80), ("30'", 1800), ("40s", 40), (" 2' ", 120),
+        ("240s", 240), ("1′", 60), ("1’20”", 80), ("30'", 1800), ("40s", 40), (" 2' ", 120)
     ])
     func bulbTimesAreReadWithAUnitInEitherStyle(text: String, seconds: Int) throws {
         let parsed = try ShutterScale.third.parseSpeed(text)
@@ -74,7 +75,9 @@ import Testing
     }
 
     @Test func timesPast30MinutesNameTheLongestStop() {
-        #expect(throws: ExposureError.speedOffScale(text: "60'", scale: .third, nearest: ShutterScale.third.longestBulb)) {
+        #expect(
+            throws: ExposureError.speedOffScale(text: "60'", scale: .third, nearest: ShutterScale.third.longestBulb)
+        ) {
             try ShutterScale.third.parseSpeed("60'")
         }
         #expect(throws: ExposureError.nonPositiveSpeed(text: "0'")) { try ShutterScale.third.parseSpeed("0'") }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// `OfferedSpeeds.choice(for:substituting:)`: the one rule from plan to wire.
@@ -19,7 +20,7 @@ import Testing
     static func fraction(_ denominator: Int) -> ShutterSpeed { ShutterSpeed(numerator: 1, denominator: denominator) }
 
     @Test(arguments: [
-        (5000, 4000), (2000, 1000), (500, 250), (320, 250), (15000, 8000), (6000, 8000), (125, 250),
+        (5000, 4000), (2000, 1000), (500, 250), (320, 250), (15000, 8000), (6000, 8000), (125, 250)
     ])
     func substitutingTakesTheNearestNominalStop(planned: Int, expected: Int) {
         // Nominal thirds: 1/8000 -39, 1/4000 -36, 1/1000 -30, 1/250 -24; 1/2000 and 1/500 sit between two (longer wins).
@@ -57,7 +58,9 @@ import Testing
 
     @Test func offersWithoutATimeAreLeftToOffersBulb() {
         // A camera's list may hold BULB itself: the speed closure says it is no time.
-        let camera = OfferedSpeeds([0, 250, 125], offersBulb: true) { $0 == 0 ? nil : ShutterSpeed(numerator: 1, denominator: $0) }
+        let camera = OfferedSpeeds([0, 250, 125], offersBulb: true) {
+            $0 == 0 ? nil : ShutterSpeed(numerator: 1, denominator: $0)
+        }
         #expect(camera.longest == speed("1/125"))
         #expect(camera.choice(for: speed("1/250"), substituting: false) == .offered(250))
         #expect(camera.choice(for: speed("1/60"), substituting: false) == .bulb)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// Reading what people type as shutter speeds.
@@ -6,7 +7,7 @@ import Testing
     @Test(arguments: [
         ("1/250", 1, 250), ("0.5", 5, 10), ("0.5\"", 5, 10), ("0.5s", 5, 10), ("2", 2, 1), ("2\"", 2, 1),
         ("2s", 2, 1), ("1/2", 5, 10), (" 1/4 ", 1, 4), ("0.3", 1, 3), ("1/3", 1, 3), ("0.25", 1, 4),
-        ("4/10", 4, 10), ("30", 30, 1), ("300/10", 30, 1), ("2.5", 25, 10), ("0.4", 4, 10),
+        ("4/10", 4, 10), ("30", 30, 1), ("300/10", 30, 1), ("2.5", 25, 10), ("0.4", 4, 10)
     ])
     func acceptsWhatPeopleTypeExactly(text: String, numerator: Int, denominator: Int) throws {
         let parsed = try ShutterScale.third.parseSpeed(text)
@@ -42,7 +43,7 @@ import Testing
 
     @Test(arguments: [
         "9999999999/.000000001", "99999999999999999999", ".", "1/.", "..5", "１/４", "1/4📷", "1 / 4", "--1",
-        "9999999999", ".0000000001",
+        "9999999999", ".0000000001"
     ])
     func hostileTextIsAnErrorNeverATrap(text: String) {
         #expect(throws: ExposureError.self) { try ShutterScale.third.parseSpeed(text) }
@@ -66,8 +67,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("1", 6), ("0.3", 2), ("0.33", 2), ("1/3", 2), ("0.7", 4), ("2/3", 4), ("1.3", 8),
-                      ("1.5", 9), ("2.5", 15), ("3", 18), ("2ev", 12), ("1.7", 10)])
+    @Test(arguments: [
+        ("1", 6), ("0.3", 2), ("0.33", 2), ("1/3", 2), ("0.7", 4), ("2/3", 4), ("1.3", 8),
+        ("1.5", 9), ("2.5", 15), ("3", 18), ("2ev", 12), ("1.7", 10)
+    ])
     func spacingAcceptsThirdsAndTheTwoHalves(text: String, sixths: Int) throws {
         #expect(try EVAmount.spacing(parsing: text) == EVAmount(sixths: sixths))
     }

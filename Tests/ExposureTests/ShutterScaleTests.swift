@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// The scales, entry by entry, against the labels cameras display.
@@ -37,7 +38,7 @@ import Testing
     @Test func rationalsAreTheOnesSonyEncodes() {
         let third = ShutterScale.third.speeds
         let pairs = third.map { [$0.numerator, $0.denominator] }
-        #expect(pairs[34] == [1, 3])  // the 0.3" stop is a third of a second
+        #expect(pairs[34] == [1, 3]) // the 0.3" stop is a third of a second
         #expect(pairs[35] == [4, 10])
         #expect(pairs[37] == [6, 10])
         #expect(pairs[38] == [8, 10])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// Planning on the speeds one camera offers: readings clamped to its range, never one exposure twice.
@@ -12,10 +13,11 @@ import Testing
             offersBulb: true)
         #expect(matched.sets.map { $0.map(\.label) } == [["1/4000", "1/2000", "1/1000", "1/500", "1/250"]])
         #expect(matched.substitutions.isEmpty)
-        #expect(matched.warnings == [
-            "the camera's fastest speed is 1/4000: the plan starts at 1/4000 instead of the highlight reading 1/8000, "
-                + "so the brightest highlights may clip (1 EV)",
-        ])
+        #expect(
+            matched.warnings == [
+                "the camera's fastest speed is 1/4000: the plan starts at 1/4000 instead of the highlight reading 1/8000, "
+                    + "so the brightest highlights may clip (1 EV)"
+            ])
     }
 
     @Test(arguments: [2, 3, 5, 9])
@@ -55,7 +57,8 @@ import Testing
         let fourMinutes = ShutterSpeed(numerator: 240, denominator: 1)
         let planner = try BracketPlanner(longest: fourMinutes)
         let matched = try SpeedMatcher.plan(
-            planner, shadow: fourMinutes, highlight: speed("1/60"), offered: ShutterScale.third.speeds, offersBulb: false)
+            planner, shadow: fourMinutes, highlight: speed("1/60"), offered: ShutterScale.third.speeds,
+            offersBulb: false)
         #expect(matched.sets.last?.last == fourMinutes)
         #expect(matched.sets == (try planner.plan(shadow: fourMinutes, highlight: speed("1/60"))).sets)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Exposure
 
 /// Matching planned frames to the speeds a camera offers.
@@ -15,7 +16,9 @@ import Testing
         let matched = try SpeedMatcher.match(plan, offered: [speed("1/8000"), speed("1/5000"), speed("1/4000")])
         #expect(matched.sets == [[speed("1/5000")]])
         #expect(matched.substitutions == [SpeedSubstitution(planned: speed("1/6400"), used: speed("1/5000"))])
-        #expect(matched.substitution(set: 0, frame: 0) == SpeedSubstitution(planned: speed("1/6400"), used: speed("1/5000")))
+        #expect(
+            matched.substitution(set: 0, frame: 0) == SpeedSubstitution(planned: speed("1/6400"), used: speed("1/5000"))
+        )
     }
 
     @Test func distanceIsCountedInNominalStops() throws {
@@ -32,7 +35,7 @@ import Testing
         let sent = ShutterSpeed(numerator: 300, denominator: 10)
         let matched = try SpeedMatcher.match(plan, offered: [sent])
         #expect(matched.substitutions.isEmpty)
-        #expect(matched.sets[0][0].numerator == 300)  // the camera's own encoding comes back
+        #expect(matched.sets[0][0].numerator == 300) // the camera's own encoding comes back
     }
 
     @Test func framesCollapsingOntoOneSpeedAreShotOnceAndWarnedAbout() throws {
@@ -42,7 +45,8 @@ import Testing
         #expect(matched.warnings == ["set 1: 1/250 and 1/200 both become 1/250 on this camera; it is shot once"])
         // Indices are into the matched sets: 1/160 is the second frame shot.
         #expect(matched.substitutions == [SpeedSubstitution(planned: speed("1/160"), used: speed("1/125"))])
-        #expect(matched.substitution(set: 0, frame: 1) == SpeedSubstitution(planned: speed("1/160"), used: speed("1/125")))
+        #expect(
+            matched.substitution(set: 0, frame: 1) == SpeedSubstitution(planned: speed("1/160"), used: speed("1/125")))
         #expect(matched.plannedSets == [[speed("1/250"), speed("1/160")], [speed("1/8")]])
         #expect(matched.substitution(set: 0, frame: 0) == nil)
     }
@@ -52,7 +56,8 @@ import Testing
         let offered = [speed("1/250"), speed("1/125"), speed("1/60")]
         let matched = try SpeedMatcher.match(plan, offered: offered, dedupe: true)
         #expect(matched.sets == [[speed("1/250"), speed("1/125")], [speed("1/60")]])
-        #expect(matched.warnings == ["set 2: 1/100 becomes 1/125, the last frame of set 1 on this camera; it is shot once"])
+        #expect(
+            matched.warnings == ["set 2: 1/100 becomes 1/125, the last frame of set 1 on this camera; it is shot once"])
         #expect(matched.substitutions.isEmpty)
         // Without dedupe the shared frame is planned twice on purpose and stays.
         #expect(try SpeedMatcher.match(plan, offered: offered).sets.count == 3)

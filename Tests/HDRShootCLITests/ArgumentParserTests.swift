@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HDRShootCLI
 
 /// The declarative parser, against a small command declared here.
@@ -9,7 +10,7 @@ import Testing
             .value("speed", placeholder: "<speed>", help: "A speed.", required: true),
             .value("count", placeholder: "<n>", help: "A count.", default: "1"),
             .flag("json", help: "JSON."),
-            .value("fault", placeholder: "<spec>", help: "A fault.", repeatable: true),
+            .value("fault", placeholder: "<spec>", help: "A fault.", repeatable: true)
         ],
         run: { _, _ in .success }
     )
@@ -46,7 +47,7 @@ import Testing
         (["--speed", "1", "--speed", "2"], "option '--speed' is given more than once"),
         (["--speed", "1", "stray"], "unexpected argument 'stray'"),
         (["--speed", "1", "-5"], "unexpected argument '-5'"),
-        (["--count", "2"], "missing required option '--speed'"),
+        (["--count", "2"], "missing required option '--speed'")
     ])
     func rejectsBadCommandLines(arguments: [String], message: String) {
         #expect(throws: UsageError(message, command: "demo")) {
@@ -84,7 +85,7 @@ import Testing
             name: "probe", abstract: "A probe.",
             options: [
                 .flag("json", help: "JSON."),
-                .value("test-port", placeholder: "<port>", help: "For testing.", hidden: true),
+                .value("test-port", placeholder: "<port>", help: "For testing.", hidden: true)
             ],
             run: { _, _ in .success }
         )
@@ -93,7 +94,9 @@ import Testing
         let help = HelpFormatter.commandHelp(command)
         #expect(!help.contains("test-port"))
         #expect(help.contains("  --json "))
-        let error = try #require(throws: UsageError.self) { try ArgumentParser.parse(["--test-prt", "9"], for: command) }
+        let error = try #require(throws: UsageError.self) {
+            try ArgumentParser.parse(["--test-prt", "9"], for: command)
+        }
         #expect(error.message.hasPrefix("unknown option '--test-prt'"))
         #expect(!error.message.contains("test-port"))
     }

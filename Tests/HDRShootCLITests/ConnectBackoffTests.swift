@@ -1,10 +1,11 @@
 import Foundation
-@testable import HDRShootCLI
 import PTPIP
 import SonyCamera
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import HDRShootCLI
 
 /// Connecting with retries as the CLI does it: the schedule in virtual time with the lines a photographer reads,
 /// and `$HDRSHOOT_CONNECT_BACKOFF`, which makes the schedule longer for a slow body or short for a script.
@@ -22,7 +23,8 @@ struct ConnectBackoffTests {
         let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
         let port = listener.port
         listener.close()
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-backoff-\(UUID().uuidString)")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hdrshoot-backoff-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: config) }
         let configuration = try CameraCommand.cameraConfiguration(
             for: CameraAddress(host: "127.0.0.1", port: port), environment: ["XDG_CONFIG_HOME": config.path])
@@ -36,7 +38,8 @@ struct ConnectBackoffTests {
                 } throws: { error in
                     let report = ErrorReport(error)
                     return report.exitCode == .unavailable
-                        && report.message.hasPrefix("could not connect to the camera at 127.0.0.1:\(port) after 4 attempts")
+                        && report.message.hasPrefix(
+                            "could not connect to the camera at 127.0.0.1:\(port) after 4 attempts")
                 }
             }
             for pause in [2, 5, 10] {
@@ -47,19 +50,20 @@ struct ConnectBackoffTests {
             try await group.waitForAll()
         }
         #expect(clock.now.offset == .seconds(17))
-        #expect(said.all == [
-            "Connecting to 127.0.0.1:\(port)…",
-            "no answer (connection refused); trying again in 2 s (attempt 2 of 4)",
-            "no answer (connection refused); trying again in 5 s (attempt 3 of 4)",
-            "no answer (connection refused); trying again in 10 s (attempt 4 of 4)",
-        ])
+        #expect(
+            said.all == [
+                "Connecting to 127.0.0.1:\(port)…",
+                "no answer (connection refused); trying again in 2 s (attempt 2 of 4)",
+                "no answer (connection refused); trying again in 5 s (attempt 3 of 4)",
+                "no answer (connection refused); trying again in 10 s (attempt 4 of 4)"
+            ])
     }
 
     @Test(arguments: [
         ("0.1s,0.2s,0.3s", [100, 200, 300]),
         ("5s, 10s, 20s, 30s", [5000, 10_000, 20_000, 30_000]),
         ("1", [1000]),
-        ("500ms,2m", [500, 120_000]),
+        ("500ms,2m", [500, 120_000])
     ])
     func theVariableIsTheListOfWaits(text: String, milliseconds: [Int64]) throws {
         let waits = try CameraCommand.connectBackoff(environment: [CameraCommand.connectBackoffVariable: text])
@@ -78,7 +82,8 @@ struct ConnectBackoffTests {
         }
         let report = ErrorReport(CameraCommandError.badConnectBackoff(text))
         #expect(report.exitCode == .usage)
-        #expect(report.message == "HDRSHOOT_CONNECT_BACKOFF='\(text)' is not a list of waits between connection attempts; "
-            + "write it like 2s,5s,10s (each at most 10m), or unset it")
+        #expect(
+            report.message == "HDRSHOOT_CONNECT_BACKOFF='\(text)' is not a list of waits between connection attempts; "
+                + "write it like 2s,5s,10s (each at most 10m), or unset it")
     }
 }

@@ -9,13 +9,15 @@ import Testing
 @Suite("hdrshoot discover (built binary)")
 struct DiscoverCommandTests {
     static func runDiscover(_ arguments: [String]) async throws -> ProcessResult {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-discover-\(UUID().uuidString)")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hdrshoot-discover-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: config) }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
         return try await ProcessRunner.run(
-            try ProcessRunner.hdrshootBinary(), arguments: ["discover"] + arguments, environment: environment, timeout: .seconds(60))
+            try ProcessRunner.hdrshootBinary(), arguments: ["discover"] + arguments, environment: environment,
+            timeout: .seconds(60))
     }
 
     @Test func listsTheLoopbackCameraAsReadyInJSON() async throws {
@@ -25,12 +27,14 @@ struct DiscoverCommandTests {
             let peer = try LoopbackCameraPeer()
             defer { peer.stop() }
             return try await Self.runDiscover([
-                "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(simulator.port)", "--timeout", "800ms", "--json",
+                "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(simulator.port)", "--timeout",
+                "800ms", "--json"
             ])
         }
         #expect(result.exitCode == 0)
         #expect(result.standardError.isEmpty)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let cameras = try #require(object["cameras"] as? [[String: Any]])
         try #require(cameras.count == 1)
         let camera = cameras[0]
@@ -49,9 +53,13 @@ struct DiscoverCommandTests {
         defer { peer.stop() }
         // The peer's bound but never listening TCP port: reserved for this test, and it refuses connections.
         let port = peer.refusingPort
-        let result = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(port)", "--timeout", "500ms"])
+        let result = try await Self.runDiscover([
+            "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(port)", "--timeout", "500ms"
+        ])
         #expect(result.exitCode == 0)
-        #expect(result.standardOutput.hasPrefix("Found 1 camera:\n  Loopback A7 III  ILCE-7M3  127.0.0.1:\(port)  not ready\n"))
+        #expect(
+            result.standardOutput.hasPrefix(
+                "Found 1 camera:\n  Loopback A7 III  ILCE-7M3  127.0.0.1:\(port)  not ready\n"))
         #expect(result.standardOutput.contains("refused the connection"))
     }
 
@@ -61,7 +69,9 @@ struct DiscoverCommandTests {
         let text = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms"])
         #expect(text.exitCode == 0)
         #expect(text.standardOutput.hasPrefix("No Sony camera answered within 300 ms."))
-        let json = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms", "--json"])
+        let json = try await Self.runDiscover([
+            "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms", "--json"
+        ])
         #expect(json.exitCode == 0)
         #expect(json.standardOutput == "{\"cameras\":[]}\n")
     }
@@ -105,15 +115,22 @@ final class LoopbackCameraPeer: Sendable {
                 var from = sockaddr_in()
                 var length = socklen_t(MemoryLayout<sockaddr_in>.size)
                 let count = withUnsafeMutablePointer(to: &from) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(udp, &buffer, buffer.count, 0, $0, &length) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(udp, &buffer, buffer.count, 0, $0, &length)
+                    }
                 }
                 guard count > 0, answer, from.sin_addr.s_addr == UInt32(0x7F00_0001).bigEndian else { continue }
                 let text = String(decoding: buffer[..<count], as: UTF8.self)
-                guard let st = text.split(separator: "\r\n").first(where: { $0.hasPrefix("ST: ") })?.dropFirst(4) else { continue }
-                let reply = Array(("HTTP/1.1 200 OK\r\nLOCATION: http://127.0.0.1:\(httpPort)/dd.xml\r\nST: \(st)\r\n"
-                    + "USN: uuid:00000000-0005-0010-8000-10a5d0f1e2d3::\(st)\r\n\r\n").utf8)
+                guard let st = text.split(separator: "\r\n").first(where: { $0.hasPrefix("ST: ") })?.dropFirst(4) else {
+                    continue
+                }
+                let reply = Array(
+                    ("HTTP/1.1 200 OK\r\nLOCATION: http://127.0.0.1:\(httpPort)/dd.xml\r\nST: \(st)\r\n"
+                        + "USN: uuid:00000000-0005-0010-8000-10a5d0f1e2d3::\(st)\r\n\r\n").utf8)
                 _ = withUnsafePointer(to: &from) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(udp, reply, reply.count, 0, $0, length) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(udp, reply, reply.count, 0, $0, length)
+                    }
                 }
             }
         }.start()
@@ -156,12 +173,14 @@ final class LoopbackCameraPeer: Sendable {
         let body: String
         switch path {
         case "/dd.xml":
-            body = "<root><device><friendlyName>Loopback A7 III</friendlyName><modelName>SonyImagingDevice</modelName>"
+            body =
+                "<root><device><friendlyName>Loopback A7 III</friendlyName><modelName>SonyImagingDevice</modelName>"
                 + "<UDN>uuid:00000000-0005-0010-8000-10a5d0f1e2d3</UDN><serviceList><service>"
                 + "<serviceType>urn:schemas-sony-com:service:DigitalImaging:1</serviceType>"
                 + "<SCPDURL>/DigitalImagingDesc.xml</SCPDURL></service></serviceList></device></root>"
         case "/DigitalImagingDesc.xml":
-            body = "<scpd><X_ModelName>ILCE-7M3</X_ModelName><X_SSH_Support>Disable</X_SSH_Support>"
+            body =
+                "<scpd><X_ModelName>ILCE-7M3</X_ModelName><X_SSH_Support>Disable</X_SSH_Support>"
                 + "<X_PTP_PairingNecessity>Unnecessary</X_PTP_PairingNecessity></scpd>"
         default:
             let notFound = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A bracket reaching past 30": the built binary shoots the bulb frame by holding the release for the exposure
 /// (real time: the simulator's `--exposure-cap` shortens timed exposures only), and the image says so.
@@ -9,7 +9,8 @@ struct EndToEndBulbTests {
     @Test func aFortySecondFrameIsShotInBulbAndItsImageRecordsTheHeldTime() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let command = ["run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm"]
+        let command =
+            ["run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm"]
             + sandbox.shootArguments
         let (result, fired) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], timeout: .seconds(150))

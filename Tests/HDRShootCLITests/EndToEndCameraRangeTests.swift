@@ -15,9 +15,10 @@ struct EndToEndCameraRangeTests {
                     + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains(
-            "warning: the camera's fastest speed is 1/4000: the plan starts at 1/4000 instead of the highlight reading "
-                + "1/8000, so the brightest highlights may clip (1 EV)"), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains(
+                "warning: the camera's fastest speed is 1/4000: the plan starts at 1/4000 instead of the highlight reading "
+                    + "1/8000, so the brightest highlights may clip (1 EV)"), "\(result.standardOutput)")
         #expect(!result.standardOutput.contains("not available on this camera"))
         #expect(fired == ["1/4000", "1/2000", "1/1000", "1/500", "1/250"])
         #expect(Set(fired).count == fired.count)
@@ -29,26 +30,34 @@ struct EndToEndCameraRangeTests {
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator(extra: ["--mode", "S"]) { port in
             try await sandbox.hdrshoot(
-                ["run", "--shadow", "50\"", "--highlight", "15", "--frames", "4", "--ev", "0.3", "--camera", "127.0.0.1:\(port)",
-                 "--confirm"] + sandbox.shootArguments)
+                [
+                    "run", "--shadow", "50\"", "--highlight", "15", "--frames", "4", "--ev", "0.3", "--camera",
+                    "127.0.0.1:\(port)",
+                    "--confirm"
+                ] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 69, "\(result.standardError)")
-        #expect(result.errorLines.first.map(String.init)
-            == "error: the camera cannot shoot now: the plan has bulb frames (40\", 50\", 1'); turn the mode dial to M")
+        #expect(
+            result.errorLines.first.map(String.init)
+                == "error: the camera cannot shoot now: the plan has bulb frames (40\", 50\", 1'); turn the mode dial to M"
+        )
         #expect(fired.isEmpty)
     }
 
     @Test func theConfirmationUsesTheBodysLongExposureNRSetting() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let command = ["run", "--shadow", "2", "--highlight", "1/2", "--frames", "3", "--confirm"] + sandbox.shootArguments
+        let command =
+            ["run", "--shadow", "2", "--highlight", "1/2", "--frames", "3", "--confirm"] + sandbox.shootArguments
         let (on, _) = try await sandbox.withSimulator(extra: ["--mode", "S", "--quirk", "lenr"]) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
         #expect(on.exitCode == 0, "\(on.standardError)")
         // 0.5" + 1" + 2" of exposure and 3 × 0.25 s: ~4.3 s; NR (0xD15B on) adds 1" + 2".
-        #expect(on.standardOutput.contains(
-            "Long Exposure NR is on: each frame of 1 s or longer is followed by a dark frame as long: ~7.3 s instead of ~4.3 s"),
+        #expect(
+            on.standardOutput.contains(
+                "Long Exposure NR is on: each frame of 1 s or longer is followed by a dark frame as long: ~7.3 s instead of ~4.3 s"
+            ),
             "\(on.standardOutput)")
         // The same body with NR off says nothing about it (a body that does not report 0xD15B gets "assumed on":
         // LongExposureTextTests).

@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// What `run` says while it connects: the plan first, then whom it waits for, each retry with its wait, the
 /// result (built binary, loopback only).
@@ -13,12 +13,23 @@ struct EndToEndConnectTests {
         // Nothing listens on the port at first (refused), so attempt 1 fails and the run announces attempt 2
         // in 2 s; the simulator started on that port in the meantime answers attempt 2.
         let port = try LoopbackSocket.closedTCPPort()
-        let arguments = ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "127.0.0.1:\(port)", "--confirm"]
+        let arguments =
+            [
+                "run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "127.0.0.1:\(port)",
+                "--confirm"
+            ]
             + sandbox.shootArguments
-        let (exit, output) = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+        let (exit, output) = try await BackgroundProcess.with(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+        ) { run in
             _ = try await run.waitForLine { $0.contains("trying again in 2 s (attempt 2 of 4)") }
-            let simulator = ["simulate", "--port", String(port), "--exposure-cap", "0.02", "--processing-ms", "20", "--image-size", "4000"]
-            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: simulator, environment: sandbox.environment) { camera in
+            let simulator = [
+                "simulate", "--port", String(port), "--exposure-cap", "0.02", "--processing-ms", "20", "--image-size",
+                "4000"
+            ]
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: simulator, environment: sandbox.environment
+            ) { camera in
                 _ = try await camera.waitForLine { $0.contains("listening on") }
                 let exit = await run.waitForExit(timeout: .seconds(60))
                 camera.send(SIGTERM)
@@ -28,12 +39,13 @@ struct EndToEndConnectTests {
         }
         #expect(exit == 0, "\(output)")
         let lines = output.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(4)) == [
-            "1 set, 3 exposures. Longest exposure: 1/250. Estimated time: ~0.8 s.",
-            "Connecting to 127.0.0.1:\(port)…",
-            "no answer (connection refused); trying again in 2 s (attempt 2 of 4)",
-            "Connected to ILCE-7M3.",
-        ], "\(output)")
+        #expect(
+            Array(lines.prefix(4)) == [
+                "1 set, 3 exposures. Longest exposure: 1/250. Estimated time: ~0.8 s.",
+                "Connecting to 127.0.0.1:\(port)…",
+                "no answer (connection refused); trying again in 2 s (attempt 2 of 4)",
+                "Connected to ILCE-7M3."
+            ], "\(output)")
         // The plan line is not repeated in the confirmation summary when the camera offers every speed.
         #expect(lines.filter { $0.hasPrefix("1 set, 3 exposures.") }.count == 1)
         #expect(output.contains("Complete: 3 of 3 exposures captured"))

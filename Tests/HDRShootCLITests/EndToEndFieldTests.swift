@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built binary against `hdrshoot simulate` with quirks of real bodies: each shoot completes with
 /// every planned frame fired exactly once.
@@ -12,7 +12,9 @@ struct EndToEndFieldTests {
         // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and, reconnecting,
         // could fire the frame again and again); the keepalive keeps it.
         let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
-        let (result, fired) = try await sandbox.withSimulator(processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3"]) { port in
+        let (result, fired) = try await sandbox.withSimulator(
+            processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3"]
+        ) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
@@ -25,7 +27,8 @@ struct EndToEndFieldTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--focus", "AF-S", "--quirk", "af-lock:300"]) { port in
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--focus", "AF-S", "--quirk", "af-lock:300"]) {
+            port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
         #expect(result.exitCode == 0, "\(result.standardError)")

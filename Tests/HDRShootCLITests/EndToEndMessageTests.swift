@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// Messages a photographer meets (a file in the output path, a speed Sony writes differently, another machine's
 /// address, no shoot yet, a run that never fired), each as the built binary prints it.
@@ -14,16 +14,19 @@ struct EndToEndMessageTests {
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let result = try await sandbox.hdrshoot([
             "run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm",
-            "--state-dir", sandbox.stateDirectory, "--output", file + "/out",
+            "--state-dir", sandbox.stateDirectory, "--output", file + "/out"
         ])
         #expect(result.exitCode == 1)
-        #expect(result.standardError == "error: cannot create the output folder \(file)/out: '\(file)' is a file, not a folder\n")
+        #expect(
+            result.standardError
+                == "error: cannot create the output folder \(file)/out: '\(file)' is a file, not a folder\n")
     }
 
     @Test func aWholeNumberPastThirtySecondsSuggestsTheFastSpeedSonyScreensShow() async throws {
         let result = try await ShootSandbox().hdrshoot(["plan", "--shadow", "1", "--highlight", "250"])
         #expect(result.exitCode == 64)
-        let expected = "error: --highlight: '250' is longer than 30\", the longest timed speed; "
+        let expected =
+            "error: --highlight: '250' is longer than 30\", the longest timed speed; "
             + "write 250\" for a bulb exposure of 250 seconds or 1/250 for a fast speed"
         #expect(result.errorLines.first.map(String.init) == expected)
         // Written in seconds, it means seconds: a bulb exposure (snapped to the nearest stop), no fast-speed guess.
@@ -37,8 +40,10 @@ struct EndToEndMessageTests {
         // Binding to an address this machine does not have fails at once (EADDRNOTAVAIL); no packet leaves.
         let result = try await ShootSandbox().hdrshoot(["simulate", "--host", "10.1.2.3", "--port", "0"])
         #expect(result.exitCode == 64)
-        #expect(result.errorLines.first
-            == "error: cannot listen on 10.1.2.3: that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses")
+        #expect(
+            result.errorLines.first
+                == "error: cannot listen on 10.1.2.3: that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
+        )
     }
 
     @Test func statusJSONWithoutAnyShootIsAnObjectSayingNone() async throws {
@@ -55,14 +60,17 @@ struct EndToEndMessageTests {
         defer { sandbox.remove() }
         // Every speed change answers "busy": the first frame stops before its shutter could fire.
         let (stopped, _) = try await sandbox.withSimulator(faults: ["busy:0x9205:100"]) { port in
-            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(stopped.exitCode == 75, "\(stopped.standardError)")
         #expect(stopped.standardOutput.contains("0 of 15 exposures captured"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.outputDirectory))
         #expect(!stopped.standardOutput.contains("Images and manifest.json"))
         let (resumed, fired) = try await sandbox.withSimulator { port in
-            try await sandbox.hdrshoot(["resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory])
+            try await sandbox.hdrshoot([
+                "resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory
+            ])
         }
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(resumed.standardError.isEmpty, "\(resumed.standardError)")
@@ -77,7 +85,7 @@ struct EndToEndMessageTests {
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let result = try await sandbox.hdrshoot([
             "run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm",
-            "--state-dir", file + "/state", "--output", sandbox.outputDirectory,
+            "--state-dir", file + "/state", "--output", sandbox.outputDirectory
         ])
         #expect(result.exitCode != 0)
         #expect(result.errorLines.count == 1, "\(result.standardError)")

@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// Stopping, abandoning and answering a shoot: signals to the built binary, and a pseudo-terminal (util-linux
 /// `script`) for the prompt, the keys and the live line.
@@ -14,7 +14,8 @@ struct EndToEndShootControlTests {
         // speed change, a button press or a transfer. Wherever it lands, the outcome is the same: the
         // unfinished frame is shot again, and an image left in the camera is recovered, never blocking.
         let (result, fired) = try await sandbox.withSimulator(faults: ["drop-at-op:71"]) { port in
-            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
@@ -34,7 +35,9 @@ struct EndToEndShootControlTests {
         // The first reconnect attempt would come after 2 s: a 1 s timeout gives up at once.
         let ((result, status), _) = try await sandbox.withSimulator(faults: ["drop-at-frame:3"]) { port in
             let result = try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--reconnect-timeout", "1s"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + [
+                    "--camera", "127.0.0.1:\(port)", "--confirm", "--reconnect-timeout", "1s"
+                ] + sandbox.shootArguments)
             return (result, try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory]))
         }
         #expect(result.exitCode == 75)
@@ -51,8 +54,12 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((exit, output), _) = try await sandbox.withSimulator(processingMilliseconds: 300) { port in
-            let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
-            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            let arguments =
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
+                + sandbox.shootArguments
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
                 _ = try await run.waitForLine { line in
                     let object = jsonObject(line)
                     return object?["phase"] as? String == "capturing" && object?["frame"] as? Int == 3
@@ -63,7 +70,11 @@ struct EndToEndShootControlTests {
         }
         #expect(exit == 75)
         let lines = output.split(separator: "\n").compactMap { jsonObject(String($0)) }
-        #expect(lines.contains { $0["event"] as? String == "note" && ($0["message"] as? String)?.hasPrefix("Stopping after the current frame") == true })
+        #expect(
+            lines.contains {
+                $0["event"] as? String == "note"
+                    && ($0["message"] as? String)?.hasPrefix("Stopping after the current frame") == true
+            })
         let finished = try #require(lines.last)
         #expect(finished["event"] as? String == "finished")
         #expect(finished["stopReason"] as? String == "stopRequested")
@@ -78,8 +89,12 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((exit, output, errors), _) = try await sandbox.withSimulator(processingMilliseconds: 2000) { port in
-            let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
-            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            let arguments =
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
+                + sandbox.shootArguments
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
                 _ = try await run.waitForLine { jsonObject($0)?["phase"] as? String == "capturing" }
                 run.send(SIGINT)
                 _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "note" }
@@ -97,9 +112,15 @@ struct EndToEndShootControlTests {
     @Test func aStoppedSimulatorShootIsResumedOnANewSimulator() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let arguments = ["run", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm", "--json"]
+        let arguments =
+            [
+                "run", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator",
+                "--confirm", "--json"
+            ]
             + sandbox.shootArguments
-        let stopped = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+        let stopped = try await BackgroundProcess.with(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+        ) { run in
             _ = try await run.waitForLine { jsonObject($0)?["phase"] as? String == "saved" }
             run.send(SIGINT)
             return await run.waitForExit()
@@ -111,7 +132,10 @@ struct EndToEndShootControlTests {
         #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures captured"))
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.count == 9)
-        #expect(frames.allSatisfy { $0["state"] as? String == "done" && $0["actualSpeed"] as? String == $0["usedSpeed"] as? String })
+        #expect(
+            frames.allSatisfy {
+                $0["state"] as? String == "done" && $0["actualSpeed"] as? String == $0["usedSpeed"] as? String
+            })
     }
 
     @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
@@ -119,12 +143,16 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await onTerminal(sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments, typing: "y\n")
+            try await onTerminal(
+                sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments,
+                typing: "y\n")
         }
         #expect(result.exitCode == 0, "\(result.standardOutput)")
         #expect(result.standardOutput.contains("Proceed? [y/N] "))
         // `script` without a terminal around it makes a 0-column terminal: the line fits the usual 80.
-        #expect(result.standardOutput.contains("\r\u{1B}[2KSet 3/3 frame 5/5  4\"  done           [====================]  15/15  ~0:00 left"))
+        #expect(
+            result.standardOutput.contains(
+                "\r\u{1B}[2KSet 3/3 frame 5/5  4\"  done           [====================]  15/15  ~0:00 left"))
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
         #expect(fired == ThreeByFive.labels)
     }
@@ -134,7 +162,9 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await onTerminal(sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments, typing: "y\n p")
+            try await onTerminal(
+                sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments,
+                typing: "y\n p")
         }
         #expect(result.exitCode == 0, "\(result.standardOutput)")
         #expect(result.standardOutput.contains("Paused; press space or p to continue, q to stop"))
@@ -148,7 +178,9 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await onTerminal(sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments, typing: "\n")
+            try await onTerminal(
+                sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments,
+                typing: "\n")
         }
         #expect(result.exitCode == 1)
         #expect(result.standardOutput.contains("error: not confirmed; nothing was shot"))
@@ -173,9 +205,12 @@ struct EndToEndShootControlTests {
 
     /// Runs `hdrshoot <arguments>` on a pseudo-terminal, typing `input`; returns what the terminal showed and
     /// the command's exit status.
-    private func onTerminal(_ sandbox: ShootSandbox, _ arguments: [String], typing input: String, then: String = "") async throws -> ProcessResult {
+    private func onTerminal(
+        _ sandbox: ShootSandbox, _ arguments: [String], typing input: String, then: String = ""
+    ) async throws -> ProcessResult {
         let binary = try ProcessRunner.hdrshootBinary().path
-        let line = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let line = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
         let shell = then.isEmpty ? line : "\(line)\(then)"
         return try await ProcessRunner.run(
             try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,

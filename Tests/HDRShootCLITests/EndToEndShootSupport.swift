@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// A private corner of the file system for one end-to-end shoot: state, output, config, capture log.
 struct ShootSandbox {
@@ -36,22 +36,26 @@ struct ShootSandbox {
         _ arguments: [String], environment extra: [String: String] = [:], timeout: Duration = .seconds(120)
     ) async throws -> ProcessResult {
         try await ProcessRunner.run(
-            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment.merging(extra) { $1 }, timeout: timeout)
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment.merging(extra) { $1 },
+            timeout: timeout)
     }
 
     /// Starts `hdrshoot simulate` on a free loopback port (fast exposures, small images, capture log), runs
     /// `body` with its port, stops it (SIGTERM, so the log is flushed; SIGKILL after 10 s) and returns
     /// `body`'s result with the labels of every fired frame.
     func withSimulator<T>(
-        faults: [String] = [], processingMilliseconds: Int = 20, extra: [String] = [], _ body: (UInt16) async throws -> T
+        faults: [String] = [], processingMilliseconds: Int = 20, extra: [String] = [],
+        _ body: (UInt16) async throws -> T
     ) async throws -> (T, [String]) {
         var arguments = [
             "simulate", "--port", "0", "--exposure-cap", "0.02", "--processing-ms", String(processingMilliseconds),
-            "--image-size", "4000", "--capture-log", captureLog,
+            "--image-size", "4000", "--capture-log", captureLog
         ]
         arguments += extra
         if !faults.isEmpty { arguments += ["--fault", faults.joined(separator: ",")] }
-        let result = try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment) { simulator in
+        let result = try await BackgroundProcess.with(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment
+        ) { simulator in
             let line = try await simulator.waitForLine { $0.contains("listening on") }
             let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
             let value = try await body(port)
@@ -109,7 +113,7 @@ enum ThreeByFive {
     static let labels = [
         "1/1000", "1/500", "1/250", "1/125", "1/60",
         "1/60", "1/30", "1/15", "1/8", "1/4",
-        "1/4", "0.5\"", "1\"", "2\"", "4\"",
+        "1/4", "0.5\"", "1\"", "2\"", "4\""
     ]
 
     /// Whether `fired` is every planned frame in order, with at most one frame fired twice in a row.

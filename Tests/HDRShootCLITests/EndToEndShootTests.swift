@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// `hdrshoot run`, `resume` and `status` as built binaries against `hdrshoot simulate` over loopback.
 @Suite("End-to-end shoots (built binary against hdrshoot simulate)", .serialized)
@@ -10,7 +10,8 @@ struct EndToEndShootTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("3 sets, 15 exposures. Longest exposure: 4\". Estimated time: ~12 s."))
@@ -31,8 +32,10 @@ struct EndToEndShootTests {
         // Half-stop speeds on a third-stop body: 1/6000, 1/3000 and 1/1500 become their nominal neighbours.
         let (result, fired) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(
-                ["run", "--scale", "half", "--shadow", "1/1500", "--highlight", "1/6000", "--frames", "3",
-                 "--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+                [
+                    "run", "--scale", "half", "--shadow", "1/1500", "--highlight", "1/6000", "--frames", "3",
+                    "--camera", "127.0.0.1:\(port)", "--confirm"
+                ] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("1/6000 not available on this camera, using 1/6400"))
@@ -90,16 +93,24 @@ struct EndToEndShootTests {
         defer { sandbox.remove() }
         // A slow link keeps the run going while the test starts a resume of the same (unfinished) shoot.
         let ((run, refused, runPID), fired) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
-            let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
-            return try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+            let arguments =
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
+                + sandbox.shootArguments
+            return try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
                 _ = try await run.waitForLine(timeout: .seconds(120)) { jsonObject($0)?["phase"] as? String == "saved" }
-                let refused = try await sandbox.hdrshoot(["resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory])
+                let refused = try await sandbox.hdrshoot([
+                    "resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory
+                ])
                 return (await run.waitForExit(timeout: .seconds(120)), refused, run.pid)
             }
         }
         #expect(refused.exitCode == 75)
         #expect(refused.errorLines.count == 1)
-        #expect(refused.standardError.hasPrefix("error: this shoot is being shot by hdrshoot (pid \(runPID)) right now"), "\(refused.standardError)")
+        #expect(
+            refused.standardError.hasPrefix("error: this shoot is being shot by hdrshoot (pid \(runPID)) right now"),
+            "\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)
         #expect(run == 0)
         // The refused resume never fired: the camera saw the run's 15 frames only.
@@ -128,9 +139,15 @@ struct EndToEndShootTests {
 
     /// Starts `hdrshoot run --json` and kills it (SIGKILL) when set 2, frame 3 reaches `phase` (and, with
     /// `afterFired`, once the simulator logged that many fired frames).
-    private func killRun(_ sandbox: ShootSandbox, port: UInt16, atPhase phase: String, afterFired: Int? = nil) async throws {
-        let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"] + sandbox.shootArguments
-        try await BackgroundProcess.with(try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment) { run in
+    private func killRun(
+        _ sandbox: ShootSandbox, port: UInt16, atPhase phase: String, afterFired: Int? = nil
+    ) async throws {
+        let arguments =
+            ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
+            + sandbox.shootArguments
+        try await BackgroundProcess.with(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+        ) { run in
             _ = try await run.waitForLine(timeout: .seconds(120)) { line in
                 guard let object = jsonObject(line) else { return false }
                 return object["phase"] as? String == phase && object["set"] as? Int == 2 && object["frame"] as? Int == 3
@@ -146,7 +163,8 @@ struct EndToEndShootTests {
         defer { sandbox.remove() }
         // Frame 7 (set 2, frame 2) fires, then the link drops before its image is fetched.
         let (result, fired) = try await sandbox.withSimulator(faults: ["drop-at-frame:7"]) { port in
-            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
@@ -155,7 +173,9 @@ struct EndToEndShootTests {
         // Frame 7 fired before the drop: after the reconnect its image is fetched from the camera, verified by its
         // EXIF exposure time, and filed to the frame; the frame is never fired again.
         #expect(fired == ThreeByFive.labels)
-        #expect(result.standardOutput.contains("the image of 1/30 taken before the connection dropped was recovered; it was not shot again"))
+        #expect(
+            result.standardOutput.contains(
+                "the image of 1/30 taken before the connection dropped was recovered; it was not shot again"))
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.allSatisfy { $0["state"] as? String == "done" })
         let record = try #require(frames.first { $0["set"] as? Int == 2 && $0["frame"] as? Int == 2 })
@@ -168,7 +188,8 @@ struct EndToEndShootTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator(faults: ["busy:0x9205:2", "busy-capture:1"]) { port in
-            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
@@ -188,8 +209,10 @@ struct EndToEndShootTests {
         #expect(result.standardError.contains("mode A") || result.standardError.contains("on A"))
         #expect(result.standardError.contains("M (manual)"))
         #expect(!result.standardError.contains("SonyCameraError") && !result.standardError.contains("ShootingError"))
-        #expect(result.standardOutput.contains(
-            "Stopped at set 2, frame 1. 5 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 10."))
+        #expect(
+            result.standardOutput.contains(
+                "Stopped at set 2, frame 1. 5 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 10."
+            ))
         // The dial turns as frame 5 fires; the next speed change finds the camera in A.
         #expect(fired == Array(ThreeByFive.labels[..<5]))
         #expect(status.exitCode == 0)
@@ -206,7 +229,8 @@ struct EndToEndShootTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments)
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 64)
         #expect(result.standardError.contains("pass --confirm"))

@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// The console on a real pseudo-terminal (util-linux `script`): the live line at a given width, pausing and
 /// stopping with keys, the prompt's Ctrl-D, and a hangup that must not end the shoot.
@@ -12,7 +12,10 @@ struct EndToEndTerminalTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (output, _) = try await sandbox.withSimulator { port in
-            try await Self.onTerminal(sandbox, columns: 60, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments) { run, _ in
+            try await Self.onTerminal(
+                sandbox, columns: 60,
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments
+            ) { run, _ in
                 (await run.waitForExit(timeout: .seconds(120)), run.standardOutput)
             }
         }
@@ -43,7 +46,10 @@ struct EndToEndTerminalTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator(processingMilliseconds: 200) { port in
-            try await Self.onTerminal(sandbox, columns: 100, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments) { run, _ in
+            try await Self.onTerminal(
+                sandbox, columns: 100,
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments
+            ) { run, _ in
                 try await sandbox.waitForCaptures(2)
                 run.type(" ")
                 try await Self.waitForOutput(run, containing: "paused by you (p continues)")
@@ -64,19 +70,24 @@ struct EndToEndTerminalTests {
     func ctrlDAtThePromptEndsThePromptLineBeforeTheError() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let arguments = ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator"] + sandbox.shootArguments
+        let arguments =
+            ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator"]
+            + sandbox.shootArguments
         let result = try await ProcessRunner.run(
             try #require(TestHost.script), arguments: ["-qefc", try Self.shellLine(arguments), "/dev/null"],
             environment: sandbox.environment, standardInput: [0x04], timeout: .seconds(60))
         #expect(result.exitCode == 1)
-        #expect(result.standardOutput.contains("Proceed? [y/N] \r\nerror: not confirmed; nothing was shot"), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains("Proceed? [y/N] \r\nerror: not confirmed; nothing was shot"),
+            "\(result.standardOutput)")
     }
 
     @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func aHangupLeavesTheShootRunningToTheEndWithoutTheTerminal() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let arguments = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:PORT", "--confirm"] + sandbox.shootArguments
+        let arguments =
+            ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:PORT", "--confirm"] + sandbox.shootArguments
         let (result, fired) = try await sandbox.withSimulator(processingMilliseconds: 400) { port in
             let line = arguments.map { $0 == "127.0.0.1:PORT" ? "127.0.0.1:\(port)" : $0 }
             return try await Self.onTerminal(sandbox, columns: 80, line) { run, pid in
@@ -94,7 +105,9 @@ struct EndToEndTerminalTests {
         }
         #expect(result.exit == 0, "\(result.after)")
         // Another session sees the shoot going on.
-        #expect(jsonObject(result.status.standardOutput)?["state"] as? String == "inProgress", "\(result.status.standardOutput)")
+        #expect(
+            jsonObject(result.status.standardOutput)?["state"] as? String == "inProgress",
+            "\(result.status.standardOutput)")
         // Nothing reached the terminal after the hangup but its own echo of the typed keys.
         let written = String(result.after.dropFirst(result.before.count))
         #expect(written.replacingOccurrences(of: "q\r\n", with: "").isEmpty, "\(written.debugDescription)")
@@ -112,7 +125,10 @@ struct EndToEndTerminalTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, _) = try await sandbox.withSimulator(faults: ["drop-at-frame:3"]) { port in
-            try await Self.onTerminal(sandbox, columns: 80, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments) { run, _ in
+            try await Self.onTerminal(
+                sandbox, columns: 80,
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments
+            ) { run, _ in
                 (await run.waitForExit(timeout: .seconds(120)), run.standardOutput)
             }
         }
@@ -136,12 +152,14 @@ struct EndToEndTerminalTests {
     /// typed with `type(_:)`); `body` also gets hdrshoot's own PID. hdrshoot outlives a killed `script` (it
     /// ignores the hangup), so it is killed by that PID when `body` ends without it having exited.
     static func onTerminal<T>(
-        _ sandbox: ShootSandbox, columns: Int, _ arguments: [String], _ body: (BackgroundProcess, pid_t) async throws -> T
+        _ sandbox: ShootSandbox, columns: Int, _ arguments: [String],
+        _ body: (BackgroundProcess, pid_t) async throws -> T
     ) async throws -> T {
         let shell = "stty cols \(columns) rows 24; echo hdrshoot-pid $$; exec \(try shellLine(arguments))"
         return try await BackgroundProcess.with(
             try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
-            typing: true) { run in
+            typing: true
+        ) { run in
             try await waitForOutput(run, containing: "hdrshoot-pid ")
             let text = run.standardOutput
             let digits = text[text.range(of: "hdrshoot-pid ")!.upperBound...].prefix { $0.isNumber }
@@ -153,11 +171,14 @@ struct EndToEndTerminalTests {
     }
 
     /// Polls what `run` printed until it contains `text` (live lines end in no newline, so no line wait fits).
-    static func waitForOutput(_ run: BackgroundProcess, containing text: String, timeout: Duration = .seconds(60)) async throws {
+    static func waitForOutput(
+        _ run: BackgroundProcess, containing text: String, timeout: Duration = .seconds(60)
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
         while !run.standardOutput.contains(text) {
             guard run.exitStatus == nil, ContinuousClock.now < deadline else {
-                throw BackgroundProcess.Failure.noMatchingLine(output: run.standardOutput, errorOutput: run.standardError)
+                throw BackgroundProcess.Failure.noMatchingLine(
+                    output: run.standardOutput, errorOutput: run.standardError)
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -166,7 +187,8 @@ struct EndToEndTerminalTests {
     /// The built binary and `arguments`, quoted for `sh -c`.
     static func shellLine(_ arguments: [String]) throws -> String {
         let binary = try ProcessRunner.hdrshootBinary().path
-        return ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
     }
 
     /// Every state of the live line the terminal was sent: the text after each "erase line", up to the next
@@ -174,7 +196,8 @@ struct EndToEndTerminalTests {
     static func liveLines(_ output: String) -> [String] {
         output.components(separatedBy: "\u{1B}[2K").dropFirst().compactMap { segment in
             // `\r\n` is one Character: split on every newline character, not on `\r` and `\n` alone.
-            let line = segment.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init)
+            let line = segment.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(
+                String.init)
             return line.flatMap { $0.isEmpty ? nil : $0 }
         }.filter { $0.hasSuffix(" left") || $0.contains("[") }
     }

@@ -1,10 +1,11 @@
 import CameraSimulator
 import Exposure
-@testable import HDRShootCLI
 import PTPIP
-@testable import Shooting
 import SonyCamera
 import Testing
+
+@testable import HDRShootCLI
+@testable import Shooting
 
 /// `ErrorReport`: every error the commands can end with, its one line and its exit code (the README table).
 @Suite("ErrorReport (the one error map)")
@@ -33,34 +34,55 @@ struct ErrorReportTests {
 
     static let rows: [Row] = [
         Row(UsageError("'x' is not a duration", command: "run"), 64, says: "'x' is not a duration"),
-        Row(SonyCameraError.connectFailed(address: "127.0.0.1:1", attempts: 3, last: refused), 69,
+        Row(
+            SonyCameraError.connectFailed(address: "127.0.0.1:1", attempts: 3, last: refused), 69,
             says: "could not connect to the camera at 127.0.0.1:1 after 3 attempts"),
-        Row(SonyCameraError.unreachable(address: "10.9.9.9:15740", underlying: .hostUnreachable(address: "10.9.9.9:15740")), 69,
+        Row(
+            SonyCameraError.unreachable(
+                address: "10.9.9.9:15740", underlying: .hostUnreachable(address: "10.9.9.9:15740")), 69,
             says: "is this computer on the camera's Wi-Fi network"),
-        Row(SonyCameraError.connectionLost(during: "GetDeviceInfo", underlying: .peerClosed(during: "GetDeviceInfo")), 69,
+        Row(
+            SonyCameraError.connectionLost(during: "GetDeviceInfo", underlying: .peerClosed(during: "GetDeviceInfo")),
+            69,
             says: "lost the connection to the camera during GetDeviceInfo"),
         Row(SonyCameraError.unsupportedMode(current: "A"), 69, says: "turn the mode dial to M"),
         Row(SonyCameraError.captureTimedOut(waited: .seconds(30)), 1, says: "no image arrived within 30 s"),
-        Row(SonyCameraError.descriptionUnreadable(.timedOut(address: "10.0.0.5:64321")), 69,
+        Row(
+            SonyCameraError.descriptionUnreadable(.timedOut(address: "10.0.0.5:64321")), 69,
             says: "the camera at 10.0.0.5:64321 did not answer in time during HTTP GET of the device description"),
-        Row(SonyCameraError.descriptionUnreadable(.transport(refused)), 69, says: "the camera at 127.0.0.1:1 refused the connection"),
+        Row(
+            SonyCameraError.descriptionUnreadable(.transport(refused)), 69,
+            says: "the camera at 127.0.0.1:1 refused the connection"),
         Row(ShootingError.unsupportedMode(.aperturePriority), 69, says: "mode dial is on A"),
-        Row(JournalError.diskFull(path: "/state/x.json"), 1, says: "no space left to write the shoot journal /state/x.json"),
-        Row(JournalError.inUse(path: "/state/x.lock", processID: 42), 75, says: "being shot by hdrshoot (pid 42) right now"),
+        Row(
+            JournalError.diskFull(path: "/state/x.json"), 1,
+            says: "no space left to write the shoot journal /state/x.json"),
+        Row(
+            JournalError.inUse(path: "/state/x.lock", processID: 42), 75,
+            says: "being shot by hdrshoot (pid 42) right now"),
         Row(JournalError.noStateDirectory, 64, says: "pass --state-dir DIR", command: "status"),
-        Row(SimulatorError.cannotListen(host: "127.0.0.1", port: 15740, reason: "address already in use"), 69,
+        Row(
+            SimulatorError.cannotListen(host: "127.0.0.1", port: 15740, reason: "address already in use"), 69,
             says: "cannot listen on 127.0.0.1:15740"),
-        Row(SimulatorError.invalidValue(option: "--mode", value: "Q", expected: "M, A, S or P"), 64, says: "'Q' is not valid for --mode"),
-        Row(ShootCommandError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")), 1,
+        Row(
+            SimulatorError.invalidValue(option: "--mode", value: "Q", expected: "M, A, S or P"), 64,
+            says: "'Q' is not valid for --mode"),
+        Row(
+            ShootCommandError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")), 1,
             says: "cannot record the shoot in the state folder /state (no space left on the device)"),
-        Row(ShootCommandError.outputHoldsAnotherShoot(path: "/out", occupant: .shoot(id: "20261122-000000-abcd", status: "complete")), 64,
-            says: "the folder /out already holds the finished shoot 20261122-000000-abcd; pass --output with a new folder",
+        Row(
+            ShootCommandError.outputHoldsAnotherShoot(
+                path: "/out", occupant: .shoot(id: "20261122-000000-abcd", status: "complete")), 64,
+            says:
+                "the folder /out already holds the finished shoot 20261122-000000-abcd; pass --output with a new folder",
             command: "run"),
-        Row(ShootCommandError.blocked(["the mode dial is on A"]), 69, says: "the camera cannot shoot now: the mode dial is on A"),
+        Row(
+            ShootCommandError.blocked(["the mode dial is on A"]), 69,
+            says: "the camera cannot shoot now: the mode dial is on A"),
         Row(ShootCommandError.needsConfirmation, 64, says: "pass --confirm", command: "run"),
         Row(ShootCommandError.declined, 1, says: "not confirmed; nothing was shot"),
         Row(CancellationError(), 75, says: "cancelled"),
-        Row(Unlisted(), 70, says: "hdrshoot failed unexpectedly; please report this"),
+        Row(Unlisted(), 70, says: "hdrshoot failed unexpectedly; please report this")
     ]
 
     @Test(arguments: rows)
@@ -75,7 +97,8 @@ struct ErrorReportTests {
     }
 
     @Test func aStateFolderThatCannotTakeANewShootDoesNotSendThePhotographerToResume() {
-        let report = ErrorReport(ShootCommandError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")))
+        let report = ErrorReport(
+            ShootCommandError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")))
         #expect(!report.message.contains("resume"))
         #expect(report.message.contains("--state-dir"))
     }
@@ -93,26 +116,34 @@ struct ErrorReportTests {
         let reason: StopReason?
         let capturedThisRun: Int
         let exitCode: Int32
-        var testDescription: String { (reason.map { "\($0.kind)" } ?? "complete") + " after \(capturedThisRun) -> \(exitCode)" }
+        var testDescription: String {
+            (reason.map { "\($0.kind)" } ?? "complete") + " after \(capturedThisRun) -> \(exitCode)"
+        }
     }
 
     static let stops: [StopRow] = [
         StopRow(reason: nil, capturedThisRun: 15, exitCode: 0),
         StopRow(reason: .stopRequested, capturedThisRun: 0, exitCode: 75),
         StopRow(reason: .cancelled, capturedThisRun: 3, exitCode: 75),
-        StopRow(reason: .reconnectGaveUp(attempts: 4, lastError: SonyCameraError.connectFailed(address: "a", attempts: 1, last: refused)),
-                capturedThisRun: 0, exitCode: 75),
+        StopRow(
+            reason: .reconnectGaveUp(
+                attempts: 4, lastError: SonyCameraError.connectFailed(address: "a", attempts: 1, last: refused)),
+            capturedThisRun: 0, exitCode: 75),
         // The mode dial turned mid-shoot: resumable. The camera could not shoot its first frame: unavailable.
         StopRow(reason: .failed(SonyCameraError.unsupportedMode(current: "A")), capturedThisRun: 4, exitCode: 75),
         StopRow(reason: .failed(SonyCameraError.unsupportedMode(current: "A")), capturedThisRun: 0, exitCode: 69),
-        StopRow(reason: .failed(SonyCameraError.captureTimedOut(waited: .seconds(30))), capturedThisRun: 0, exitCode: 75),
-        StopRow(reason: .recordingFailed(JournalError.diskFull(path: "/state/x.json")), capturedThisRun: 2, exitCode: 1),
-        StopRow(reason: .failed(Unlisted()), capturedThisRun: 2, exitCode: 70),
+        StopRow(
+            reason: .failed(SonyCameraError.captureTimedOut(waited: .seconds(30))), capturedThisRun: 0, exitCode: 75),
+        StopRow(
+            reason: .recordingFailed(JournalError.diskFull(path: "/state/x.json")), capturedThisRun: 2, exitCode: 1),
+        StopRow(reason: .failed(Unlisted()), capturedThisRun: 2, exitCode: 70)
     ]
 
     @Test(arguments: stops)
     func aStoppedShootIsResumableUnlessItsJournalFailedOrItsCameraNeverShot(_ row: StopRow) {
-        let result = ShootResult(completed: row.capturedThisRun, total: 15, capturedThisRun: row.capturedThisRun, resumePosition: nil, stopReason: row.reason)
+        let result = ShootResult(
+            completed: row.capturedThisRun, total: 15, capturedThisRun: row.capturedThisRun, resumePosition: nil,
+            stopReason: row.reason)
         #expect(ErrorReport.exitCode(for: result).rawValue == row.exitCode)
     }
 }

@@ -1,8 +1,8 @@
 import CameraSimulator
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// The README's exit-code table, held by the built binary for every command.
 @Suite("exit codes of every command (built binary)")
@@ -15,7 +15,8 @@ struct ExitCodeBinaryTests {
             ["camera", "--camera", "127.0.0.1:1"], environment: ["HDRSHOOT_CONNECT_BACKOFF": "0.1s,0.2s,0.3s"])
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
-        #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1 after 4 attempts"))
+        #expect(
+            result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1 after 4 attempts"))
         #expect(result.standardOutput.isEmpty)
     }
 
@@ -23,7 +24,7 @@ struct ExitCodeBinaryTests {
         ["camera", "--camera", "simulater"],
         ["camera", "--camera", "Simulator"],
         ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "simulatr"],
-        ["resume", "--confirm", "--camera", "simulater"],
+        ["resume", "--confirm", "--camera", "simulater"]
     ])
     func aNearMissOfSimulatorIsAUsageErrorThatSuggestsIt(_ arguments: [String]) async throws {
         let sandbox = try ShootSandbox()
@@ -32,10 +33,11 @@ struct ExitCodeBinaryTests {
         let result = try await sandbox.hdrshoot(arguments + extra)
         let typed = try #require(arguments.last)
         #expect(result.exitCode == 64)
-        #expect(result.errorLines == [
-            "error: '\(typed)' is not a camera address (did you mean 'simulator'?)",
-            "Run 'hdrshoot \(arguments[0]) --help' for usage.",
-        ])
+        #expect(
+            result.errorLines == [
+                "error: '\(typed)' is not a camera address (did you mean 'simulator'?)",
+                "Run 'hdrshoot \(arguments[0]) --help' for usage."
+            ])
     }
 
     @Test func simulateOnATakenPortExits69() async throws {
@@ -72,7 +74,8 @@ struct ExitCodeBinaryTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--focus", "AF-S", "--quirk", "af-fail"]) { port in
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--focus", "AF-S", "--quirk", "af-fail"]) {
+            port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
         // A shoot that stops after frames were captured (the dial turned mid-shoot) exits 75 instead:
@@ -91,30 +94,35 @@ struct ExitCodeBinaryTests {
         try Data("x".utf8).write(to: file)
         let state = file.appendingPathComponent("state").path
         let result = try await sandbox.hdrshoot(
-            ["run", "--shadow", "1/1000", "--highlight", "1/1000", "--camera", "simulator", "--confirm",
-             "--state-dir", state, "--output", sandbox.outputDirectory])
+            [
+                "run", "--shadow", "1/1000", "--highlight", "1/1000", "--camera", "simulator", "--confirm",
+                "--state-dir", state, "--output", sandbox.outputDirectory
+            ])
         #expect(result.exitCode == 1, "\(result.standardError)")
-        #expect(result.errorLines == [
-            "error: cannot record the shoot in the state folder \(state) (Not a directory); free some space there or "
-                + "choose another folder with --state-dir; nothing was shot",
-        ])
+        #expect(
+            result.errorLines == [
+                "error: cannot record the shoot in the state folder \(state) (Not a directory); free some space there or "
+                    + "choose another folder with --state-dir; nothing was shot"
+            ])
         #expect(!result.standardOutput.contains("Complete"))
     }
 
-    @Test(.enabled(
-        if: TestHost.isRoot && TestHost.unshare != nil,
-        "needs root and util-linux unshare for a mount namespace with a full tmpfs"))
+    @Test(
+        .enabled(
+            if: TestHost.isRoot && TestHost.unshare != nil,
+            "needs root and util-linux unshare for a mount namespace with a full tmpfs"))
     func aFullStateDiskAtTheStartOfARunExits1WithoutAResumeHint() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let state = sandbox.stateDirectory
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         // A private mount namespace: a one-page tmpfs on the state folder, filled up, then hdrshoot in it.
-        let script = #"mount -t tmpfs -o size=4k tmpfs "$0" && { head -c 65536 /dev/zero > "$0/fill" 2>/dev/null; exec "$@"; }"#
+        let script =
+            #"mount -t tmpfs -o size=4k tmpfs "$0" && { head -c 65536 /dev/zero > "$0/fill" 2>/dev/null; exec "$@"; }"#
         let arguments = [
             "-m", "sh", "-c", script, state, try ProcessRunner.hdrshootBinary().path,
             "run", "--shadow", "1/1000", "--highlight", "1/1000", "--camera", "simulator", "--confirm",
-            "--state-dir", state, "--output", sandbox.outputDirectory,
+            "--state-dir", state, "--output", sandbox.outputDirectory
         ]
         let result = try await ProcessRunner.run(
             try #require(TestHost.unshare), arguments: arguments, environment: sandbox.environment,
@@ -123,10 +131,11 @@ struct ExitCodeBinaryTests {
             try Test.cancel("skipped: cannot mount a tmpfs in a mount namespace: \(result.standardError)")
         }
         #expect(result.exitCode == 1, "\(result.standardError)")
-        #expect(result.errorLines == [
-            "error: cannot record the shoot in the state folder \(state) (no space left on the device); free some space "
-                + "there or choose another folder with --state-dir; nothing was shot",
-        ])
+        #expect(
+            result.errorLines == [
+                "error: cannot record the shoot in the state folder \(state) (no space left on the device); free some space "
+                    + "there or choose another folder with --state-dir; nothing was shot"
+            ])
         #expect(!result.standardError.contains("resume"))
     }
 }

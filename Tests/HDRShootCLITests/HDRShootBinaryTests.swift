@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built `hdrshoot` executable run as a child process: exit codes, stdout and stderr as a shell sees them.
 @Suite struct HDRShootBinaryTests {
@@ -22,15 +22,18 @@ import TestSupport
     }
 
     @Test func planPrintsToStandardOutputAndExitsZero() async throws {
-        let result = try await ProcessRunner.runHDRShoot(["plan", "--shadow", "1/125", "--highlight", "1/500", "--frames", "3"])
+        let result = try await ProcessRunner.runHDRShoot([
+            "plan", "--shadow", "1/125", "--highlight", "1/500", "--frames", "3"
+        ])
         #expect(result.exitCode == 0)
         #expect(result.standardError.isEmpty)
-        #expect(result.standardOutput == """
-            Set  Speeds
-              1  1/500  1/250  1/125
-            1 set, 3 exposures (3 distinct), range 2 EV, longest 1/125, estimated 0.8 s
+        #expect(
+            result.standardOutput == """
+                Set  Speeds
+                  1  1/500  1/250  1/125
+                1 set, 3 exposures (3 distinct), range 2 EV, longest 1/125, estimated 0.8 s
 
-            """)
+                """)
     }
 
     @Test(arguments: [["--help"], ["plan", "--help"], ["--version"]])
@@ -83,7 +86,7 @@ import TestSupport
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "exec sleep 30"], timeout: .milliseconds(200))
         #expect(result.timedOut)
-        #expect(result.exitCode == 128 + 9)  // SIGKILL
+        #expect(result.exitCode == 128 + 9) // SIGKILL
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 

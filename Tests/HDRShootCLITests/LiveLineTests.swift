@@ -1,17 +1,22 @@
-@testable import HDRShootCLI
 import Testing
+
+@testable import HDRShootCLI
 
 /// The live line at the widths terminals have: the time left always shows, other parts go first.
 @Suite("Live progress line")
 struct LiveLineTests {
     static let line = LiveLine(
-        set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15, elapsed: 5, left: 7)
+        set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15, elapsed: 5,
+        left: 7)
 
     @Test(arguments: [
-        (120, "Set 2/3  frame 3/5  1/30  capturing      [==============                ]   7/15 captured  0:05 elapsed  ~0:07 left"),
+        (
+            120,
+            "Set 2/3  frame 3/5  1/30  capturing      [==============                ]   7/15 captured  0:05 elapsed  ~0:07 left"
+        ),
         (80, "Set 2/3 frame 3/5  1/30  capturing      [========          ]   7/15  ~0:07 left"),
         (60, "1/30  capturing      [=======          ]   7/15  ~0:07 left"),
-        (40, "1/30  capturing       7/15  ~0:07 left"),
+        (40, "1/30  capturing       7/15  ~0:07 left")
     ])
     func aTerminalOfThisWidthShowsThisLine(columns: Int, expected: String) {
         let rendered = Self.line.render(width: columns - 1)
@@ -21,7 +26,10 @@ struct LiveLineTests {
 
     @Test(arguments: [40, 60, 80, 120])
     func theTimeLeftShowsWhateverThePhaseSays(columns: Int) {
-        for phase in ["setting speed", "camera busy, retry in 2 s, then stop", "reconnecting in 10 s", "paused by you (p continues)"] {
+        for phase in [
+            "setting speed", "camera busy, retry in 2 s, then stop", "reconnecting in 10 s",
+            "paused by you (p continues)"
+        ] {
             var line = Self.line
             line.phase = phase
             let rendered = line.render(width: columns - 1)
@@ -54,9 +62,12 @@ struct LiveLineTests {
         #expect(wide.hasPrefix("Rep 3/20  Set 2/3"))
         #expect(wide.hasSuffix("left"))
         // Narrow, the repetition is the first to go: the line is then a single bracket's.
-        #expect(line.render(width: 39) == LiveLine(
-            set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15,
-            elapsed: 10, left: 13).render(width: 39))
+        #expect(
+            line.render(width: 39)
+                == LiveLine(
+                    set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15,
+                    elapsed: 10, left: 13
+                ).render(width: 39))
         #expect(!single.contains("Rep"))
     }
 }

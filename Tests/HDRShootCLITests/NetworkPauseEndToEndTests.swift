@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// `hdrshoot run` shooting through a veth pair into `hdrshoot simulate` in another network namespace, with
 /// the host's link taken down mid-shoot. The kernel is real, so the outage is real time.
@@ -44,19 +44,23 @@ struct NetworkPauseEndToEndTests {
         #expect(paused.latency < .seconds(1), "paused \(paused.latency) after the link went down")
         print("network pause: paused line read \(paused.latency) after `ip link set down` started")
         #expect(paused.object["reason"] as? String == "network")
-        #expect(paused.object["detail"] as? String
-            == "Paused: the network link to the camera (hs0) went down. Reconnect it to resume.")
+        #expect(
+            paused.object["detail"] as? String
+                == "Paused: the network link to the camera (hs0) went down. Reconnect it to resume.")
         let pausedIndex = try #require(events.firstIndex(of: "paused"))
         let resumedIndex = try #require(events.firstIndex(of: "resumed"), "never resumed: \(events)")
         #expect(pausedIndex < resumedIndex)
-        #expect(outage.lines[resumedIndex]["detail"] as? String
-            == "The network link to the camera (hs0) is back; continuing once the camera answers.")
+        #expect(
+            outage.lines[resumedIndex]["detail"] as? String
+                == "The network link to the camera (hs0) is back; continuing once the camera answers.")
         // Only the frame in flight when the link went down may complete while paused; the next waits.
         let savedWhilePaused = outage.lines[pausedIndex..<resumedIndex].filter { $0["phase"] as? String == "saved" }
         #expect(savedWhilePaused.count <= 1)
 
         Self.expectNoFrameFiredWhileDown(outage)
-        #expect(ThreeByFive.isEveryFrameWithAtMostOneRepeat(outage.captures.map(\.label)), "\(outage.captures.map(\.label))")
+        #expect(
+            ThreeByFive.isEveryFrameWithAtMostOneRepeat(outage.captures.map(\.label)), "\(outage.captures.map(\.label))"
+        )
         let finished = try #require(outage.lines.last { $0["event"] as? String == "finished" })
         #expect(finished["complete"] as? Bool == true)
         #expect(finished["completed"] as? Int == 15)
@@ -69,32 +73,43 @@ struct NetworkPauseEndToEndTests {
     @Test func resumeIsWatchedToo() async throws {
         let outage = try await Self.shootThroughOutage(monitor: true, resuming: true)
         #expect(outage.exitCode == 0, "\(outage.standardError)")
-        #expect(outage.paused?.object["detail"] as? String
-            == "Paused: the network link to the camera (hs0) went down. Reconnect it to resume.")
+        #expect(
+            outage.paused?.object["detail"] as? String
+                == "Paused: the network link to the camera (hs0) went down. Reconnect it to resume.")
         if let latency = outage.paused?.latency { #expect(latency < .seconds(1)) }
         #expect(outage.lines.contains { $0["event"] as? String == "resumed" && $0["reason"] as? String == "network" })
         Self.expectNoFrameFiredWhileDown(outage)
         #expect(outage.captures.map(\.label) == ThreeByFive.labels, "a stop after the current frame repeats none")
         // The journal holds both runs: only the resumed one saw the outage.
-        #expect(outage.holds.filter { $0.kind == "network" }.map(\.event) == ["paused", "resumed"], "journal: \(outage.holds)")
+        #expect(
+            outage.holds.filter { $0.kind == "network" }.map(\.event) == ["paused", "resumed"],
+            "journal: \(outage.holds)")
     }
 
     @Test func withoutTheMonitorTheShootDoesNotPauseAndTheConnectionRidesOutTheOutage() async throws {
         let outage = try await Self.shootThroughOutage(monitor: false)
         #expect(outage.exitCode == 0, "\(outage.standardError)")
-        #expect(outage.paused == nil, "paused although --no-network-monitor: \(String(describing: outage.paused?.object))")
-        #expect(!outage.lines.contains { ($0["event"] as? String) == "paused" && ($0["reason"] as? String) == "network" })
+        #expect(
+            outage.paused == nil, "paused although --no-network-monitor: \(String(describing: outage.paused?.object))")
+        #expect(
+            !outage.lines.contains { ($0["event"] as? String) == "paused" && ($0["reason"] as? String) == "network" })
         #expect(!outage.holds.contains { $0.kind == "network" }, "journal: \(outage.holds)")
         // Frames simply stall in TCP while the link is down (or the runner reconnects); none can fire.
         Self.expectNoFrameFiredWhileDown(outage)
-        #expect(ThreeByFive.isEveryFrameWithAtMostOneRepeat(outage.captures.map(\.label)), "\(outage.captures.map(\.label))")
+        #expect(
+            ThreeByFive.isEveryFrameWithAtMostOneRepeat(outage.captures.map(\.label)), "\(outage.captures.map(\.label))"
+        )
     }
 
     static func expectNoFrameFiredWhileDown(_ outage: Outage) {
-        print("network pause: link down \(outage.down) s to \(outage.up) s after the simulator started; fired at "
-            + outage.captures.map { String(format: "%.3f", $0.time) }.joined(separator: " "))
+        print(
+            "network pause: link down \(outage.down) s to \(outage.up) s after the simulator started; fired at "
+                + outage.captures.map { String(format: "%.3f", $0.time) }.joined(separator: " "))
         let during = outage.captures.filter { $0.time > outage.down + anchorTolerance && $0.time < outage.up }
-        #expect(during.isEmpty, "fired while the link was down (\(outage.down)...\(outage.up) s): \(during.map { "\($0.label)@\($0.time)" })")
+        #expect(
+            during.isEmpty,
+            "fired while the link was down (\(outage.down)...\(outage.up) s): \(during.map { "\($0.label)@\($0.time)" })"
+        )
         let after = outage.captures.filter { $0.time > outage.down + anchorTolerance }
         #expect(!after.isEmpty, "the outage came after the last frame; nothing was tested")
     }
@@ -111,54 +126,75 @@ struct NetworkPauseEndToEndTests {
             let sandbox = try ShootSandbox()
             defer { sandbox.remove() }
             let clock = ContinuousClock()
-            let (simulatorExecutable, simulatorArguments) = try namespaces.hdrshootCommand(in: namespaces.cameraNamespace, [
-                "simulate", "--host", namespaces.cameraAddress, "--port", "15740", "--exposure-cap", "0.02",
-                "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog,
-            ])
-            var outage = try await BackgroundProcess.with(simulatorExecutable, arguments: simulatorArguments, environment: sandbox.environment) { simulator in
+            let (simulatorExecutable, simulatorArguments) = try namespaces.hdrshootCommand(
+                in: namespaces.cameraNamespace,
+                [
+                    "simulate", "--host", namespaces.cameraAddress, "--port", "15740", "--exposure-cap", "0.02",
+                    "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog
+                ])
+            var outage = try await BackgroundProcess.with(
+                simulatorExecutable, arguments: simulatorArguments, environment: sandbox.environment
+            ) { simulator in
                 _ = try await simulator.waitForLine { $0.contains("listening on") }
-                let anchor = clock.now  // the simulator's capture times count from (just before) this instant
-                let runCommand = ["run"] + ThreeByFive.flags + ["--camera", namespaces.cameraAddress, "--confirm", "--json"]
+                let anchor = clock.now // the simulator's capture times count from (just before) this instant
+                let runCommand =
+                    ["run"] + ThreeByFive.flags + ["--camera", namespaces.cameraAddress, "--confirm", "--json"]
                     + sandbox.shootArguments
                 if resuming {
-                    let (executable, arguments) = try namespaces.hdrshootCommand(in: namespaces.hostNamespace, runCommand)
-                    let status = try await BackgroundProcess.with(executable, arguments: arguments, environment: sandbox.environment) { first in
-                        _ = try await first.waitForLine(timeout: .seconds(60)) { jsonObject($0)?["completed"] as? Int == 3 }
+                    let (executable, arguments) = try namespaces.hdrshootCommand(
+                        in: namespaces.hostNamespace, runCommand)
+                    let status = try await BackgroundProcess.with(
+                        executable, arguments: arguments, environment: sandbox.environment
+                    ) { first in
+                        _ = try await first.waitForLine(timeout: .seconds(60)) {
+                            jsonObject($0)?["completed"] as? Int == 3
+                        }
                         first.send(SIGINT)
                         return await first.waitForExit(timeout: .seconds(30))
                     }
                     try #require(status == 75, "the first run should stop resumable")
                 }
-                let command = resuming ? ["resume", "--confirm", "--json", "--state-dir", sandbox.stateDirectory] : runCommand
+                let command =
+                    resuming ? ["resume", "--confirm", "--json", "--state-dir", sandbox.stateDirectory] : runCommand
                 let (runExecutable, runArguments) = try namespaces.hdrshootCommand(
                     in: namespaces.hostNamespace, command + (monitor ? [] : ["--no-network-monitor"]))
-                let outage = try await BackgroundProcess.with(runExecutable, arguments: runArguments, environment: sandbox.environment) { run in
+                let outage = try await BackgroundProcess.with(
+                    runExecutable, arguments: runArguments, environment: sandbox.environment
+                ) { run in
                     // `completed` counts the whole shoot: a resume starts from what its summary says is captured.
-                    let summary = try await run.waitForLine(timeout: .seconds(60)) { jsonObject($0)?["event"] as? String == "summary" }
+                    let summary = try await run.waitForLine(timeout: .seconds(60)) {
+                        jsonObject($0)?["event"] as? String == "summary"
+                    }
                     let base = jsonObject(summary)?["captured"] as? Int ?? 0
                     _ = try await run.waitForLine(timeout: .seconds(60)) { line in
                         let object = jsonObject(line)
-                        return object?["phase"] as? String == "saved" && object?["completed"] as? Int == base + savedBeforeOutage
+                        return object?["phase"] as? String == "saved"
+                            && object?["completed"] as? Int == base + savedBeforeOutage
                     }
                     let downAt = clock.now
                     try await namespaces.setHostLink(up: false)
                     var paused: ([String: Any], Duration)?
                     // Without the monitor no line is expected: wait out the whole outage for one that should not come.
-                    if let line = try? await run.waitForLine(timeout: monitor ? .seconds(3) : outageLength - .milliseconds(100), where: {
-                        jsonObject($0)?["event"] as? String == "paused" && jsonObject($0)?["reason"] as? String == "network"
-                    }) {
+                    if let line = try? await run.waitForLine(
+                        timeout: monitor ? .seconds(3) : outageLength - .milliseconds(100),
+                        where: {
+                            jsonObject($0)?["event"] as? String == "paused"
+                                && jsonObject($0)?["reason"] as? String == "network"
+                        })
+                    {
                         paused = (jsonObject(line) ?? [:], clock.now - downAt)
                     }
-                    try await clock.sleep(until: downAt + outageLength)  // the kernel is real: real time
+                    try await clock.sleep(until: downAt + outageLength) // the kernel is real: real time
                     try await namespaces.setHostLink(up: true)
                     let upAt = clock.now
                     let status = await run.waitForExit(timeout: .seconds(60))
                     let lines = run.standardOutput.split(separator: "\n").compactMap { jsonObject(String($0)) }
-                    return Outage(exitCode: status, lines: lines, standardError: run.standardError,
-                                  paused: paused.map { (object: $0.0, latency: $0.1) },
-                                  down: seconds(downAt - anchor), up: seconds(upAt - anchor), captures: [], holds: [])
+                    return Outage(
+                        exitCode: status, lines: lines, standardError: run.standardError,
+                        paused: paused.map { (object: $0.0, latency: $0.1) },
+                        down: seconds(downAt - anchor), up: seconds(upAt - anchor), captures: [], holds: [])
                 }
-                simulator.send(SIGTERM)  // flushes the capture log
+                simulator.send(SIGTERM) // flushes the capture log
                 await simulator.waitForExit(timeout: .seconds(10))
                 return outage
             }

@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 extension VethNamespaces {
     /// `ip netns exec <namespace> <hdrshoot> arguments...` (ip execs hdrshoot, so the PID is hdrshoot's).
@@ -22,7 +22,8 @@ struct LoggedCapture: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
             let object = try #require(jsonObject(String(line)))
-            return LoggedCapture(label: try #require(object["label"] as? String), time: try #require(object["time"] as? Double))
+            return LoggedCapture(
+                label: try #require(object["label"] as? String), time: try #require(object["time"] as? Double))
         }
     }
 }
@@ -35,8 +36,10 @@ func journalHolds(stateDirectory: String) throws -> [(event: String, kind: Strin
     let journal = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     let log = try #require(journal["log"] as? [[String: Any]])
     return log.compactMap { entry in
-        guard let event = entry["event"] as? [String: Any], let name = event.keys.first, name == "paused" || name == "resumed",
-              let body = event[name] as? [String: Any], let reason = body["_0"] as? [String: Any] else { return nil }
+        guard let event = entry["event"] as? [String: Any], let name = event.keys.first,
+            name == "paused" || name == "resumed",
+            let body = event[name] as? [String: Any], let reason = body["_0"] as? [String: Any]
+        else { return nil }
         return (name, reason["kind"] as? String ?? "?", reason["detail"] as? String)
     }
 }

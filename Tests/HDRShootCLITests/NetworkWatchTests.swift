@@ -6,6 +6,7 @@ import Shooting
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import HDRShootCLI
 
 /// The watch's wiring: monitor events (scripted, with the snapshot the monitor would hold after each) into a
@@ -15,13 +16,16 @@ import Testing
 struct NetworkWatchTests {
     static let camera = SSID("DIRECT-xxxx:ILCE-7M3")!
     static let home = SSID("HomeNet")!
-    static let leftForHome = "Paused: the host left the camera's Wi-Fi 'DIRECT-xxxx:ILCE-7M3' for 'HomeNet'. Rejoin it to resume."
+    static let leftForHome =
+        "Paused: the host left the camera's Wi-Fi 'DIRECT-xxxx:ILCE-7M3' for 'HomeNet'. Rejoin it to resume."
     static let left = "Paused: the host left the camera's Wi-Fi 'DIRECT-xxxx:ILCE-7M3'. Rejoin it to resume."
-    static let back = "The host is back on the camera's Wi-Fi 'DIRECT-xxxx:ILCE-7M3'; continuing once the camera answers."
+    static let back =
+        "The host is back on the camera's Wi-Fi 'DIRECT-xxxx:ILCE-7M3'; continuing once the camera answers."
 
     static func wifi(_ wireless: WirelessStatus, usable: Bool = true) -> NetworkSnapshot {
-        NetworkSnapshot(interfaceName: "wlan0", interfaceIndex: 3, isUsable: usable,
-                        addresses: [IPAddress("192.168.122.10")!], wireless: wireless)
+        NetworkSnapshot(
+            interfaceName: "wlan0", interfaceIndex: 3, isUsable: usable,
+            addresses: [IPAddress("192.168.122.10")!], wireless: wireless)
     }
 
     /// A runner (never started: holds and their journal entries work before `run`) with a journal on disk.
@@ -31,11 +35,15 @@ struct NetworkWatchTests {
         let folder: URL
 
         init() async throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-watch-\(UUID().uuidString)")
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "hdrshoot-watch-\(UUID().uuidString)")
             let store = JournalStore(directory: folder.appendingPathComponent("state"))
-            let plan = BracketPlan(sets: [[ShutterSpeed(numerator: 1, denominator: 1000), ShutterSpeed(numerator: 1, denominator: 500)]])
-            let journal = ShootJournal(plan: plan, camera: CameraIdentity(model: "ILCE-7M3", address: "192.168.122.1:15740"),
-                                       outputDirectory: folder.appendingPathComponent("out").path)
+            let plan = BracketPlan(sets: [
+                [ShutterSpeed(numerator: 1, denominator: 1000), ShutterSpeed(numerator: 1, denominator: 500)]
+            ])
+            let journal = ShootJournal(
+                plan: plan, camera: CameraIdentity(model: "ILCE-7M3", address: "192.168.122.1:15740"),
+                outputDirectory: folder.appendingPathComponent("out").path)
             try await store.create(journal)
             recorder = JournalRecorder(journal: journal, store: store)
             runner = makeRunner(
@@ -75,11 +83,16 @@ struct NetworkWatchTests {
     @Test func aRoamToAnotherSSIDPausesWithBothNamesAndTheWayBackResumes() async throws {
         let rig = try await Rig()
         defer { try? FileManager.default.removeItem(at: rig.folder) }
-        let (notes, failures) = await Self.follow(rig, initial: Self.wifi(.connected(ssid: Self.camera)), steps: [
-            (.ssidChanged(from: Self.camera, to: Self.home), Self.wifi(.connected(ssid: Self.home))),
-            (.addressLost(interface: "wlan0", address: IPAddress("192.168.122.10")!), Self.wifi(.connected(ssid: Self.home))),
-            (.ssidChanged(from: Self.home, to: Self.camera), Self.wifi(.connected(ssid: Self.camera))),
-        ])
+        let (notes, failures) = await Self.follow(
+            rig, initial: Self.wifi(.connected(ssid: Self.camera)),
+            steps: [
+                (.ssidChanged(from: Self.camera, to: Self.home), Self.wifi(.connected(ssid: Self.home))),
+                (
+                    .addressLost(interface: "wlan0", address: IPAddress("192.168.122.10")!),
+                    Self.wifi(.connected(ssid: Self.home))
+                ),
+                (.ssidChanged(from: Self.home, to: Self.camera), Self.wifi(.connected(ssid: Self.camera)))
+            ])
         var shown = rig.runner.events.makeAsyncIterator()
         guard case .paused(let paused)? = await shown.next(), case .resumed(let resumed)? = await shown.next() else {
             Issue.record("expected paused then resumed")
@@ -96,13 +109,15 @@ struct NetworkWatchTests {
     @Test func disconnectThenAnotherNetworkPausesOnceAndNotesTheNewNetwork() async throws {
         let rig = try await Rig()
         defer { try? FileManager.default.removeItem(at: rig.folder) }
-        let (notes, _) = await Self.follow(rig, initial: Self.wifi(.connected(ssid: Self.camera)), steps: [
-            (.disconnected(reason: 3), Self.wifi(.disconnected, usable: true)),
-            (.linkDown(interface: "wlan0"), Self.wifi(.disconnected, usable: false)),
-            (.connected(ssid: Self.home), Self.wifi(.connected(ssid: Self.home), usable: false)),
-            (.ssidChanged(from: Self.camera, to: Self.home), Self.wifi(.connected(ssid: Self.home), usable: false)),
-            (.linkUp(interface: "wlan0"), Self.wifi(.connected(ssid: Self.home))),
-        ])
+        let (notes, _) = await Self.follow(
+            rig, initial: Self.wifi(.connected(ssid: Self.camera)),
+            steps: [
+                (.disconnected(reason: 3), Self.wifi(.disconnected, usable: true)),
+                (.linkDown(interface: "wlan0"), Self.wifi(.disconnected, usable: false)),
+                (.connected(ssid: Self.home), Self.wifi(.connected(ssid: Self.home), usable: false)),
+                (.ssidChanged(from: Self.camera, to: Self.home), Self.wifi(.connected(ssid: Self.home), usable: false)),
+                (.linkUp(interface: "wlan0"), Self.wifi(.connected(ssid: Self.home)))
+            ])
         #expect(notes == [Self.leftForHome])
         #expect(await rig.holds().map(\.paused) == [true])
         #expect(await rig.holds().first?.detail == Self.left)
@@ -113,23 +128,28 @@ struct NetworkWatchTests {
         let rig = try await Rig()
         defer { try? FileManager.default.removeItem(at: rig.folder) }
         // The kernel dropped the link-down/link-up events: the re-read state after ENOBUFS decides.
-        _ = await Self.follow(rig, initial: Self.wifi(.notWireless), steps: [
-            (.wirelessUnavailable, Self.wifi(.notWireless)),
-            (.eventsLost, Self.wifi(.notWireless, usable: false)),
-            (.eventsLost, Self.wifi(.notWireless)),
-        ])
-        #expect(await rig.holds().map(\.detail) == [
-            "Paused: the network link to the camera (wlan0) went down. Reconnect it to resume.",
-            "The network link to the camera (wlan0) is back; continuing once the camera answers.",
-        ])
+        _ = await Self.follow(
+            rig, initial: Self.wifi(.notWireless),
+            steps: [
+                (.wirelessUnavailable, Self.wifi(.notWireless)),
+                (.eventsLost, Self.wifi(.notWireless, usable: false)),
+                (.eventsLost, Self.wifi(.notWireless))
+            ])
+        #expect(
+            await rig.holds().map(\.detail) == [
+                "Paused: the network link to the camera (wlan0) went down. Reconnect it to resume.",
+                "The network link to the camera (wlan0) is back; continuing once the camera answers."
+            ])
     }
 
     @Test func aMonitorThatDiesReleasesItsHoldSoTheReconnectDecides() async throws {
         let rig = try await Rig()
         defer { try? FileManager.default.removeItem(at: rig.folder) }
-        let (_, failures) = await Self.follow(rig, initial: Self.wifi(.connected(ssid: Self.camera)), steps: [
-            (.linkDown(interface: "wlan0"), Self.wifi(.connected(ssid: Self.camera), usable: false)),
-        ], ending: NetworkMonitorError.closed)
+        let (_, failures) = await Self.follow(
+            rig, initial: Self.wifi(.connected(ssid: Self.camera)),
+            steps: [
+                (.linkDown(interface: "wlan0"), Self.wifi(.connected(ssid: Self.camera), usable: false))
+            ], ending: NetworkMonitorError.closed)
         #expect(failures == ["network monitor closed"])
         #expect(await rig.holds().map(\.paused) == [true, false])
         #expect(await rig.runner.activeHolds.isEmpty)

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HDRShootCLI
-@testable import Shooting
+import Glibc
 import TestSupport
 import Testing
-import Glibc
+
+@testable import HDRShootCLI
+@testable import Shooting
 
 /// One shoot per output folder, manifests never mixed or downgraded, and set folders ready to merge.
 @Suite("output folders and manifests (built binary)")
@@ -19,20 +20,24 @@ struct OutputFolderTests {
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
         let ((first, before, second), fired) = try await sandbox.withSimulator { port in
             let first = try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
-            let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.outputDirectory).appendingPathComponent("manifest.json"))
+            let before = try Data(
+                contentsOf: URL(fileURLWithPath: sandbox.outputDirectory).appendingPathComponent("manifest.json"))
             return (first, before, try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"]))
         }
         #expect(first.exitCode == 0, "\(first.standardError)")
         let id = try #require(try sandbox.manifest()["shoot"] as? String)
         #expect(second.exitCode == 64)
-        #expect(second.errorLines == [
-            "error: the folder \(sandbox.outputDirectory) already holds the finished shoot \(id); pass --output with a new folder",
-            "Run 'hdrshoot run --help' for usage.",
-        ])
+        #expect(
+            second.errorLines == [
+                "error: the folder \(sandbox.outputDirectory) already holds the finished shoot \(id); pass --output with a new folder",
+                "Run 'hdrshoot run --help' for usage."
+            ])
         // Refused before the camera: nothing fired, no copies beside the first shoot's files, manifest untouched.
         #expect(fired == ThreeByFive.labels)
         #expect(Self.listing(sandbox.outputDirectory).filter { $0.hasSuffix(".JPG") }.count == 15)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.outputDirectory).appendingPathComponent("manifest.json")) == before)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: sandbox.outputDirectory).appendingPathComponent("manifest.json"))
+                == before)
     }
 
     @Test func aRunIntoAnUnfinishedShootsFolderPointsToResumeOfThatShoot() async throws {
@@ -46,8 +51,10 @@ struct OutputFolderTests {
         let id = try #require(try sandbox.manifest()["shoot"] as? String)
         let again = try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:1"])
         #expect(again.exitCode == 64)
-        #expect(again.errorLines.first.map(String.init) == "error: the folder \(sandbox.outputDirectory) already holds the unfinished shoot \(id); "
-            + "pass --output with a new folder, or continue that shoot with `hdrshoot resume --id \(id)`")
+        #expect(
+            again.errorLines.first.map(String.init)
+                == "error: the folder \(sandbox.outputDirectory) already holds the unfinished shoot \(id); "
+                + "pass --output with a new folder, or continue that shoot with `hdrshoot resume --id \(id)`")
         #expect(try sandbox.manifest()["status"] as? String == "stopped")
     }
 
@@ -56,7 +63,8 @@ struct OutputFolderTests {
         defer { sandbox.remove() }
         try FileManager.default.createDirectory(atPath: sandbox.outputDirectory, withIntermediateDirectories: true)
         var journal = ShootJournal(
-            id: "20261122-000000-abcd", plan: RunCommandTests.threeByFive, camera: CameraIdentity(model: "ILCE-7M3", address: "simulator"),
+            id: "20261122-000000-abcd", plan: RunCommandTests.threeByFive,
+            camera: CameraIdentity(model: "ILCE-7M3", address: "simulator"),
             outputDirectory: sandbox.outputDirectory)
         journal.status = .complete
         let finished = ShootManifest(journal: journal, planned: [:], actual: [:])
@@ -65,12 +73,15 @@ struct OutputFolderTests {
         let bytes = try Data(contentsOf: url)
         // A late write of the same shoot that still says inProgress (a run killed at its very end).
         journal.status = .inProgress
-        #expect(try await ShootManifest(journal: journal, planned: [:], actual: [:]).write(to: sandbox.outputDirectory) == .keptFinished)
+        #expect(
+            try await ShootManifest(journal: journal, planned: [:], actual: [:]).write(to: sandbox.outputDirectory)
+                == .keptFinished)
         // Another shoot aimed at the same folder.
         var other = journal
         other.id = "20261123-000000-beef"
-        #expect(try await ShootManifest(journal: other, planned: [:], actual: [:]).write(to: sandbox.outputDirectory)
-            == .keptAnotherShoot(id: "20261122-000000-abcd"))
+        #expect(
+            try await ShootManifest(journal: other, planned: [:], actual: [:]).write(to: sandbox.outputDirectory)
+                == .keptAnotherShoot(id: "20261122-000000-abcd"))
         #expect(try Data(contentsOf: url) == bytes)
     }
 
@@ -79,7 +90,9 @@ struct OutputFolderTests {
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--dedupe", "--link-shared", "--confirm", "--camera", "127.0.0.1:\(port)"]
+                ["run"] + ThreeByFive.flags + [
+                    "--dedupe", "--link-shared", "--confirm", "--camera", "127.0.0.1:\(port)"
+                ]
                     + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
@@ -88,7 +101,9 @@ struct OutputFolderTests {
         let plan = try #require(manifest["plan"] as? [String: Any])
         #expect(plan["shadow"] as? String == "1\"" && plan["highlight"] as? String == "1/1000")
         #expect(plan["frames"] as? Int == 5 && plan["spacing"] as? String == "1" && plan["scale"] as? String == "third")
-        #expect(plan["order"] as? String == "fast-first" && plan["dedupe"] as? Bool == true && plan["linkShared"] as? Bool == true)
+        #expect(
+            plan["order"] as? String == "fast-first" && plan["dedupe"] as? Bool == true
+                && plan["linkShared"] as? Bool == true)
         let sets = try #require(manifest["sets"] as? [[String: Any]])
         #expect(sets.count == 3)
         let files = sets.map { $0["files"] as? [String] ?? [] }
@@ -98,7 +113,10 @@ struct OutputFolderTests {
         let shared = try #require(files[0].last)
         let name = try #require(shared.split(separator: "/").last)
         #expect(files[1].first == "set-02/\(name)")
-        #expect(files.enumerated().allSatisfy { index, list in list.allSatisfy { $0.hasPrefix(String(format: "set-%02d/", index + 1)) } })
+        #expect(
+            files.enumerated().allSatisfy { index, list in
+                list.allSatisfy { $0.hasPrefix(String(format: "set-%02d/", index + 1)) }
+            })
         var original = stat()
         var link = stat()
         #expect(stat(sandbox.outputDirectory + "/" + shared, &original) == 0)
@@ -111,7 +129,9 @@ struct OutputFolderTests {
         defer { sandbox.remove() }
         let (result, _) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--dedupe", "--order", "slow-first", "--confirm", "--camera", "127.0.0.1:\(port)"]
+                ["run"] + ThreeByFive.flags + [
+                    "--dedupe", "--order", "slow-first", "--confirm", "--camera", "127.0.0.1:\(port)"
+                ]
                     + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
@@ -128,8 +148,13 @@ struct OutputFolderTests {
     @Test func linkSharedWithoutDedupeIsAUsageError() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let result = try await sandbox.hdrshoot(["run"] + ThreeByFive.flags + ["--link-shared", "--camera", "simulator", "--confirm"] + sandbox.shootArguments)
+        let result = try await sandbox.hdrshoot(
+            ["run"] + ThreeByFive.flags + ["--link-shared", "--camera", "simulator", "--confirm"]
+                + sandbox.shootArguments)
         #expect(result.exitCode == 64)
-        #expect(result.errorLines.first == "error: --link-shared needs --dedupe (without it every set shoots its own copy of the frame it shares)")
+        #expect(
+            result.errorLines.first
+                == "error: --link-shared needs --dedupe (without it every set shoots its own copy of the frame it shares)"
+        )
     }
 }

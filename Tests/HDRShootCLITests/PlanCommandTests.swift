@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HDRShootCLI
 
 /// `hdrshoot plan` run in-process: output text, JSON, help and usage errors.
@@ -8,14 +9,15 @@ import Testing
         let run = await runCLI(["plan", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5"])
         #expect(run.exitCode == 0)
         #expect(run.standardError.isEmpty)
-        #expect(run.standardOutput == """
-            Set  Speeds
-              1  1/1000  1/500  1/250  1/125  1/60
-              2  1/60    1/30   1/15   1/8    1/4
-              3  1/4     0.5"   1"     2"     4"
-            3 sets, 15 exposures (13 distinct), range 8 EV, longest 4", estimated 12 s
+        #expect(
+            run.standardOutput == """
+                Set  Speeds
+                  1  1/1000  1/500  1/250  1/125  1/60
+                  2  1/60    1/30   1/15   1/8    1/4
+                  3  1/4     0.5"   1"     2"     4"
+                3 sets, 15 exposures (13 distinct), range 8 EV, longest 4", estimated 12 s
 
-            """)
+                """)
     }
 
     @Test func printsWarningsAfterTheSummary() async {
@@ -37,10 +39,11 @@ import Testing
         #expect(run.exitCode == 0)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "rangeEv", "numSets", "totalExposures", "distinctExposures", "longestExposureSeconds",
-            "estimatedSeconds", "warnings", "sets",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "rangeEv", "numSets", "totalExposures", "distinctExposures", "longestExposureSeconds",
+                "estimatedSeconds", "warnings", "sets"
+            ])
         #expect(object["rangeEv"] as? Double == 8)
         #expect(object["numSets"] as? Int == 3)
         #expect(object["totalExposures"] as? Int == 15)
@@ -60,18 +63,19 @@ import Testing
     @Test func optionsReachThePlanner() async {
         let run = await runCLI([
             "plan", "--shadow", "1/4", "--highlight", "1/1000", "--scale", "half", "--dedupe", "--order",
-            "slow-first", "--ev", "1", "--overhead", "0",
+            "slow-first", "--ev", "1", "--overhead", "0"
         ])
         #expect(run.exitCode == 0)
         // Half scale, deduplicated shared frames, slowest first, no overhead: 13 distinct exposures, 8.0 s.
-        #expect(run.standardOutput == """
-            Set  Speeds
-              1  4"    2"     1"     0.5"
-              2  1/4   1/8    1/15   1/30
-              3  1/60  1/125  1/250  1/500  1/1000
-            3 sets, 13 exposures (13 distinct), range 8 EV, longest 4", estimated 8.0 s
+        #expect(
+            run.standardOutput == """
+                Set  Speeds
+                  1  4"    2"     1"     0.5"
+                  2  1/4   1/8    1/15   1/30
+                  3  1/60  1/125  1/250  1/500  1/1000
+                3 sets, 13 exposures (13 distinct), range 8 EV, longest 4", estimated 8.0 s
 
-            """)
+                """)
     }
 
     @Test(arguments: badPlanInputs)
@@ -81,7 +85,8 @@ import Testing
         #expect(run.standardOutput.isEmpty)
         #expect(run.errorLines.count == 2, "\(run.standardError)")
         #expect(run.errorLines.first?.hasPrefix(message) == true, "\(run.standardError)")
-        let hint = arguments.first == "plan" ? "Run 'hdrshoot plan --help' for usage." : "Run 'hdrshoot --help' for usage."
+        let hint =
+            arguments.first == "plan" ? "Run 'hdrshoot plan --help' for usage." : "Run 'hdrshoot --help' for usage."
         #expect(run.errorLines.last.map(String.init) == hint)
     }
 

@@ -1,14 +1,16 @@
 import Foundation
-@testable import HDRShootCLI
+import Glibc
 import TestSupport
 import Testing
-import Glibc
+
+@testable import HDRShootCLI
 
 /// The README says what the built binary does, and its steps work as written.
 @Suite("README as written (built binary)")
 struct ReadmeTests {
     /// The repository's root (this file is `Tests/HDRShootCLITests/ReadmeTests.swift`).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func text(_ name: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
@@ -33,7 +35,9 @@ struct ReadmeTests {
         let lead = "`swift run hdrshoot plan --shadow 1/4 --highlight 1/1000 --frames 5` only plans:\n\n```\n"
         let start = try #require(readme.range(of: lead))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let result = try await ProcessRunner.runHDRShoot(["plan", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5"])
+        let result = try await ProcessRunner.runHDRShoot([
+            "plan", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5"
+        ])
         #expect(result.exitCode == 0)
         #expect(result.standardOutput == String(readme[start.upperBound..<end.lowerBound]))
     }
@@ -54,15 +58,20 @@ struct ReadmeTests {
         #expect(try Self.shellLines().contains { $0.hasPrefix("make install PREFIX=") })
         // Dry run: the commands make would run, without a release build.
         let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/make"), arguments: ["-n", "-C", Self.root.path, "install", "PREFIX=/opt/hdr"])
+            URL(fileURLWithPath: "/usr/bin/make"), arguments: ["-n", "-C", Self.root.path, "install", "PREFIX=/opt/hdr"]
+        )
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("swift build -c release --product hdrshoot"))
-        #expect(result.standardOutput.contains(#"install -m 0755 "$(swift build -c release --show-bin-path)/hdrshoot" "/opt/hdr/bin/hdrshoot""#))
+        #expect(
+            result.standardOutput.contains(
+                #"install -m 0755 "$(swift build -c release --show-bin-path)/hdrshoot" "/opt/hdr/bin/hdrshoot""#))
     }
 
     @Test func theDefaultOutputFolderIsIgnoredByGit() throws {
         let name = RunCommand.defaultOutputName(at: Date())
-        let patterns = try Self.text(".gitignore").split(separator: "\n").filter { !$0.hasPrefix("#") && $0.hasSuffix("/") }
+        let patterns = try Self.text(".gitignore").split(separator: "\n").filter {
+            !$0.hasPrefix("#") && $0.hasSuffix("/")
+        }
         #expect(patterns.contains { fnmatch(String($0.dropLast()), name, 0) == 0 }, "\(name)")
     }
 
@@ -72,10 +81,12 @@ struct ReadmeTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let result = try await sandbox.hdrshoot(
-            ["run", "--shadow", "1/1000", "--highlight", "1/1000", "--camera", "simulator", "--confirm"] + sandbox.shootArguments)
+            ["run", "--shadow", "1/1000", "--highlight", "1/1000", "--camera", "simulator", "--confirm"]
+                + sandbox.shootArguments)
         #expect(result.exitCode == 0, "\(result.standardError)")
         let image = try #require(OutputFolderTests.listing(sandbox.outputDirectory).first { $0.hasSuffix(".JPG") })
-        let size = try FileManager.default.attributesOfItem(atPath: sandbox.outputDirectory + "/" + image)[.size] as? Int
+        let size =
+            try FileManager.default.attributesOfItem(atPath: sandbox.outputDirectory + "/" + image)[.size] as? Int
         #expect(size == 100_000)
         let help = try await sandbox.hdrshoot(["simulate", "--help"])
         #expect(help.standardOutput.contains("200000"))

@@ -1,37 +1,51 @@
 import Exposure
 import Foundation
-@testable import HDRShootCLI
-@testable import Shooting
 import SonyCamera
 import TestSupport
 import Testing
 
+@testable import HDRShootCLI
+@testable import Shooting
+
 /// The shoot commands' texts, options and refusals, in-process (no camera needed) and as the built binary.
 @Suite("run, resume, status: texts and refusals")
 struct RunCommandTests {
-    static let threeByFive = BracketPlan(sets: [
-        ["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"], ["1/4", "0.5", "1", "2", "4"],
-    ].map { $0.map { try! ShutterScale.third.parseSpeed($0).speed } })
+    static let threeByFive = BracketPlan(
+        sets: [
+            ["1/1000", "1/500", "1/250", "1/125", "1/60"], ["1/60", "1/30", "1/15", "1/8", "1/4"],
+            ["1/4", "0.5", "1", "2", "4"]
+        ].map { $0.map { try! ShutterScale.third.parseSpeed($0).speed } })
 
     @Test func summaryLineMatchesTheIssue() {
-        #expect(ShootText.summary(Self.threeByFive, overhead: 0.25) == "3 sets, 15 exposures. Longest exposure: 4\". Estimated time: ~12 s.")
+        #expect(
+            ShootText.summary(Self.threeByFive, overhead: 0.25)
+                == "3 sets, 15 exposures. Longest exposure: 4\". Estimated time: ~12 s.")
     }
 
     @Test func endLinesGiveTheTrueCounts() {
         let complete = ShootResult(completed: 15, total: 15, capturedThisRun: 15, resumePosition: nil, stopReason: nil)
         #expect(ShootText.endLine(complete) == "Complete: 15 of 15 exposures captured")
         let stopped = ShootResult(
-            completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3), stopReason: .stopRequested)
-        #expect(ShootText.endLine(stopped)
-            == "Stopped at set 2, frame 3. 7 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 8.")
+            completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
+            stopReason: .stopRequested)
+        #expect(
+            ShootText.endLine(stopped)
+                == "Stopped at set 2, frame 3. 7 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 8."
+        )
     }
 
     @Test func substitutionsReadLikeTheIssue() {
-        let line = ShootText.substitutionLines([.init(planned: ShutterSpeed(numerator: 1, denominator: 6400), used: ShutterSpeed(numerator: 1, denominator: 5000))])
+        let line = ShootText.substitutionLines([
+            .init(
+                planned: ShutterSpeed(numerator: 1, denominator: 6400),
+                used: ShutterSpeed(numerator: 1, denominator: 5000))
+        ])
         #expect(line == ["1/6400 not available on this camera, using 1/5000"])
     }
 
-    @Test(arguments: [("5m", 300_000), ("90s", 90_000), ("300", 300_000), ("1h", 3_600_000), ("500ms", 500), ("2.5m", 150_000)])
+    @Test(arguments: [
+        ("5m", 300_000), ("90s", 90_000), ("300", 300_000), ("1h", 3_600_000), ("500ms", 500), ("2.5m", 150_000)
+    ])
     func reconnectTimeoutsParse(text: String, milliseconds: Int64) {
         #expect(ShootConsole.parseDuration(text) == .milliseconds(milliseconds))
     }
@@ -43,10 +57,15 @@ struct RunCommandTests {
 
     @Test func progressJSONHasTheDocumentedKeys() {
         let progress = FrameProgress(
-            position: ShootPosition(set: 2, frame: 3), setCount: 3, framesInSet: 5, speed: ShutterSpeed(numerator: 1, denominator: 15),
-            setting: .timed(ShutterSpeed(numerator: 1, denominator: 15)), phase: .capturing, completed: 7, total: 15, saved: nil)
+            position: ShootPosition(set: 2, frame: 3), setCount: 3, framesInSet: 5,
+            speed: ShutterSpeed(numerator: 1, denominator: 15),
+            setting: .timed(ShutterSpeed(numerator: 1, denominator: 15)), phase: .capturing, completed: 7, total: 15,
+            saved: nil)
         let object = ShootProgressView.json(.progress(progress))
-        #expect(Set(object.keys) == ["event", "set", "frame", "sets", "framesInSet", "speed", "setting", "phase", "completed", "total"])
+        #expect(
+            Set(object.keys) == [
+                "event", "set", "frame", "sets", "framesInSet", "speed", "setting", "phase", "completed", "total"
+            ])
         #expect(object["phase"] as? String == "capturing")
         #expect(object["speed"] as? String == "1/15")
     }
@@ -57,12 +76,13 @@ struct RunCommandTests {
         view.show(.started(position: .start, completed: 0, total: 15))
         view.show(.paused(PauseReason(.user)))
         view.show(.reconnecting(attempt: 2, delay: .seconds(5)))
-        #expect(output.standardOutput == """
-            Shooting from set 1, frame 1 (0 of 15 exposures already captured)
-            Paused; press space or p to continue, q to stop
-            Reconnecting in 5 s (attempt 2)
+        #expect(
+            output.standardOutput == """
+                Shooting from set 1, frame 1 (0 of 15 exposures already captured)
+                Paused; press space or p to continue, q to stop
+                Reconnecting in 5 s (attempt 2)
 
-            """)
+                """)
     }
 
     @Test func reconnectMessagesAreOneFlatLineEach() throws {
@@ -76,16 +96,18 @@ struct RunCommandTests {
         let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
         let options = ShootConsole.Options(
-            target: nil, confirm: true, json: false, store: JournalStore(directory: state), reconnectTimeout: .seconds(300),
+            target: nil, confirm: true, json: false, store: JournalStore(directory: state),
+            reconnectTimeout: .seconds(300),
             interactive: false, liveOutput: false)
         let result = ShootResult(
             completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
             stopReason: .reconnectGaveUp(attempts: 12, lastError: refused))
         let ended = CapturedOutput()
         _ = ShootConsole.report(result, outputDirectory: "/photos/shoot", options: options, output: ended)
-        #expect(ended.standardError == "error: lost the camera and could not reconnect within 5 min after 12 attempts "
-            + "(last: connection refused); check that the camera is on and in 'Ctrl w/ Smartphone'; `hdrshoot resume` "
-            + "will continue once the camera is back\n")
+        #expect(
+            ended.standardError == "error: lost the camera and could not reconnect within 5 min after 12 attempts "
+                + "(last: connection refused); check that the camera is on and in 'Ctrl w/ Smartphone'; `hdrshoot resume` "
+                + "will continue once the camera is back\n")
     }
 
     @Test func badCameraAddressIsAUsageError() async {
@@ -97,7 +119,8 @@ struct RunCommandTests {
     @Test func badReconnectTimeoutIsAUsageError() async {
         let run = await runCLI(["run", "--shadow", "1", "--highlight", "1/1000", "--reconnect-timeout", "soon"])
         #expect(run.exitCode == 64)
-        #expect(run.errorLines.first == "error: --reconnect-timeout: 'soon' is not a duration; write it like 90s, 5m or 1h")
+        #expect(
+            run.errorLines.first == "error: --reconnect-timeout: 'soon' is not a duration; write it like 90s, 5m or 1h")
     }
 
     @Test func runDoesNotTakeRestartSet() async {
@@ -110,15 +133,20 @@ struct RunCommandTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let run = await runCLI(["resume", "--confirm", "--state-dir", state.path])
         #expect(run.exitCode == 1)
-        #expect(run.standardError == "error: there is no unfinished shoot in \(state.path) to resume; start one with `hdrshoot run`\n")
+        #expect(
+            run.standardError
+                == "error: there is no unfinished shoot in \(state.path) to resume; start one with `hdrshoot run`\n")
     }
 
     @Test func statusWithoutShootsSaysSo() async throws {
         let state = try TemporaryFolder(prefix: "hdrshoot-run").url
         defer { try? FileManager.default.removeItem(at: state) }
-        #expect(await runCLI(["status", "--state-dir", state.path]).standardOutput == "No shoot recorded in \(state.path).\n")
-        #expect(await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput
-            == "{\"state\":\"none\",\"stateDirectory\":\"\(state.path)\"}\n")
+        #expect(
+            await runCLI(["status", "--state-dir", state.path]).standardOutput
+                == "No shoot recorded in \(state.path).\n")
+        #expect(
+            await runCLI(["status", "--json", "--state-dir", state.path]).standardOutput
+                == "{\"state\":\"none\",\"stateDirectory\":\"\(state.path)\"}\n")
     }
 
     @Test func statusOfADamagedJournalIsOneClearLine() async throws {
@@ -128,7 +156,10 @@ struct RunCommandTests {
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
         let run = await runCLI(["status", "--state-dir", state.path])
         #expect(run.exitCode == 1)
-        #expect(run.standardError == "error: the shoot journal \(path) is damaged or was edited, so it was left untouched; move it aside to continue\n")
+        #expect(
+            run.standardError
+                == "error: the shoot journal \(path) is damaged or was edited, so it was left untouched; move it aside to continue\n"
+        )
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "{ not json")
     }
 
@@ -137,7 +168,8 @@ struct RunCommandTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let store = JournalStore(directory: state)
         var journal = ShootJournal(
-            id: "20261122-000000-abcd", plan: Self.threeByFive, camera: CameraIdentity(model: "ILCE-7M3", address: "192.168.122.1:15740"),
+            id: "20261122-000000-abcd", plan: Self.threeByFive,
+            camera: CameraIdentity(model: "ILCE-7M3", address: "192.168.122.1:15740"),
             outputDirectory: "/photos/shoot")
         for position in Self.threeByFive.positions.prefix(7) {
             journal.updateFrame(at: position) { $0.state = .done(images: [], at: Date()) }
@@ -149,11 +181,13 @@ struct RunCommandTests {
         #expect(text.exitCode == 0)
         #expect(text.standardOutput.contains("State:     stopped (the camera could not be reconnected)"))
         #expect(text.standardOutput.contains("Captured:  7 of 15 exposures"))
-        #expect(text.standardOutput.contains("Resume at: set 2, frame 3 (8 remaining); run `hdrshoot resume` to continue"))
+        #expect(
+            text.standardOutput.contains("Resume at: set 2, frame 3 (8 remaining); run `hdrshoot resume` to continue"))
         #expect(text.standardOutput.contains("Possibly duplicated: set 2, frame 3"))
         #expect(text.standardOutput.contains("Output:    /photos/shoot"))
         let json = await runCLI(["status", "--json", "--state-dir", state.path])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(object["stopReason"] as? String == "reconnectGaveUp")
         #expect((object["resumePosition"] as? [String: Int]) == ["set": 2, "frame": 3])
     }
@@ -161,9 +195,13 @@ struct RunCommandTests {
     @Test func runWithoutACameraSuggestsTheSimulator() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let result = try await sandbox.hdrshoot(["run", "--shadow", "1", "--highlight", "1/1000", "--confirm"] + sandbox.shootArguments)
+        let result = try await sandbox.hdrshoot(
+            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm"] + sandbox.shootArguments)
         #expect(result.exitCode == 64)
-        #expect(result.errorLines.first == "error: no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot without a camera")
+        #expect(
+            result.errorLines.first
+                == "error: no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot without a camera"
+        )
     }
 
     @Test func runWithAnUnreachableCameraExits69() async throws {
@@ -172,30 +210,35 @@ struct RunCommandTests {
         // Port 1 on loopback refuses at once. The binary goes through its real retries, on a short schedule
         // (the default 2, 5 and 10 s are checked in virtual time by ConnectBackoffTests).
         let result = try await sandbox.hdrshoot(
-            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"] + sandbox.shootArguments,
+            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"]
+                + sandbox.shootArguments,
             environment: ["HDRSHOOT_CONNECT_BACKOFF": "0.1s,0.2s,0.3s"])
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
-        #expect(result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1 after 4 attempts"))
+        #expect(
+            result.standardError.hasPrefix("error: could not connect to the camera at 127.0.0.1:1 after 4 attempts"))
         // Never silent: whom it waits for, then every retry with its wait, as they happen.
-        #expect(result.standardOutput == """
-            3 sets, 15 exposures. Longest exposure: 4". Estimated time: ~12 s.
-            Connecting to 127.0.0.1:1…
-            no answer (connection refused); trying again in 0.1 s (attempt 2 of 4)
-            no answer (connection refused); trying again in 0.2 s (attempt 3 of 4)
-            no answer (connection refused); trying again in 0.3 s (attempt 4 of 4)
+        #expect(
+            result.standardOutput == """
+                3 sets, 15 exposures. Longest exposure: 4". Estimated time: ~12 s.
+                Connecting to 127.0.0.1:1…
+                no answer (connection refused); trying again in 0.1 s (attempt 2 of 4)
+                no answer (connection refused); trying again in 0.2 s (attempt 3 of 4)
+                no answer (connection refused); trying again in 0.3 s (attempt 4 of 4)
 
-            """)
+                """)
     }
 
     @Test func aBadConnectScheduleIsAUsageErrorBeforeAnyAttempt() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let result = try await sandbox.hdrshoot(
-            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"] + sandbox.shootArguments,
+            ["run", "--shadow", "1", "--highlight", "1/1000", "--confirm", "--camera", "127.0.0.1:1"]
+                + sandbox.shootArguments,
             environment: ["HDRSHOOT_CONNECT_BACKOFF": "2s,soon"])
         #expect(result.exitCode == 64)
-        let expected = "error: HDRSHOOT_CONNECT_BACKOFF='2s,soon' is not a list of waits between connection attempts; "
+        let expected =
+            "error: HDRSHOOT_CONNECT_BACKOFF='2s,soon' is not a list of waits between connection attempts; "
             + "write it like 2s,5s,10s (each at most 10m), or unset it"
         #expect(result.errorLines.first.map(String.init) == expected)
         #expect(!result.standardOutput.contains("Connecting"))
@@ -205,7 +248,8 @@ struct RunCommandTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let result = try await sandbox.hdrshoot(
-            ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm"] + sandbox.shootArguments)
+            ["run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "3", "--camera", "simulator", "--confirm"]
+                + sandbox.shootArguments)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
         #expect(result.standardOutput.contains("Complete: 3 of 3 exposures captured"))

@@ -1,7 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-import Glibc
 
 /// `hdrshoot run --every` (interval HDR) and its `resume`, as built binaries against `hdrshoot simulate`.
 @Suite("End-to-end interval series (built binary against hdrshoot simulate)", .serialized)
@@ -15,7 +15,10 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(
-                ["run"] + Self.flags + ["--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor"]
+                ["run"] + Self.flags + [
+                    "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--no-network-monitor"
+                ]
                     + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
@@ -25,7 +28,9 @@ struct SeriesEndToEndTests {
         #expect(result.standardOutput.contains("Battery and card: battery 100 %, card: 9999 shots left (9 exposures)."))
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))
         let status = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
-        #expect(status.standardOutput.contains("Series:    every 2 s, repetition 3 of 3 done (3 done, 0 skipped)"), "\(status.standardOutput)")
+        #expect(
+            status.standardOutput.contains("Series:    every 2 s, repetition 3 of 3 done (3 done, 0 skipped)"),
+            "\(status.standardOutput)")
         #expect(fired == Self.labels + Self.labels + Self.labels)
         for number in 1...3 {
             let folder = sandbox.outputDirectory + "/rep-00\(number)/set-01"
@@ -43,7 +48,9 @@ struct SeriesEndToEndTests {
         #expect(planned[1].timeIntervalSince(planned[0]) == 2 && planned[2].timeIntervalSince(planned[1]) == 2)
         let actual = try repetitions.map { try #require(($0["actualStart"] as? String).flatMap(Self.date)) }
         #expect(zip(actual, planned).allSatisfy { $0 >= $1 })
-        print("series drift, real time, 3 repetitions every 2s (ms):", zip(actual, planned).map { Int(($0.timeIntervalSince($1) * 1000).rounded()) })
+        print(
+            "series drift, real time, 3 repetitions every 2s (ms):",
+            zip(actual, planned).map { Int(($0.timeIntervalSince($1) * 1000).rounded()) })
     }
 
     @Test func fiveRealRepetitionsStartOnTheirSchedule() async throws {
@@ -51,7 +58,10 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
             try await sandbox.hdrshoot(
-                ["run"] + Self.flags + ["--every", "1s", "--count", "5", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor"]
+                ["run"] + Self.flags + [
+                    "--every", "1s", "--count", "5", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--no-network-monitor"
+                ]
                     + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
@@ -61,7 +71,8 @@ struct SeriesEndToEndTests {
         let drifts = repetitions.compactMap { $0["startDriftSeconds"] as? Double }
         let timings = repetitions.compactMap { $0["timing"] as? String }
         #expect(drifts.count == 5 && drifts.allSatisfy { $0 >= 0 })
-        print("series drift, real time, 5 repetitions every 1s (ms):", drifts.map { Int(($0 * 1000).rounded()) }, timings)
+        print(
+            "series drift, real time, 5 repetitions every 1s (ms):", drifts.map { Int(($0 * 1000).rounded()) }, timings)
     }
 
     @Test func aFullCardPausesTheSeriesWithAClearMessage() async throws {
@@ -69,9 +80,11 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         // Room for one repetition of 3 frames.
         let (stopped, fired) = try await sandbox.withSimulator(extra: ["--card-shots", "3"]) { port in
-            let arguments = ["run"] + Self.flags + [
-                "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor",
-            ] + sandbox.shootArguments
+            let arguments =
+                ["run"] + Self.flags + [
+                    "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--no-network-monitor"
+                ] + sandbox.shootArguments
             return try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
@@ -89,9 +102,11 @@ struct SeriesEndToEndTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
-            let arguments = ["run"] + Self.flags + [
-                "--every", "2s", "--count", "4", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
-            ] + sandbox.shootArguments
+            let arguments =
+                ["run"] + Self.flags + [
+                    "--every", "2s", "--count", "4", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--no-network-monitor", "--json"
+                ] + sandbox.shootArguments
             let stopped = try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
@@ -119,9 +134,11 @@ struct SeriesEndToEndTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
-            let arguments = ["run"] + Self.flags + [
-                "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
-            ] + sandbox.shootArguments
+            let arguments =
+                ["run"] + Self.flags + [
+                    "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--no-network-monitor", "--json"
+                ] + sandbox.shootArguments
             let stopped = try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
@@ -130,7 +147,9 @@ struct SeriesEndToEndTests {
                 return await run.waitForExit(timeout: .seconds(30))
             }
             try await Task.sleep(for: .seconds(2.5))
-            let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory])
+            let resumed = try await sandbox.hdrshoot([
+                "resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory
+            ])
             return (stopped, resumed)
         }
         #expect(stopped == 75)
@@ -148,9 +167,11 @@ struct SeriesEndToEndTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (exitCode, fired) = try await sandbox.withSimulator { port in
-            let arguments = ["run"] + Self.flags + [
-                "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json",
-            ] + sandbox.shootArguments
+            let arguments =
+                ["run"] + Self.flags + [
+                    "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--no-network-monitor", "--json"
+                ] + sandbox.shootArguments
             return try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
@@ -169,11 +190,13 @@ struct SeriesEndToEndTests {
     @Test func seriesOptionsWithoutEveryAreAUsageError() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let result = try await sandbox.hdrshoot(["run"] + Self.flags + ["--count", "3", "--camera", "simulator"] + sandbox.shootArguments)
+        let result = try await sandbox.hdrshoot(
+            ["run"] + Self.flags + ["--count", "3", "--camera", "simulator"] + sandbox.shootArguments)
         #expect(result.exitCode == 64)
         #expect(result.standardError.contains("--count needs --every"))
         let both = try await sandbox.hdrshoot(
-            ["run"] + Self.flags + ["--every", "2m", "--count", "3", "--forever", "--camera", "simulator"] + sandbox.shootArguments)
+            ["run"] + Self.flags + ["--every", "2m", "--count", "3", "--forever", "--camera", "simulator"]
+                + sandbox.shootArguments)
         #expect(both.exitCode == 64)
         #expect(both.standardError.contains("give only one of --count, --until and --forever"))
     }

@@ -1,11 +1,14 @@
 import Foundation
-@testable import HDRShootCLI
 import Shooting
 import Testing
 
+@testable import HDRShootCLI
+
 /// The series options of `hdrshoot run`, parsed in-process (bad values never reach a camera).
 @Suite struct SeriesRunOptionsTests {
-    static let plan = ["run", "--shadow", "1/4", "--highlight", "1/1000", "--camera", "simulator", "--state-dir", "/nonexistent/state"]
+    static let plan = [
+        "run", "--shadow", "1/4", "--highlight", "1/1000", "--camera", "simulator", "--state-dir", "/nonexistent/state"
+    ]
 
     @Test(arguments: [
         (["--every", "0s", "--count", "3"], "error: --every: '0s' is not an interval"),
@@ -13,10 +16,13 @@ import Testing
         (["--every", "2m"], "error: --every needs an end: --count <n>, --until <HH:MM> or --forever"),
         (["--every", "2m", "--count", "0"], "error: --count: '0' is not a repetition count"),
         (["--every", "2m", "--until", "25:00"], "error: --until: '25:00' is not a time of day"),
-        (["--every", "2m", "--count", "3", "--until", "19:45"], "error: give only one of --count, --until and --forever"),
+        (
+            ["--every", "2m", "--count", "3", "--until", "19:45"],
+            "error: give only one of --count, --until and --forever"
+        ),
         (["--every", "2m", "--forever", "--shift", "a lot"], "error: --shift: 'a lot' is not an EV amount"),
         (["--shift", "1/3"], "error: --shift needs --every"),
-        (["--forever"], "error: --forever needs --every"),
+        (["--forever"], "error: --forever needs --every")
     ])
     func badSeriesOptionsAreUsageErrors(arguments: [String], message: String) async {
         let result = await runCLI(Self.plan + arguments)

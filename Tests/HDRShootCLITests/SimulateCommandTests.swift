@@ -1,6 +1,6 @@
 import CameraSimulator
-import Testing
 import TestSupport
+import Testing
 
 /// `hdrshoot simulate` as a built binary: its help lists every option and quirk, bad quirks are usage errors.
 @Suite struct SimulateCommandTests {
@@ -17,8 +17,11 @@ import TestSupport
 
     @Test(arguments: [
         (["simulate", "--quirk", "teleport"], "error: cannot use --quirk 'teleport': unknown quirk"),
-        (["simulate", "--quirk", "idle-drop:0"], "error: cannot use --quirk 'idle-drop:0': '0' is not a number of seconds"),
-        (["simulate", "--focus", "AF"], "error: 'AF' is not valid for --focus; expected MF, AF-S, AF-C, AF-A or DMF"),
+        (
+            ["simulate", "--quirk", "idle-drop:0"],
+            "error: cannot use --quirk 'idle-drop:0': '0' is not a number of seconds"
+        ),
+        (["simulate", "--focus", "AF"], "error: 'AF' is not valid for --focus; expected MF, AF-S, AF-C, AF-A or DMF")
     ])
     func badQuirksAndFocusModesExit64WithOneLine(arguments: [String], message: String) async throws {
         let result = try await ProcessRunner.runHDRShoot(arguments, timeout: .seconds(20))

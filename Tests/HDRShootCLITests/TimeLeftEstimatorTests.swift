@@ -1,5 +1,6 @@
-@testable import HDRShootCLI
 import Testing
+
+@testable import HDRShootCLI
 
 /// The time-left estimate in virtual time: every event carries its own time, so a 4 s exposure or a 100 s pause
 /// takes no time at all.

@@ -1,6 +1,7 @@
 import ByteCoding
-@testable import ImageMetadata
 import Testing
+
+@testable import ImageMetadata
 
 @Suite("EXIF reader")
 struct ExifReaderTests {
@@ -8,7 +9,9 @@ struct ExifReaderTests {
         let fields = try ExifReader.read(ExifSamples.bigEndianARW)
         #expect(fields.exposureTime == ExifRational(numerator: 1, denominator: 250))
         #expect(fields.dateTimeOriginal == "2026:11:23 15:04:05")
-        #expect(fields.dateTimeOriginalValue == ExifDateTime(year: 2026, month: 11, day: 23, hour: 15, minute: 4, second: 5))
+        #expect(
+            fields.dateTimeOriginalValue == ExifDateTime(year: 2026, month: 11, day: 23, hour: 15, minute: 4, second: 5)
+        )
         #expect(fields.make == "SONY" && fields.model == "ILCE-7M3")
         #expect(fields.exposureSeconds == 0.004)
     }
@@ -28,7 +31,9 @@ struct ExifReaderTests {
                     _ = try ExifReader.read(file.prefix(length))
                     Issue.record("a prefix of \(length) bytes read without error")
                 } catch {
-                    #expect(error.prefixLengthNeeded.map { $0 > length && $0 <= minimal } == true, "prefix \(length): \(error)")
+                    #expect(
+                        error.prefixLengthNeeded.map { $0 > length && $0 <= minimal } == true,
+                        "prefix \(length): \(error)")
                 }
             }
             for length in minimal...file.count { #expect(try ExifReader.read(file.prefix(length)) == expected) }
@@ -44,7 +49,9 @@ struct ExifReaderTests {
                 _ = try ExifReader.read(jpeg.prefix(length))
                 Issue.record("a prefix of \(length) bytes read without error")
             } catch {
-                #expect(error.prefixLengthNeeded.map { $0 > length && $0 <= segmentEnd } == true, "prefix \(length): \(error)")
+                #expect(
+                    error.prefixLengthNeeded.map { $0 > length && $0 <= segmentEnd } == true,
+                    "prefix \(length): \(error)")
             }
         }
         #expect(try ExifReader.read(jpeg.prefix(segmentEnd)) == ExifSamples.frameFields)
@@ -72,7 +79,10 @@ struct ExifReaderTests {
             _ = try ExifReader.read(maximumLength: 100_000) { Array(file.prefix($0)) }
             Issue.record("read past the limit")
         } catch let error as ImageMetadataError {
-            guard case .garbled = error else { Issue.record("expected garbled, got \(error)"); return }
+            guard case .garbled = error else {
+                Issue.record("expected garbled, got \(error)")
+                return
+            }
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -80,32 +90,43 @@ struct ExifReaderTests {
 
     @Test func aBadByteOrderMarkIsNotATIFF() {
         // Byte order mark "IM".
-        #expect(throws: ImageMetadataError.unsupportedFormat(.unknown)) { try ExifReader.read([0x49, 0x4D, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]) }
+        #expect(throws: ImageMetadataError.unsupportedFormat(.unknown)) {
+            try ExifReader.read([0x49, 0x4D, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00])
+        }
     }
 
-    @Test(arguments: [
-        // IFD0 offset 4: inside the header.
-        [0x49, 0x49, 0x2A, 0x00, 0x04, 0x00, 0x00, 0x00],
-        // IFD0 declaring 65,535 entries.
-        [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0xFF, 0xFF],
-        // ExposureTime 1/0.
-        ExifSamples.patched(ExifWriter.tiffBlock(ExifFields(exposureTime: ExifRational(numerator: 1, denominator: 1))), denominatorTo: 0),
-        // ExposureTime written as SHORT: its type field patched from 5 to 3.
-        ExifSamples.patchedExposureType(ExifWriter.tiffBlock(ExifFields(exposureTime: ExifRational(numerator: 1, denominator: 1))), to: 3),
-        // A JPEG whose second segment does not start with 0xFF.
-        [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0x12, 0x34],
-        // A JPEG segment length of 1.
-        [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01],
-        // An EXIF APP1 of 14 bytes whose IFD0 lies past the segment's end (its 6 TIFF bytes hold no IFD).
-        [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00,
-         0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0xFF, 0xD9, 0, 0, 0, 0, 0, 0],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            // IFD0 offset 4: inside the header.
+            [0x49, 0x49, 0x2A, 0x00, 0x04, 0x00, 0x00, 0x00],
+            // IFD0 declaring 65,535 entries.
+            [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0xFF, 0xFF],
+            // ExposureTime 1/0.
+            ExifSamples.patched(
+                ExifWriter.tiffBlock(ExifFields(exposureTime: ExifRational(numerator: 1, denominator: 1))),
+                denominatorTo: 0),
+            // ExposureTime written as SHORT: its type field patched from 5 to 3.
+            ExifSamples.patchedExposureType(
+                ExifWriter.tiffBlock(ExifFields(exposureTime: ExifRational(numerator: 1, denominator: 1))), to: 3),
+            // A JPEG whose second segment does not start with 0xFF.
+            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0x12, 0x34],
+            // A JPEG segment length of 1.
+            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01],
+            // An EXIF APP1 of 14 bytes whose IFD0 lies past the segment's end (its 6 TIFF bytes hold no IFD).
+            [
+                0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00,
+                0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0xFF, 0xD9, 0, 0, 0, 0, 0, 0
+            ]
+        ] as [[UInt8]])
     func garbledBytesAreReportedAsGarbled(bytes: [UInt8]) {
         do {
             let fields = try ExifReader.read(bytes)
             Issue.record("read \(fields) from garbage")
         } catch {
-            guard case .garbled = error else { Issue.record("expected garbled, got \(error)"); return }
+            guard case .garbled = error else {
+                Issue.record("expected garbled, got \(error)")
+                return
+            }
             #expect(!error.description.isEmpty)
         }
     }
@@ -119,7 +140,9 @@ struct ExifReaderTests {
             try ExifReader.read([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D])
         }
         // BigTIFF: "II", magic 43.
-        #expect(throws: ImageMetadataError.unsupportedFormat(.unknown)) { try ExifReader.read([0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00]) }
+        #expect(throws: ImageMetadataError.unsupportedFormat(.unknown)) {
+            try ExifReader.read([0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00])
+        }
     }
 
     @Test func everySingleByteCorruptionThrowsOrReadsNeverTraps() {

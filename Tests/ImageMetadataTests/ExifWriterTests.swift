@@ -1,6 +1,7 @@
 import ByteCoding
-@testable import ImageMetadata
 import Testing
+
+@testable import ImageMetadata
 
 @Suite("EXIF writer and reader are twins")
 struct ExifWriterTests {
@@ -11,7 +12,7 @@ struct ExifWriterTests {
         ExifFields(dateTimeOriginal: "2026:01:01 00:00:00"),
         ExifFields(model: "ILCE-7RM4"),
         ExifFields(model: "A"),
-        ExifFields(),
+        ExifFields()
     ])
     func writtenFieldsReadBackUnchangedInBothByteOrders(fields: ExifFields) throws {
         for order in [ByteOrder.littleEndian, .bigEndian] {
@@ -35,7 +36,8 @@ struct ExifWriterTests {
     }
 
     @Test func exposureIsKeptExactlyAsWritten() throws {
-        let fields = try ExifReader.read(ExifWriter.tiffBlock(ExifFields(exposureTime: ExifRational(numerator: 25, denominator: 10))))
+        let fields = try ExifReader.read(
+            ExifWriter.tiffBlock(ExifFields(exposureTime: ExifRational(numerator: 25, denominator: 10))))
         #expect(fields.exposureTime == ExifRational(numerator: 25, denominator: 10))
         #expect(fields.exposureTime?.isSameValue(as: ExifRational(numerator: 5, denominator: 2)) == true)
         #expect(fields.exposureSeconds == 2.5)

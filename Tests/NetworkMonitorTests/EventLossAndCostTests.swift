@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import NetworkMonitor
 
 /// Moves a thread-confined object between the dedicated threads of one test (never used concurrently).
@@ -17,7 +18,8 @@ final class ThreadHandoff<Value>: @unchecked Sendable {
 struct EventLossAndCostTests {
     /// Writes an `ip -batch` file toggling `link` `count` times, ending with it down.
     private func floodFile(link: String, count: Int) throws -> URL {
-        let lines = (0..<count).map { _ in "link set \(link) down\nlink set \(link) up\n" }.joined() + "link set \(link) down\n"
+        let lines =
+            (0..<count).map { _ in "link set \(link) down\nlink set \(link) up\n" }.joined() + "link set \(link) down\n"
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("netmon-flood-\(getpid()).batch")
         try lines.write(to: url, atomically: true, encoding: .utf8)
         return url
@@ -70,7 +72,10 @@ struct EventLossAndCostTests {
 
             let events = sink.all
             #expect(events.first == .eventsLost)
-            #expect(events.last(where: { $0 == .linkUp(interface: pair.hostLink) || $0 == .linkDown(interface: pair.hostLink) })
+            #expect(
+                events.last(where: {
+                    $0 == .linkUp(interface: pair.hostLink) || $0 == .linkDown(interface: pair.hostLink)
+                })
                     == .linkDown(interface: pair.hostLink))
             #expect(engine.value.snapshot.isUsable == false)
             #expect(events.count < 10, "after a loss the state is re-read, not replayed: \(events)")
@@ -100,7 +105,7 @@ struct EventLossAndCostTests {
             try await ContinuousClock().sleep(for: .seconds(1))
             let idleCPU = threadCPUNanoseconds(clock) - cpuStart
 
-            for _ in 0..<20 {  // some traffic: 40 link events, each fully handled
+            for _ in 0..<20 { // some traffic: 40 link events, each fully handled
                 try await pair.setCameraLink(up: false)
                 try await pair.setCameraLink(up: true)
             }
@@ -116,8 +121,9 @@ struct EventLossAndCostTests {
             await collector.value
 
             let growth = rssAfter - rssBefore
-            print("netmon: monitor thread CPU idle over 1 s: \(idleCPU) ns; for 40 link toggles (\(handled) events): \(busyCPU) ns; "
-                  + "RSS growth after start + 40 link events: \(growth / 1024) KiB")
+            print(
+                "netmon: monitor thread CPU idle over 1 s: \(idleCPU) ns; for 40 link toggles (\(handled) events): \(busyCPU) ns; "
+                    + "RSS growth after start + 40 link events: \(growth / 1024) KiB")
             #expect(idleCPU < 5_000_000, "an idle monitor must sleep in poll, not spin")
             // Memory is a figure, not an assertion: the whole test process's RSS moves with the other suites.
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+
 @testable import NetworkMonitor
 
 /// A fake kernel speaking generic netlink/nl80211 on a NETLINK_USERSOCK socket, on its own thread.
@@ -93,7 +94,8 @@ final class FakeNL80211Kernel: @unchecked Sendable {
             for (index, bss) in bsses.enumerated() {
                 var inner = NetlinkAttributeWriter()
                 inner.append(NL80211.bssBSSID, [2, 0, 0, 0, 0, UInt8(index)])
-                inner.append(NL80211.bssInformationElements, [NL80211.elementSSID, UInt8(bss.ssid.bytes.count)] + bss.ssid.bytes)
+                inner.append(
+                    NL80211.bssInformationElements, [NL80211.elementSSID, UInt8(bss.ssid.bytes.count)] + bss.ssid.bytes)
                 if bss.associated { inner.append(NL80211.bssStatus, integer: NL80211.bssStatusAssociated) }
                 var writer = NetlinkAttributeWriter(prefix: [NL80211.commandNewScanResults, 1, 0, 0])
                 writer.append(NL80211.attributeInterfaceIndex, integer: UInt32(interfaceIndex))
@@ -105,21 +107,26 @@ final class FakeNL80211Kernel: @unchecked Sendable {
             var done = reply(request, payload: [0, 0, 0, 0])
             done.type = NetlinkMessageType.done
             done.flags = [.multi]
-            send([done], to: port)  // NLMSG_DONE in a datagram of its own
+            send([done], to: port) // NLMSG_DONE in a datagram of its own
         default:
             reply(error: 95, to: request, port: port)
         }
     }
 
     private func reply(_ request: NetlinkMessage, payload: [UInt8]) -> NetlinkMessage {
-        NetlinkMessage(type: request.type, flags: [], sequence: request.sequence, portID: request.portID, payload: payload)
+        NetlinkMessage(
+            type: request.type, flags: [], sequence: request.sequence, portID: request.portID, payload: payload)
     }
 
     private func reply(error: Int32, to request: NetlinkMessage, port: UInt32) {
         var payload = withUnsafeBytes(of: -error) { Array($0) }
         payload += Array(request.encoded().prefix(NetlinkMessage.headerSize))
-        send([NetlinkMessage(type: NetlinkMessageType.error, flags: [.capped], sequence: request.sequence,
-                             portID: request.portID, payload: payload)], to: port)
+        send(
+            [
+                NetlinkMessage(
+                    type: NetlinkMessageType.error, flags: [.capped], sequence: request.sequence,
+                    portID: request.portID, payload: payload)
+            ], to: port)
     }
 
     private func send(_ messages: [NetlinkMessage], to port: UInt32) {

@@ -1,7 +1,8 @@
 import ByteCoding
 import Posix
-import Testing
 import TestSupport
+import Testing
+
 @testable import NetworkMonitor
 
 /// The one message of a fixture file that holds exactly one netlink message.
@@ -44,7 +45,8 @@ struct NL80211DecoderTests {
     }
 
     @Test func getInterfaceReplyOfAnUnassociatedStationHasNoSSID() throws {
-        let interface = try NL80211Interface(message: try fixtureMessage("pyroute2/nl80211_get_interface_reply_wlo1.hex"))
+        let interface = try NL80211Interface(
+            message: try fixtureMessage("pyroute2/nl80211_get_interface_reply_wlo1.hex"))
         #expect(interface.index == 3)
         #expect(interface.name == "wlo1")
         #expect(interface.ssid == nil)
@@ -58,7 +60,8 @@ struct NL80211DecoderTests {
     }
 
     @Test func familyReplyGivesTheDynamicIDAndEveryGroup() throws {
-        let family = try GenericFamily(message: try fixtureMessage("pureswift-netlink/genl_getfamily_nl80211_reply.hex"))
+        let family = try GenericFamily(
+            message: try fixtureMessage("pureswift-netlink/genl_getfamily_nl80211_reply.hex"))
         #expect(family.name == "nl80211")
         #expect(family.id == 28)
         #expect(family.multicastGroups == ["config": 4, "scan": 5, "regulatory": 6, "mlme": 7, "vendor": 8, "nan": 9])
@@ -81,19 +84,20 @@ struct NL80211DecoderTests {
         #expect(try GenericFamily(message: parsed[0]) == family)
     }
 
-    @Test(arguments: [
-        ("pyroute2/nl80211_get_scan_dump_reply_sample1.hex", nil),
-        ("pyroute2/nl80211_get_scan_dump_reply_sample2.hex", ""),
-        ("pureswift-netlink/nl80211_get_scan_dump_reply_1.hex", "COLEMANCDA"),
-        ("pureswift-netlink/nl80211_get_scan_dump_reply_2.hex", "Alsey Coleman Miller\u{2019}s iPhone"),
-        ("wl-nl80211/nl80211_get_scan_dump_reply_test_wifi.hex", "Test-WIFI"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("pyroute2/nl80211_get_scan_dump_reply_sample1.hex", nil),
+            ("pyroute2/nl80211_get_scan_dump_reply_sample2.hex", ""),
+            ("pureswift-netlink/nl80211_get_scan_dump_reply_1.hex", "COLEMANCDA"),
+            ("pureswift-netlink/nl80211_get_scan_dump_reply_2.hex", "Alsey Coleman Miller\u{2019}s iPhone"),
+            ("wl-nl80211/nl80211_get_scan_dump_reply_test_wifi.hex", "Test-WIFI")
+        ] as [(String, String?)])
     func scanDumpPartsGiveTheBSSAndItsSSIDElement(path: String, expected: String?) throws {
         let message = try fixtureMessage(path)
         #expect(message.flags.contains(.multi))
         let result = try #require(try NL80211ScanResult(message: message))
         #expect(result.bssid?.count == 6)
-        #expect(!result.isAssociated)  // none of the captures is the associated BSS
+        #expect(!result.isAssociated) // none of the captures is the associated BSS
         if let expected {
             #expect(result.ssid == SSID(expected))
         } else {
@@ -102,9 +106,11 @@ struct NL80211DecoderTests {
     }
 
     @Test func hiddenSSIDIsEmptyAndNonASCIIRendersAsText() throws {
-        let hidden = try #require(try NL80211ScanResult(message: try fixtureMessage("pyroute2/nl80211_get_scan_dump_reply_sample2.hex")))
+        let hidden = try #require(
+            try NL80211ScanResult(message: try fixtureMessage("pyroute2/nl80211_get_scan_dump_reply_sample2.hex")))
         #expect(hidden.ssid?.bytes == [])
-        let phone = try #require(try NL80211ScanResult(message: try fixtureMessage("pureswift-netlink/nl80211_get_scan_dump_reply_2.hex")))
+        let phone = try #require(
+            try NL80211ScanResult(message: try fixtureMessage("pureswift-netlink/nl80211_get_scan_dump_reply_2.hex")))
         #expect(phone.ssid?.bytes.contains(0xE2) == true)
         #expect(phone.ssid?.description == "Alsey Coleman Miller\u{2019}s iPhone")
     }
@@ -124,7 +130,8 @@ struct NL80211DecoderTests {
     }
 
     @Test func familyLookupOnAKernelWithoutWiFiIsENOENT() throws {
-        let error = try NetlinkErrorPayload(message: try fixtureMessage("linux-6.18-netns/genl_getfamily_nl80211_ENOENT.hex"))
+        let error = try NetlinkErrorPayload(
+            message: try fixtureMessage("linux-6.18-netns/genl_getfamily_nl80211_ENOENT.hex"))
         #expect(Errno(rawValue: error.errno) == .noSuchFileOrDirectory)
         #expect(error.requestType == GenericNetlink.controllerFamily)
     }

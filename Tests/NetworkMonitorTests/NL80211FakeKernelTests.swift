@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NetworkMonitor
 
 /// The nl80211 path end to end: the monitor's generic netlink sockets talk NETLINK_USERSOCK to a fake
@@ -73,7 +74,7 @@ struct NL80211FakeKernelTests {
         let collector = collect(monitor, into: log)
         do {
             _ = try await monitor.start()
-            kernel.sendRoam(interfaceIndex: 1)  // same SSID: nothing to report
+            kernel.sendRoam(interfaceIndex: 1) // same SSID: nothing to report
             kernel.script.withLock { $0.interfaceSSID = home }
             kernel.sendRoam(interfaceIndex: 1)
             #expect(await log.waitFor { $0 == .ssidChanged(from: camera, to: home) } != nil)

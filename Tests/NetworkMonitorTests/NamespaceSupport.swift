@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import NetworkMonitor
 
 /// Runs `body` on a fresh thread inside `namespace` (so sockets it opens live there) and returns its result.
-func onThread<T: Sendable>(inNamespace namespace: String?, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+func onThread<T: Sendable>(inNamespace namespace: String?, _ body: @escaping @Sendable () throws -> T) async throws -> T
+{
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             do {
@@ -27,8 +29,10 @@ actor EventLog {
     func end() { ended = true }
 
     /// Waits until an event at or after `start` matches, for at most `timeout`; returns its index.
-    func waitFor(after start: Int = 0, timeout: Duration = .seconds(3), clock: ContinuousClock = ContinuousClock(),
-                 _ matches: (NetworkEvent) -> Bool) async -> Int? {
+    func waitFor(
+        after start: Int = 0, timeout: Duration = .seconds(3), clock: ContinuousClock = ContinuousClock(),
+        _ matches: (NetworkEvent) -> Bool
+    ) async -> Int? {
         let deadline = clock.now.advanced(by: timeout)
         while true {
             if start < events.count, let index = events[start...].firstIndex(where: matches) { return index }

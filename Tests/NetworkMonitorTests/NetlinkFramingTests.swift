@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import NetworkMonitor
 
 @Suite("netlink framing and attributes")
@@ -7,7 +8,7 @@ struct NetlinkFramingTests {
     /// Two messages in one datagram, the first with a 5-byte payload that needs 3 bytes of padding.
     let pair = [
         NetlinkMessage(type: 16, flags: [.multi], sequence: 7, portID: 9, payload: [1, 2, 3, 4, 5]),
-        NetlinkMessage(type: NetlinkMessageType.done, flags: [.multi], sequence: 7, portID: 9, payload: [0, 0, 0, 0]),
+        NetlinkMessage(type: NetlinkMessageType.done, flags: [.multi], sequence: 7, portID: 9, payload: [0, 0, 0, 0])
     ]
 
     @Test func messagesRoundTripWithFourByteAlignment() throws {
@@ -39,7 +40,7 @@ struct NetlinkFramingTests {
     @Test func attributesRoundTripAndUnknownOnesAreKept() throws {
         var writer = NetlinkAttributeWriter()
         writer.append(3, string: "wlan0")
-        writer.append(999, [0xAA])  // unknown: kept in `all`, skipped by callers
+        writer.append(999, [0xAA]) // unknown: kept in `all`, skipped by callers
         writer.append(16, integer: UInt8(6))
         let attributes = try NetlinkAttributes(parsing: writer.bytes)
         #expect(attributes.all.map(\.type) == [3, 999, 16])
@@ -71,7 +72,7 @@ struct NetlinkFramingTests {
     @Test(arguments: [
         ([UInt8]("DIRECT-ab:ILCE-7M3".utf8), "DIRECT-ab:ILCE-7M3"),
         ([0x43, 0xFF, 0x00, 0x5C], "C\\xff\\x00\\x5c"),
-        ([], ""),
+        ([], "")
     ])
     func ssidRendersPrintably(bytes: [UInt8], rendered: String) throws {
         #expect(try #require(SSID(bytes: bytes)).description == rendered)

@@ -1,20 +1,22 @@
 import ByteCoding
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import NetworkMonitor
 
 @Suite("rtnetlink decoding of real messages", .enabled(if: Fixtures.available, Fixtures.skipReason))
 struct RtnetlinkDecoderTests {
-    @Test(arguments: [
-        ("linux-6.18-netns/rtm_newlink_created_down.hex", OperationalState.down, false),
-        ("linux-6.18-netns/rtm_newlink_admin_up_no_carrier.hex", .lowerLayerDown, false),
-        ("linux-6.18-netns/rtm_newlink_carrier_up_running.hex", .up, true),
-        ("linux-6.18-netns/rtm_newlink_linkmode_dormant_still_up.hex", .up, true),
-        ("linux-6.18-netns/rtm_newlink_operstate_dormant.hex", .dormant, false),
-        ("linux-6.18-netns/rtm_newlink_carrier_lost.hex", .lowerLayerDown, false),
-        ("pyroute2/rtm_newlink_wifi_wlp0s20f3_from_nl0pcap.hex", .up, true),
-    ] as [(String, OperationalState, Bool)])
+    @Test(
+        arguments: [
+            ("linux-6.18-netns/rtm_newlink_created_down.hex", OperationalState.down, false),
+            ("linux-6.18-netns/rtm_newlink_admin_up_no_carrier.hex", .lowerLayerDown, false),
+            ("linux-6.18-netns/rtm_newlink_carrier_up_running.hex", .up, true),
+            ("linux-6.18-netns/rtm_newlink_linkmode_dormant_still_up.hex", .up, true),
+            ("linux-6.18-netns/rtm_newlink_operstate_dormant.hex", .dormant, false),
+            ("linux-6.18-netns/rtm_newlink_carrier_lost.hex", .lowerLayerDown, false),
+            ("pyroute2/rtm_newlink_wifi_wlp0s20f3_from_nl0pcap.hex", .up, true)
+        ] as [(String, OperationalState, Bool)])
     func newLinkGivesOperstateAndUsability(path: String, state: OperationalState, usable: Bool) throws {
         let link = try LinkMessage(message: try fixtureMessage(path))
         #expect(link.operationalState == state)

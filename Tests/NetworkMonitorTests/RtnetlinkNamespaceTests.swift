@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
+
 @testable import NetworkMonitor
 
 /// The monitor against the real kernel's rtnetlink, in namespaces the test creates and always deletes.
@@ -11,7 +12,8 @@ import TestSupport
 struct RtnetlinkNamespaceTests {
     @Test func reportsLinkDownWithinOneSecondAndLinkUpAfter() async throws {
         try await VethNamespaces.with { pair in
-            var configuration = NetworkMonitorConfiguration(target: .routeTo(try #require(IPAddress(pair.cameraAddress))))
+            var configuration = NetworkMonitorConfiguration(
+                target: .routeTo(try #require(IPAddress(pair.cameraAddress))))
             configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let log = EventLog()
@@ -23,7 +25,7 @@ struct RtnetlinkNamespaceTests {
                 #expect(initial.addresses.map(\.description).contains(pair.hostAddress))
                 // This kernel may or may not have cfg80211; on a veth, Wi-Fi is never there.
                 #expect(initial.wireless == .unavailable || initial.wireless == .notWireless)
-                if !initial.isUsable {  // carrier may still be settling right after creation
+                if !initial.isUsable { // carrier may still be settling right after creation
                     #expect(await log.waitFor { $0 == .linkUp(interface: pair.hostLink) } != nil)
                 }
 
@@ -31,7 +33,9 @@ struct RtnetlinkNamespaceTests {
                 let before = await log.events.count
                 let downAt = clock.now
                 try await pair.setCameraLink(up: false)
-                let down = await log.waitFor(after: before, timeout: .seconds(1)) { $0 == .linkDown(interface: pair.hostLink) }
+                let down = await log.waitFor(after: before, timeout: .seconds(1)) {
+                    $0 == .linkDown(interface: pair.hostLink)
+                }
                 let downLatency = clock.now - downAt
                 #expect(down != nil, "no linkDown within 1 s")
                 #expect(monitor.snapshot.isUsable == false)
@@ -69,12 +73,15 @@ struct RtnetlinkNamespaceTests {
                 try await pair.ip(["-n", pair.hostNamespace, "link", "del", pair.hostLink])
                 #expect(await log.waitFor { $0 == .linkDown(interface: pair.hostLink) } != nil)
                 let monitorAddress = try #require(IPAddress(pair.hostAddress))
-                #expect(await log.waitFor { $0 == .addressLost(interface: pair.hostLink, address: monitorAddress) } != nil)
+                #expect(
+                    await log.waitFor { $0 == .addressLost(interface: pair.hostLink, address: monitorAddress) } != nil)
 
                 // A new link with the same name (new ifindex) is adopted: an unplugged adapter coming back.
                 let before = await log.events.count
-                try await pair.ip(["-n", pair.hostNamespace, "link", "add", pair.hostLink, "type", "veth",
-                                   "peer", "name", "nm2"])
+                try await pair.ip([
+                    "-n", pair.hostNamespace, "link", "add", pair.hostLink, "type", "veth",
+                    "peer", "name", "nm2"
+                ])
                 try await pair.ip(["-n", pair.hostNamespace, "link", "set", "nm2", "up"])
                 try await pair.ip(["-n", pair.hostNamespace, "link", "set", pair.hostLink, "up"])
                 #expect(await log.waitFor(after: before) { $0 == .linkUp(interface: pair.hostLink) } != nil)
@@ -90,7 +97,8 @@ struct RtnetlinkNamespaceTests {
 
     @Test func findsTheInterfaceFromTheConnectedSocketsLocalAddress() async throws {
         try await VethNamespaces.with { pair in
-            var configuration = NetworkMonitorConfiguration(target: .localAddress(try #require(IPAddress(pair.hostAddress))))
+            var configuration = NetworkMonitorConfiguration(
+                target: .localAddress(try #require(IPAddress(pair.hostAddress))))
             configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let initial = try await monitor.start()
@@ -105,7 +113,9 @@ struct RtnetlinkNamespaceTests {
             var configuration = NetworkMonitorConfiguration(target: .routeTo(try #require(IPAddress("198.51.100.7"))))
             configuration.prepareThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
-            await #expect(throws: NetworkMonitorError.interfaceNotFound("route to 198.51.100.7")) { try await monitor.start() }
+            await #expect(throws: NetworkMonitorError.interfaceNotFound("route to 198.51.100.7")) {
+                try await monitor.start()
+            }
             await monitor.stop()
         }
     }

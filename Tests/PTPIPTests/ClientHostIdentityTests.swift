@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PTPIP
 
 /// The host GUID kept on disk so that paired cameras recognise this host.
@@ -37,10 +38,14 @@ struct ClientHostIdentityTests {
     }
 
     @Test func theDefaultPathFollowsXDGThenHome() {
-        #expect(HostIdentity.defaultStoragePath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/hdrshoot/host-guid")
+        #expect(
+            HostIdentity.defaultStoragePath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])
+                == "/x/hdrshoot/host-guid")
         #expect(HostIdentity.defaultStoragePath(environment: ["HOME": "/h"]) == "/h/.config/hdrshoot/host-guid")
         // A relative XDG_CONFIG_HOME is invalid per the XDG spec and ignored.
-        #expect(HostIdentity.defaultStoragePath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"]) == "/h/.config/hdrshoot/host-guid")
+        #expect(
+            HostIdentity.defaultStoragePath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"])
+                == "/h/.config/hdrshoot/host-guid")
         #expect(HostIdentity.defaultStoragePath(environment: [:]) == nil)
     }
 
@@ -63,7 +68,10 @@ struct ClientHostIdentityTests {
     @Test(arguments: ["00112233445566778899aabbccddeeff", "00112233-4455-6677-8899-AABBCCDDEEFF"])
     func hexGUIDsParseInWireOrder(text: String) throws {
         let guid = try #require(PTPIPGUID(hex: text))
-        #expect(guid.bytes == [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF])
+        #expect(
+            guid.bytes == [
+                0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF
+            ])
     }
 
     @Test(arguments: ["", "0011", "zz112233445566778899aabbccddeeff", "00112233445566778899aabbccddeeff00"])

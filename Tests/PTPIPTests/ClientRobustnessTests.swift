@@ -1,6 +1,7 @@
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import PTPIP
 
 /// The client against peers that fail, stall, refuse or race: typed errors, bounded time, no interleaving.
@@ -10,7 +11,9 @@ struct ClientRobustnessTests {
         try await withPeer(script: { session in
             guard let (request, _) = try await session.command.readRequest() else { return }
             let id = request.transactionID
-            try await session.command.send([.startData(transactionID: id, totalLength: 100), .data(transactionID: id, payload: [1, 2, 3])])
+            try await session.command.send([
+                .startData(transactionID: id, totalLength: 100), .data(transactionID: id, payload: [1, 2, 3])
+            ])
             session.command.close()
         }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
@@ -26,11 +29,17 @@ struct ClientRobustnessTests {
         try await withPeer(script: { session in
             guard let (request, _) = try await session.command.readRequest() else { return }
             let id = request.transactionID
-            try await session.command.send([.startData(transactionID: id, totalLength: 2), .endData(transactionID: id, payload: [1, 2, 3]), ok(request)])
+            try await session.command.send([
+                .startData(transactionID: id, totalLength: 2), .endData(transactionID: id, payload: [1, 2, 3]),
+                ok(request)
+            ])
             _ = try await session.command.readPacket(timeout: .seconds(30))
         }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
-            await #expect(throws: PTPIPError.protocolViolation(expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")) {
+            await #expect(
+                throws: PTPIPError.protocolViolation(
+                    expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")
+            ) {
                 _ = try await client.execute(.getObject)
             }
             await client.disconnect()
@@ -57,7 +66,8 @@ struct ClientRobustnessTests {
         }) { peer in
             let clock = TestClock()
             let client = try await PTPIPClient.connect(
-                host: "127.0.0.1", port: peer.port, configuration: .testing(operationTimeout: .seconds(10)), clock: clock)
+                host: "127.0.0.1", port: peer.port, configuration: .testing(operationTimeout: .seconds(10)),
+                clock: clock)
             let call = Task { try await client.execute(.getStorageIDs) }
             // The one timer is the wait for the response: the operation timeout from now.
             await clock.waitForSleepers(1)
@@ -65,8 +75,11 @@ struct ClientRobustnessTests {
             clock.advance(by: .seconds(10) - .milliseconds(1))
             #expect(clock.sleeperCount == 1)
             clock.advance(by: .milliseconds(1))
-            await #expect(throws: PTPIPError.timedOut(
-                address: "127.0.0.1:\(peer.port)", during: "waiting for the response to \(OperationCode.getStorageIDs)")) {
+            await #expect(
+                throws: PTPIPError.timedOut(
+                    address: "127.0.0.1:\(peer.port)",
+                    during: "waiting for the response to \(OperationCode.getStorageIDs)")
+            ) {
                 _ = try await call.value
             }
             await client.disconnect()
@@ -115,7 +128,8 @@ struct ClientRobustnessTests {
             }
         }) { peer in
             let clock = TestClock()
-            let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing(), clock: clock)
+            let client = try await PTPIPClient.connect(
+                host: "127.0.0.1", port: peer.port, configuration: .testing(), clock: clock)
             try await client.openSession()
             let disconnecting = Task { await client.disconnect() }
             // CloseSession waits for its answer at most the disconnect bound (300 ms), not the operation timeout.
@@ -125,7 +139,9 @@ struct ClientRobustnessTests {
             await disconnecting.value
             var events = client.events.makeAsyncIterator()
             #expect(try await events.next() == nil)
-            await #expect(throws: PTPIPError.invalidState("the client is disconnected")) { _ = try await client.execute(.getStorageIDs) }
+            await #expect(throws: PTPIPError.invalidState("the client is disconnected")) {
+                _ = try await client.execute(.getStorageIDs)
+            }
         }
     }
 
@@ -135,7 +151,8 @@ struct ClientRobustnessTests {
             _ = try await session.command.readPacket(timeout: .seconds(30))
         }) { peer in
             let clock = TestClock()
-            let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing(), clock: clock)
+            let client = try await PTPIPClient.connect(
+                host: "127.0.0.1", port: peer.port, configuration: .testing(), clock: clock)
             let stuck = Task { try await client.execute(.getStorageIDs) }
             // The transaction waits for its answer (up to the 5 s operation timeout)...
             await clock.waitForSleepers(1)
@@ -189,7 +206,9 @@ struct ClientRobustnessTests {
         defer { peer.cancel() }
         let clock = TestClock()
         let port = listener.port
-        let connecting = Task { try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: .testing(), clock: clock) }
+        let connecting = Task {
+            try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: .testing(), clock: clock)
+        }
         await requestArrived.wait()
         // The TCP connect is done, so the one timer is the wait for the Init Command Ack (5 s connect timeout).
         await clock.waitForSleepers(1)
@@ -205,11 +224,23 @@ struct ClientRobustnessTests {
         try await gate.enter()
         let order = LockedLog<Int>()
         // Each caller is queued before the next one starts, so the queue's order is the test's.
-        let first = Task { try await gate.enter(); order.append(1); gate.leave() }
+        let first = Task {
+            try await gate.enter()
+            order.append(1)
+            gate.leave()
+        }
         await waitUntil { gate.waitingCount == 1 }
-        let cancelled = Task { try await gate.enter(); order.append(2); gate.leave() }
+        let cancelled = Task {
+            try await gate.enter()
+            order.append(2)
+            gate.leave()
+        }
         await waitUntil { gate.waitingCount == 2 }
-        let third = Task { try await gate.enter(); order.append(3); gate.leave() }
+        let third = Task {
+            try await gate.enter()
+            order.append(3)
+            gate.leave()
+        }
         await waitUntil { gate.waitingCount == 3 }
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }

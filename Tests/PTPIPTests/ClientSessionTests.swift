@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import PTPIP
 
 /// Serves requests until the client goes away, answering each with `reply(request, dataOut)`.
@@ -41,7 +42,10 @@ struct ClientSessionTests {
     @Test func openSessionUsesTransactionZeroThenIDsCountFromOne() async throws {
         let requests = LockedLog<OperationRequest>()
         try await withPeer(script: { session in
-            try await serve(session) { request, _ in requests.append(request); return [ok(request)] }
+            try await serve(session) { request, _ in
+                requests.append(request)
+                return [ok(request)]
+            }
         }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
             _ = try await client.execute(.getDeviceInfo)
@@ -53,7 +57,8 @@ struct ClientSessionTests {
             #expect(await client.sessionID == nil)
             await client.disconnect()
         }
-        #expect(requests.all.map(\.code) == [.getDeviceInfo, .openSession, .getStorageIDs, .getStorageIDs, .closeSession])
+        #expect(
+            requests.all.map(\.code) == [.getDeviceInfo, .openSession, .getStorageIDs, .getStorageIDs, .closeSession])
         #expect(requests.all.map(\.transactionID) == [0, 0, 1, 2, 3])
         #expect(requests.all[1].parameters == [0x42])
     }
@@ -61,7 +66,10 @@ struct ClientSessionTests {
     @Test func transactionIDsWrapToOneSkippingZeroAndAllOnes() async throws {
         let requests = LockedLog<OperationRequest>()
         try await withPeer(script: { session in
-            try await serve(session) { request, _ in requests.append(request); return [ok(request)] }
+            try await serve(session) { request, _ in
+                requests.append(request)
+                return [ok(request)]
+            }
         }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
             try await client.openSession()
@@ -83,7 +91,7 @@ struct ClientSessionTests {
                     .data(transactionID: id, payload: payload[0..<300]),
                     .data(transactionID: id, payload: payload[300..<301]),
                     .endData(transactionID: id, payload: payload[301...]),
-                    ok(request, [9, 8]),
+                    ok(request, [9, 8])
                 ]
             }
         }) { peer in
@@ -110,8 +118,11 @@ struct ClientSessionTests {
             try await serve(session) { request, _ in
                 // One 16 MiB Data packet, larger than maximumPacketLength: the client must stream it.
                 let id = request.transactionID
-                return [.startData(transactionID: id, totalLength: UInt64(size)), .data(transactionID: id, payload: payload[...]),
-                        .endData(transactionID: id, payload: []), ok(request)]
+                return [
+                    .startData(transactionID: id, totalLength: UInt64(size)),
+                    .data(transactionID: id, payload: payload[...]),
+                    .endData(transactionID: id, payload: []), ok(request)
+                ]
             }
         }) { peer in
             var configuration = PTPIPClient.Configuration.testing()
@@ -123,7 +134,9 @@ struct ClientSessionTests {
                 tally.withLock { tally in
                     let expected = payload[tally.count..<min(size, tally.count + chunk.count)]
                     let same = chunk.withUnsafeBytes { got in
-                        expected.withUnsafeBytes { want in got.count == want.count && memcmp(got.baseAddress!, want.baseAddress!, got.count) == 0 }
+                        expected.withUnsafeBytes { want in
+                            got.count == want.count && memcmp(got.baseAddress!, want.baseAddress!, got.count) == 0
+                        }
                     }
                     if !same { tally.mismatches += 1 }
                     tally.count += chunk.count
@@ -162,8 +175,11 @@ struct ClientSessionTests {
         var packets: [Packet] = []
         while let packet = try framer.nextPacket() { packets.append(packet) }
         #expect(framer.bufferedByteCount == 0)
-        #expect(packets.first == .operationRequest(OperationRequest(
-            dataPhase: .dataOut, code: OperationCode(0x9205), transactionID: 0, parameters: [0xD20D])))
+        #expect(
+            packets.first
+                == .operationRequest(
+                    OperationRequest(
+                        dataPhase: .dataOut, code: OperationCode(0x9205), transactionID: 0, parameters: [0xD20D])))
         #expect(packets.dropFirst().first == .startData(transactionID: 0, totalLength: UInt64(payload.count)))
         #expect(packets.last == .endData(transactionID: 0, payload: []))
         let sent = packets.flatMap { packet -> [UInt8] in
@@ -196,7 +212,9 @@ struct ClientSessionTests {
         let probeAnswer = LockedLog<Packet?>()
         try await withPeer(script: { session in
             guard let (request, _) = try await session.command.readRequest() else { return }
-            try await session.event.send([.event(PTPEvent(code: .objectAdded, transactionID: request.transactionID, parameters: [0xFFFF_C001]))])
+            try await session.event.send([
+                .event(PTPEvent(code: .objectAdded, transactionID: request.transactionID, parameters: [0xFFFF_C001]))
+            ])
             try await session.event.send([.probeRequest])
             probeAnswer.append(try await session.event.readPacket())
             await release.wait()
@@ -219,9 +237,12 @@ struct ClientSessionTests {
 
     @Test(.enabled(if: TestHost.hasIPv6Loopback, "needs IPv6: ::1 cannot be bound here"))
     func ipv6LoopbackSessionWorksWhenAvailable() async throws {
-        try await withPeer(host: "::1", script: { session in
-            try await serve(session) { request, _ in [ok(request)] }
-        }) { peer in
+        try await withPeer(
+            host: "::1",
+            script: { session in
+                try await serve(session) { request, _ in [ok(request)] }
+            }
+        ) { peer in
             let client = try await PTPIPClient.connect(host: "::1", port: peer.port, configuration: .testing())
             #expect(client.address == "[::1]:\(peer.port)")
             try await client.openSession()

@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import PTPIP
 
 @Suite struct DataPhaseReceiverTests {
@@ -54,8 +55,10 @@ import Testing
     @Test func moreDataThanAnnouncedIsAViolation() throws {
         var receiver = DataPhaseReceiver(transactionID: 1)
         _ = try receiver.accept(Packet.startData(transactionID: 1, totalLength: 2), sink: { _ in })
-        #expect(throws: PTPIPError.protocolViolation(
-            expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")) {
+        #expect(
+            throws: PTPIPError.protocolViolation(
+                expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")
+        ) {
             try receiver.accept(Packet.data(transactionID: 1, payload: [1, 2, 3]), sink: { _ in })
         }
     }
@@ -63,8 +66,10 @@ import Testing
     @Test func endDataBeforeTheTotalIsAViolation() throws {
         var receiver = DataPhaseReceiver(transactionID: 1)
         _ = try receiver.accept(Packet.startData(transactionID: 1, totalLength: 10), sink: { _ in })
-        #expect(throws: PTPIPError.protocolViolation(
-            expected: "10 bytes of data as Start_Data announced", received: "4 bytes before End_Data")) {
+        #expect(
+            throws: PTPIPError.protocolViolation(
+                expected: "10 bytes of data as Start_Data announced", received: "4 bytes before End_Data")
+        ) {
             try receiver.accept(Packet.endData(transactionID: 1, payload: [1, 2, 3, 4]), sink: { _ in })
         }
     }
@@ -74,8 +79,10 @@ import Testing
         #expect(throws: PTPIPError.protocolViolation(expected: "Start_Data", received: "Data (10)")) {
             try receiver.accept(Packet.data(transactionID: 1, payload: [1]), sink: { _ in })
         }
-        #expect(throws: PTPIPError.protocolViolation(
-            expected: "Start_Data for transaction 1", received: "Start_Data for transaction 2")) {
+        #expect(
+            throws: PTPIPError.protocolViolation(
+                expected: "Start_Data for transaction 1", received: "Start_Data for transaction 2")
+        ) {
             try receiver.accept(Packet.startData(transactionID: 2, totalLength: 0), sink: { _ in })
         }
     }

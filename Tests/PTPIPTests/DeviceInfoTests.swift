@@ -1,6 +1,7 @@
 import ByteCoding
-import Testing
 import TestSupport
+import Testing
+
 @testable import PTPIP
 
 /// The real GetDeviceInfo data phases of a DSC-RX100M7 and an ILCE-9.
@@ -8,7 +9,7 @@ import TestSupport
 struct DeviceInfoFixtureTests {
     @Test(arguments: [
         ("sony/rx100m7_GetDeviceInfo_0x1001.payload.bin", "DSC-RX100M7", "1.00", 27),
-        ("sony/ilce9_GetDeviceInfo_0x1001.payload.bin", "ILCE-9", "6.00", 24),
+        ("sony/ilce9_GetDeviceInfo_0x1001.payload.bin", "ILCE-9", "6.00", 24)
     ])
     func realDeviceInfoDecodesEveryByte(file: String, model: String, version: String, operations: Int) throws {
         let bytes = try Fixtures.load(file)
@@ -46,7 +47,8 @@ struct DeviceInfoFixtureTests {
 @Suite struct DeviceInfoTests {
     static let sample = DeviceInfo(
         vendorExtensionID: 0x11, vendorExtensionVersion: 100, vendorExtensionDescription: "Sony PTP Extensions",
-        operationsSupported: [.getDeviceInfo, .openSession, OperationCode(0x9201)], eventsSupported: [EventCode(0xC201)],
+        operationsSupported: [.getDeviceInfo, .openSession, OperationCode(0x9201)],
+        eventsSupported: [EventCode(0xC201)],
         devicePropertiesSupported: [0x5007], captureFormats: [], imageFormats: [0x3801],
         manufacturer: "Sony Corporation", model: "ILCE-7M3", deviceVersion: "3.10", serialNumber: "")
 
@@ -61,10 +63,13 @@ struct DeviceInfoFixtureTests {
         writer.writeInteger(UInt16(100))
         writer.writePTPString("")
         writer.writeInteger(UInt16(0))
-        writer.writeInteger(UInt32(0xFFFF_FFFF))  // OperationsSupported: 4 billion codes, 2 bytes follow
+        writer.writeInteger(UInt32(0xFFFF_FFFF)) // OperationsSupported: 4 billion codes, 2 bytes follow
         writer.writeInteger(UInt16(0x1001))
-        #expect(throws: PTPIPError.malformed(.invalidValue(
-            field: "OperationsSupported.count", reason: "4294967295 elements of 2 bytes do not fit in 2 bytes"))) {
+        #expect(
+            throws: PTPIPError.malformed(
+                .invalidValue(
+                    field: "OperationsSupported.count", reason: "4294967295 elements of 2 bytes do not fit in 2 bytes"))
+        ) {
             try DeviceInfo(decoding: writer.bytes)
         }
     }

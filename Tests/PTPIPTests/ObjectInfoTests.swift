@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import PTPIP
 
 @Suite struct ObjectInfoTests {

@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import PTPIP
 
 @Suite struct PacketCodecTests {
@@ -16,7 +17,8 @@ import Testing
 
     @Test func operationRequestHasTheDocumentedLayout() {
         // OpenSession(1), transaction 0, as rocc's flow records it: length 0x16, type 6, phase 1.
-        let bytes = Packet.operationRequest(OperationRequest(code: .openSession, transactionID: 0, parameters: [1])).encoded()
+        let bytes = Packet.operationRequest(OperationRequest(code: .openSession, transactionID: 0, parameters: [1]))
+            .encoded()
         #expect(bytes == [0x16, 0, 0, 0, 6, 0, 0, 0, 1, 0, 0, 0, 0x02, 0x10, 0, 0, 0, 0, 1, 0, 0, 0])
     }
 
@@ -85,7 +87,9 @@ import Testing
     @Test func unknownDataPhaseIsRejected() {
         var bytes = Packet.operationRequest(OperationRequest(code: .getDeviceInfo, transactionID: 1)).encoded()
         bytes[8] = 9
-        #expect(throws: PTPIPError.malformed(.invalidValue(field: "dataPhaseInfo", reason: "0x00000009 is not 1, 2 or 3"))) {
+        #expect(
+            throws: PTPIPError.malformed(.invalidValue(field: "dataPhaseInfo", reason: "0x00000009 is not 1, 2 or 3"))
+        ) {
             try Packet.decode(bytes)
         }
     }

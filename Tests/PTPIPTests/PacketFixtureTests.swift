@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import PTPIP
 
 /// Real packets from a DSC-RX100M7 and an ILCE-9 (see ../shared/fixtures/sony/README.md).
@@ -10,7 +11,7 @@ struct PacketFixtureTests {
 
     @Test(arguments: [
         ("sony/rx100m7_InitCommandAck_a.packet.bin", UInt32(0x51D9_8AEC)),
-        ("sony/rx100m7_InitCommandAck_b.packet.bin", UInt32(0x4AE3_9DDA)),
+        ("sony/rx100m7_InitCommandAck_b.packet.bin", UInt32(0x4AE3_9DDA))
     ])
     func realInitCommandAcksDecodeWithTheirVersionTrailer(file: String, connectionNumber: UInt32) throws {
         let bytes = try Fixtures.load(file)

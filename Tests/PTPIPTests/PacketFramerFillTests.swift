@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import PTPIP
 
 /// `PacketFramer.fill`: reads straight into the framer's persistent buffer (grow, compact, reuse).
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func aPartialPacketMovesToTheFrontInsteadOfGrowingTheBuffer() throws {
-        let cancel = Packet.cancel(transactionID: 0x0102_0304).encoded()  // 12 bytes
+        let cancel = Packet.cancel(transactionID: 0x0102_0304).encoded() // 12 bytes
         var framer = PacketFramer()
         Self.fill(&framer, [], room: 64)
         let capacity = framer.capacity

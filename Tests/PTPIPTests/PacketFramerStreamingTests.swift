@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import PTPIP
 
 @Suite struct PacketFramerStreamingTests {
@@ -40,10 +41,11 @@ import Testing
     @Test(arguments: [1, 7, 100, 4096, 1 << 20])
     func dataPayloadIsStreamedWhateverTheSplit(chunk: Int) throws {
         let result = try Self.run(chunk: chunk)
-        #expect(result.packets == [
-            .startData(transactionID: 4, totalLength: 5000),
-            .operationResponse(OperationResponse(code: .ok, transactionID: 4)),
-        ])
+        #expect(
+            result.packets == [
+                .startData(transactionID: 4, totalLength: 5000),
+                .operationResponse(OperationResponse(code: .ok, transactionID: 4))
+            ])
         #expect(result.payload == Self.payload)
         #expect(result.endings == [.data, .data, .endData])
     }
@@ -81,8 +83,10 @@ import Testing
     @Test func emptyEndDataYieldsOneFinalEmptyChunk() throws {
         var framer = PacketFramer()
         framer.append(Packet.endData(transactionID: 9, payload: []).encoded())
-        #expect(try framer.nextFrame() == .dataChunk(
-            DataChunk(type: .endData, transactionID: 9, bytes: [], isLastChunkOfPacket: true)))
+        #expect(
+            try framer.nextFrame()
+                == .dataChunk(
+                    DataChunk(type: .endData, transactionID: 9, bytes: [], isLastChunkOfPacket: true)))
         #expect(try framer.nextFrame() == nil)
     }
 
@@ -102,17 +106,19 @@ import Testing
     }
 
     @Test func operationWithDataOutIsOneBufferOfFourPackets() throws {
-        let request = OperationRequest(dataPhase: .dataOut, code: OperationCode(0x9207), transactionID: 6, parameters: [0xD2C1])
+        let request = OperationRequest(
+            dataPhase: .dataOut, code: OperationCode(0x9207), transactionID: 6, parameters: [0xD2C1])
         let bytes = Packet.encodeOperation(request, dataOut: [0x02, 0x00])
         var framer = PacketFramer()
         framer.append(bytes)
         var packets: [Packet] = []
         while let packet = try framer.nextPacket() { packets.append(packet) }
-        #expect(packets == [
-            .operationRequest(request),
-            .startData(transactionID: 6, totalLength: 2),
-            .data(transactionID: 6, payload: [0x02, 0x00]),
-            .endData(transactionID: 6, payload: []),
-        ])
+        #expect(
+            packets == [
+                .operationRequest(request),
+                .startData(transactionID: 6, totalLength: 2),
+                .data(transactionID: 6, payload: [0x02, 0x00]),
+                .endData(transactionID: 6, payload: [])
+            ])
     }
 }

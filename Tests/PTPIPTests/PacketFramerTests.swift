@@ -1,5 +1,6 @@
 import ByteCoding
 import Testing
+
 @testable import PTPIP
 
 @Suite struct PacketFramerTests {
@@ -75,7 +76,7 @@ import Testing
 
     @Test func declaredLengthAboveTheTypesOwnLimitFailsAtTheHeader() {
         var framer = PacketFramer()
-        framer.append([0x00, 0x10, 0, 0, 13, 0, 0, 0])  // a 4096-byte Probe_Request
+        framer.append([0x00, 0x10, 0, 0, 13, 0, 0, 0]) // a 4096-byte Probe_Request
         #expect(throws: PTPIPError.packetTooLarge(declaredLength: 4096, maximum: 8, type: .probeRequest)) {
             try framer.nextPacket()
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PTPIP
 
 /// `PacketFramer.nextPacket(from:)`: the one "read until a packet", over real loopback TCP.
@@ -6,7 +7,11 @@ import Testing
     @Test(arguments: [3, 64 * 1024])
     func packetsSentInPiecesComeOutWholeThenNilAtACleanClose(readSize: Int) async throws {
         let (listener, client, server) = try await TransportTests.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let stream = PacketSamples.all.flatMap { $0.encoded() }
         async let sent: Void = {
             var start = 0
@@ -29,7 +34,11 @@ import Testing
 
     @Test func aCloseInsideAPacketIsPeerClosedNamingTheActivity() async throws {
         let (listener, client, server) = try await TransportTests.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let whole = PacketSamples.all[1].encoded()
         try await client.send(whole + whole.prefix(5), timeout: .seconds(5))
         client.close()
@@ -42,7 +51,11 @@ import Testing
 
     @Test func malformedBytesThrowTheFramersError() async throws {
         let (listener, client, server) = try await TransportTests.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         // A header declaring 4 bytes, below the 8-byte header itself.
         try await client.send([4, 0, 0, 0, 13, 0, 0, 0], timeout: .seconds(5))
         var framer = PacketFramer()

@@ -11,8 +11,9 @@ enum PacketSamples {
         .initEventAck,
         .initFail(reason: .busy),
         .operationRequest(OperationRequest(code: .openSession, transactionID: 0, parameters: [1])),
-        .operationRequest(OperationRequest(
-            dataPhase: .dataOut, code: OperationCode(0x9205), transactionID: 7, parameters: [0xD20D, 1, 2, 3, 4])),
+        .operationRequest(
+            OperationRequest(
+                dataPhase: .dataOut, code: OperationCode(0x9205), transactionID: 7, parameters: [0xD20D, 1, 2, 3, 4])),
         .operationResponse(OperationResponse(code: .ok, transactionID: 2)),
         .operationResponse(OperationResponse(code: .deviceBusy, transactionID: 9, parameters: [0x012C])),
         .event(PTPEvent(code: EventCode(0xC203), transactionID: 0xFFFF_FFFF, parameters: [0])),
@@ -24,6 +25,6 @@ enum PacketSamples {
         .endData(transactionID: 2, payload: []),
         .endData(transactionID: 2, payload: [0x18, 0x01]),
         .probeRequest,
-        .probeResponse,
+        .probeResponse
     ]
 }

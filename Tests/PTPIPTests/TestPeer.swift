@@ -1,4 +1,5 @@
 import ByteCoding
+
 @testable import PTPIP
 
 /// One side of a PTP/IP connection inside a test peer: whole packets in, packets out.
@@ -113,23 +114,29 @@ final class TestPeer: Sendable {
         let task = Task {
             let command = PeerConnection(try await listener.accept(timeout: .seconds(10)))
             defer { command.close() }
-            guard case let .initCommandRequest(request)? = try await command.readPacket() else { throw PeerError.closedEarly }
+            guard case let .initCommandRequest(request)? = try await command.readPacket() else {
+                throw PeerError.closedEarly
+            }
             if case let .failCommand(reason) = handshake {
                 try await command.send([.initFail(reason: reason)])
                 return
             }
             let ack = InitCommandAck(
-                connectionNumber: connectionNumber, guid: cameraGUID, friendlyName: "TestCam", protocolVersion: 0x0001_0000)
+                connectionNumber: connectionNumber, guid: cameraGUID, friendlyName: "TestCam",
+                protocolVersion: 0x0001_0000)
             try await command.send([.initCommandAck(ack)])
             let event = PeerConnection(try await listener.accept(timeout: .seconds(10)))
             defer { event.close() }
-            guard case let .initEventRequest(number)? = try await event.readPacket() else { throw PeerError.closedEarly }
+            guard case let .initEventRequest(number)? = try await event.readPacket() else {
+                throw PeerError.closedEarly
+            }
             if case let .failEvent(reason) = handshake {
                 try await event.send([.initFail(reason: reason)])
                 return
             }
             try await event.send([.initEventAck])
-            try await script(Session(command: command, event: event, initCommand: request, eventConnectionNumber: number))
+            try await script(
+                Session(command: command, event: event, initCommand: request, eventConnectionNumber: number))
         }
         return TestPeer(listener: listener, task: task)
     }
@@ -181,7 +188,10 @@ final class Signal: Sendable {
     init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
 
     /// Fires the signal.
-    func fire() { continuation.yield(); continuation.finish() }
+    func fire() {
+        continuation.yield()
+        continuation.finish()
+    }
 
     /// Waits until the signal fires (or the waiting task is cancelled).
     func wait() async { for await _ in stream { return } }
@@ -190,7 +200,8 @@ final class Signal: Sendable {
 extension PTPIPClient.Configuration {
     /// A configuration with a fixed identity and short timeouts for tests.
     static func testing(operationTimeout: Duration = .seconds(5)) -> Self {
-        var configuration = Self(identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0x10...0x1F))!, friendlyName: "hdrshoot-test"))
+        var configuration = Self(
+            identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0x10...0x1F))!, friendlyName: "hdrshoot-test"))
         configuration.connectTimeout = .seconds(5)
         configuration.operationTimeout = operationTimeout
         configuration.disconnectTimeout = .milliseconds(300)

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import PTPIP
 
 /// The TCP transport and listener over real loopback sockets.
@@ -35,7 +36,11 @@ struct TransportTests {
 
     @Test func bytesFlowBothWaysAndEOFIsEmpty() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         try await client.send([[1, 2, 3], [], [4, 5]], timeout: .seconds(1))
         #expect(try await Self.receiveExactly(5, from: server) == [1, 2, 3, 4, 5])
         try await server.send([9, 8, 7], timeout: .seconds(1))
@@ -46,7 +51,11 @@ struct TransportTests {
 
     @Test func largeGatheredWriteArrivesIntactThroughBackpressure() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         // 8 MiB is far more than the socket buffers, so the sender must wait for writability.
         let payload = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         async let sent: Void = client.send([[0xAA], payload, [0xBB]], timeout: .seconds(5))
@@ -63,7 +72,11 @@ struct TransportTests {
     @Test func receiveTimesOutWithTheAddressWhenTheClockPassesTheTimeout() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let receiving = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
         await clock.waitForSleepers(1)
         #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(2))])
@@ -78,7 +91,11 @@ struct TransportTests {
     @Test func aTimeoutRunsFromWhenTheWaitStartsOnTheClock() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let first = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(1500))
@@ -96,7 +113,11 @@ struct TransportTests {
 
     @Test func readAvailableReportsNothingThenBytesThenEOF() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         var buffer = [UInt8](repeating: 0, count: 16)
         #expect(try buffer.withUnsafeMutableBytes { try client.readAvailable(into: $0) } == nil)
         try await server.send([1, 2, 3], timeout: .seconds(1))
@@ -111,7 +132,11 @@ struct TransportTests {
     @Test func waitUntilReadableTimesOutWithTheAddress() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let waiting = Task { try await client.waitUntilReadable(timeout: .milliseconds(100)) }
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(100))
@@ -122,7 +147,11 @@ struct TransportTests {
 
     @Test func aFramerReadsPacketsStraightFromTheTransport() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let packets = PacketSamples.all
         try await server.send(packets.flatMap { $0.encoded() }, timeout: .seconds(5))
         server.close()
@@ -138,7 +167,11 @@ struct TransportTests {
 
     @Test func aFailedFramerRefusesToReadAndRethrowsItsError() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         var framer = PacketFramer()
         framer.append([4, 0, 0, 0])
         #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
@@ -150,12 +183,17 @@ struct TransportTests {
     @Test func closeWakesAPendingReceiveAtOnce() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer { listener.close(); server.close() }
+        defer {
+            listener.close()
+            server.close()
+        }
         let waiting = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
         await clock.waitForSleepers(1)
         client.close()
         // The close ends it, not its timeout: no virtual time passes.
-        await #expect(throws: PTPIPError.cancelled(during: "receive (127.0.0.1:\(listener.port))")) { _ = try await waiting.value }
+        await #expect(throws: PTPIPError.cancelled(during: "receive (127.0.0.1:\(listener.port))")) {
+            _ = try await waiting.value
+        }
         #expect(clock.now.offset == .zero)
         #expect(clock.sleeperCount == 0)
         // The peer sees EOF.
@@ -165,7 +203,11 @@ struct TransportTests {
     @Test func cancellationWakesAPendingReceive() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer { listener.close(); client.close(); server.close() }
+        defer {
+            listener.close()
+            client.close()
+            server.close()
+        }
         let task = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
         await clock.waitForSleepers(1)
         task.cancel()
@@ -183,7 +225,9 @@ struct TransportTests {
         let accepting = Task { try await listener.accept(timeout: .seconds(30)) }
         await clock.waitForSleepers(1)
         listener.close()
-        await #expect(throws: PTPIPError.cancelled(during: "accept (127.0.0.1:\(listener.port))")) { _ = try await accepting.value }
+        await #expect(throws: PTPIPError.cancelled(during: "accept (127.0.0.1:\(listener.port))")) {
+            _ = try await accepting.value
+        }
     }
 
     @Test func acceptTimesOutWhenTheClockPassesTheTimeout() async throws {
@@ -193,7 +237,9 @@ struct TransportTests {
         let accepting = Task { try await listener.accept(timeout: .seconds(10)) }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(10))
-        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "accept")) { _ = try await accepting.value }
+        await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(listener.port)", during: "accept")) {
+            _ = try await accepting.value
+        }
     }
 
     @Test func aUDPReceiveGetsNothingWhenTheClockPassesTheTimeout() async throws {
@@ -223,7 +269,10 @@ struct TransportTests {
         async let accepted = listener.accept(timeout: .seconds(5))
         let client = try await TCPTransport.connect(host: "::1", port: listener.port, timeout: .seconds(5))
         let server = try await accepted
-        defer { client.close(); server.close() }
+        defer {
+            client.close()
+            server.close()
+        }
         #expect(client.peerDescription == "[::1]:\(listener.port)")
         try await client.send([42], timeout: .seconds(1))
         #expect(try await server.receive(upTo: 4, timeout: .seconds(1)) == [42])
@@ -235,7 +284,10 @@ struct TransportTests {
         async let accepted = listener.accept(timeout: .seconds(5))
         let client = try await TCPTransport.connect(host: "localhost", port: listener.port, timeout: .seconds(5))
         let server = try await accepted
-        defer { client.close(); server.close() }
+        defer {
+            client.close()
+            server.close()
+        }
         #expect(client.peerAddress?.port == listener.port)
     }
 

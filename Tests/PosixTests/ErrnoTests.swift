@@ -11,7 +11,7 @@ struct ErrnoTests {
         (Errno.connectionRefused, "Connection refused", "ECONNREFUSED"),
         (Errno.noSpace, "No space left on device", "ENOSPC"),
         (Errno.wouldBlock, "Resource temporarily unavailable", "EAGAIN"),
-        (Errno.noBufferSpace, "No buffer space available", "ENOBUFS"),
+        (Errno.noBufferSpace, "No buffer space available", "ENOBUFS")
     ])
     func describesItselfInTheSystemsWordsAndNamesItself(errno: Errno, text: String, name: String) {
         #expect(errno.description == text)
@@ -32,7 +32,7 @@ struct ErrnoTests {
     @Test func aCallInterruptedByASignalIsRetried() throws {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in }
-        action.sa_flags = 0  // no SA_RESTART: the kernel returns EINTR instead of restarting the read
+        action.sa_flags = 0 // no SA_RESTART: the kernel returns EINTR instead of restarting the read
         sigemptyset(&action.sa_mask)
         var previous = sigaction()
         try #require(sigaction(SIGURG, &action, &previous) == 0)
@@ -40,7 +40,10 @@ struct ErrnoTests {
 
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
 
         let reader = InterruptibleReader(descriptor: ends[0])
         let thread = Thread { reader.run() }

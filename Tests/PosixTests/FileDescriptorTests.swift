@@ -1,7 +1,7 @@
 import Glibc
 import Posix
-import Testing
 import TestSupport
+import Testing
 
 @Suite("File calls: write, fsync, rename, link and lock real files, each failure a typed Errno")
 struct FileDescriptorTests {

@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// Cancel, stop, pause and resume, preflight checks and the recorder contract.
 @Suite(.timeLimit(.minutes(1))) struct BracketRunnerControlTests {
@@ -70,7 +70,9 @@ import TestSupport
         #expect(result.isComplete && result.completed == 4)
         #expect(shotsWhilePaused == 2)
         let pausedIndex = events.firstIndex { if case .paused(let reason) = $0 { reason.kind == .user } else { false } }
-        let resumedIndex = events.firstIndex { if case .resumed(let reason) = $0 { reason.kind == .user } else { false } }
+        let resumedIndex = events.firstIndex {
+            if case .resumed(let reason) = $0 { reason.kind == .user } else { false }
+        }
         let frame3Index = events.firstIndex { $0.isPhase(.settingSpeed, set: 1, frame: 3) }
         #expect(pausedIndex != nil && resumedIndex != nil && frame3Index != nil)
         if let resumedIndex, let frame3Index { #expect(resumedIndex < frame3Index) }
@@ -104,10 +106,15 @@ import TestSupport
 
     @Test func recorderSeesEveryFrameBeforeItFiresAndAfterItIsSaved() async {
         let recorder = RecordingRecorder()
-        let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), recorder: recorder))
+        let (result, _) = await runCollecting(
+            makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), recorder: recorder))
         #expect(result.isComplete)
         let first = ShootPosition(set: 1, frame: 1), second = ShootPosition(set: 1, frame: 2)
-        #expect(await recorder.entries == [.started(first), .willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
+        #expect(
+            await recorder.entries == [
+                .started(first), .willFire(first), .saved(first), .willFire(second), .saved(second),
+                .finished(complete: true)
+            ])
     }
 
     @Test func recorderFailureStopsBeforeTheFrameFires() async {
@@ -162,10 +169,13 @@ import TestSupport
 
 @Suite struct CameraShutterSpeedTests {
     @Test(arguments: [
-        (ShutterSpeed(numerator: 1, denominator: 250), CameraShutterSpeed?.some(.timed(ShutterSpeed(numerator: 1, denominator: 250)))),
+        (
+            ShutterSpeed(numerator: 1, denominator: 250),
+            CameraShutterSpeed?.some(.timed(ShutterSpeed(numerator: 1, denominator: 250)))
+        ),
         (ShutterSpeed(numerator: 2, denominator: 500), .some(.timed(ShutterSpeed(numerator: 1, denominator: 250)))),
         (ShutterSpeed(numerator: 1, denominator: 6400), nil),
-        (ShutterSpeed(numerator: 45, denominator: 1), .some(.bulb)),
+        (ShutterSpeed(numerator: 45, denominator: 1), .some(.bulb))
     ])
     func resolvesPlannedSpeedsByValue(planned: ShutterSpeed, expected: CameraShutterSpeed?) {
         #expect(CameraShutterSpeed.resolve(planned, in: InMemoryCamera.thirdStopSpeeds) == expected)
@@ -182,7 +192,7 @@ import TestSupport
     @Test func stopWhilePausedEndsAtOnce() async {
         let camera = InMemoryCamera()
         let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
-        await runner.pause(reason: PauseReason(.user))  // before the first frame: the run parks at once
+        await runner.pause(reason: PauseReason(.user)) // before the first frame: the run parks at once
         let task = Task { await runner.run() }
         for await event in runner.events {
             if case .started = event { await runner.stop() }

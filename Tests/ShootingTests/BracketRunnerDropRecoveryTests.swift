@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// After a connection drops at a release: the release's image is looked for before anything fires again,
 /// and a link that drops at every release stops the run instead of firing the plan (virtual time).

@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// Frame n's "saved" record is written while frame n+1's speed is set; every way out of the frame loop writes
 /// it first. The `Timeline` gates hold a save or a set so the test decides which one ends first.
@@ -30,13 +30,13 @@ import TestSupport
         let during = await timeline.marks
         #expect(during.contains(.saveStarted(frame(1))))
         #expect(!during.contains(.saveFinished(frame(1), succeeded: true)))
-        #expect(!during.contains(.willFire(frame(2))))  // nothing fires before the previous record is durable
+        #expect(!during.contains(.willFire(frame(2)))) // nothing fires before the previous record is durable
         await timeline.open(.save(frame(1)))
 
         let result = await task.value
         #expect(result.isComplete && result.completed == 3 && result.capturedThisRun == 3)
         #expect(await timeline.logged(.saveFinished(frame(1), succeeded: true), before: .willFire(frame(2))))
-        #expect(await camera.inner.speedsSet.count == 3)  // one set per frame: the overlapped set counts
+        #expect(await camera.inner.speedsSet.count == 3) // one set per frame: the overlapped set counts
         let progress = await events.value.compactMap(\.progress)
         let phases: [FramePhase] = [.settingSpeed, .capturing, .waitingForIdle, .saved]
         #expect(progress.map(\.phase) == Array([[FramePhase]](repeating: phases, count: 3).joined()))
@@ -52,7 +52,9 @@ import TestSupport
         let observer = Task {
             var durable: [Bool] = []
             for await event in runner.events {
-                guard let progress = event.progress, progress.phase == .settingSpeed, progress.position.frame > 1 else { continue }
+                guard let progress = event.progress, progress.phase == .settingSpeed, progress.position.frame > 1 else {
+                    continue
+                }
                 let previous = frame(progress.position.frame - 1)
                 durable.append(await timeline.marks.contains(.saveFinished(previous, succeeded: true)))
             }
@@ -107,14 +109,17 @@ import TestSupport
         let (result, events) = await runCollecting(runner)
         #expect(result.isComplete && result.completed == 2)
         #expect(await timeline.logged(.saveFinished(frame(2), succeeded: true), before: .finished))
-        #expect(events.count >= 2 && events[events.count - 2].isPhase(.saved, set: 1, frame: 2) && events.last?.isFinished == true)
+        #expect(
+            events.count >= 2 && events[events.count - 2].isPhase(.saved, set: 1, frame: 2)
+                && events.last?.isFinished == true)
     }
 
     @Test func aFailedSaveOfTheLastFrameStopsAtIt() async {
         let timeline = Timeline()
         let camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         let recorder = TimelineRecorder(timeline: timeline, failingSaves: [frame(2)])
-        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2), recorder: recorder))
+        let (result, events) = await runCollecting(
+            makeRunner(camera, plan: plan(sets: 1, frames: 2), recorder: recorder))
         #expect(result.recordingFailed)
         #expect(result.resumePosition == frame(2) && result.completed == 1 && result.capturedThisRun == 1)
         #expect(!events.contains { $0.isPhase(.saved, set: 1, frame: 2) })
@@ -143,7 +148,7 @@ import TestSupport
         #expect(await task.value.isComplete)
         #expect(parkedAt == frame(3))
         #expect(marksWhileParked.contains(.saveFinished(frame(2), succeeded: true)))
-        #expect(!marksWhileParked.contains(.setStarted(call: 3)))  // the camera is left alone while paused
+        #expect(!marksWhileParked.contains(.setStarted(call: 3))) // the camera is left alone while paused
         #expect(await camera.inner.speedsSet.count == 4)
     }
 
@@ -233,7 +238,8 @@ import TestSupport
         var camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         camera.busySetCalls = [2]
         let clock = TestClock()
-        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(
+            camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: TimelineRecorder(timeline: timeline))
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
@@ -247,7 +253,9 @@ import TestSupport
         let capturing2 = log.firstIndex { $0.isPhase(.capturing, set: 1, frame: 2) }
         // The retry (and its event) waits for the record, so events keep their order.
         #expect(saved1 != nil && setting2 != nil && retry != nil && capturing2 != nil)
-        if let saved1, let setting2, let retry, let capturing2 { #expect(saved1 < setting2 && setting2 < retry && retry < capturing2) }
+        if let saved1, let setting2, let retry, let capturing2 {
+            #expect(saved1 < setting2 && setting2 < retry && retry < capturing2)
+        }
         #expect(await camera.inner.speedsSet.count == 2)
         #expect(await timeline.count(of: .setStarted(call: 3)) == 1)
     }
@@ -257,7 +265,8 @@ import TestSupport
         var camera = TimelineCamera(inner: InMemoryCamera(), timeline: timeline)
         camera.dropAtSetCalls = [2]
         let clock = TestClock()
-        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock, recorder: TimelineRecorder(timeline: timeline))
+        let runner = makeRunner(
+            camera, plan: plan(sets: 1, frames: 3), clock: clock, recorder: TimelineRecorder(timeline: timeline))
         let events = Task { await collect(runner.events) }
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)

@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// Auto-reconnect after a dropped connection, in virtual time.
 @Suite(.timeLimit(.minutes(1))) struct BracketRunnerReconnectTests {
@@ -96,7 +96,7 @@ import TestSupport
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         await runner.pause(reason: PauseReason(.network, detail: "DIRECT-ab:DSC-RX100M7"))
-        clock.advance(by: .seconds(2))  // attempt 1 is skipped: the network is down
+        clock.advance(by: .seconds(2)) // attempt 1 is skipped: the network is down
         await clock.waitForSleepers(1)
         #expect(await camera.connectCount == 0)
         await runner.resume(reason: PauseReason(.network))
@@ -130,7 +130,7 @@ import TestSupport
         let task = Task { await runner.run() }
         for await event in runner.events {
             if event.isPhase(.waitingForIdle, set: 1, frame: 1), await camera.status == .saving {
-                await clock.waitForSleepers(1)  // the idle timeout
+                await clock.waitForSleepers(1) // the idle timeout
                 await camera.update { $0.statusAfterShot = .idle }
                 await camera.dropConnection()
             }
@@ -141,7 +141,7 @@ import TestSupport
         }
         let result = await task.value
         #expect(result.isComplete && result.completed == 2)
-        #expect(await camera.shotSettings.count == 3)  // frame 1 was shot twice (possibly duplicated)
+        #expect(await camera.shotSettings.count == 3) // frame 1 was shot twice (possibly duplicated)
     }
 
     @Test func disabledReconnectStopsAtTheDrop() async {

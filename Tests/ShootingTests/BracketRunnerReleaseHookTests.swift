@@ -25,11 +25,12 @@ struct BracketRunnerReleaseHookTests {
         let journal = sampleJournal()
         try await store.create(journal)
         var script = InMemoryCamera.Script()
-        script.busyReleases = 2  // the first frame's release is refused twice after the hook ran
+        script.busyReleases = 2 // the first frame's release is refused twice after the hook ran
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
         let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
-        let result = await run(makeRunner(camera, plan: journal.plan, clock: clock, recorder: recorder), clock: clock, backoffs: 2)
+        let result = await run(
+            makeRunner(camera, plan: journal.plan, clock: clock, recorder: recorder), clock: clock, backoffs: 2)
 
         #expect(result.isComplete)
         // Three calls of the hook for frame 1 (two refused releases), one for each other frame.
@@ -46,10 +47,16 @@ struct BracketRunnerReleaseHookTests {
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
         let recorder = RecordingRecorder()
-        let result = await run(makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: recorder), clock: clock, backoffs: 1)
+        let result = await run(
+            makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: recorder), clock: clock,
+            backoffs: 1)
         #expect(result.isComplete)
         let first = ShootPosition(set: 1, frame: 1), second = ShootPosition(set: 1, frame: 2)
-        #expect(await recorder.entries == [.started(first), .willFire(first), .saved(first), .willFire(second), .saved(second), .finished(complete: true)])
+        #expect(
+            await recorder.entries == [
+                .started(first), .willFire(first), .saved(first), .willFire(second), .saved(second),
+                .finished(complete: true)
+            ])
         #expect(await camera.hookCalls == 3)
     }
 
@@ -57,7 +64,8 @@ struct BracketRunnerReleaseHookTests {
         let camera = InMemoryCamera()
         let failing = ShootPosition(set: 1, frame: 2)
         let recorder = RecordingRecorder(failWillFireAt: failing)
-        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
+        let (result, events) = await runCollecting(
+            makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
         #expect(result.recordingFailed)
         #expect(result.resumePosition == failing && result.completed == 1)
         // The camera called the hook for frame 2 and fired nothing after it; no failure is recorded for it.
@@ -78,7 +86,9 @@ struct BracketRunnerReleaseHookTests {
         let camera = InMemoryCamera(script: script)
         let clock = TestClock()
         let recorder = RecordingRecorder()
-        let result = await run(makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: recorder), clock: clock, backoffs: 2)
+        let result = await run(
+            makeRunner(camera, plan: plan(sets: 1, frames: 2), clock: clock, recorder: recorder), clock: clock,
+            backoffs: 2)
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .busy)
         #expect(await camera.shotSettings.isEmpty)
         #expect(await recorder.entries.contains(.failed(.start, mayHaveFired: mayHaveFired)))

@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// The runner's frame loop, in virtual time: every test that waits does so on the `TestClock`.
 @Suite(.timeLimit(.minutes(1))) struct BracketRunnerTests {
@@ -38,8 +38,9 @@ import TestSupport
             if case .capture(_, _, let destination) = call { return destination.directory.lastPathComponent }
             return nil
         }
-        #expect(folders == Array(repeating: "set-01", count: 5) + Array(repeating: "set-02", count: 5)
-            + Array(repeating: "set-03", count: 5))
+        #expect(
+            folders == Array(repeating: "set-01", count: 5) + Array(repeating: "set-02", count: 5)
+                + Array(repeating: "set-03", count: 5))
     }
 
     @Test func progressReportsAllPhases() async {
@@ -66,7 +67,8 @@ import TestSupport
 
     @Test func waitForIdleReturnsAtOnce() async {
         let clock = TestClock()
-        let (result, _) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), clock: clock))
+        let (result, _) = await runCollecting(
+            makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), clock: clock))
         #expect(result.isComplete)
         // An idle camera never needed the timeout timer.
         #expect(clock.sleepsRegistered == 0)
@@ -79,7 +81,7 @@ import TestSupport
         let clock = TestClock()
         let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
         let task = Task { await runner.run() }
-        await clock.waitForSleepers(1)  // the idle timeout: the runner is waiting
+        await clock.waitForSleepers(1) // the idle timeout: the runner is waiting
         await camera.send(.saving)
         #expect(clock.sleeperCount == 1)
         await camera.send(.idle)
@@ -91,13 +93,13 @@ import TestSupport
 
     @Test func waitForIdleTimesOut() async throws {
         var script = InMemoryCamera.Script()
-        script.statusAfterShot = .saving  // never idle
+        script.statusAfterShot = .saving // never idle
         let clock = TestClock()
         let runner = makeRunner(InMemoryCamera(script: script), plan: BracketPlan(sets: [[speed(100)]]), clock: clock)
         let task = Task { await runner.run() }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(10))
-        #expect(clock.sleeperCount == 1)  // exposure (10 ms) + 10 s not yet reached
+        #expect(clock.sleeperCount == 1) // exposure (10 ms) + 10 s not yet reached
         clock.advance(by: .milliseconds(10))
         let result = await task.value
         let expected = ShootingError.idleTimeout(position: .start, timeout: .milliseconds(10_010))
@@ -193,7 +195,8 @@ import TestSupport
     @Test func resumeFromSet2Frame3FiresOnlyTheRemainingFrames() async {
         let camera = InMemoryCamera()
         let shootPlan = plan(sets: 3, frames: 5)
-        let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan), from: ShootPosition(set: 2, frame: 3))
+        let (result, events) = await runCollecting(
+            makeRunner(camera, plan: shootPlan), from: ShootPosition(set: 2, frame: 3))
         #expect(result.isComplete && result.completed == 15 && result.capturedThisRun == 8)
         let remaining = shootPlan.positions.filter { $0 >= ShootPosition(set: 2, frame: 3) }
         #expect(events.compactMap { $0.progress }.filter { $0.phase == .saved }.map(\.position) == remaining)
@@ -203,14 +206,16 @@ import TestSupport
     @Test func restartingTheInterruptedSetShootsItFromItsFirstFrame() async {
         let camera = InMemoryCamera()
         let runner = makeRunner(camera, plan: plan(sets: 3, frames: 5))
-        let (result, _) = await runCollecting(runner, from: ShootPosition(set: 2, frame: 3), restartingInterruptedSet: true)
+        let (result, _) = await runCollecting(
+            runner, from: ShootPosition(set: 2, frame: 3), restartingInterruptedSet: true)
         #expect(result.isComplete && result.capturedThisRun == 10)
         #expect(await camera.shotSettings.count == 10)
     }
 
     @Test func resumePositionOutsideThePlanIsRejected() async {
         let camera = InMemoryCamera()
-        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2)), from: ShootPosition(set: 2, frame: 1))
+        let (result, _) = await runCollecting(
+            makeRunner(camera, plan: plan(sets: 1, frames: 2)), from: ShootPosition(set: 2, frame: 1))
         #expect(result.failure as? ShootingError == .invalidResumePosition(ShootPosition(set: 2, frame: 1)))
         #expect(await camera.calls.isEmpty)
     }

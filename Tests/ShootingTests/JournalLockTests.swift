@@ -1,8 +1,8 @@
 import Foundation
+import Glibc
 import Shooting
 import TestSupport
 import Testing
-import Glibc
 
 /// One process per shoot: `JournalStore.lock(id:)` over real `flock(2)` locks, in this process and in a child.
 @Suite struct JournalLockTests {

@@ -8,12 +8,25 @@ import Testing
 /// Where journals live and how they are written: atomically, privately, never over a damaged file.
 @Suite struct JournalStoreTests {
     @Test(arguments: [
-        (option: "/opt/state", env: ["HDRSHOOT_STATE_DIR": "/env/state", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"], expected: "/opt/state"),
-        (option: "", env: ["HDRSHOOT_STATE_DIR": "/env/state", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"], expected: "/env/state"),
-        (option: "", env: ["HDRSHOOT_STATE_DIR": "", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"], expected: "/xdg/hdrshoot"),
-        (option: "", env: ["XDG_STATE_HOME": "relative/xdg", "HOME": "/home/u"], expected: "/home/u/.local/state/hdrshoot"),
+        (
+            option: "/opt/state",
+            env: ["HDRSHOOT_STATE_DIR": "/env/state", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"],
+            expected: "/opt/state"
+        ),
+        (
+            option: "", env: ["HDRSHOOT_STATE_DIR": "/env/state", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"],
+            expected: "/env/state"
+        ),
+        (
+            option: "", env: ["HDRSHOOT_STATE_DIR": "", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"],
+            expected: "/xdg/hdrshoot"
+        ),
+        (
+            option: "", env: ["XDG_STATE_HOME": "relative/xdg", "HOME": "/home/u"],
+            expected: "/home/u/.local/state/hdrshoot"
+        ),
         (option: "", env: ["HOME": "/home/u"], expected: "/home/u/.local/state/hdrshoot"),
-        (option: "rel/state", env: [:], expected: "/work/here/rel/state"),
+        (option: "rel/state", env: [:], expected: "/work/here/rel/state")
     ])
     func stateDirectoryFollowsOptionThenEnvironment(option: String, env: [String: String], expected: String) throws {
         let url = try JournalStore.resolveDirectory(option: option, environment: env, currentDirectory: "/work/here")
@@ -43,7 +56,10 @@ import Testing
         let store = JournalStore(directory: folder.url)
         var journal = sampleJournal()
         let image = SavedImage(fileName: "DSC01234.ARW", path: "/photos/set-01/DSC01234.ARW", byteCount: 24_117_248)
-        journal.updateFrame(at: .start) { $0.state = .done(images: [image], at: journalEpoch); $0.attempts = 1 }
+        journal.updateFrame(at: .start) {
+            $0.state = .done(images: [image], at: journalEpoch)
+            $0.attempts = 1
+        }
         journal.updateFrame(at: ShootPosition(set: 1, frame: 2)) {
             $0.state = .failed(.init(at: journalEpoch, detail: "busy", connectionLost: false, mayHaveFired: true))
         }
@@ -51,7 +67,7 @@ import Testing
         journal.log = [
             .init(at: journalEpoch, event: .started(at: .start, restartingSet: false)),
             .init(at: journalEpoch, event: .paused(PauseReason(.network, detail: "DIRECT-xyz"))),
-            .init(at: journalEpoch, event: .stopped(.reconnectGaveUp, at: ShootPosition(set: 1, frame: 3), detail: nil)),
+            .init(at: journalEpoch, event: .stopped(.reconnectGaveUp, at: ShootPosition(set: 1, frame: 3), detail: nil))
         ]
         journal.status = .stopped(.reconnectGaveUp)
         try await store.create(journal)
@@ -171,8 +187,10 @@ import Testing
         try await store.create(journal)
         let text = try String(contentsOf: store.url(ofJournal: journal.id), encoding: .utf8)
         #expect(!text.contains("\n"))
-        #expect(text.contains("\"outputDirectory\":\"/photos/hdrshoot-20251122-083320\""))  // slashes unescaped
-        let keys = ["camera", "createdAt", "format", "frames", "id", "log", "outputDirectory", "plan", "revision", "status"]
+        #expect(text.contains("\"outputDirectory\":\"/photos/hdrshoot-20251122-083320\"")) // slashes unescaped
+        let keys = [
+            "camera", "createdAt", "format", "frames", "id", "log", "outputDirectory", "plan", "revision", "status"
+        ]
         let offsets = keys.compactMap { text.range(of: "\"\($0)\":")?.lowerBound }
         #expect(offsets.count == keys.count)
         #expect(offsets == offsets.sorted())

@@ -10,7 +10,9 @@ func sampleJournal(id: String = "20251122-083320-00aa") -> ShootJournal {
     ShootJournal(
         id: id,
         plan: plan(sets: 3, frames: 5),
-        camera: CameraIdentity(model: "DSC-RX100M7", serialNumber: "3d4f00112233", address: "192.168.122.1:15740", ssid: "DIRECT-xyz:DSC-RX100M7"),
+        camera: CameraIdentity(
+            model: "DSC-RX100M7", serialNumber: "3d4f00112233", address: "192.168.122.1:15740",
+            ssid: "DIRECT-xyz:DSC-RX100M7"),
         substitutions: [.init(planned: speed(6400), used: speed(5000))],
         outputDirectory: "/photos/hdrshoot-20251122-083320",
         createdAt: journalEpoch

@@ -15,7 +15,7 @@ import Testing
         memo.remember(bytes, revision: 7, at: "/state/a.json")
         #expect(memo.revision(ifWritten: bytes, at: "/state/a.json") == 7)
         #expect(memo.revision(ifWritten: bytes, at: "/state/b.json") == nil)
-        #expect(memo.revision(ifWritten: Array("{\"revision\":8}".utf8), at: "/state/a.json") == nil)  // same size
+        #expect(memo.revision(ifWritten: Array("{\"revision\":8}".utf8), at: "/state/a.json") == nil) // same size
         #expect(memo.revision(ifWritten: Array(bytes.dropLast()), at: "/state/a.json") == nil)
         #expect(memo.revision(ifWritten: [], at: "/state/a.json") == nil)
         memo.remember(Array("{}".utf8), revision: 8, at: "/state/a.json")
@@ -25,8 +25,12 @@ import Testing
     @Test func staysBoundedAcrossManyPaths() {
         let memo = JournalWriteMemo()
         let bytes = Array("{}".utf8)
-        for index in 0..<(JournalWriteMemo.capacity * 3) { memo.remember(bytes, revision: index, at: "/state/\(index).json") }
-        let remembered = (0..<(JournalWriteMemo.capacity * 3)).filter { memo.revision(ifWritten: bytes, at: "/state/\($0).json") != nil }
+        for index in 0..<(JournalWriteMemo.capacity * 3) {
+            memo.remember(bytes, revision: index, at: "/state/\(index).json")
+        }
+        let remembered = (0..<(JournalWriteMemo.capacity * 3)).filter {
+            memo.revision(ifWritten: bytes, at: "/state/\($0).json") != nil
+        }
         #expect(remembered.count <= JournalWriteMemo.capacity)
         #expect(remembered.contains(JournalWriteMemo.capacity * 3 - 1))
     }
@@ -38,11 +42,11 @@ import Testing
         var journal = sampleJournal()
         try await store.create(journal)
         journal.revision = 1
-        try await store.save(journal)  // the store now knows the file's bytes
+        try await store.save(journal) // the store now knows the file's bytes
         let path = store.url(ofJournal: journal.id).path
 
         let before = try fileStamp(path)
-        try overwriteInPlace(path, at: 0, with: "X")  // same inode, same size: no longer JSON
+        try overwriteInPlace(path, at: 0, with: "X") // same inode, same size: no longer JSON
         try restoreTimes(path, from: before)
         let after = try fileStamp(path)
         #expect(after.inode == before.inode && after.size == before.size && after.mtime == before.mtime)
@@ -78,7 +82,7 @@ import Testing
 
         journal.revision = 2
         journal.status = .complete
-        try await store.save(journal)  // a snapshot older than the file: skipped
+        try await store.save(journal) // a snapshot older than the file: skipped
         let stored = try await store.load(id: journal.id)
         #expect(stored.revision == 9)
         #expect(stored.status == .inProgress)
@@ -112,7 +116,9 @@ import Testing
         try await store.create(journal)
         for revision in 1...5 {
             journal.revision = revision
-            journal.updateFrame(at: ShootPosition(set: 1, frame: revision)) { $0.state = .inFlight(since: journalEpoch) }
+            journal.updateFrame(at: ShootPosition(set: 1, frame: revision)) {
+                $0.state = .inFlight(since: journalEpoch)
+            }
             try await store.save(journal)
             #expect(try await store.load(id: journal.id) == journal)
         }
@@ -137,8 +143,9 @@ private struct FileStamp {
 private func fileStamp(_ path: String) throws -> FileStamp {
     var status = stat()
     guard stat(path, &status) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    return FileStamp(device: UInt(status.st_dev), inode: UInt(status.st_ino), size: Int(status.st_size),
-                     times: [status.st_atim, status.st_mtim])
+    return FileStamp(
+        device: UInt(status.st_dev), inode: UInt(status.st_ino), size: Int(status.st_size),
+        times: [status.st_atim, status.st_mtim])
 }
 
 /// Writes `text` at `offset` without truncating or replacing the file (same inode, same size).
@@ -152,5 +159,7 @@ private func overwriteInPlace(_ path: String, at offset: Int, with text: String)
 
 /// Puts the access and modification times of `stamp` back, as `touch -d` would.
 private func restoreTimes(_ path: String, from stamp: FileStamp) throws {
-    guard utimensat(AT_FDCWD, path, stamp.times, 0) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    guard utimensat(AT_FDCWD, path, stamp.times, 0) == 0 else {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
 }

@@ -16,7 +16,10 @@ import Testing
             starts.append(next)
             start = next
         }
-        #expect(starts == [Start(number: 1, at: .zero), Start(number: 2, at: .seconds(120)), Start(number: 3, at: .seconds(240))])
+        #expect(
+            starts == [
+                Start(number: 1, at: .zero), Start(number: 2, at: .seconds(120)), Start(number: 3, at: .seconds(240))
+            ])
     }
 
     @Test func aRepetitionThatOverrunsStartsTheNextAtOnceAndTheScheduleFollowsIt() throws {
@@ -30,7 +33,8 @@ import Testing
 
     @Test func aRepetitionEndingExactlyOnTheNextStartIsOnTime() {
         let schedule = RepetitionSchedule(every: .seconds(60), end: .forever)
-        #expect(schedule.next(after: 1, scheduledAt: .zero, endedAt: .seconds(60)) == Start(number: 2, at: .seconds(60)))
+        #expect(
+            schedule.next(after: 1, scheduledAt: .zero, endedAt: .seconds(60)) == Start(number: 2, at: .seconds(60)))
     }
 
     @Test(arguments: [1, 3, 20]) func aCountedSeriesHasExactlyThatManyRepetitions(count: Int) {
@@ -68,7 +72,9 @@ import Testing
         let late = try #require(schedule.held(due, until: .seconds(200)))
         #expect(late == Start(number: 2, at: .seconds(200), timing: .late(by: .seconds(80))))
         // The following start is `every` after the late one.
-        #expect(schedule.next(after: 2, scheduledAt: late.at, endedAt: .seconds(230)) == Start(number: 3, at: .seconds(320)))
+        #expect(
+            schedule.next(after: 2, scheduledAt: late.at, endedAt: .seconds(230)) == Start(number: 3, at: .seconds(320))
+        )
     }
 
     @Test func aStartHeldPastTheEndTimeIsNotShot() {
@@ -127,7 +133,8 @@ import Testing
         let shifted = try base.plan(forRepetition: 10, shift: EVAmount(stops: 2), longest: longest)
         #expect(shifted.sets.joined().allSatisfy { $0 <= longest })
         // A lower cap (--longest 8") holds both readings at 8".
-        let capped = base.readings(forRepetition: 10, shift: EVAmount(stops: 2), longest: ShutterSpeed(numerator: 8, denominator: 1))
+        let capped = base.readings(
+            forRepetition: 10, shift: EVAmount(stops: 2), longest: ShutterSpeed(numerator: 8, denominator: 1))
         #expect(capped.shadow == ShutterSpeed(numerator: 8, denominator: 1))
     }
 

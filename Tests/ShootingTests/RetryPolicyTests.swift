@@ -10,7 +10,10 @@ import Testing
 
     @Test func reconnectScheduleIsTwoFiveTenThenEveryTenSeconds() {
         let policy = ReconnectPolicy.standard(timeout: .seconds(60))
-        #expect((1...5).map { policy.delay(beforeAttempt: $0) } == [.seconds(2), .seconds(5), .seconds(10), .seconds(10), .seconds(10)])
+        #expect(
+            (1...5).map { policy.delay(beforeAttempt: $0) } == [
+                .seconds(2), .seconds(5), .seconds(10), .seconds(10), .seconds(10)
+            ])
         #expect(policy.timeout == .seconds(60))
         #expect(ReconnectPolicy.standard.timeout == .seconds(300))
         #expect(ReconnectPolicy.disabled.delay(beforeAttempt: 1) == nil)

@@ -58,8 +58,13 @@ extension ShootResult {
 /// A recorder that remembers every call, for order checks.
 actor RecordingRecorder: ShootRecorder {
     enum Entry: Equatable {
-        case started(ShootPosition), willFire(ShootPosition), saved(ShootPosition), failed(ShootPosition, mayHaveFired: Bool)
-        case paused(PauseReason.Kind), resumed(PauseReason.Kind), finished(complete: Bool)
+        case started(ShootPosition)
+        case willFire(ShootPosition)
+        case saved(ShootPosition)
+        case failed(ShootPosition, mayHaveFired: Bool)
+        case paused(PauseReason.Kind)
+        case resumed(PauseReason.Kind)
+        case finished(complete: Bool)
     }
 
     private(set) var entries: [Entry] = []
@@ -68,12 +73,16 @@ actor RecordingRecorder: ShootRecorder {
 
     init(failWillFireAt: ShootPosition? = nil) { self.failWillFireAt = failWillFireAt }
 
-    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws { entries.append(.started(position)) }
+    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
+        entries.append(.started(position))
+    }
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
         if position == failWillFireAt { throw CocoaError(.fileWriteOutOfSpace) }
         entries.append(.willFire(position))
     }
-    func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws { entries.append(.saved(position)) }
+    func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
+        entries.append(.saved(position))
+    }
     func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {
         entries.append(.failed(position, mayHaveFired: mayHaveFired))
     }

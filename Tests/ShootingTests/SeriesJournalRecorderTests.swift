@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// The series part of the journal: written by `SeriesJournalRecorder` in a real state directory.
 @Suite(.timeLimit(.minutes(1))) struct SeriesJournalRecorderTests {
@@ -49,8 +49,12 @@ import TestSupport
         #expect(record.repetitions[1].outputDirectory == record.rootDirectory + "/rep-002")
         #expect(saved.outputDirectory == record.rootDirectory + "/rep-002")
         // The second repetition is shifted 1 EV slower, and its frames are kept with it.
-        #expect(record.repetitions[1].plan == (try sampleBase.plan(forRepetition: 2, shift: EVAmount(stops: 1), longest: nil)))
-        #expect(record.repetitions[1].frames?.joined().allSatisfy { if case .done = $0.state { true } else { false } } == true)
+        #expect(
+            record.repetitions[1].plan
+                == (try sampleBase.plan(forRepetition: 2, shift: EVAmount(stops: 1), longest: nil)))
+        #expect(
+            record.repetitions[1].frames?.joined().allSatisfy { if case .done = $0.state { true } else { false } }
+                == true)
         let next = try #require(record.continuation())
         #expect(next.start == RepetitionSchedule.Start(number: 3, at: .seconds(240)) && !next.continuing)
         #expect(try await store.latestUnfinished()?.id == journal.id)
@@ -84,7 +88,8 @@ import TestSupport
 
         let camera = InMemoryCamera()
         let clock = TestClock()
-        let recorder = SeriesJournalRecorder(journal: saved, store: store, continuing: (position, false), prepare: prepare)
+        let recorder = SeriesJournalRecorder(
+            journal: saved, store: store, continuing: (position, false), prepare: prepare)
         let second = makeSeries(
             camera, schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(30),
             outputDirectory: folder.url)
@@ -109,11 +114,13 @@ let sampleBase = SeriesRecord.Base(
 /// A new series journal every 2 minutes, first start at `journalEpoch`, folder `root`.
 func seriesJournal(end: SeriesRecord.End, root: String) -> ShootJournal {
     var journal = ShootJournal(
-        id: "20251122-083320-5e71", plan: (try? sampleBase.plan(forRepetition: 1, shift: nil, longest: nil)) ?? plan(sets: 1, frames: 1),
+        id: "20251122-083320-5e71",
+        plan: (try? sampleBase.plan(forRepetition: 1, shift: nil, longest: nil)) ?? plan(sets: 1, frames: 1),
         camera: CameraIdentity(model: "ILCE-7M4", serialNumber: nil, address: "192.168.122.1:15740", ssid: nil),
         outputDirectory: root, createdAt: journalEpoch)
     journal.series = SeriesRecord(
-        every: .seconds(120), end: end, firstStart: journalEpoch, shift: EVAmount(stops: 1), longest: nil, base: sampleBase,
+        every: .seconds(120), end: end, firstStart: journalEpoch, shift: EVAmount(stops: 1), longest: nil,
+        base: sampleBase,
         rootDirectory: root)
     return journal
 }

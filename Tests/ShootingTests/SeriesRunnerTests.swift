@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// The series runner in virtual time: every wait between repetitions is on the `TestClock`.
 @Suite(.timeLimit(.minutes(1))) struct SeriesRunnerTests {
@@ -10,7 +10,9 @@ import TestSupport
         let camera = InMemoryCamera()
         let clock = TestClock()
         let recorder = StartLog(plan: plan(sets: 2, frames: 3))
-        let series = makeSeries(camera, schedule: RepetitionSchedule(every: .seconds(120), end: .count(3)), recorder: recorder, clock: clock)
+        let series = makeSeries(
+            camera, schedule: RepetitionSchedule(every: .seconds(120), end: .count(3)), recorder: recorder, clock: clock
+        )
         async let events = collectSeries(series.events)
         async let result = series.run(from: RepetitionSchedule(every: .seconds(120), end: .count(3)).first)
         for _ in 0..<2 {
@@ -19,11 +21,16 @@ import TestSupport
         }
         let finished = await result
         #expect(finished.isComplete && finished.completedRepetitions == [1, 2, 3])
-        #expect(await recorder.starts == [.init(1, .zero, .onTime), .init(2, .seconds(120), .onTime), .init(3, .seconds(240), .onTime)])
+        #expect(
+            await recorder.starts == [
+                .init(1, .zero, .onTime), .init(2, .seconds(120), .onTime), .init(3, .seconds(240), .onTime)
+            ])
         #expect(await camera.shotSettings.count == 18)
         // Each repetition shoots into its own folder.
         let folders = await camera.calls.compactMap { call -> String? in
-            if case .capture(_, _, let destination) = call { return destination.directory.deletingLastPathComponent().lastPathComponent }
+            if case .capture(_, _, let destination) = call {
+                return destination.directory.deletingLastPathComponent().lastPathComponent
+            }
             return nil
         }
         #expect(folders == ["rep-001", "rep-002", "rep-003"].flatMap { Array(repeating: $0, count: 6) })
@@ -69,7 +76,10 @@ import TestSupport
             if case .paused(let reason) = event { return reason.detail }
             return nil
         }
-        #expect(pauses == ["the memory card is full (0 shots left, 3 needed); put in a card with space or free some, and the series goes on by itself"])
+        #expect(
+            pauses == [
+                "the memory card is full (0 shots left, 3 needed); put in a card with space or free some, and the series goes on by itself"
+            ])
         #expect(seen.contains { if case .resumed = $0 { true } else { false } })
     }
 
@@ -90,7 +100,8 @@ import TestSupport
         let camera = InMemoryCamera()
         let clock = TestClock()
         // Each repetition's run takes 150 virtual seconds (its journal write before the first frame sleeps).
-        let recorder = StartLog(plan: plan(sets: 1, frames: 2), frameRecorder: SlowStart(clock: clock, delay: .seconds(150)))
+        let recorder = StartLog(
+            plan: plan(sets: 1, frames: 2), frameRecorder: SlowStart(clock: clock, delay: .seconds(150)))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(2))
         let series = makeSeries(camera, schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
@@ -99,9 +110,10 @@ import TestSupport
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(150))
         #expect(await result.isComplete)
-        #expect(await recorder.starts == [
-            .init(1, .zero, .onTime), .init(2, .seconds(150), .afterOverrun(by: .seconds(30))),
-        ])
+        #expect(
+            await recorder.starts == [
+                .init(1, .zero, .onTime), .init(2, .seconds(150), .afterOverrun(by: .seconds(30)))
+            ])
     }
 
     @Test func aPauseAcrossAStartTimeHoldsItAndTheScheduleContinuesAfterTheLateStart() async throws {
@@ -119,9 +131,11 @@ import TestSupport
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(120))
         #expect(await result.isComplete)
-        #expect(await recorder.starts == [
-            .init(1, .zero, .onTime), .init(2, .seconds(200), .late(by: .seconds(80))), .init(3, .seconds(320), .onTime),
-        ])
+        #expect(
+            await recorder.starts == [
+                .init(1, .zero, .onTime), .init(2, .seconds(200), .late(by: .seconds(80))),
+                .init(3, .seconds(320), .onTime)
+            ])
     }
 
     @Test func aPauseReleasedBeforeTheStartTimeKeepsTheStartOnTime() async throws {
@@ -152,7 +166,10 @@ import TestSupport
         let finished = await result
         #expect(!finished.isComplete && finished.completedRepetitions == [1])
         #expect(finished.resumeAt == RepetitionSchedule.Start(number: 2, at: .seconds(120)))
-        if case .stopRequested = finished.stopReason {} else { Issue.record("not stopped by request: \(String(describing: finished.stopReason))") }
+        if case .stopRequested = finished.stopReason {
+        } else {
+            Issue.record("not stopped by request: \(String(describing: finished.stopReason))")
+        }
     }
 
     @Test func anUntilSeriesEndsAtItsEndTime() async throws {
@@ -176,7 +193,8 @@ import TestSupport
         // Repetitions 1 and 2 were shot; hdrshoot is back 9 minutes after the first start.
         let (skipped, next) = schedule.skippingMissed(from: .init(number: 3, at: .seconds(240)), now: .seconds(540))
         let first = try #require(next)
-        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
+        let series = makeSeries(
+            InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
         async let result = series.run(from: first, skipping: skipped)
         await clock.waitForSleepers(1)
         #expect(clock.pendingDeadlines.map(\.offset) == [.seconds(60)])
@@ -191,34 +209,41 @@ import TestSupport
         let recorder = StartLog(plan: plan(sets: 1, frames: 1))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(4))
         let late = try #require(schedule.held(.init(number: 3, at: .seconds(240)), until: .seconds(540)))
-        let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
+        let series = makeSeries(
+            InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock, elapsed: .seconds(540))
         async let result = series.run(from: late)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(120))
         #expect(await result.isComplete)
-        #expect(await recorder.starts == [.init(3, .seconds(540), .late(by: .seconds(300))), .init(4, .seconds(660), .onTime)])
+        #expect(
+            await recorder.starts == [
+                .init(3, .seconds(540), .late(by: .seconds(300))), .init(4, .seconds(660), .onTime)
+            ])
     }
 
     /// Start-time drift over 20 repetitions in virtual time, each taking 50 s of its 2 min (the figures are printed).
     @Test func twentyRepetitionsInVirtualTimeStartOnTheirScheduledTimes() async throws {
         let clock = TestClock()
-        let recorder = StartLog(plan: plan(sets: 1, frames: 3), frameRecorder: SlowStart(clock: clock, delay: .seconds(50)))
+        let recorder = StartLog(
+            plan: plan(sets: 1, frames: 3), frameRecorder: SlowStart(clock: clock, delay: .seconds(50)))
         let schedule = RepetitionSchedule(every: .seconds(120), end: .count(20))
         let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: clock)
         async let result = series.run(from: schedule.first)
         for number in 1...20 {
             await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(50))  // the repetition's work
+            clock.advance(by: .seconds(50)) // the repetition's work
             guard number < 20 else { break }
             await clock.waitForSleepers(1)
             let next = try #require(clock.pendingDeadlines.first)
-            clock.advance(to: next)  // the wait for the next start
+            clock.advance(to: next) // the wait for the next start
         }
         #expect(await result.completedRepetitions == Array(1...20))
         let starts = await recorder.starts
         #expect(starts.map(\.at) == (1...20).map { schedule.nominalStart(of: $0) })
         let drifts = starts.map { $0.actual - schedule.nominalStart(of: $0.number) }
-        print("series drift, virtual time, 20 repetitions every 2m taking 50 s each: max \(drifts.max() ?? .zero), distinct \(Set(drifts))")
+        print(
+            "series drift, virtual time, 20 repetitions every 2m taking 50 s each: max \(drifts.max() ?? .zero), distinct \(Set(drifts))"
+        )
     }
 }
 
@@ -287,11 +312,14 @@ actor StartLog: SeriesRecorder {
         var entry = Entry(start.number, start.at, start.timing)
         entry.actual = actual
         starts.append(entry)
-        let folder = URL(fileURLWithPath: "/nonexistent/series").appendingPathComponent(SeriesRepetition.folderName(start.number))
+        let folder = URL(fileURLWithPath: "/nonexistent/series").appendingPathComponent(
+            SeriesRepetition.folderName(start.number))
         return SeriesRepetition(plan: plan, outputDirectory: folder, recorder: frameRecorder)
     }
 
-    func repetitionDidFinish(_ number: Int, result: ShootResult, endedAt: Duration) async { finished.append((number, result.isComplete)) }
+    func repetitionDidFinish(_ number: Int, result: ShootResult, endedAt: Duration) async {
+        finished.append((number, result.isComplete))
+    }
     func repetitionsSkipped(_ numbers: [Int]) async { skipped += numbers }
     func seriesDidFinish(_ result: SeriesResult) async {}
 }
@@ -300,7 +328,9 @@ actor StartLog: SeriesRecorder {
 struct SlowStart: ShootRecorder {
     let clock: TestClock
     let delay: Duration
-    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws { try await clock.sleep(for: delay) }
+    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
+        try await clock.sleep(for: delay)
+    }
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
     func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {}
     func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {}

@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import Shooting
-import Testing
 import TestSupport
+import Testing
 
 /// What the journal says about a shoot, and the runner keeping it current through `JournalRecorder`.
 @Suite(.timeLimit(.minutes(1))) struct ShootJournalTests {
@@ -69,7 +69,9 @@ import TestSupport
         var script = InMemoryCamera.Script()
         script.failingShots = [8: .fault("card error")]
         let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
-        let first = await runCollecting(makeRunner(InMemoryCamera(script: script), plan: journal.plan, recorder: recorder)).0
+        let first = await runCollecting(
+            makeRunner(InMemoryCamera(script: script), plan: journal.plan, recorder: recorder)
+        ).0
         #expect(first.resumePosition == ShootPosition(set: 2, frame: 3))
 
         let stopped = try await store.load(id: journal.id)
@@ -96,7 +98,7 @@ import TestSupport
         let reshot = done.frame(at: ShootPosition(set: 2, frame: 3))
         #expect(reshot.attempts == 2 && reshot.possiblyDuplicated)
         #expect(done.frame(at: ShootPosition(set: 2, frame: 4)).attempts == 1)
-        #expect(done.log.count == 4)  // started, stopped, started, completed
+        #expect(done.log.count == 4) // started, stopped, started, completed
         #expect(try await store.latestUnfinished() == nil)
     }
 
@@ -105,17 +107,27 @@ import TestSupport
         defer { folder.remove() }
         let store = JournalStore(directory: folder.url)
         // As a kill -9 after "about to fire" leaves it: 2 frames done, the 3rd in flight, status in progress.
-        var journal = ShootJournal(plan: plan(sets: 1, frames: 4), camera: CameraIdentity(model: "M", address: "a"),
-                                   outputDirectory: "/out", createdAt: journalEpoch)
-        for frame in 1...2 { journal.updateFrame(at: ShootPosition(set: 1, frame: frame)) { $0.state = .done(images: [], at: journalEpoch) } }
-        journal.updateFrame(at: ShootPosition(set: 1, frame: 3)) { $0.state = .inFlight(since: journalEpoch); $0.attempts = 1 }
+        var journal = ShootJournal(
+            plan: plan(sets: 1, frames: 4), camera: CameraIdentity(model: "M", address: "a"),
+            outputDirectory: "/out", createdAt: journalEpoch)
+        for frame in 1...2 {
+            journal.updateFrame(at: ShootPosition(set: 1, frame: frame)) {
+                $0.state = .done(images: [], at: journalEpoch)
+            }
+        }
+        journal.updateFrame(at: ShootPosition(set: 1, frame: 3)) {
+            $0.state = .inFlight(since: journalEpoch)
+            $0.attempts = 1
+        }
         try await store.create(journal)
 
         let loaded = try #require(try await store.latestUnfinished())
         #expect(loaded.interruptedFrames == [ShootPosition(set: 1, frame: 3)])
         let start = try #require(loaded.resumePosition)
         let recorder = JournalRecorder(journal: loaded, store: store, now: { journalEpoch })
-        let result = await runCollecting(makeRunner(InMemoryCamera(), plan: loaded.plan, recorder: recorder), from: start).0
+        let result = await runCollecting(
+            makeRunner(InMemoryCamera(), plan: loaded.plan, recorder: recorder), from: start
+        ).0
         #expect(result.isComplete && result.capturedThisRun == 2)
         let done = try await store.load(id: journal.id)
         #expect(done.frame(at: ShootPosition(set: 1, frame: 3)).possiblyDuplicated)
@@ -146,11 +158,15 @@ import TestSupport
         let store = JournalStore(directory: folder.url)
         var journal = sampleJournal()
         let earlier = SavedImage(fileName: "DSC00001.ARW", path: "/x/DSC00001.ARW", byteCount: 1)
-        journal.updateFrame(at: .start) { $0.state = .done(images: [earlier], at: journalEpoch); $0.attempts = 1 }
+        journal.updateFrame(at: .start) {
+            $0.state = .done(images: [earlier], at: journalEpoch)
+            $0.attempts = 1
+        }
         try await store.create(journal)
         let recorder = JournalRecorder(journal: journal, store: store, now: { journalEpoch })
-        _ = await runCollecting(makeRunner(InMemoryCamera(), plan: journal.plan, recorder: recorder),
-                                from: ShootPosition(set: 1, frame: 2), restartingInterruptedSet: true)
+        _ = await runCollecting(
+            makeRunner(InMemoryCamera(), plan: journal.plan, recorder: recorder),
+            from: ShootPosition(set: 1, frame: 2), restartingInterruptedSet: true)
         let record = try await store.load(id: journal.id).frame(at: .start)
         #expect(record.earlierImages == [earlier] && record.attempts == 2 && !record.possiblyDuplicated)
     }
@@ -166,7 +182,8 @@ import TestSupport
         let reshot = SavedImage(fileName: "DSC00008.JPG", path: "/x/set-02/DSC00008.JPG", byteCount: 1)
         let position = ShootPosition(set: 2, frame: 2)
         try await recorder.frameWillFire(at: position, setting: .bulb)
-        try await recorder.frameDidSave(at: position, frame: CapturedFrame(images: [reshot], recoveredImages: [recovered]))
+        try await recorder.frameDidSave(
+            at: position, frame: CapturedFrame(images: [reshot], recoveredImages: [recovered]))
         let record = try await store.load(id: journal.id).frame(at: position)
         #expect(record.earlierImages == [recovered])
         #expect(record.state == .done(images: [reshot], at: journalEpoch))
@@ -187,8 +204,8 @@ import TestSupport
             try await recorder.frameDidSave(at: .start, frame: CapturedFrame(images: [image]))
             return Task.isCancelled
         }
-        #expect(try await task.value)  // saved, from a task that was cancelled all along
-        #expect(try await store.load(id: journal.id).frame(at: .start).state == .done(images: [image], at: journalEpoch))
+        #expect(try await task.value) // saved, from a task that was cancelled all along
+        #expect(
+            try await store.load(id: journal.id).frame(at: .start).state == .done(images: [image], at: journalEpoch))
     }
 }
-

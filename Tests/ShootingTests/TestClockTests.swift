@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The virtual clock the runner tests rely on (it lives in TestSupport, which has no test target).
 @Suite(.timeLimit(.minutes(1))) struct TestClockTests {
@@ -46,7 +46,8 @@ import TestSupport
         let short = Task { try await clock.sleep(for: .seconds(1)) }
         let long = Task { try await clock.sleep(for: .seconds(3)) }
         await clock.waitForSleepers(2)
-        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(1)), TestClock.Instant(offset: .seconds(3))])
+        #expect(
+            clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(1)), TestClock.Instant(offset: .seconds(3))])
         clock.advance(by: .seconds(2))
         try await short.value
         #expect(clock.sleeperCount == 1)

@@ -1,7 +1,7 @@
 import CameraSimulator
 import Foundation
-import Posix
 import PTPIP
+import Posix
 import SonyCamera
 import TestSupport
 import Testing
@@ -13,8 +13,11 @@ import Testing
 @Suite("Discovery: search, describe and confirm on loopback")
 struct DiscoveryLoopbackTests {
     /// A loopback-only configuration: searching `ssdpPort` on 127.0.0.1, confirming on `ptpipPort`.
-    static func configuration(ssdpPort: UInt16?, ptpipPort: UInt16, hosts: [HostInterfaceAddress] = []) -> DiscoveryConfiguration {
-        var configuration = DiscoveryConfiguration(identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
+    static func configuration(
+        ssdpPort: UInt16?, ptpipPort: UInt16, hosts: [HostInterfaceAddress] = []
+    ) -> DiscoveryConfiguration {
+        var configuration = DiscoveryConfiguration(
+            identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
         configuration.ssdpTargets = ssdpPort.map { [SocketAddress(numericHost: "127.0.0.1", port: $0)!] } ?? []
         configuration.hostAddresses = hosts
         configuration.accessPointCamera = "127.0.0.1"
@@ -38,14 +41,16 @@ struct DiscoveryLoopbackTests {
     }
 
     static let describedRoutes: [String: DescriptionBehavior] = [
-        "/dd.xml": .ok(sampleDeviceXML()), "/DigitalImagingDesc.xml": .ok(sampleImagingXML()),
+        "/dd.xml": .ok(sampleDeviceXML()), "/DigitalImagingDesc.xml": .ok(sampleImagingXML())
     ]
 
     @Test func findsDescribesAndConfirmsACamera() async throws {
         let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
             try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
                 try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
-                    let found = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)).run()
+                    let found = try await CameraDiscovery(
+                        configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)
+                    ).run()
                     #expect(Set(ssdp.searches.all) == [SSDP.digitalImaging, SSDP.scalarWebAPI])
                     return found
                 }
@@ -67,10 +72,13 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func aCameraInAModeIsListedAsNotReadyWithWhatToDo() async throws {
-        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator(.aperturePriority)) { simulator in
+        let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator(.aperturePriority)) {
+            simulator in
             try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
                 try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
-                    try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)).run()
+                    try await CameraDiscovery(
+                        configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)
+                    ).run()
                 }
             }
         }
@@ -82,11 +90,16 @@ struct DiscoveryLoopbackTests {
     @Test func garbageAnswersAreIgnored() async throws {
         let refusing = try LoopbackSocket(.tcp)
         let garbage: @Sendable (String) -> [[UInt8]] = { _ in
-            [[0xFF, 0x00, 0x13], Array("HTTP/1.1 404 Not Found\r\nLOCATION: http://127.0.0.1:1/\r\nST: x\r\n\r\n".utf8),
-             Array("NOTIFY * HTTP/1.1\r\n\r\n".utf8), [UInt8](repeating: 0x41, count: 9000)]
+            [
+                [0xFF, 0x00, 0x13],
+                Array("HTTP/1.1 404 Not Found\r\nLOCATION: http://127.0.0.1:1/\r\nST: x\r\n\r\n".utf8),
+                Array("NOTIFY * HTTP/1.1\r\n\r\n".utf8), [UInt8](repeating: 0x41, count: 9000)
+            ]
         }
         let cameras = try await LoopbackSSDPResponder.with(answers: garbage) { ssdp in
-            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)).run()
+            try await CameraDiscovery(
+                configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)
+            ).run()
         }
         #expect(cameras.isEmpty)
     }
@@ -115,7 +128,9 @@ struct DiscoveryLoopbackTests {
         let port = refusing.port
         let cameras = try await LoopbackDescriptionServer.with(Self.describedRoutes) { http in
             try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
-                try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: port)).run()
+                try await CameraDiscovery(
+                    configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: port)
+                ).run()
             }
         }
         try #require(cameras.count == 1)
@@ -153,7 +168,9 @@ struct DiscoveryLoopbackTests {
         // 192.0.2.1 (TEST-NET-1) is only written into the answer, never contacted.
         let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
             try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: 80, host: "192.0.2.1")) { ssdp in
-                try await CameraDiscovery(configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)).run()
+                try await CameraDiscovery(
+                    configuration: Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)
+                ).run()
             }
         }
         try #require(cameras.count == 1)
@@ -163,10 +180,14 @@ struct DiscoveryLoopbackTests {
     }
 
     @Test func onTheCamerasAccessPointNetworkItsDefaultAddressIsTried() async throws {
-        let onAccessPoint = [HostInterfaceAddress(interface: "wlan0", address: "192.168.122.23", netmask: "255.255.255.0")]
+        let onAccessPoint = [
+            HostInterfaceAddress(interface: "wlan0", address: "192.168.122.23", netmask: "255.255.255.0")
+        ]
         let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
             // No SSDP target at all: only the access-point default (redirected to 127.0.0.1 here) is tried.
-            try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: simulator.port, hosts: onAccessPoint)).run()
+            try await CameraDiscovery(
+                configuration: Self.configuration(ssdpPort: nil, ptpipPort: simulator.port, hosts: onAccessPoint)
+            ).run()
         }
         try #require(cameras.count == 1)
         #expect(cameras[0].source == .accessPointDefault)
@@ -175,7 +196,9 @@ struct DiscoveryLoopbackTests {
 
         let refusing = try LoopbackSocket(.tcp)
         let elsewhere = [HostInterfaceAddress(interface: "eth0", address: "10.1.2.3", netmask: "255.255.255.0")]
-        let none = try await CameraDiscovery(configuration: Self.configuration(ssdpPort: nil, ptpipPort: refusing.port, hosts: elsewhere)).run()
+        let none = try await CameraDiscovery(
+            configuration: Self.configuration(ssdpPort: nil, ptpipPort: refusing.port, hosts: elsewhere)
+        ).run()
         #expect(none.isEmpty)
     }
 
@@ -183,6 +206,8 @@ struct DiscoveryLoopbackTests {
         let address = HostInterfaceAddress(interface: "wlan0", address: "192.168.122.23", netmask: "255.255.255.0")
         #expect(address.isIn(network: "192.168.122.0", prefixLength: 24))
         #expect(!address.isIn(network: "192.168.123.0", prefixLength: 24))
-        #expect(!HostInterfaceAddress(interface: "x", address: "192.168.1.5", netmask: "").isIn(network: "192.168.122.0", prefixLength: 24))
+        #expect(
+            !HostInterfaceAddress(interface: "x", address: "192.168.1.5", netmask: "").isIn(
+                network: "192.168.122.0", prefixLength: 24))
     }
 }

@@ -1,11 +1,13 @@
-@testable import SonyCamera
 import Testing
+
+@testable import SonyCamera
 
 /// SSDP messages and device descriptions, as bytes and text (no network).
 @Suite("Discovery: SSDP messages and device descriptions")
 struct DiscoveryParsingTests {
     @Test func buildsAnMSearchForSonysDigitalImagingService() {
-        let text = String(decoding: SSDP.search(for: SSDP.digitalImaging, host: "127.0.0.1", port: 41900, maxWait: 2), as: UTF8.self)
+        let text = String(
+            decoding: SSDP.search(for: SSDP.digitalImaging, host: "127.0.0.1", port: 41900, maxWait: 2), as: UTF8.self)
         #expect(text.hasPrefix("M-SEARCH * HTTP/1.1\r\nHOST: 127.0.0.1:41900\r\n"))
         #expect(text.contains("MAN: \"ssdp:discover\"\r\n"))
         #expect(text.contains("ST: urn:schemas-sony-com:service:DigitalImaging:1\r\n"))
@@ -14,7 +16,8 @@ struct DiscoveryParsingTests {
 
     @Test func parsesACamerasAnswer() throws {
         // Shaped like an ILCE-7M3's answer (headers in the order and case Sony sends them).
-        let answer = "HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nEXT:\r\n"
+        let answer =
+            "HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nEXT:\r\n"
             + "LOCATION: http://192.168.122.1:64321/DmsRmtDesc.xml\r\nSERVER: UPnP/1.0 SonyImagingDevice/1.0\r\n"
             + "ST: urn:schemas-sony-com:service:DigitalImaging:1\r\n"
             + "USN: uuid:00000000-0005-0010-8000-10a5d0f1e2d3::urn:schemas-sony-com:service:DigitalImaging:1\r\n"
@@ -29,7 +32,7 @@ struct DiscoveryParsingTests {
         "M-SEARCH * HTTP/1.1\r\nST: x\r\n\r\n",
         "HTTP/1.1 404 Not Found\r\nLOCATION: http://a/\r\nST: x\r\n\r\n",
         "HTTP/1.1 200 OK\r\nST: x\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nLOCATION: file:///etc/passwd\r\nST: x\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nLOCATION: file:///etc/passwd\r\nST: x\r\n\r\n"
     ])
     func ignoresWhatIsNotAnAnswer(datagram: String) {
         #expect(SSDPResponse(datagram: Array(datagram.utf8)) == nil)
@@ -56,9 +59,10 @@ struct DiscoveryParsingTests {
         #expect(imaging.remoteControlSupported == true)
     }
 
-    @Test(arguments: [
-        ("Necessary", true), ("Unnecessary", false), ("Disable", false), ("Enable", true), ("maybe", nil),
-    ] as [(String, Bool?)])
+    @Test(
+        arguments: [
+            ("Necessary", true), ("Unnecessary", false), ("Disable", false), ("Enable", true), ("maybe", nil)
+        ] as [(String, Bool?)])
     func readsSonysFlagWords(word: String, expected: Bool?) {
         #expect(DigitalImagingDescription(xml: sampleImagingXML(pairing: word)).pairingRequired == expected)
         #expect(DigitalImagingDescription(xml: "<scpd/>").pairingRequired == nil)
@@ -67,11 +71,15 @@ struct DiscoveryParsingTests {
     @Test func parsesAndResolvesDescriptionURLs() throws {
         let url = try #require(HTTPURL("http://192.168.122.1:64321/dd.xml"))
         #expect(url.host == "192.168.122.1" && url.port == 64321 && url.path == "/dd.xml")
-        #expect(url.resolving("/DigitalImagingDesc.xml")?.description == "http://192.168.122.1:64321/DigitalImagingDesc.xml")
-        #expect(url.resolving("DigitalImagingDesc.xml")?.description == "http://192.168.122.1:64321/DigitalImagingDesc.xml")
+        #expect(
+            url.resolving("/DigitalImagingDesc.xml")?.description == "http://192.168.122.1:64321/DigitalImagingDesc.xml"
+        )
+        #expect(
+            url.resolving("DigitalImagingDesc.xml")?.description == "http://192.168.122.1:64321/DigitalImagingDesc.xml")
         #expect(HTTPURL("http://[::1]:8080")?.authority == "[::1]:8080")
         #expect(HTTPURL("http://[::1]:8080")?.path == "/")
-        for bad in ["https://a/", "file:///etc/passwd", "http://:80/", "http://a:0/", "http://user@a/", "http://a/x y"] {
+        for bad in ["https://a/", "file:///etc/passwd", "http://:80/", "http://a:0/", "http://user@a/", "http://a/x y"]
+        {
             #expect(HTTPURL(bad) == nil, "\(bad)")
         }
     }
@@ -79,7 +87,9 @@ struct DiscoveryParsingTests {
     @Test func groupsAnswersByAddressAndKeepsTheDigitalImagingLocation() throws {
         let answers = [SSDP.scalarWebAPI, SSDP.digitalImaging, SSDP.digitalImaging].enumerated().map { index, target in
             CameraDiscovery.Answer(
-                response: SSDPResponse(datagram: LoopbackSSDPResponder.answer(searchTarget: target, location: "http://127.0.0.1:1/\(index).xml"))!,
+                response: SSDPResponse(
+                    datagram: LoopbackSSDPResponder.answer(
+                        searchTarget: target, location: "http://127.0.0.1:1/\(index).xml"))!,
                 sender: "127.0.0.1")
         }
         let candidates = CameraDiscovery.candidates(from: answers, ptpipPort: 15740)

@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
-import Posix
 import PTPIP
+import Posix
 import SonyCamera
-import Testing
 import TestSupport
+import Testing
 
 // Loopback stand-ins for a camera's SSDP and HTTP servers (127.0.0.1 only), plus their own small tests.
 
@@ -37,7 +37,8 @@ struct LoopbackSSDPResponder: Sendable {
         while let datagram = try? await socket.receive(timeout: nil) {
             let text = String(decoding: datagram.bytes, as: UTF8.self)
             guard text.hasPrefix("M-SEARCH"), datagram.sender.host == "127.0.0.1" else { continue }
-            let target = text.split(separator: "\r\n").first { $0.hasPrefix("ST: ") }.map { String($0.dropFirst(4)) } ?? ""
+            let target =
+                text.split(separator: "\r\n").first { $0.hasPrefix("ST: ") }.map { String($0.dropFirst(4)) } ?? ""
             searches.append(target)
             for answer in answers(target) {
                 try? await socket.send(answer, to: datagram.sender)
@@ -47,8 +48,10 @@ struct LoopbackSSDPResponder: Sendable {
 
     /// A Sony-shaped answer for `searchTarget` pointing at `location`.
     static func answer(searchTarget: String, location: String, udn: String = sampleUDN) -> [UInt8] {
-        Array(("HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nEXT:\r\nLOCATION: \(location)\r\n"
-            + "SERVER: UPnP/1.0 SonyImagingDevice/1.0\r\nST: \(searchTarget)\r\nUSN: \(udn)::\(searchTarget)\r\n\r\n").utf8)
+        Array(
+            ("HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nEXT:\r\nLOCATION: \(location)\r\n"
+                + "SERVER: UPnP/1.0 SonyImagingDevice/1.0\r\nST: \(searchTarget)\r\nUSN: \(udn)::\(searchTarget)\r\n\r\n")
+                .utf8)
     }
 }
 
@@ -102,13 +105,19 @@ struct LoopbackDescriptionServer: Sendable {
         defer { connection.close() }
         var request: [UInt8] = []
         while request.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
-            guard let chunk = try? await connection.receive(upTo: 4096, timeout: .seconds(10)), !chunk.isEmpty else { return }
+            guard let chunk = try? await connection.receive(upTo: 4096, timeout: .seconds(10)), !chunk.isEmpty else {
+                return
+            }
             request += chunk
         }
-        let path = String(decoding: request, as: UTF8.self).split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let path =
+            String(decoding: request, as: UTF8.self).split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         switch routes[path] ?? .notFound {
         case let .ok(body):
-            try? await connection.send(Array("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8), timeout: .seconds(5))
+            try? await connection.send(
+                Array(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        .utf8), timeout: .seconds(5))
         case let .chunked(body):
             let bytes = Array(body.utf8)
             let half = bytes.count / 2
@@ -119,23 +128,27 @@ struct LoopbackDescriptionServer: Sendable {
             out += Array("0\r\n\r\n".utf8)
             try? await connection.send(out, timeout: .seconds(5))
         case .stall:
-            try? await connection.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n<ro".utf8), timeout: .seconds(5))
+            try? await connection.send(
+                Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n<ro".utf8), timeout: .seconds(5))
             _ = try? await connection.receive(upTo: 1, timeout: .seconds(30))
         case .oversized:
-            try? await connection.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 4294967296\r\n\r\n".utf8), timeout: .seconds(5))
+            try? await connection.send(
+                Array("HTTP/1.1 200 OK\r\nContent-Length: 4294967296\r\n\r\n".utf8), timeout: .seconds(5))
             _ = try? await connection.receive(upTo: 1, timeout: .seconds(30))
         case .endless:
             try? await connection.send(Array("HTTP/1.1 200 OK\r\n\r\n".utf8), timeout: .seconds(5))
             let filler = [UInt8](repeating: 0x41, count: 16 * 1024)
             while (try? await connection.send(filler, timeout: .seconds(5))) != nil {}
         case .notFound:
-            try? await connection.send(Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8), timeout: .seconds(5))
+            try? await connection.send(
+                Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8), timeout: .seconds(5))
         }
     }
 }
 
 /// A Sony-shaped `dd.xml` (after an ILCE-7RM2's, with a DigitalImaging service and ScalarWebAPI info).
-func sampleDeviceXML(friendlyName: String = "Studio A7 III", imagingPath: String = "/DigitalImagingDesc.xml") -> String {
+func sampleDeviceXML(friendlyName: String = "Studio A7 III", imagingPath: String = "/DigitalImagingDesc.xml") -> String
+{
     """
     <?xml version="1.0"?>
     <root xmlns="urn:schemas-upnp-org:device-1-0">
@@ -201,7 +214,10 @@ struct DiscoveryPeersTests {
     @Test func udpSocketCarriesADatagramAndReportsTheSender() async throws {
         let receiver = try UDPSocket.bind(host: "127.0.0.1")
         let sender = try UDPSocket.bind(host: "127.0.0.1")
-        defer { receiver.close(); sender.close() }
+        defer {
+            receiver.close()
+            sender.close()
+        }
         try await sender.send([1, 2, 3], to: SocketAddress(numericHost: "127.0.0.1", port: receiver.localAddress.port)!)
         let datagram = try #require(try await receiver.receive(timeout: .seconds(10)))
         #expect(datagram.bytes == [1, 2, 3])
@@ -229,7 +245,8 @@ struct DiscoveryPeersTests {
         try await LoopbackDescriptionServer.with(["/dd.xml": .stall]) { server in
             let fetcher = DescriptionFetcher(timeout: .milliseconds(300))
             let started = ContinuousClock.now
-            await #expect(throws: SonyCameraError.descriptionUnreadable(.timedOut(address: "127.0.0.1:\(server.port)"))) {
+            await #expect(throws: SonyCameraError.descriptionUnreadable(.timedOut(address: "127.0.0.1:\(server.port)")))
+            {
                 try await fetcher.fetch(HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!)
             }
             #expect(ContinuousClock.now - started < TimingBounds.notAHang)
@@ -256,7 +273,8 @@ struct DiscoveryPeersTests {
     @Test func aMissingDescriptionIsAnError() async throws {
         try await LoopbackDescriptionServer.with([:]) { server in
             await #expect(throws: SonyCameraError.self) {
-                try await DescriptionFetcher(timeout: .seconds(10)).fetch(HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!)
+                try await DescriptionFetcher(timeout: .seconds(10)).fetch(
+                    HTTPURL("http://127.0.0.1:\(server.port)/dd.xml")!)
             }
         }
     }

@@ -10,7 +10,8 @@ enum Lockstep {
     /// Runs `operation` while both clocks move on by `step` at a time (with a moment of real time between steps
     /// for the loopback traffic they cause), until it finishes or `limit` of virtual time has passed.
     static func drive<T: Sendable>(
-        _ clocks: (camera: TestClock, body: TestClock), step: Duration = .milliseconds(50), limit: Duration = .seconds(120),
+        _ clocks: (camera: TestClock, body: TestClock), step: Duration = .milliseconds(50),
+        limit: Duration = .seconds(120),
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let task = Task { try await operation() }
@@ -32,7 +33,9 @@ enum Lockstep {
     }
 
     /// Moves both clocks on by `duration`, `step` at a time.
-    static func pass(_ duration: Duration, _ clocks: (camera: TestClock, body: TestClock), step: Duration = .milliseconds(100)) async throws {
+    static func pass(
+        _ duration: Duration, _ clocks: (camera: TestClock, body: TestClock), step: Duration = .milliseconds(100)
+    ) async throws {
         var elapsed = Duration.zero
         while elapsed < duration {
             clocks.body.advance(by: step)

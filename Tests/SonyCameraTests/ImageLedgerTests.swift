@@ -1,8 +1,9 @@
 import Exposure
 import Foundation
 import Shooting
-@testable import SonyCamera
 import Testing
+
+@testable import SonyCamera
 
 /// The pure bookkeeping behind captures: which announcement a release explains, what a wait compares, and how
 /// an image is matched to its frame by its own exposure time.
@@ -61,7 +62,11 @@ struct ImageLedgerTests {
     @Test func pollsStartShortAndDoubleUpToTheCeiling() {
         var polls = PollBackoff(.milliseconds(5) ... .milliseconds(40))
         let pauses = (0..<6).map { _ in polls.take() }
-        #expect(pauses == [.milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(40), .milliseconds(40), .milliseconds(40)])
+        #expect(
+            pauses == [
+                .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(40), .milliseconds(40),
+                .milliseconds(40)
+            ])
     }
 
     @Test(arguments: [
@@ -71,7 +76,7 @@ struct ImageLedgerTests {
         (ShutterSpeed(numerator: 1, denominator: 250), ShutterSpeed(numerator: 1, denominator: 256), true),
         // A third of a stop off is another frame of the bracket.
         (ShutterSpeed(numerator: 1, denominator: 250), ShutterSpeed(numerator: 1, denominator: 320), false),
-        (ShutterSpeed(numerator: 30, denominator: 1), ShutterSpeed(numerator: 15, denominator: 1), false),
+        (ShutterSpeed(numerator: 30, denominator: 1), ShutterSpeed(numerator: 15, denominator: 1), false)
     ])
     func aTimedFramesImageMatchesWithinASixthOfAStop(planned: ShutterSpeed, recorded: ShutterSpeed, matches: Bool) {
         #expect(ExpectedExposure.timed(planned).matches(recorded) == matches)

@@ -16,7 +16,9 @@ enum SimulatorHarness {
     }
 
     /// A camera configuration for `port` with test-sized timeouts and busy pauses.
-    static func camera(port: UInt16, host: String = "127.0.0.1", _ adjust: (inout SonyCameraConfiguration) -> Void = { _ in })
+    static func camera(
+        port: UInt16, host: String = "127.0.0.1", _ adjust: (inout SonyCameraConfiguration) -> Void = { _ in }
+    )
         -> SonyCameraConfiguration
     {
         var configuration = SonyCameraConfiguration(
@@ -41,7 +43,8 @@ enum SimulatorHarness {
         connect: Bool = true,
         _ body: (SonyCamera, CameraSimulator) async throws -> T
     ) async throws -> T {
-        try await CameraSimulator.withRunning(configuration: simulator(adjustSimulator), clock: simulatorClock) { simulator in
+        try await CameraSimulator.withRunning(configuration: simulator(adjustSimulator), clock: simulatorClock) {
+            simulator in
             let camera = SonyCamera(configuration: Self.camera(port: simulator.port, adjustCamera), clock: clock)
             do {
                 if connect { try await camera.connect() }

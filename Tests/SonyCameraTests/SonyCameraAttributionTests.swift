@@ -3,8 +3,8 @@ import Exposure
 import Foundation
 import Shooting
 import SonyCamera
-import Testing
 import TestSupport
+import Testing
 
 /// After a drop, an image is filed under a frame only when its own exposure time says it is that frame's.
 @Suite("SonyCamera: images are attributed by their own exposure time", .timeLimit(.minutes(1)))
@@ -37,7 +37,8 @@ struct SonyCameraAttributionTests {
             // The next frame (1/30) is set; the 1/125 image the interrupted release left turns up meanwhile.
             let next = ShutterSpeed(numerator: 1, denominator: 30)
             try await camera.setShutterSpeed(.timed(next))
-            async let recovered = camera.recoverInterruptedCapture(exposure: next, to: destination, waitingAtMost: .seconds(10))
+            async let recovered = camera.recoverInterruptedCapture(
+                exposure: next, to: destination, waitingAtMost: .seconds(10))
             await SonyCameraRecoveryTests.advance(simulatorClock)
             #expect(try await recovered == nil)
             let unmatched = destination.directory.appendingPathComponent("unmatched")

@@ -18,7 +18,8 @@ struct SonyCameraCaptureTests {
         try await SimulatorHarness.run { camera, simulator in
             try await camera.setShutterSpeed(.timed(Self.fast))
             let before = await simulator.operationCount
-            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder, fileNamePrefix: "set1-"))
+            let frame = try await camera.capture(
+                exposure: Self.fast, to: CaptureDestination(directory: folder, fileNamePrefix: "set1-"))
             let used = await simulator.operationCount - before
             // S1, S2 down, S2 up, S1 up, GetObjectInfo, GetObject: the wait costs nothing, and the check that
             // 0xD215 is back to 0 rides on the next 0x9209 read.
@@ -59,7 +60,8 @@ struct SonyCameraCaptureTests {
         #expect(between.filter { $0.name == "SDIO_SetExtDevicePropValue" }.count == 1)
         let reads = between.filter { $0.name == "SDIO_GetAllExtDevicePropInfo" }
         #expect(reads.first?.parameters == [0])
-        #expect(between.allSatisfy { $0.name == "SDIO_SetExtDevicePropValue" || $0.name == "SDIO_GetAllExtDevicePropInfo" })
+        #expect(
+            between.allSatisfy { $0.name == "SDIO_SetExtDevicePropValue" || $0.name == "SDIO_GetAllExtDevicePropInfo" })
     }
 
     @Test func disconnectMakesSureNoImageIsLeftInTheCamera() async throws {
@@ -79,7 +81,9 @@ struct SonyCameraCaptureTests {
     /// The simulator's operation log, once it is written.
     static func operations(in log: URL) throws -> [OperationRecord] {
         let text = try String(contentsOf: log, encoding: .utf8)
-        return try text.split(separator: "\n").map { try JSONDecoder().decode(OperationRecord.self, from: Data($0.utf8)) }
+        return try text.split(separator: "\n").map {
+            try JSONDecoder().decode(OperationRecord.self, from: Data($0.utf8))
+        }
     }
 
     @Test func neverOverwritesAnExistingFile() async throws {
@@ -113,7 +117,8 @@ struct SonyCameraCaptureTests {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.faults = [.busyCapture(count: 2)] }) { camera, simulator in
-            let frame = try await camera.capture(exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
+            let frame = try await camera.capture(
+                exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
             #expect(frame.images.count == 1)
             #expect(await simulator.captures.count == 1)
         }
@@ -161,7 +166,8 @@ struct SonyCameraCaptureTests {
         let getObject = connectOperations + 6
         try await SimulatorHarness.run(simulator: { $0.faults = [.dropAtOperation(getObject)] }) { camera, simulator in
             await #expect {
-                _ = try await camera.capture(exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
+                _ = try await camera.capture(
+                    exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
             } throws: { error in
                 (error as? SonyCameraError)?.isConnectionLost == true
             }
@@ -188,7 +194,9 @@ struct SonyCameraCaptureTests {
             try await camera.setShutterSpeed(.bulb)
             let exposure = ShutterSpeed(numerator: 60, denominator: 1)
             try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
-                group.addTask { try await camera.capture(exposure: exposure, to: CaptureDestination(directory: folder)) }
+                group.addTask {
+                    try await camera.capture(exposure: exposure, to: CaptureDestination(directory: folder))
+                }
                 // The capture parks on the clock for the exposure, with S2 held and nothing fired yet (the
                 // other sleeper is the link's keepalive).
                 await clock.waitForSleepers(2)

@@ -13,9 +13,13 @@ import Testing
 struct SonyCameraConnectionTests {
     @Test func retriesARefusedFirstConnectionAfterTheFirstBackoff() async throws {
         let clock = TestClock()
-        try await CameraSimulator.withRunning(configuration: SimulatorHarness.simulator { $0.faults = [.refuseConnections(1)] }) { simulator in
+        try await CameraSimulator.withRunning(
+            configuration: SimulatorHarness.simulator { $0.faults = [.refuseConnections(1)] }
+        ) { simulator in
             let camera = SonyCamera(
-                configuration: SimulatorHarness.camera(port: simulator.port) { $0.connectBackoff = [.seconds(2), .seconds(5), .seconds(10)] },
+                configuration: SimulatorHarness.camera(port: simulator.port) {
+                    $0.connectBackoff = [.seconds(2), .seconds(5), .seconds(10)]
+                },
                 clock: clock)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await camera.connectRetrying() }
@@ -37,15 +41,19 @@ struct SonyCameraConnectionTests {
         listener.close()
         let clock = TestClock()
         let camera = SonyCamera(
-            configuration: SimulatorHarness.camera(port: port) { $0.connectBackoff = [.seconds(2), .seconds(5), .seconds(10)] },
+            configuration: SimulatorHarness.camera(port: port) {
+                $0.connectBackoff = [.seconds(2), .seconds(5), .seconds(10)]
+            },
             clock: clock)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await #expect {
                     try await camera.connectRetrying()
                 } throws: { error in
-                    guard let sony = error as? SonyCameraError, case let .connectFailed(address, attempts, last) = sony else { return false }
-                    return address == "127.0.0.1:\(port)" && attempts == 4 && last == .connectionRefused(address: "127.0.0.1:\(port)")
+                    guard let sony = error as? SonyCameraError, case let .connectFailed(address, attempts, last) = sony
+                    else { return false }
+                    return address == "127.0.0.1:\(port)" && attempts == 4
+                        && last == .connectionRefused(address: "127.0.0.1:\(port)")
                         && sony.isConnectionLost && sony.description.contains("Ctrl w/ Smartphone")
                 }
             }
@@ -65,7 +73,8 @@ struct SonyCameraConnectionTests {
         listener.close()
         let clock = TestClock()
         let camera = SonyCamera(
-            configuration: SimulatorHarness.camera(port: port) { $0.connectBackoff = [.seconds(2), .seconds(5)] }, clock: clock)
+            configuration: SimulatorHarness.camera(port: port) { $0.connectBackoff = [.seconds(2), .seconds(5)] },
+            clock: clock)
         let heard = RetryLog()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -100,8 +109,10 @@ struct SonyCameraConnectionTests {
         let port = listener.port
         listener.close()
         let camera = SonyCamera(configuration: SimulatorHarness.camera(port: port), clock: TestClock())
-        await #expect(throws: SonyCameraError.connectFailed(
-            address: "127.0.0.1:\(port)", attempts: 1, last: .connectionRefused(address: "127.0.0.1:\(port)"))) {
+        await #expect(
+            throws: SonyCameraError.connectFailed(
+                address: "127.0.0.1:\(port)", attempts: 1, last: .connectionRefused(address: "127.0.0.1:\(port)"))
+        ) {
             try await camera.connect()
         }
     }
@@ -113,14 +124,15 @@ struct SonyCameraConnectionTests {
         (PTPIPError.initFailed(reason: .busy), true),
         (PTPIPError.hostUnreachable(address: "a"), false),
         (PTPIPError.networkUnreachable(address: "a"), false),
-        (PTPIPError.initFailed(reason: .rejectedInitiator), false),
+        (PTPIPError.initFailed(reason: .rejectedInitiator), false)
     ])
     func retriesOnlyRefusedTimedOutAndResetConnections(error: PTPIPError, retried: Bool) {
         #expect(SonyCamera.isRetryableConnectFailure(error) == retried)
     }
 
     @Test func anUnreachableHostFailsFastWithAnActionableMessage() {
-        let error = SonyCamera.connectError(PTPIPError.hostUnreachable(address: "192.168.122.1:15740"), address: "192.168.122.1:15740", attempts: 1)
+        let error = SonyCamera.connectError(
+            PTPIPError.hostUnreachable(address: "192.168.122.1:15740"), address: "192.168.122.1:15740", attempts: 1)
         guard case .unreachable? = error as? SonyCameraError else {
             Issue.record("expected .unreachable, got \(error)")
             return
@@ -133,7 +145,10 @@ struct SonyCameraConnectionTests {
         try await SimulatorHarness.run(
             simulator: { $0.faults = [.hangAtOperation(connectOperations + 1)] },
             // The connect itself runs under this timeout too: generous enough for a loaded machine.
-            camera: { $0.operationTimeout = .seconds(2); $0.disconnectTimeout = .milliseconds(300) }
+            camera: {
+                $0.operationTimeout = .seconds(2)
+                $0.disconnectTimeout = .milliseconds(300)
+            }
         ) { camera, _ in
             await #expect {
                 try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 250)))
@@ -154,7 +169,7 @@ struct SonyCameraConnectionTests {
             await camera.disconnect()
             #expect(await updates.next() == .disconnected)
             #expect(await !camera.isConnected)
-            await camera.disconnect()  // harmless twice
+            await camera.disconnect() // harmless twice
             await #expect(throws: SonyCameraError.notConnected) { _ = try await camera.shootingMode() }
         }
     }
@@ -170,7 +185,8 @@ struct SonyCameraConnectionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("canon-deviceinfo.bin")
         try Data(canon.encoded()).write(to: path)
-        try await SimulatorHarness.run(simulator: { $0.replayDeviceInfoPath = path.path }, connect: false) { camera, simulator in
+        try await SimulatorHarness.run(simulator: { $0.replayDeviceInfoPath = path.path }, connect: false) {
+            camera, simulator in
             await #expect(throws: SonyCameraError.notSonyCamera(manufacturer: "Canon Inc.", model: "Canon EOS R6")) {
                 try await camera.connect()
             }
@@ -183,8 +199,10 @@ struct SonyCameraConnectionTests {
         let sony = Fixtures.root.appendingPathComponent("sony")
         try await SimulatorHarness.run(simulator: {
             $0.replayDeviceInfoPath = sony.appendingPathComponent("rx100m7_GetDeviceInfo_0x1001.payload.bin").path
-            $0.replayExtDeviceInfoPath = sony.appendingPathComponent("rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin").path
-            $0.replayPropertiesPath = sony.appendingPathComponent("rx100m7_SDIO_GetAllExtDevicePropInfo_0x9209.payload.bin").path
+            $0.replayExtDeviceInfoPath =
+                sony.appendingPathComponent("rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin").path
+            $0.replayPropertiesPath =
+                sony.appendingPathComponent("rx100m7_SDIO_GetAllExtDevicePropInfo_0x9209.payload.bin").path
         }) { camera, _ in
             let info = try await camera.info()
             RX100M7Expectations.check(info)

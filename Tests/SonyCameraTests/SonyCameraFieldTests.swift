@@ -5,8 +5,8 @@ import PTPIP
 import Shooting
 import SonyCamera
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 /// Bodies that behave unlike the reference, each modelled by a simulator quirk, against `SonyCamera`
 /// over real loopback TCP.
@@ -46,7 +46,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
-            simulator: { $0.quirks = [.idleDrop(.seconds(10)), .longExposureNR] }, clock: clocks.camera, simulatorClock: clocks.body
+            simulator: { $0.quirks = [.idleDrop(.seconds(10)), .longExposureNR] }, clock: clocks.camera,
+            simulatorClock: clocks.body
         ) { camera, simulator in
             let four = ShutterSpeed(numerator: 4, denominator: 1)
             try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(four)) }
@@ -87,7 +88,8 @@ import TestSupport
         try await SimulatorHarness.run(clock: clocks.camera, simulatorClock: clocks.body) { camera, simulator in
             try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.bulb) }
             let capture = Task {
-                try await camera.capture(exposure: ShutterSpeed(numerator: 120, denominator: 1), to: CaptureDestination(directory: folder))
+                try await camera.capture(
+                    exposure: ShutterSpeed(numerator: 120, denominator: 1), to: CaptureDestination(directory: folder))
             }
             // S2 is held for 2' on the camera's clock; 10 s into it the shoot is abandoned.
             try await Lockstep.pass(.seconds(10), clocks)
@@ -145,7 +147,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
-            simulator: { $0.focusMode = .singleAF; $0.quirks = [.afLock(.milliseconds(300))] },
+            simulator: {
+                $0.focusMode = .singleAF
+                $0.quirks = [.afLock(.milliseconds(300))]
+            },
             clock: clocks.camera, simulatorClock: clocks.body
         ) { camera, simulator in
             try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
@@ -203,7 +208,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
-            simulator: { $0.focusMode = .singleAF; $0.quirks = [.afFail] }, clock: clocks.camera, simulatorClock: clocks.body
+            simulator: {
+                $0.focusMode = .singleAF
+                $0.quirks = [.afFail]
+            }, clock: clocks.camera, simulatorClock: clocks.body
         ) { camera, simulator in
             try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             await #expect {
@@ -223,7 +231,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
         try await SimulatorHarness.run(
-            simulator: { $0.focusMode = .singleAF; $0.quirks = [.focusSwitch, .afLock(.milliseconds(300))] },
+            simulator: {
+                $0.focusMode = .singleAF
+                $0.quirks = [.focusSwitch, .afLock(.milliseconds(300))]
+            },
             clock: clocks.camera, simulatorClock: clocks.body
         ) { camera, simulator in
             try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
@@ -273,7 +284,10 @@ import TestSupport
 
     @Test func aLostNotchIsSentAgainFromTheReadBack() async throws {
         try await SimulatorHarness.run(
-            simulator: { $0.protocolVersion = 200; $0.quirks = [.lostNotch(2)] },
+            simulator: {
+                $0.protocolVersion = 200
+                $0.quirks = [.lostNotch(2)]
+            },
             camera: { $0.stepConfirmTimeout = .milliseconds(300) }
         ) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
@@ -283,13 +297,18 @@ import TestSupport
 
     @Test func moreLostNotchesThanTheRetriesStopWithTheStuckSpeedNamed() async throws {
         _ = try await SimulatorHarness.run(
-            simulator: { $0.protocolVersion = 200; $0.quirks = [.lostNotch(10)] },
+            simulator: {
+                $0.protocolVersion = 200
+                $0.quirks = [.lostNotch(10)]
+            },
             camera: { $0.stepConfirmTimeout = .milliseconds(100) }
         ) { camera, _ in
             await #expect {
                 try await camera.setShutterSpeed(.timed(Self.fast))
             } throws: { error in
-                if case .shutterSpeedRejected(let requested, _)? = error as? SonyCameraError { return requested == "1/250" }
+                if case .shutterSpeedRejected(let requested, _)? = error as? SonyCameraError {
+                    return requested == "1/250"
+                }
                 return false
             }
         }
@@ -297,7 +316,9 @@ import TestSupport
 
     // MARK: - 9, 10, 11. No events, busy start, a lagging 0xD215
 
-    @Test(arguments: [[SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag]])
+    @Test(arguments: [
+        [SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag]
+    ])
     func threeFramesShootOnAnAwkwardBody(quirks: [SimulatorQuirk]) async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }

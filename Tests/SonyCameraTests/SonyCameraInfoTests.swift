@@ -9,7 +9,8 @@ import Testing
 struct SonyCameraInfoTests {
     @Test func decodesTheRealDumpThroughTheModel() throws {
         let device = try DeviceInfo(decoding: try Fixtures.load("sony/rx100m7_GetDeviceInfo_0x1001.payload.bin"))
-        let ext = try SonyExtDeviceInfo(decoding: try Fixtures.load("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin"))
+        let ext = try SonyExtDeviceInfo(
+            decoding: try Fixtures.load("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin"))
         let dump = try SonyPropertyDump(
             decoding: try Fixtures.load("sony/rx100m7_SDIO_GetAllExtDevicePropInfo_0x9209.payload.bin"),
             protocolVersion: ext.protocolVersion)
@@ -20,10 +21,12 @@ struct SonyCameraInfoTests {
 
     @Test func aCameraSavingToTheCardOnlyIsBlocked() throws {
         let device = try DeviceInfo(decoding: try Fixtures.load("sony/rx100m7_GetDeviceInfo_0x1001.payload.bin"))
-        let ext = try SonyExtDeviceInfo(decoding: try Fixtures.load("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin"))
-        var table = SonyPropertyTable(try SonyPropertyDump(
-            decoding: try Fixtures.load("sony/rx100m7_SDIO_GetAllExtDevicePropInfo_0x9209.payload.bin"),
-            protocolVersion: ext.protocolVersion))
+        let ext = try SonyExtDeviceInfo(
+            decoding: try Fixtures.load("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin"))
+        var table = SonyPropertyTable(
+            try SonyPropertyDump(
+                decoding: try Fixtures.load("sony/rx100m7_SDIO_GetAllExtDevicePropInfo_0x9209.payload.bin"),
+                protocolVersion: ext.protocolVersion))
         table.setCurrentValue(.uint16(SonySaveDestination.camera.rawValue), for: .saveDestination)
         let info = SonyCameraInfo(deviceInfo: device, extDeviceInfo: ext, properties: table)
         #expect(!info.canShoot)

@@ -66,10 +66,11 @@ struct SonyCameraRecoveryTests {
         }
         // The reconnect reads the full 0x9209 dump anyway: seeing 0xD215 = 0x8001 costs no round trip.
         let names = try SonyCameraCaptureTests.operations(in: log).filter { reconnect.contains($0.index) }.map(\.name)
-        #expect(names == [
-            "OpenSession", "GetDeviceInfo", "SDIO_Connect", "SDIO_Connect", "SDIO_GetExtDeviceInfo", "SDIO_Connect",
-            "SDIO_GetAllExtDevicePropInfo",
-        ])
+        #expect(
+            names == [
+                "OpenSession", "GetDeviceInfo", "SDIO_Connect", "SDIO_Connect", "SDIO_GetExtDeviceInfo", "SDIO_Connect",
+                "SDIO_GetAllExtDevicePropInfo"
+            ])
     }
 
     /// Runs a simulated body on a test clock (`simulatorClock`: exposures and processing end only when the
@@ -86,7 +87,8 @@ struct SonyCameraRecoveryTests {
         return try await CameraSimulator.withRunning(configuration: configuration, clock: simulatorClock) { simulator in
             let camera = SonyCamera(
                 configuration: SimulatorHarness.camera(port: simulator.port, Self.noBusyRetry), clock: cameraClock)
-            let destination = CaptureDestination(directory: log.deletingLastPathComponent().appendingPathComponent("images"))
+            let destination = CaptureDestination(
+                directory: log.deletingLastPathComponent().appendingPathComponent("images"))
             do {
                 try await camera.connect()
                 await #expect {

@@ -61,12 +61,15 @@ struct SonyCameraReleaseHookTests {
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let hookLog = HookLog()
-        let before = try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) { camera, simulator in
+        let before = try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) {
+            camera, simulator in
             try await camera.setShutterSpeed(.timed(Self.fast))
             let before = await simulator.operationCount
             try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
                 group.addTask {
-                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder.appendingPathComponent("images"))) {
+                    try await camera.capture(
+                        exposure: Self.fast, to: CaptureDestination(directory: folder.appendingPathComponent("images"))
+                    ) {
                         enter.yield()
                         for await _ in gate { break }
                         hookLog.noteReturn()
@@ -99,7 +102,8 @@ struct SonyCameraReleaseHookTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let images = CaptureDestination(directory: folder.appendingPathComponent("images"))
-        let (before, after) = try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) { camera, simulator in
+        let (before, after) = try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) {
+            camera, simulator in
             try await camera.setShutterSpeed(.timed(Self.fast))
             let before = await simulator.operationCount
             await #expect(throws: JournalFull()) {
@@ -135,7 +139,8 @@ struct SonyCameraReleaseHookTests {
         }
         // No wait for an interrupted exposure's image after the refused first release of the session, so the
         // capture would throw at once if it did not wait for the hook.
-        let before = try await SimulatorHarness.run(simulator: simulatorSetup, camera: { $0.processingMargin = .zero }) {
+        let before = try await SimulatorHarness.run(simulator: simulatorSetup, camera: { $0.processingMargin = .zero })
+        {
             camera, simulator in
             let before = await simulator.operationCount
             try await withThrowingTaskGroup(of: (any Error)?.self) { group in

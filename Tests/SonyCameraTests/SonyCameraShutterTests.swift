@@ -88,7 +88,9 @@ struct SonyCameraShutterTests {
             await #expect {
                 try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 8000)))
             } throws: { error in
-                guard case let .shutterSpeedNotOffered(requested, available)? = error as? SonyCameraError else { return false }
+                guard case let .shutterSpeedNotOffered(requested, available)? = error as? SonyCameraError else {
+                    return false
+                }
                 return requested == "1/8000" && available.last == "1/4000" && available.first == "BULB"
             }
             #expect(await simulator.operationCount == before)
@@ -116,7 +118,8 @@ struct SonyCameraShutterTests {
     }
 
     @Test func retriesABusySetInsideTheModule() async throws {
-        try await SimulatorHarness.run(simulator: { $0.faults = [.busy(operation: 0x9205, count: 5)] }) { camera, simulator in
+        try await SimulatorHarness.run(simulator: { $0.faults = [.busy(operation: 0x9205, count: 5)] }) {
+            camera, simulator in
             // Start-up gave up claiming PC-remote priority after 3 busy answers (best effort) and went on.
             #expect(await camera.isConnected)
             #expect(await camera.properties.priorityKey == .cameraPosition)
@@ -133,7 +136,9 @@ struct SonyCameraShutterTests {
             await #expect {
                 try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 250)))
             } throws: { error in
-                guard let sony = error as? SonyCameraError, case let .deviceBusy(_, attempts) = sony else { return false }
+                guard let sony = error as? SonyCameraError, case let .deviceBusy(_, attempts) = sony else {
+                    return false
+                }
                 return attempts == 3 && !sony.isTransient && !sony.isConnectionLost
             }
             // The session survives a busy camera.

@@ -1,6 +1,6 @@
 import ByteCoding
-import Testing
 import SonyProtocol
+import Testing
 
 /// Every PTP data type: named bytes, round trips, and malformed input.
 struct PTPValueTests {
@@ -21,7 +21,7 @@ struct PTPValueTests {
         (.array(element: .uint128, [.uint128(7)]), [1, 0, 0, 0, 7] + Array(repeating: 0, count: 15)),
         (.string(""), [0x00]),
         (.string("Sony"), [0x05, 0x53, 0x00, 0x6F, 0x00, 0x6E, 0x00, 0x79, 0x00, 0x00, 0x00]),
-        (.string("é😀"), [0x04, 0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE, 0x00, 0x00]),
+        (.string("é😀"), [0x04, 0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE, 0x00, 0x00])
     ]
 
     @Test(arguments: samples)
@@ -33,7 +33,9 @@ struct PTPValueTests {
     @Test(arguments: samples)
     func everyTruncationIsAnErrorNotATrap(value: PTPValue, bytes: [UInt8]) {
         for length in 0..<bytes.count {
-            #expect(throws: SonyProtocolError.self) { _ = try PTPValue(decoding: Array(bytes.prefix(length)), as: value.dataType) }
+            #expect(throws: SonyProtocolError.self) {
+                _ = try PTPValue(decoding: Array(bytes.prefix(length)), as: value.dataType)
+            }
         }
     }
 
@@ -55,8 +57,11 @@ struct PTPValueTests {
     }
 
     @Test func anArrayCountLargerThanTheDataIsRefusedBeforeAllocating() {
-        #expect(throws: SonyProtocolError.malformed(.invalidValue(
-            field: "value.count", reason: "4294967295 elements of 4 bytes do not fit in 4 bytes"))) {
+        #expect(
+            throws: SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "value.count", reason: "4294967295 elements of 4 bytes do not fit in 4 bytes"))
+        ) {
             _ = try PTPValue(decoding: [0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4], as: .array(of: .uint32))
         }
     }

@@ -1,6 +1,6 @@
-import Testing
 import PTPIP
 import SonyProtocol
+import Testing
 
 /// The wire constants, each checked against libgphoto2, rocc and the recorded bytes.
 struct SonyCodesTests {
@@ -60,7 +60,7 @@ struct SonyCodesTests {
         (.shutterPriority, 0x0003_0004, "S", true),
         (.intelligentAuto, 0x0004_8000, "Intelligent Auto", false),
         (.movieManual, 0x0007_8053, "Movie M", false),
-        (.other(0x0005_8011), 0x0005_8011, "mode 0x00058011", false),
+        (.other(0x0005_8011), 0x0005_8011, "mode 0x00058011", false)
     ])
     func exposureModesRoundTripTheirRawValues(mode: SonyExposureMode, raw: UInt32, name: String, shootable: Bool) {
         #expect(SonyExposureMode(rawValue: raw) == mode)
@@ -72,7 +72,7 @@ struct SonyCodesTests {
     @Test func focusModesRoundTripTheirRawValues() {
         let table: [(SonyFocusMode, UInt16)] = [
             (.manual, 0x0001), (.singleAF, 0x0002), (.continuousAF, 0x8004), (.automaticAF, 0x8005),
-            (.directManual, 0x8006), (.other(0x8009), 0x8009),
+            (.directManual, 0x8006), (.other(0x8009), 0x8009)
         ]
         for (mode, raw) in table {
             #expect(SonyFocusMode(rawValue: raw) == mode)

@@ -1,13 +1,13 @@
-import Testing
-import TestSupport
 import SonyProtocol
+import TestSupport
+import Testing
 
 /// SDIO_GetExtDeviceInfo (0x9202) data phases of the RX100M7 and the ILCE-9.
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
 struct SonyExtDeviceInfoTests {
     @Test(arguments: [
         ("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin", 212, 78, 23),
-        ("sony/ilce9_SDIO_GetExtDeviceInfo_0x9202.payload.bin", 198, 72, 22),
+        ("sony/ilce9_SDIO_GetExtDeviceInfo_0x9202.payload.bin", 198, 72, 22)
     ])
     func decodesProtocolThreeAndTheCodeListsThenReencodesIdenticalBytes(
         path: String, size: Int, properties: Int, controls: Int
@@ -27,7 +27,8 @@ struct SonyExtDeviceInfoTests {
     }
 
     @Test func rx100m7DescribesInItsDumpExactlyThePropertiesItAnnounces() throws {
-        let info = try SonyExtDeviceInfo(decoding: Fixtures.load("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin"))
+        let info = try SonyExtDeviceInfo(
+            decoding: Fixtures.load("sony/rx100m7_SDIO_GetExtDeviceInfo_0x9202.payload.bin"))
         let dump = try SonyPropertyDump(
             decoding: Fixtures.load("sony/rx100m7_SDIO_GetAllExtDevicePropInfo_0x9209.payload.bin"),
             protocolVersion: info.protocolVersion)
@@ -46,7 +47,8 @@ struct SonyExtDeviceInfoTests {
 struct SonyExtDeviceInfoCodingTests {
     @Test func protocolTwoInfoRoundTrips() throws {
         let info = SonyExtDeviceInfo(
-            protocolVersion: .v2_00, propertyCodes: [.shutterSpeed, .exposureProgramMode], controlCodes: [.s1Button, .s2Button])
+            protocolVersion: .v2_00, propertyCodes: [.shutterSpeed, .exposureProgramMode],
+            controlCodes: [.s1Button, .s2Button])
         let bytes = info.encoded
         #expect(bytes == [0xC8, 0x00, 2, 0, 0, 0, 0x0D, 0xD2, 0x0E, 0x50, 2, 0, 0, 0, 0xC1, 0xD2, 0xC2, 0xD2])
         #expect(try SonyExtDeviceInfo(decoding: bytes) == info)
@@ -62,8 +64,11 @@ struct SonyExtDeviceInfoCodingTests {
 
     @Test func aCodeCountLargerThanTheDataIsRefusedBeforeReading() {
         let bytes: [UInt8] = [0x2C, 0x01, 0xFF, 0xFF, 0xFF, 0x7F, 0x0D, 0xD2]
-        #expect(throws: SonyProtocolError.malformed(.invalidValue(
-            field: "propertyCodes.count", reason: "2147483647 elements of 2 bytes do not fit in 2 bytes"))) {
+        #expect(
+            throws: SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "propertyCodes.count", reason: "2147483647 elements of 2 bytes do not fit in 2 bytes"))
+        ) {
             _ = try SonyExtDeviceInfo(decoding: bytes)
         }
     }

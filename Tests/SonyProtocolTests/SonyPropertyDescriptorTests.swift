@@ -1,6 +1,6 @@
 import ByteCoding
-import Testing
 import SonyProtocol
+import Testing
 
 /// Sony extended descriptors built by hand: every form, both enumeration layouts, bad input.
 struct SonyPropertyDescriptorTests {
@@ -14,12 +14,12 @@ struct SonyPropertyDescriptorTests {
 
     /// The descriptor above on protocol 3.00, byte by byte.
     static let shutterBytes: [UInt8] = [
-        0x0D, 0xD2, 0x06, 0x00, 0x01, 0x01,           // code 0xD20D, type u32, get/set, enabled
-        0x00, 0x00, 0x00, 0x00,                       // factory BULB
-        0xFA, 0x00, 0x01, 0x00,                       // current 1/250
-        0x02,                                         // enumeration
-        0x02, 0x00, 0x0A, 0x00, 0x2C, 0x01, 0xFA, 0x00, 0x01, 0x00,                          // settable now
-        0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x2C, 0x01, 0xFA, 0x00, 0x01, 0x00,  // all supported
+        0x0D, 0xD2, 0x06, 0x00, 0x01, 0x01, // code 0xD20D, type u32, get/set, enabled
+        0x00, 0x00, 0x00, 0x00, // factory BULB
+        0xFA, 0x00, 0x01, 0x00, // current 1/250
+        0x02, // enumeration
+        0x02, 0x00, 0x0A, 0x00, 0x2C, 0x01, 0xFA, 0x00, 0x01, 0x00, // settable now
+        0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x2C, 0x01, 0xFA, 0x00, 0x01, 0x00 // all supported
     ]
 
     static let battery = SonyPropertyDescriptor(
@@ -104,8 +104,12 @@ struct SonyPropertyDescriptorTests {
 
     @Test func anEnumerationCountLargerThanTheDataIsRefused() {
         let bytes = Array(Self.shutterBytes.prefix(15)) + [0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00]
-        #expect(throws: SonyProtocolError.malformed(.invalidValue(
-            field: "0xD20D.enumeration.count", reason: "65535 values of at least 4 bytes do not fit in 4 bytes"))) {
+        #expect(
+            throws: SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "0xD20D.enumeration.count", reason: "65535 values of at least 4 bytes do not fit in 4 bytes")
+            )
+        ) {
             _ = try decode(bytes, .twoLists)
         }
     }
@@ -113,8 +117,11 @@ struct SonyPropertyDescriptorTests {
     @Test func aSecondListCountLargerThanTheDataIsRefused() {
         var bytes = Self.shutterBytes
         bytes[25] = 0x04
-        #expect(throws: SonyProtocolError.malformed(.invalidValue(
-            field: "0xD20D.supported.count", reason: "4 values of at least 4 bytes do not fit in 12 bytes"))) {
+        #expect(
+            throws: SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "0xD20D.supported.count", reason: "4 values of at least 4 bytes do not fit in 12 bytes"))
+        ) {
             _ = try decode(bytes, .twoLists)
         }
     }
@@ -129,16 +136,22 @@ struct SonyPropertyDumpCodingTests {
     }
 
     @Test func aHandBuiltDumpRoundTripsInBothVersions() throws {
-        let dump = SonyPropertyDump(descriptors: [SonyPropertyDescriptorTests.battery, SonyPropertyDescriptorTests.name])
+        let dump = SonyPropertyDump(descriptors: [SonyPropertyDescriptorTests.battery, SonyPropertyDescriptorTests.name]
+        )
         for version in [SonyProtocolVersion.v2_00, .v3_00] {
-            #expect(try SonyPropertyDump(decoding: dump.encoded(protocolVersion: version), protocolVersion: version) == dump)
+            #expect(
+                try SonyPropertyDump(decoding: dump.encoded(protocolVersion: version), protocolVersion: version) == dump
+            )
         }
     }
 
     @Test func aCountLargerThanTheDataIsRefusedBeforeAllocating() {
         let bytes: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + Array(repeating: 0, count: 17)
-        #expect(throws: SonyProtocolError.malformed(.invalidValue(
-            field: "propertyCount", reason: "18446744073709551615 descriptors do not fit in 17 bytes"))) {
+        #expect(
+            throws: SonyProtocolError.malformed(
+                .invalidValue(
+                    field: "propertyCount", reason: "18446744073709551615 descriptors do not fit in 17 bytes"))
+        ) {
             _ = try SonyPropertyDump(decoding: bytes, protocolVersion: .v3_00)
         }
     }
@@ -165,7 +178,8 @@ struct SonyPropertyDescriptorAllowsTests {
 
     @Test func aRangeAllowsValuesOnItsSteps() {
         let temperature = SonyPropertyDescriptor(
-            code: SonyPropertyCode(rawValue: 0xD20F), dataType: .uint16, factoryValue: .uint16(0), currentValue: .uint16(5500),
+            code: SonyPropertyCode(rawValue: 0xD20F), dataType: .uint16, factoryValue: .uint16(0),
+            currentValue: .uint16(5500),
             form: .range(minimum: .uint16(2500), maximum: .uint16(9900), step: .uint16(100)))
         #expect(temperature.allows(.uint16(2500)))
         #expect(temperature.allows(.uint16(5600)))
@@ -184,7 +198,8 @@ struct SonyPropertyDescriptorAllowsTests {
 
     @Test func wideRangesCompareWithoutOverflow() {
         let huge = SonyPropertyDescriptor(
-            code: SonyPropertyCode(rawValue: 0xD2FE), dataType: .uint64, factoryValue: .uint64(0), currentValue: .uint64(0),
+            code: SonyPropertyCode(rawValue: 0xD2FE), dataType: .uint64, factoryValue: .uint64(0),
+            currentValue: .uint64(0),
             form: .range(minimum: .uint64(0), maximum: .uint64(.max), step: .uint64(1)))
         #expect(huge.allows(.uint64(.max)))
         #expect(PTPValue.uint128(.max).wideValue == nil)

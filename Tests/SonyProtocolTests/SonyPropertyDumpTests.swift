@@ -1,7 +1,7 @@
 import Exposure
-import Testing
-import TestSupport
 import SonyProtocol
+import TestSupport
+import Testing
 
 /// The real RX100M7 0x9209 dump: decoded byte-exactly, re-encoded identically.
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
@@ -57,7 +57,10 @@ struct SonyPropertyDumpTests {
         #expect(mode.enabled == .displayOnly)
         #expect(mode.settableValues.isEmpty)
         #expect(mode.supportedValues.count == 28)
-        #expect(mode.supportedValues.prefix(4) == [.uint32(0x0001_0002), .uint32(0x0002_0003), .uint32(0x0003_0004), .uint32(1)])
+        #expect(
+            mode.supportedValues.prefix(4) == [
+                .uint32(0x0001_0002), .uint32(0x0002_0003), .uint32(0x0003_0004), .uint32(1)
+            ])
         #expect(table.focusMode == .automaticAF)
         #expect(table.shootingFileInfo == .empty)
         #expect(table.saveDestination == .host)
@@ -145,7 +148,8 @@ struct SonyPropertyDumpCorruptionTests {
             if round % 16 == 0 { await Task.yield() }
             var corrupted = bytes
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                corrupted[Int.random(in: 0..<corrupted.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                corrupted[Int.random(in: 0..<corrupted.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             do {
                 let dump = try SonyPropertyDump(decoding: corrupted, protocolVersion: .v3_00)

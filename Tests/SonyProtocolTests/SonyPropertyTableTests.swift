@@ -1,5 +1,5 @@
-import Testing
 import SonyProtocol
+import Testing
 
 /// The property model: a full dump, then change-only dumps keep it current.
 struct SonyPropertyTableTests {
@@ -76,10 +76,19 @@ struct SonyPropertyTableTests {
 
     @Test func modeFocusDestinationAndPriorityDecodeFromTheirValues() {
         var table = SonyPropertyTable()
-        table.update(SonyPropertyDescriptor(code: .focusMode, dataType: .uint16, factoryValue: .uint16(2), currentValue: .uint16(1)))
-        table.update(SonyPropertyDescriptor(code: .saveDestination, dataType: .uint16, factoryValue: .uint16(1), currentValue: .uint16(0x11)))
-        table.update(SonyPropertyDescriptor(code: .priorityKeySettings, dataType: .uint8, factoryValue: .uint8(0), currentValue: .uint8(1)))
-        table.update(SonyPropertyDescriptor(code: .exposureProgramMode, dataType: .uint32, factoryValue: .uint32(1), currentValue: .uint32(0x0002_0003)))
+        table.update(
+            SonyPropertyDescriptor(
+                code: .focusMode, dataType: .uint16, factoryValue: .uint16(2), currentValue: .uint16(1)))
+        table.update(
+            SonyPropertyDescriptor(
+                code: .saveDestination, dataType: .uint16, factoryValue: .uint16(1), currentValue: .uint16(0x11)))
+        table.update(
+            SonyPropertyDescriptor(
+                code: .priorityKeySettings, dataType: .uint8, factoryValue: .uint8(0), currentValue: .uint8(1)))
+        table.update(
+            SonyPropertyDescriptor(
+                code: .exposureProgramMode, dataType: .uint32, factoryValue: .uint32(1),
+                currentValue: .uint32(0x0002_0003)))
         #expect(table.focusMode == .manual)
         #expect(table.saveDestination == .hostAndCamera)
         #expect(table.priorityKey == .pcRemote)

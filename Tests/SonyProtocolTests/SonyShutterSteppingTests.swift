@@ -1,5 +1,5 @@
-import Testing
 import SonyProtocol
+import Testing
 
 /// Protocol 2.00 notch stepping: `+n` faster, `0x100 - n` slower, counted in the camera's own list.
 struct SonyShutterSteppingTests {
@@ -8,16 +8,22 @@ struct SonyShutterSteppingTests {
     }
 
     /// A short Sony-style list, longest first: BULB, 30", 1", 1/60, 1/125, 1/250.
-    static let list: [SonyShutterValue] = [.bulb, value(300, 10), value(10, 10), value(1, 60), value(1, 125), value(1, 250)]
+    static let list: [SonyShutterValue] = [
+        .bulb, value(300, 10), value(10, 10), value(1, 60), value(1, 125), value(1, 250)
+    ]
 
     @Test func threeNotchesFasterIsPlusThree() throws {
         #expect(try SonyShutterStepping.notches(from: Self.value(10, 10), to: Self.value(1, 250), in: Self.list) == 3)
-        #expect(try SonyShutterStepping.controlParameter(from: Self.value(10, 10), to: Self.value(1, 250), in: Self.list) == 0x03)
+        #expect(
+            try SonyShutterStepping.controlParameter(from: Self.value(10, 10), to: Self.value(1, 250), in: Self.list)
+                == 0x03)
     }
 
     @Test func twoNotchesSlowerIsHexFE() throws {
         #expect(try SonyShutterStepping.notches(from: Self.value(1, 125), to: Self.value(10, 10), in: Self.list) == -2)
-        #expect(try SonyShutterStepping.controlParameter(from: Self.value(1, 125), to: Self.value(10, 10), in: Self.list) == 0xFE)
+        #expect(
+            try SonyShutterStepping.controlParameter(from: Self.value(1, 125), to: Self.value(10, 10), in: Self.list)
+                == 0xFE)
     }
 
     @Test func bulbIsTheSlowestNotch() throws {
@@ -46,7 +52,9 @@ struct SonyShutterSteppingTests {
 
     @Test(arguments: [0, 128, -128, 200])
     func notchCountsOneByteCannotCarryAreRefused(notches: Int) {
-        #expect(throws: SonyProtocolError.notchOutOfRange(notches)) { _ = try SonyShutterStepping.controlParameter(notches: notches) }
+        #expect(throws: SonyProtocolError.notchOutOfRange(notches)) {
+            _ = try SonyShutterStepping.controlParameter(notches: notches)
+        }
     }
 
     @Test(arguments: [1, 3, 61, 127, -1, -2, -61, -127])

@@ -1,6 +1,6 @@
 import Exposure
-import Testing
 import SonyProtocol
+import Testing
 
 /// 0xD20D values: `numerator << 16 | denominator`, 0 = BULB, matched to the planner by value.
 struct SonyShutterValueTests {
@@ -13,7 +13,7 @@ struct SonyShutterValueTests {
         (0x0001_00FA, "1/250"),
         (0x0001_7D00, "1/32000"),
         (0x0000_000A, "0x0000000A"),
-        (0x000A_0000, "0x000A0000"),
+        (0x000A_0000, "0x000A0000")
     ])
     func labelsWhatTheCameraShows(raw: UInt32, label: String) {
         #expect(SonyShutterValue(rawValue: raw).label == label)
@@ -43,7 +43,9 @@ struct SonyShutterValueTests {
         let offered = [SonyShutterValue.bulb, thirty, SonyShutterValue(numerator: 1, denominator: 250)]
         // The planner's 30/1 finds the camera's own 300/10 encoding, which is what it wants back.
         #expect(SonyShutterValue.matching(ShutterSpeed(numerator: 30, denominator: 1), among: offered) == thirty)
-        #expect(SonyShutterValue.matching(ShutterSpeed(numerator: 2, denominator: 500), among: offered)?.rawValue == 0x0001_00FA)
+        #expect(
+            SonyShutterValue.matching(ShutterSpeed(numerator: 2, denominator: 500), among: offered)?.rawValue
+                == 0x0001_00FA)
         #expect(SonyShutterValue.matching(ShutterSpeed(numerator: 1, denominator: 8000), among: offered) == nil)
     }
 

@@ -1,7 +1,7 @@
 import PTPIP
 import SonyProtocol
-import Testing
 import TestSupport
+import Testing
 
 /// Sony's operation and event codes and its DeviceInfo test, declared here on PTPIP's standard types.
 @Suite struct SonyVocabularyTests {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Glibc
+import Synchronization
 
 /// A long-running child process (`hdrshoot simulate`, a `hdrshoot run` to be killed) started in the
 /// background, whose standard output can be watched line by line while it runs.
@@ -78,8 +78,9 @@ package final class BackgroundProcess: Sendable {
         process.standardInput = inPipe ?? FileHandle.nullDevice
         let box = Box()
         process.terminationHandler = { finished in
-            box.child?.exited(status: finished.terminationReason == .uncaughtSignal
-                ? 128 + finished.terminationStatus : finished.terminationStatus)
+            box.child?.exited(
+                status: finished.terminationReason == .uncaughtSignal
+                    ? 128 + finished.terminationStatus : finished.terminationStatus)
         }
         try process.run()
         let child = BackgroundProcess(pid: process.processIdentifier, input: inPipe?.fileHandleForWriting)
@@ -110,12 +111,17 @@ package final class BackgroundProcess: Sendable {
 
     /// Waits until a complete standard-output line satisfies `matches`, and returns it; throws when the child
     /// ends first or `timeout` passes.
-    package func waitForLine(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
+    package func waitForLine(
+        timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool
+    ) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (lines, ended) = state.withLock { state -> ([Substring], Bool) in
                 let text = String(decoding: state.out, as: UTF8.self)
-                return (text.split(separator: "\n", omittingEmptySubsequences: true), state.outputClosed || state.exitStatus != nil)
+                return (
+                    text.split(separator: "\n", omittingEmptySubsequences: true),
+                    state.outputClosed || state.exitStatus != nil
+                )
             }
             let complete = standardOutput.hasSuffix("\n") ? lines : lines.dropLast()
             if let line = complete.first(where: { matches(String($0)) }) { return String(line) }
@@ -170,7 +176,7 @@ package final class BackgroundProcess: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func exited(status: Int32) {
@@ -179,7 +185,7 @@ package final class BackgroundProcess: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns after the next output or exit, or after at most 100 ms (so deadlines are honoured).
@@ -195,7 +201,7 @@ package final class BackgroundProcess: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Lets the termination handler reach the object created after `run()`.

@@ -80,8 +80,10 @@ package actor InMemoryCamera: RemoteCamera {
 
     /// 1/4000 s to 30" in 1/3 stops, then BULB.
     package static let thirdStopSpeeds: [CameraShutterSpeed] = {
-        let fractions = [4000, 3200, 2500, 2000, 1600, 1250, 1000, 800, 640, 500, 400, 320, 250, 200, 160, 125, 100,
-                         80, 60, 50, 40, 30, 25, 20, 15, 13, 10, 8, 6, 5, 4]
+        let fractions = [
+            4000, 3200, 2500, 2000, 1600, 1250, 1000, 800, 640, 500, 400, 320, 250, 200, 160, 125, 100,
+            80, 60, 50, 40, 30, 25, 20, 15, 13, 10, 8, 6, 5, 4
+        ]
         let tenths = [3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40, 50, 60, 80, 100, 130, 150, 200, 250, 300]
         return fractions.map { .timed(ShutterSpeed(numerator: 1, denominator: $0)) }
             + tenths.map { .timed(ShutterSpeed(numerator: $0, denominator: 10)) } + [.bulb]
@@ -255,7 +257,8 @@ package actor InMemoryCamera: RemoteCamera {
     package func recoverInterruptedCapture(
         exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
     ) async throws -> CapturedFrame? {
-        calls.append(.recoverInterruptedCapture(exposure: exposure, destination: destination, waitingAtMost: waitingAtMost))
+        calls.append(
+            .recoverInterruptedCapture(exposure: exposure, destination: destination, waitingAtMost: waitingAtMost))
         try requireConnection()
         guard let held = heldImage else { return nil }
         heldImage = nil
@@ -284,9 +287,12 @@ package actor InMemoryCamera: RemoteCamera {
     }
 
     /// The made-up file record of shot number `shot`.
-    private static func frame(shot: Int, in destination: CaptureDestination, setting: CameraShutterSpeed?) -> CapturedFrame {
+    private static func frame(
+        shot: Int, in destination: CaptureDestination, setting: CameraShutterSpeed?
+    ) -> CapturedFrame {
         let name = "\(destination.fileNamePrefix)DSC\(10000 + shot).ARW"
-        let image = SavedImage(fileName: name, path: destination.directory.appendingPathComponent(name).path, byteCount: 1024)
+        let image = SavedImage(
+            fileName: name, path: destination.directory.appendingPathComponent(name).path, byteCount: 1024)
         return CapturedFrame(images: [image], actualSpeed: setting)
     }
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Glibc
+import Synchronization
 
 /// What a finished child process left behind.
 package struct ProcessResult: Sendable, Hashable {
@@ -15,7 +15,9 @@ package struct ProcessResult: Sendable, Hashable {
     package let timedOut: Bool
 
     /// Standard error split into lines, without the trailing empty line.
-    package var errorLines: [Substring] { standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+    package var errorLines: [Substring] {
+        standardError.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    }
 }
 
 /// Runs executables as child processes and captures their output, with a timeout.
@@ -87,7 +89,9 @@ package enum ProcessRunner {
             group.enter()
             DispatchQueue.global().async {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                state.withLock { isError ? ($0.error = data) : ($0.out = data) }
+                state.withLock { state in
+                    if isError { state.error = data } else { state.out = data }
+                }
                 group.leave()
             }
         }
@@ -95,8 +99,11 @@ package enum ProcessRunner {
             if !standardInput.isEmpty { inPipe.fileHandleForWriting.write(Data(standardInput)) }
             try? inPipe.fileHandleForWriting.close()
         }
-        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
-            + Int(timeout.components.attoseconds / 1_000_000_000))
+        let deadline =
+            DispatchTime.now()
+            + .nanoseconds(
+                Int(timeout.components.seconds) * 1_000_000_000
+                    + Int(timeout.components.attoseconds / 1_000_000_000))
         DispatchQueue.global().asyncAfter(deadline: deadline) {
             let killed = state.withLock { collected -> Bool in
                 // Once the child has been reaped its PID may belong to someone else: never signal it then.
@@ -112,12 +119,13 @@ package enum ProcessRunner {
                 let collected = state.withLock { $0 }
                 let status = process.terminationStatus
                 let code = process.terminationReason == .uncaughtSignal ? 128 + status : status
-                continuation.resume(returning: ProcessResult(
-                    exitCode: code,
-                    standardOutput: String(decoding: collected.out, as: UTF8.self),
-                    standardError: String(decoding: collected.error, as: UTF8.self),
-                    timedOut: collected.timedOut
-                ))
+                continuation.resume(
+                    returning: ProcessResult(
+                        exitCode: code,
+                        standardOutput: String(decoding: collected.out, as: UTF8.self),
+                        standardError: String(decoding: collected.error, as: UTF8.self),
+                        timedOut: collected.timedOut
+                    ))
             }
         }
     }
@@ -142,7 +150,9 @@ package enum ProcessRunner {
     }
 
     /// Runs the built `hdrshoot` with `arguments`.
-    package static func runHDRShoot(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    package static func runHDRShoot(
+        _ arguments: [String], timeout: Duration = .seconds(30)
+    ) async throws -> ProcessResult {
         try await run(try hdrshootBinary(), arguments: arguments, timeout: timeout)
     }
 

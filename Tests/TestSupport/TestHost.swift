@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What this machine offers the tests that need more than Swift (a system tool, root, IPv6), read once.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Two network namespaces a test creates, joined by a veth pair: the host (`hs0`, 10.231.0.65/24), where
@@ -62,8 +63,10 @@ package struct VethNamespaces: Sendable {
         try await ip(["netns", "add", cameraNamespace])
         // Distinct ifindexes on the two ends make carrier changes "urgent" for the kernel's linkwatch (a veth
         // whose peer shares its ifindex is rate-limited to one operstate update per second).
-        try await ip(["-n", hostNamespace, "link", "add", hostLink, "index", "5", "type", "veth",
-                      "peer", "name", cameraLink, "netns", cameraNamespace, "index", "9"])
+        try await ip([
+            "-n", hostNamespace, "link", "add", hostLink, "index", "5", "type", "veth",
+            "peer", "name", cameraLink, "netns", cameraNamespace, "index", "9"
+        ])
         try await ip(["-n", hostNamespace, "addr", "add", "\(hostAddress)/24", "dev", hostLink])
         try await ip(["-n", cameraNamespace, "addr", "add", "\(cameraAddress)/24", "dev", cameraLink])
         for (namespace, link) in [(hostNamespace, hostLink), (cameraNamespace, cameraLink)] {

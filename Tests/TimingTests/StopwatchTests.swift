@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import Timing
 
 /// `Stopwatch` reads the injected clock: virtual time in tests.

@@ -1,6 +1,6 @@
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Timing
 
 /// `withTimeout` in virtual time: who wins the race, what is thrown, what is cancelled.
@@ -22,7 +22,11 @@ struct TimeoutTests {
         let call = Task {
             try await withTimeout(after: .seconds(10), on: clock, throwing: TimeIsUp()) {
                 // Waits for nothing but its cancellation.
-                await withTaskCancellationHandler { await cancelled.wait() } onCancel: { cancelled.open() }
+                await withTaskCancellationHandler {
+                    await cancelled.wait()
+                } onCancel: {
+                    cancelled.open()
+                }
                 try Task.checkCancellation()
             }
         }
@@ -54,7 +58,11 @@ struct TimeoutTests {
         // value wins, so nothing it acquired is dropped.
         let call = Task {
             try await withTimeout(after: .seconds(1), on: clock, throwing: TimeIsUp()) { () async -> Int in
-                await withTaskCancellationHandler { await release.wait() } onCancel: { cancelled.open() }
+                await withTaskCancellationHandler {
+                    await release.wait()
+                } onCancel: {
+                    cancelled.open()
+                }
                 return 7
             }
         }

@@ -8,7 +8,7 @@ package enum HelpFormatter {
             "",
             "USAGE: \(tool) <command> [<options>]",
             "",
-            "COMMANDS:",
+            "COMMANDS:"
         ]
         lines += table(commands.map { ($0.name, $0.abstract) })
         lines += ["", "OPTIONS:"]

@@ -19,9 +19,10 @@ enum CameraCommand {
         options: [
             .value(
                 "camera", placeholder: "<host[:port]|simulator>",
-                help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used).",
+                help:
+                    "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used).",
                 default: nil),
-            .flag("json", help: "Print one JSON object."),
+            .flag("json", help: "Print one JSON object.")
         ],
         run: run
     )
@@ -51,12 +52,15 @@ enum CameraCommand {
             }
         }
         if case .address(let address) = target { await store.save(address) }
-        context.output.writeOut(arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: shown))
+        context.output.writeOut(
+            arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: shown))
         return .success
     }
 
     /// The camera configuration for `address`, with this host's stored PTP/IP identity.
-    static func cameraConfiguration(for address: CameraAddress, environment: [String: String]) throws -> SonyCameraConfiguration {
+    static func cameraConfiguration(
+        for address: CameraAddress, environment: [String: String]
+    ) throws -> SonyCameraConfiguration {
         let identity: HostIdentity
         do {
             identity = try HostIdentity.loadOrCreate(environment: environment)
@@ -174,7 +178,8 @@ struct CameraAddressStore {
     /// The remembered address, if any.
     func load() -> CameraAddress? {
         guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
-        return CameraAddress(parsing: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return CameraAddress(
+            parsing: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Remembers `address`; best effort (a read-only home only loses the convenience). The file calls block,
@@ -185,7 +190,8 @@ struct CameraAddressStore {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Self.queue.async {
                 let url = URL(fileURLWithPath: path)
-                try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try? Data(line.utf8).write(to: url, options: .atomic)
                 continuation.resume()
             }

@@ -15,7 +15,7 @@ enum CameraReport {
             "save destination:  \(info.saveDestination ?? "unknown")",
             "focus:             \(info.focus ?? "unknown")",
             "shutter speeds:    \(info.availableShutterSpeeds.count): "
-                + info.availableShutterSpeeds.map(\.label).joined(separator: " "),
+                + info.availableShutterSpeeds.map(\.label).joined(separator: " ")
         ]
         if info.canShoot {
             lines.append("ready to shoot")
@@ -38,7 +38,7 @@ enum CameraReport {
             "saveDestination": info.saveDestination ?? NSNull(),
             "focusMode": info.focus ?? NSNull(),
             "currentShutterSpeed": info.currentShutterSpeed.map(speed) ?? NSNull(),
-            "availableShutterSpeeds": info.availableShutterSpeeds.map(speed),
+            "availableShutterSpeeds": info.availableShutterSpeeds.map(speed)
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
@@ -51,7 +51,7 @@ enum CameraReport {
             "seconds": value.seconds.map { $0 as Any } ?? NSNull(),
             "numerator": Int(value.numerator),
             "denominator": Int(value.denominator),
-            "value": Int(value.rawValue),
+            "value": Int(value.rawValue)
         ]
     }
 }

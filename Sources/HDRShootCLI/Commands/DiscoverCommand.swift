@@ -1,6 +1,6 @@
 import Foundation
-import Posix
 import PTPIP
+import Posix
 import SonyCamera
 
 /// `hdrshoot discover`: finds Sony cameras on the networks this computer is on and says which can shoot now.
@@ -17,10 +17,16 @@ enum DiscoverCommand {
             one camera is ready, it is remembered for 'hdrshoot camera'.
             """,
         options: [
-            .value("timeout", placeholder: "<duration>", help: "How long to wait for answers (5s, 1500ms, 2).", default: "5s"),
+            .value(
+                "timeout", placeholder: "<duration>", help: "How long to wait for answers (5s, 1500ms, 2).",
+                default: "5s"),
             .flag("json", help: "Print one JSON object."),
-            .value("ssdp-target", placeholder: "<host:port>[,...]", help: "For testing: search only these addresses (unicast).", default: nil, hidden: true),
-            .value("ptpip-port", placeholder: "<port>", help: "For testing: the PTP/IP port to confirm cameras on.", default: "15740", hidden: true),
+            .value(
+                "ssdp-target", placeholder: "<host:port>[,...]",
+                help: "For testing: search only these addresses (unicast).", default: nil, hidden: true),
+            .value(
+                "ptpip-port", placeholder: "<port>", help: "For testing: the PTP/IP port to confirm cameras on.",
+                default: "15740", hidden: true)
         ],
         run: run
     )
@@ -34,7 +40,8 @@ enum DiscoverCommand {
         let targets = try arguments.value("ssdp-target", default: [SocketAddress]?.none) { text in
             try text.split(separator: ",").map { item in
                 guard let address = CameraAddress(parsing: String(item)), item.contains(":"),
-                      let socket = SocketAddress(numericHost: address.host, port: address.port) else {
+                    let socket = SocketAddress(numericHost: address.host, port: address.port)
+                else {
                     throw UsageError("'\(item)' is not an address; write it like 127.0.0.1:1900")
                 }
                 return socket
@@ -65,16 +72,21 @@ enum DiscoverCommand {
         if ready.count == 1, let address = CameraAddress(parsing: ready[0].address) {
             await CameraAddressStore(environment: environment).save(address)
         }
-        context.output.writeOut(arguments.flag("json") ? try json(cameras) : text(cameras, timeout: timeout, remembered: ready.count == 1))
+        context.output.writeOut(
+            arguments.flag("json") ? try json(cameras) : text(cameras, timeout: timeout, remembered: ready.count == 1))
         return .success
     }
 
     /// `5s`, `1500ms`, `2.5s`, `2` (seconds); between 100 ms and 60 s.
     static func parseDuration(_ text: String) throws -> Duration {
         let lower = text.lowercased()
-        let (number, scale): (Substring, Double) = lower.hasSuffix("ms") ? (lower.dropLast(2), 0.001)
+        let (number, scale): (Substring, Double) =
+            lower.hasSuffix("ms")
+            ? (lower.dropLast(2), 0.001)
             : lower.hasSuffix("s") ? (lower.dropLast(), 1) : (lower[...], 1)
-        guard let value = Double(number), value.isFinite else { throw UsageError("'\(text)' is not a duration; write it like 5s or 1500ms") }
+        guard let value = Double(number), value.isFinite else {
+            throw UsageError("'\(text)' is not a duration; write it like 5s or 1500ms")
+        }
         let milliseconds = Int((value * scale * 1000).rounded())
         guard (100...60_000).contains(milliseconds) else { throw UsageError("'\(text)' is outside 100ms...60s") }
         return .milliseconds(milliseconds)
@@ -128,10 +140,11 @@ enum DiscoverCommand {
                 "protocolVersion": version, "problems": camera.problems, "udn": camera.udn ?? NSNull(),
                 "services": camera.services, "pairingRequired": camera.digitalImaging.pairingRequired ?? NSNull(),
                 "sshRequired": camera.digitalImaging.sshRequired ?? NSNull(), "source": camera.source.rawValue,
-                "descriptionProblem": camera.descriptionProblem ?? NSNull(),
+                "descriptionProblem": camera.descriptionProblem ?? NSNull()
             ]
         }
-        let data = try JSONSerialization.data(withJSONObject: ["cameras": list], options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(
+            withJSONObject: ["cameras": list], options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -22,20 +22,26 @@ enum NetworkVerdict: Sendable, Equatable {
         let interface = snapshot.interfaceName ?? "the camera's interface"
         if case .disconnected = snapshot.wireless {
             guard let cameraSSID else {
-                return .lost(message: "Paused: the host's Wi-Fi (\(interface)) disconnected. Rejoin the camera's network to resume.")
+                return .lost(
+                    message:
+                        "Paused: the host's Wi-Fi (\(interface)) disconnected. Rejoin the camera's network to resume.")
             }
             return .lost(message: "Paused: the host left the camera's Wi-Fi '\(cameraSSID)'. Rejoin it to resume.")
         }
         if case .connected(let current?) = snapshot.wireless, let cameraSSID, current != cameraSSID {
-            return .lost(message: "Paused: the host left the camera's Wi-Fi '\(cameraSSID)' for '\(current)'. Rejoin it to resume.")
+            return .lost(
+                message:
+                    "Paused: the host left the camera's Wi-Fi '\(cameraSSID)' for '\(current)'. Rejoin it to resume.")
         }
         guard snapshot.isUsable else {
-            return .lost(message: "Paused: the network link to the camera (\(interface)) went down. Reconnect it to resume.")
+            return .lost(
+                message: "Paused: the network link to the camera (\(interface)) went down. Reconnect it to resume.")
         }
         guard snapshot.addresses.contains(where: { $0.family == family }) else {
-            let kind = family == 10 ? "IPv6" : "IPv4"  // AF_INET6 is 10 on Linux
-            return .lost(message: "Paused: the host has no \(kind) address on \(interface), the camera's network. "
-                + "Reconnect it to resume.")
+            let kind = family == 10 ? "IPv6" : "IPv4" // AF_INET6 is 10 on Linux
+            return .lost(
+                message: "Paused: the host has no \(kind) address on \(interface), the camera's network. "
+                    + "Reconnect it to resume.")
         }
         return .usable
     }
@@ -45,6 +51,7 @@ enum NetworkVerdict: Sendable, Equatable {
         if let cameraSSID, snapshot.ssid == cameraSSID {
             return "The host is back on the camera's Wi-Fi '\(cameraSSID)'; continuing once the camera answers."
         }
-        return "The network link to the camera (\(snapshot.interfaceName ?? "?")) is back; continuing once the camera answers."
+        return
+            "The network link to the camera (\(snapshot.interfaceName ?? "?")) is back; continuing once the camera answers."
     }
 }

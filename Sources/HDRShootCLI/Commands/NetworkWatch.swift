@@ -26,11 +26,13 @@ struct NetworkWatch: Sendable {
     /// line to `output` and returns nil when that is not possible.
     static func start(cameraHost host: String, output: any OutputStreams) async -> NetworkWatch? {
         guard let address = await resolve(host) else {
-            output.writeError("warning: cannot resolve \(host) to watch the network to the camera; "
-                + "the shoot goes on without pausing when the network drops\n")
+            output.writeError(
+                "warning: cannot resolve \(host) to watch the network to the camera; "
+                    + "the shoot goes on without pausing when the network drops\n")
             return nil
         }
-        return await start(watching: NetworkMonitorConfiguration(target: .routeTo(address)), cameraAddress: address, output: output)
+        return await start(
+            watching: NetworkMonitorConfiguration(target: .routeTo(address)), cameraAddress: address, output: output)
     }
 
     /// Starts a monitor with `configuration` (tests enter a namespace through it); nil, after one warning
@@ -41,11 +43,13 @@ struct NetworkWatch: Sendable {
         let monitor = NetworkMonitor(configuration: configuration)
         do {
             let initial = try await monitor.start()
-            return NetworkWatch(monitor: monitor, cameraAddress: cameraAddress, cameraSSID: initial.ssid, initial: initial)
+            return NetworkWatch(
+                monitor: monitor, cameraAddress: cameraAddress, cameraSSID: initial.ssid, initial: initial)
         } catch {
             await monitor.stop()
-            output.writeError("warning: not watching the network to the camera (\(reason(error, address: cameraAddress))); "
-                + "the shoot goes on without pausing when the network drops\n")
+            output.writeError(
+                "warning: not watching the network to the camera (\(reason(error, address: cameraAddress))); "
+                    + "the shoot goes on without pausing when the network drops\n")
             return nil
         }
     }
@@ -60,7 +64,7 @@ struct NetworkWatch: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.follow(into: runner, note: note, warn: warn) }
             let result = await body()
-            await monitor.stop()  // ends the event stream, so `follow` returns
+            await monitor.stop() // ends the event stream, so `follow` returns
             group.cancelAll()
             await group.waitForAll()
             return result
@@ -89,7 +93,11 @@ struct NetworkWatch: Sendable {
         await Self.follow(
             monitor.events, snapshot: { monitor.snapshot }, cameraSSID: cameraSSID, family: cameraAddress.family,
             into: runner, note: note,
-            failed: { warn("warning: the network monitor stopped (\(Self.reason($0, address: cameraAddress))); the shoot goes on without it") })
+            failed: {
+                warn(
+                    "warning: the network monitor stopped (\(Self.reason($0, address: cameraAddress))); the shoot goes on without it"
+                )
+            })
     }
 
     /// Follows `events` into `runner`'s `.network` hold, judging `snapshot()` (the monitor's latest state)
@@ -109,7 +117,8 @@ struct NetworkWatch: Sendable {
                 note(message)
             case (.usable, .held):
                 hold = .released
-                await runner.resume(reason: PauseReason(.network, detail: NetworkVerdict.backMessage(snapshot, cameraSSID: cameraSSID)))
+                await runner.resume(
+                    reason: PauseReason(.network, detail: NetworkVerdict.backMessage(snapshot, cameraSSID: cameraSSID)))
             case (.lost, .held), (.usable, .released):
                 break
             }
@@ -125,7 +134,9 @@ struct NetworkWatch: Sendable {
             failed(error)
             // Nothing would ever release the hold now; the runner's reconnect still waits for the camera.
             if case .held = hold {
-                await runner.resume(reason: PauseReason(.network, detail: "The network monitor stopped; continuing once the camera answers."))
+                await runner.resume(
+                    reason: PauseReason(
+                        .network, detail: "The network monitor stopped; continuing once the camera answers."))
             }
         }
     }
@@ -134,8 +145,12 @@ struct NetworkWatch: Sendable {
 
     /// Starts the watch for a shoot whose journal names `address` (`host:port`); nil without a warning for
     /// the built-in simulator (in-process, nothing to watch) or when `enabled` is false (`--no-network-monitor`).
-    static func start(forJournalAddress address: String, enabled: Bool, output: any OutputStreams) async -> NetworkWatch? {
-        guard enabled, address != CameraTarget.simulatorAddress, let parsed = CameraAddress(parsing: address) else { return nil }
+    static func start(
+        forJournalAddress address: String, enabled: Bool, output: any OutputStreams
+    ) async -> NetworkWatch? {
+        guard enabled, address != CameraTarget.simulatorAddress, let parsed = CameraAddress(parsing: address) else {
+            return nil
+        }
         return await start(cameraHost: parsed.host, output: output)
     }
 

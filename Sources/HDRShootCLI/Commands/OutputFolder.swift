@@ -44,7 +44,8 @@ enum OutputFolder {
             let child = path + "/" + name
             var isFolder: ObjCBool = false
             if manager.fileExists(atPath: child, isDirectory: &isFolder), isFolder.boolValue,
-               (try? manager.contentsOfDirectory(atPath: child))?.isEmpty == true {
+                (try? manager.contentsOfDirectory(atPath: child))?.isEmpty == true
+            {
                 try? manager.removeItem(atPath: child)
             }
         }
@@ -57,7 +58,8 @@ enum OutputFolder {
         let info = (error as NSError).userInfo
         // On Linux the underlying error is stored as a Swift error: bridge it explicitly.
         guard let underlying = (info[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
-              underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code)) else {
+            underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code))
+        else {
             return error.localizedDescription
         }
         let reason = String(cString: text)

@@ -14,7 +14,8 @@ enum PlanCommand {
             the shadow reading is past 30" and never past --longest.
             """,
         options: [
-            .value("shadow", placeholder: "<speed>", help: "Reading for the darkest shadow (e.g. 1/4).", required: true),
+            .value(
+                "shadow", placeholder: "<speed>", help: "Reading for the darkest shadow (e.g. 1/4).", required: true),
             .value(
                 "highlight", placeholder: "<speed>", help: "Reading for the brightest highlight (e.g. 1/1000).",
                 required: true),
@@ -31,7 +32,7 @@ enum PlanCommand {
             .value(
                 "overhead", placeholder: "<seconds>", help: "Per-frame overhead for the time estimate.",
                 default: "0.25"),
-            .flag("json", help: "Print the plan as one JSON object."),
+            .flag("json", help: "Print the plan as one JSON object.")
         ],
         run: run
     )
@@ -122,7 +123,8 @@ enum PlanCommand {
             notes.append(
                 "--\(name) \(parsed.typed) is not a \(planner.scale.displayName) speed; using \(parsed.speed.label)")
         }
-        let range = planner.scale.distance(from: options.highlight.speed, to: options.shadow.speed)
+        let range =
+            planner.scale.distance(from: options.highlight.speed, to: options.shadow.speed)
             ?? EVAmount(sixths: 0)
         return PlanReport(plan: plan, range: range, overhead: options.overhead, notes: notes)
     }

@@ -16,14 +16,17 @@ enum ResumeCommand {
             With --restart-set the interrupted set is shot again from its first frame. Exit status as for run.
             """,
         options: ShootConsole.sharedOptions + [
-            .value("id", placeholder: "<id>", help: "The shoot to continue (see 'hdrshoot status'; default: the latest unfinished one)."),
+            .value(
+                "id", placeholder: "<id>",
+                help: "The shoot to continue (see 'hdrshoot status'; default: the latest unfinished one)."),
             .flag("restart-set", help: "Shoot the interrupted set again from its first frame."),
-            .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times."),
+            .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times.")
         ],
         run: run
     )
 
-    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
+    {
         let options = try ShootConsole.options(from: arguments, context: context)
         let found: ShootJournal
         var notes: [String] = []
@@ -68,11 +71,13 @@ enum ResumeCommand {
                 command: arguments.command)
         }
         if journal.series != nil {
-            return try await SeriesRun.resume(journal, arguments: arguments, options: options, target: target, context: context)
+            return try await SeriesRun.resume(
+                journal, arguments: arguments, options: options, target: target, context: context)
         }
         guard let resumePosition = journal.resumePosition else {
             // Every frame is saved but the shoot was not marked complete (the process died at the very end).
-            context.output.writeOut("Nothing left to shoot: all \(journal.plan.totalExposures) exposures are captured.\n")
+            context.output.writeOut(
+                "Nothing left to shoot: all \(journal.plan.totalExposures) exposures are captured.\n")
             return .success
         }
         let start = restartingSet ? ShootPosition(set: resumePosition.set, frame: 1) : resumePosition
@@ -81,7 +86,8 @@ enum ResumeCommand {
 
         return try await target.withCamera(environment: environment) { camera, address in
             do {
-                var check = try await CameraCheck.connect(camera, address: address, say: ShootConsole.sayer(options: options, output: output))
+                var check = try await CameraCheck.connect(
+                    camera, address: address, say: ShootConsole.sayer(options: options, output: output))
                 let plan = journal.plan
                 let remaining = plan.positions.filter { $0 >= start }
                 let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
@@ -95,7 +101,8 @@ enum ResumeCommand {
                         break
                     }
                 }
-                let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
+                let lines =
+                    summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
                 if options.json {
                     output.writeOut(ShootText.jsonLine(summaryJSON(journal: journal, start: start, check: check)))
                 }
@@ -136,7 +143,9 @@ enum ResumeCommand {
     }
 
     /// What remains, the frames that may be on the card twice, the camera, and the estimate.
-    static func summaryLines(journal: ShootJournal, start: ShootPosition, restartingSet: Bool, check: CameraCheck) -> [String] {
+    static func summaryLines(
+        journal: ShootJournal, start: ShootPosition, restartingSet: Bool, check: CameraCheck
+    ) -> [String] {
         let plan = journal.plan
         let remaining = plan.positions.filter { $0 >= start }
         var lines = [
@@ -152,7 +161,9 @@ enum ResumeCommand {
         }
         for position in journal.interruptedFrames {
             let speed = plan.speed(at: position)?.label ?? "?"
-            lines.append("\(position) (\(speed)) was in flight when hdrshoot stopped: it is shot again (possibly duplicated on the card)")
+            lines.append(
+                "\(position) (\(speed)) was in flight when hdrshoot stopped: it is shot again (possibly duplicated on the card)"
+            )
         }
         lines += ShootText.substitutionLines(journal.substitutions)
         let previous = journal.camera
@@ -174,8 +185,11 @@ enum ResumeCommand {
             "start": ShootText.json(start),
             "possiblyDuplicated": journal.interruptedFrames.map { ShootText.json($0) },
             "blockers": check.blockers,
-            "camera": ["model": check.identity.model, "address": check.identity.address, "serialNumber": check.identity.serialNumber ?? ""],
-            "output": journal.outputDirectory,
+            "camera": [
+                "model": check.identity.model, "address": check.identity.address,
+                "serialNumber": check.identity.serialNumber ?? ""
+            ],
+            "output": journal.outputDirectory
         ]
     }
 }

@@ -19,15 +19,20 @@ enum RunCommand {
             --until or --forever the bracket is repeated on a schedule (interval HDR), one folder per repetition.
             """,
         options: PlanCommand.spec.options.filter { $0.name != "json" } + ShootConsole.sharedOptions + [
-            .value("output", placeholder: "<dir>", help: "Folder for the images (a new one, or one without a shoot).", default: "./hdrshoot-<date>-<time>"),
-            .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders."),
+            .value(
+                "output", placeholder: "<dir>", help: "Folder for the images (a new one, or one without a shoot).",
+                default: "./hdrshoot-<date>-<time>"),
+            .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders.")
         ] + SeriesRun.options,
         run: run
     )
 
-    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
+    {
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
-        if let series = try SeriesRun.settings(from: arguments) { return try await SeriesRun.run(arguments, context, settings: series) }
+        if let series = try SeriesRun.settings(from: arguments) {
+            return try await SeriesRun.run(arguments, context, settings: series)
+        }
         let planOptions = try PlanCommand.options(from: arguments)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
@@ -73,14 +78,21 @@ enum RunCommand {
                     throw ShootCommandError.blocked([HDRShoot.message(for: error)])
                 }
                 let plan = BracketPlan(sets: matched.sets, warnings: report.notes + matched.warnings)
-                if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) { check.blockers.append(bulb) }
+                if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) {
+                    check.blockers.append(bulb)
+                }
                 let substitutions = matched.substitutions
                 var summary = summaryLines(
-                    plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead,
+                    plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
+                    overhead: planOptions.overhead,
                     longExposureNR: check.longExposureNR)
                 if summary.first == planLine { summary.removeFirst() }
                 if options.json {
-                    output.writeOut(ShootText.jsonLine(summaryJSON(plan: plan, substitutions: substitutions, check: check, output: outputDirectory, overhead: planOptions.overhead)))
+                    output.writeOut(
+                        ShootText.jsonLine(
+                            summaryJSON(
+                                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
+                                overhead: planOptions.overhead)))
                 }
                 try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
 
@@ -160,21 +172,30 @@ enum RunCommand {
             "substitutions": substitutions.map { ["planned": $0.planned.label, "used": $0.used.label] },
             "warnings": plan.warnings,
             "blockers": check.blockers,
-            "camera": ["model": check.identity.model, "address": check.identity.address, "serialNumber": check.identity.serialNumber ?? ""],
-            "output": output,
+            "camera": [
+                "model": check.identity.model, "address": check.identity.address,
+                "serialNumber": check.identity.serialNumber ?? ""
+            ],
+            "output": output
         ]
     }
 
     /// `hdrshoot-20261122-071502` in local time.
     static func defaultOutputName(at date: Date) -> String {
         let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
-        return "hdrshoot-\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))"
+        func two(_ value: Int?) -> String {
+            let text = String(value ?? 0)
+            return text.count < 2 ? "0" + text : text
+        }
+        return
+            "hdrshoot-\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))"
     }
 
     /// `path` made absolute against the current directory, so the journal can find it from anywhere.
     static func absolutePath(_ path: String) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+        let url =
+            path.hasPrefix("/")
+            ? URL(fileURLWithPath: path)
             : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
         return url.standardizedFileURL.path
     }

@@ -30,21 +30,26 @@ enum SeriesPlans {
     static func mediaLines(_ media: MediaStatus, exposures: Int?) -> [String] {
         let need = exposures.map { "\($0) exposures" } ?? "the series"
         guard media.batteryPercent != nil || media.remainingShots != nil else {
-            return ["Battery and card: not reported by the camera over this connection; check both cover \(need) before you leave the camera."]
+            return [
+                "Battery and card: not reported by the camera over this connection; check both cover \(need) before you leave the camera."
+            ]
         }
         var parts: [String] = []
         var warnings: [String] = []
         if let battery = media.batteryPercent {
             parts.append("battery \(battery) %")
-            if battery <= 20 { warnings.append("warning: the battery is at \(battery) %; a long series may need a fresh one") }
+            if battery <= 20 {
+                warnings.append("warning: the battery is at \(battery) %; a long series may need a fresh one")
+            }
         } else {
             parts.append("battery not reported")
         }
         if let left = media.remainingShots {
             parts.append("card: \(left) shots left")
             if let exposures, left < exposures {
-                warnings.append("warning: the card has room for \(left) of the series' \(exposures) exposures; the series pauses "
-                    + "when it is full and goes on once there is room")
+                warnings.append(
+                    "warning: the card has room for \(left) of the series' \(exposures) exposures; the series pauses "
+                        + "when it is full and goes on once there is room")
             }
         } else {
             parts.append("card space not reported")
@@ -68,24 +73,30 @@ enum SeriesPlans {
         let lastTime = record.date(at: start.at + schedule.every * (numbers.count - 1))
         let exposures = plans.reduce(0) { $0 + $1.plan.totalExposures }
         if schedule.nominalCount == nil {
-            lines.append("Series: a repetition every \(every) from \(clockTime(firstTime)) until stopped (q or Ctrl-C); "
-                + "\(firstPlan.totalExposures) exposures each.")
+            lines.append(
+                "Series: a repetition every \(every) from \(clockTime(firstTime)) until stopped (q or Ctrl-C); "
+                    + "\(firstPlan.totalExposures) exposures each.")
         } else {
-            lines.append("Series: \(PlanReport.counted(numbers.count, "repetition")) every \(every), first start "
-                + "\(clockTime(firstTime)), last \(clockTime(lastTime)); \(exposures) exposures in all.")
+            lines.append(
+                "Series: \(PlanReport.counted(numbers.count, "repetition")) every \(every), first start "
+                    + "\(clockTime(firstTime)), last \(clockTime(lastTime)); \(exposures) exposures in all.")
         }
         lines.append("Repetition \(start.number): " + ShootText.summary(firstPlan, overhead: overhead))
         if let shift = record.shift, shift.sixths != 0, let last = plans.last, numbers.count > 1 {
-            let readings = record.base.readings(forRepetition: numbers.upperBound, shift: shift, longest: record.longest)
+            let readings = record.base.readings(
+                forRepetition: numbers.upperBound, shift: shift, longest: record.longest)
             let cap = record.longest?.label ?? record.base.scale.longest.label
-            lines.append("Shift: each repetition \(shift.label) EV \(shift.sixths > 0 ? "slower" : "faster") (at most \(cap)); "
-                + "repetition \(numbers.upperBound): shadow \(readings.shadow.label), highlight \(readings.highlight.label). "
-                + ShootText.summary(last.plan, overhead: overhead))
+            lines.append(
+                "Shift: each repetition \(shift.label) EV \(shift.sixths > 0 ? "slower" : "faster") (at most \(cap)); "
+                    + "repetition \(numbers.upperBound): shadow \(readings.shadow.label), highlight \(readings.highlight.label). "
+                    + ShootText.summary(last.plan, overhead: overhead))
         }
         lines += fitLines(
-            plans.map(\.plan), numbers: numbers, every: schedule.every, overhead: overhead, longExposureNR: check.longExposureNR)
+            plans.map(\.plan), numbers: numbers, every: schedule.every, overhead: overhead,
+            longExposureNR: check.longExposureNR)
         lines += mediaLines(check.media, exposures: schedule.nominalCount == nil ? nil : exposures)
-        lines.append("Between repetitions the camera stays connected (the idle link is kept alive), so each start is on time.")
+        lines.append(
+            "Between repetitions the camera stays connected (the idle link is kept alive), so each start is on time.")
         lines += ShootText.substitutionLines(plans[0].substitutions)
         lines += firstPlan.warnings.map { "warning: \($0)" }
         lines.append("Camera: \(check.identity.model) at \(check.identity.address)")
@@ -95,11 +106,14 @@ enum SeriesPlans {
 
     /// Whether each repetition fits its interval, with and without Long Exposure NR (which hdrshoot cannot read).
     static func fitLines(
-        _ plans: [BracketPlan], numbers: ClosedRange<Int>, every: Duration, overhead: Double, longExposureNR: Bool? = nil
+        _ plans: [BracketPlan], numbers: ClosedRange<Int>, every: Duration, overhead: Double,
+        longExposureNR: Bool? = nil
     ) -> [String] {
         let interval = ShootText.seconds(every)
         // NR the body reports on counts in every estimate; reported off, it is left out; unknown, it is a second line.
-        let estimates = plans.map { $0.estimatedSeconds(overheadPerFrame: overhead, longExposureNR: longExposureNR == true ? true : false) }
+        let estimates = plans.map {
+            $0.estimatedSeconds(overheadPerFrame: overhead, longExposureNR: longExposureNR == true ? true : false)
+        }
         // Long Exposure NR takes a dark frame as long as each exposure of 1 s or more.
         let withNR = zip(plans, estimates).map { plan, estimate in
             estimate + plan.sets.joined().filter { $0.seconds >= 1 }.reduce(0) { $0 + $1.seconds }
@@ -107,16 +121,21 @@ enum SeriesPlans {
         var lines: [String] = []
         let longest = estimates.max() ?? 0
         if let index = estimates.firstIndex(where: { $0 > interval }) {
-            lines.append("warning: repetition \(numbers.lowerBound + index) takes ~\(PlanReport.duration(estimates[index])), "
-                + "longer than the \(ShootText.duration(every)) interval: the next one starts at once after it, later than planned")
+            lines.append(
+                "warning: repetition \(numbers.lowerBound + index) takes ~\(PlanReport.duration(estimates[index])), "
+                    + "longer than the \(ShootText.duration(every)) interval: the next one starts at once after it, later than planned"
+            )
         } else {
-            lines.append("Each repetition fits its interval: the longest takes ~\(PlanReport.duration(longest)) of \(ShootText.duration(every)).")
+            lines.append(
+                "Each repetition fits its interval: the longest takes ~\(PlanReport.duration(longest)) of \(ShootText.duration(every))."
+            )
         }
         let longestNR = withNR.max() ?? 0
         if longExposureNR == nil, longestNR > longest {
             let fits = longestNR <= interval ? "still fits" : "does NOT fit: turn it off for interval HDR"
-            lines.append("If Long Exposure NR is on (the camera does not report it), the longest takes ~\(PlanReport.duration(longestNR)) "
-                + "and \(fits).")
+            lines.append(
+                "If Long Exposure NR is on (the camera does not report it), the longest takes ~\(PlanReport.duration(longestNR)) "
+                    + "and \(fits).")
         }
         return lines
     }
@@ -124,7 +143,10 @@ enum SeriesPlans {
     /// `19:04:05` in local time.
     static func clockTime(_ date: Date) -> String {
         let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
+        func two(_ value: Int?) -> String {
+            let text = String(value ?? 0)
+            return text.count < 2 ? "0" + text : text
+        }
         return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
     }
 }

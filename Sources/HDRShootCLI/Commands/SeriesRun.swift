@@ -7,11 +7,15 @@ import SonyCamera
 enum SeriesRun {
     /// The series options of `run`.
     static let options: [OptionSpec] = [
-        .value("every", placeholder: "<duration>", help: "Repeat the bracket: start a repetition every interval (e.g. 2m, 90s)."),
+        .value(
+            "every", placeholder: "<duration>",
+            help: "Repeat the bracket: start a repetition every interval (e.g. 2m, 90s)."),
         .value("count", placeholder: "<n>", help: "With --every: shoot n repetitions."),
         .value("until", placeholder: "<HH:MM>", help: "With --every: start no repetition after this local time."),
         .flag("forever", help: "With --every: repeat until stopped."),
-        .value("shift", placeholder: "<EV>", help: "With --every: each repetition this many stops slower (e.g. 1/3; negative for dawn)."),
+        .value(
+            "shift", placeholder: "<EV>",
+            help: "With --every: each repetition this many stops slower (e.g. 1/3; negative for dawn).")
     ]
 
     /// The parsed series options.
@@ -27,10 +31,12 @@ enum SeriesRun {
     /// The series settings of `arguments`, or `nil` without `--every`; a series option without `--every`, or
     /// not exactly one of `--count`, `--until`, `--forever`, is a usage error.
     static func settings(from arguments: ParsedArguments, now: Date = Date()) throws(UsageError) -> Settings? {
-        let ends = ["count", "until"].filter { arguments.string($0) != nil } + (arguments.flag("forever") ? ["forever"] : [])
+        let ends =
+            ["count", "until"].filter { arguments.string($0) != nil } + (arguments.flag("forever") ? ["forever"] : [])
         guard arguments.string("every") != nil else {
             if let stray = (ends + (arguments.string("shift") != nil ? ["shift"] : [])).first {
-                throw UsageError("--\(stray) needs --every (the interval between repetitions)", command: arguments.command)
+                throw UsageError(
+                    "--\(stray) needs --every (the interval between repetitions)", command: arguments.command)
             }
             return nil
         }
@@ -42,24 +48,29 @@ enum SeriesRun {
         }
         guard ends.count == 1 else {
             throw UsageError(
-                ends.isEmpty ? "--every needs an end: --count <n>, --until <HH:MM> or --forever"
+                ends.isEmpty
+                    ? "--every needs an end: --count <n>, --until <HH:MM> or --forever"
                     : "give only one of --count, --until and --forever", command: arguments.command)
         }
         let end: SeriesRecord.End
         if arguments.flag("forever") {
             end = .forever
         } else if arguments.string("count") != nil {
-            end = .count(try arguments.value("count", default: 1) { text in
-                guard let count = Int(text), count >= 1 else { throw UsageError("'\(text)' is not a repetition count; use 1 or more") }
-                return count
-            })
+            end = .count(
+                try arguments.value("count", default: 1) { text in
+                    guard let count = Int(text), count >= 1 else {
+                        throw UsageError("'\(text)' is not a repetition count; use 1 or more")
+                    }
+                    return count
+                })
         } else {
-            end = .until(try arguments.value("until", default: now) { text in
-                guard let date = untilDate(text, after: now) else {
-                    throw UsageError("'\(text)' is not a time of day; write it like 19:45 (24-hour, local time)")
-                }
-                return date
-            })
+            end = .until(
+                try arguments.value("until", default: now) { text in
+                    guard let date = untilDate(text, after: now) else {
+                        throw UsageError("'\(text)' is not a time of day; write it like 19:45 (24-hour, local time)")
+                    }
+                    return date
+                })
         }
         let shift: EVAmount? = try arguments.value("shift", default: nil) { text in
             guard let value = evValue(text), abs(value) <= 10 else {
@@ -88,14 +99,18 @@ enum SeriesRun {
         let (hour, minute, second) = (parts[0]!, parts[1]!, parts.count == 3 ? parts[2]! : 0)
         guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
         let calendar = Calendar.current
-        guard let today = calendar.date(bySettingHour: hour, minute: minute, second: second, of: now) else { return nil }
+        guard let today = calendar.date(bySettingHour: hour, minute: minute, second: second, of: now) else {
+            return nil
+        }
         return today > now ? today : calendar.date(byAdding: .day, value: 1, to: today)
     }
 
     // MARK: - run
 
     /// Plans, connects, confirms and shoots a new series.
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext, settings: Settings) async throws -> ExitCode {
+    static func run(
+        _ arguments: ParsedArguments, _ context: CommandContext, settings: Settings
+    ) async throws -> ExitCode {
         let planOptions = try PlanCommand.options(from: arguments)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
@@ -120,10 +135,13 @@ enum SeriesRun {
                 let check = try await CameraCheck.connect(camera, address: address)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }
                 var record = SeriesRecord(
-                    every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift, longest: longest,
+                    every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift,
+                    longest: longest,
                     base: base, rootDirectory: root)
-                let first = try SeriesPlans.prepared(1, record: record, offered: check.offered, warnings: report.warnings)
-                let lines = try SeriesPlans.summaryLines(record: record, check: check, overhead: planOptions.overhead, offered: check.offered)
+                let first = try SeriesPlans.prepared(
+                    1, record: record, offered: check.offered, warnings: report.warnings)
+                let lines = try SeriesPlans.summaryLines(
+                    record: record, check: check, overhead: planOptions.overhead, offered: check.offered)
                 try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
                 do {
                     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -133,7 +151,9 @@ enum SeriesRun {
                 // The schedule counts from the moment the photographer said yes.
                 record.firstStart = Date()
                 if case .until(let date) = record.end, date <= record.firstStart {
-                    throw ShootCommandError.blocked(["the --until time passed while waiting for the answer; nothing was shot"])
+                    throw ShootCommandError.blocked([
+                        "the --until time passed while waiting for the answer; nothing was shot"
+                    ])
                 }
                 var journal = ShootJournal(
                     plan: first.plan, camera: check.identity, substitutions: first.substitutions,
@@ -145,7 +165,8 @@ enum SeriesRun {
                 let session = SeriesSession(
                     camera: camera, journal: journal, store: options.store, offered: check.offered,
                     planWarnings: report.warnings, overhead: planOptions.overhead)
-                return await session.execute(from: record.schedule.first, skipping: [], continuing: nil, options: options, output: output)
+                return await session.execute(
+                    from: record.schedule.first, skipping: [], continuing: nil, options: options, output: output)
             } catch {
                 await camera.disconnect()
                 throw error
@@ -163,8 +184,10 @@ enum SeriesRun {
     ) async throws -> ExitCode {
         guard var record = journal.series else { preconditionFailure("resume of a series journal") }
         var journal = journal
-        if let last = record.repetitions.indices.last, record.repetitions[last].state == .shooting || record.repetitions[last].state == .stopped,
-           journal.resumePosition == nil {
+        if let last = record.repetitions.indices.last,
+            record.repetitions[last].state == .shooting || record.repetitions[last].state == .stopped,
+            journal.resumePosition == nil
+        {
             // Every frame of the last repetition is saved (the process died before it was marked done).
             record.repetitions[last].state = .done
             record.repetitions[last].endedAt = journal.updatedAt
@@ -182,7 +205,9 @@ enum SeriesRun {
             output.writeOut("Nothing left to shoot: \(why).\n")
             return .success
         }
-        guard let next = record.continuation() else { return try await finished("every repetition of the series is done") }
+        guard let next = record.continuation() else {
+            return try await finished("every repetition of the series is done")
+        }
         let schedule = record.schedule
         let now = record.offset(of: Date())
         var skipMissed = arguments.flag("skip-missed")
@@ -194,7 +219,9 @@ enum SeriesRun {
             let position = journal.resumePosition ?? .start
             let restarting = arguments.flag("restart-set")
             continuing = (restarting ? ShootPosition(set: position.set, frame: 1) : position, restarting)
-            guard let late = schedule.held(start, until: now) else { return try await finished("the series' --until time has passed") }
+            guard let late = schedule.held(start, until: now) else {
+                return try await finished("the series' --until time has passed")
+            }
             start = late
             notes.append("Repetition \(start.number) was interrupted: it continues now from \(position).")
         } else if start.at < now {
@@ -202,23 +229,32 @@ enum SeriesRun {
             let numbers = missed.skipped.map(String.init).joined(separator: ", ")
             if !skipMissed && options.interactive && !options.confirm {
                 // Never shot late without asking: the photographer chooses on a terminal.
-                output.writeOut("Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
-                    + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ")
+                output.writeOut(
+                    "Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
+                        + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ")
                 let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
                 guard let answer, answer == "n" || answer == "s" else { throw ShootCommandError.declined }
                 skipMissed = answer == "s"
             }
             if skipMissed {
-                guard let upcoming = missed.next else { return try await finished("every remaining start time has passed") }
+                guard let upcoming = missed.next else {
+                    return try await finished("every remaining start time has passed")
+                }
                 skipped = missed.skipped
-                notes.append("Start times passed while hdrshoot was away: repetition(s) \(numbers) skipped (--skip-missed); "
-                    + "next: repetition \(upcoming.number) at \(SeriesPlans.clockTime(record.date(at: upcoming.at))).")
+                notes.append(
+                    "Start times passed while hdrshoot was away: repetition(s) \(numbers) skipped (--skip-missed); "
+                        + "next: repetition \(upcoming.number) at \(SeriesPlans.clockTime(record.date(at: upcoming.at)))."
+                )
                 start = upcoming
             } else {
-                guard let late = schedule.held(start, until: now) else { return try await finished("the series' --until time has passed") }
-                notes.append("Start times passed while hdrshoot was away (repetition(s) \(numbers)): repetition \(start.number) "
-                    + "is shot now, \(ShootText.duration(now - start.at)) late, and the schedule continues every "
-                    + "\(ShootText.duration(schedule.every)) after it; pass --skip-missed to keep the clock times instead.")
+                guard let late = schedule.held(start, until: now) else {
+                    return try await finished("the series' --until time has passed")
+                }
+                notes.append(
+                    "Start times passed while hdrshoot was away (repetition(s) \(numbers)): repetition \(start.number) "
+                        + "is shot now, \(ShootText.duration(now - start.at)) late, and the schedule continues every "
+                        + "\(ShootText.duration(schedule.every)) after it; pass --skip-missed to keep the clock times instead."
+                )
                 start = late
             }
         }
@@ -226,16 +262,20 @@ enum SeriesRun {
         return try await target.withCamera(environment: environment) { camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
-                var lines = ["Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."]
+                var lines = [
+                    "Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."
+                ]
                 lines += notes
-                lines += try SeriesPlans.summaryLines(record: record, check: check, overhead: 0.25, offered: check.offered, from: start)
+                lines += try SeriesPlans.summaryLines(
+                    record: record, check: check, overhead: 0.25, offered: check.offered, from: start)
                 try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
                 var current = journal
                 if options.target != nil { current.camera.address = check.identity.address }
                 let session = SeriesSession(
                     camera: camera, journal: current, store: options.store, offered: check.offered, planWarnings: [],
                     overhead: 0.25)
-                return await session.execute(from: start, skipping: skipped, continuing: continuing, options: options, output: output)
+                return await session.execute(
+                    from: start, skipping: skipped, continuing: continuing, options: options, output: output)
             } catch {
                 await camera.disconnect()
                 throw error

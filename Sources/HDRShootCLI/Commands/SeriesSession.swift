@@ -1,6 +1,6 @@
-import Glibc
 import Exposure
 import Foundation
+import Glibc
 import Shooting
 import SonyCamera
 import Synchronization
@@ -25,15 +25,16 @@ struct SeriesSession: Sendable {
     /// Seconds per frame for the first time-left estimate.
     let overhead: Double
 
-
     /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
     func execute(
-        from start: RepetitionSchedule.Start, skipping: [Int], continuing: (position: ShootPosition, restartingSet: Bool)?,
+        from start: RepetitionSchedule.Start, skipping: [Int],
+        continuing: (position: ShootPosition, restartingSet: Bool)?,
         options: ShootConsole.Options, output rawOutput: any OutputStreams
     ) async -> ExitCode {
         guard let record = journal.series else { preconditionFailure("a series journal") }
         let output = DetachableOutput(rawOutput)
-        let network = await NetworkWatch.start(forJournalAddress: journal.camera.address, enabled: options.networkMonitor, output: output)
+        let network = await NetworkWatch.start(
+            forJournalAddress: journal.camera.address, enabled: options.networkMonitor, output: output)
         var journal = self.journal
         if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
         let (offered, warnings) = (offered, planWarnings)
@@ -50,11 +51,13 @@ struct SeriesSession: Sendable {
         let runner = SeriesRunner(
             camera: camera, schedule: record.schedule,
             configuration: .init(
-                outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnect: .standard(timeout: options.reconnectTimeout)),
+                outputDirectory: URL(fileURLWithPath: record.rootDirectory),
+                reconnect: .standard(timeout: options.reconnectTimeout)),
             recorder: recorder, elapsed: record.offset(of: Date()),
             runGuard: { runner, body in
                 guard let network else { return await body() }
-                return await network.guarding(runner, note: { display.note($0) }, warn: { output.writeError($0 + "\n") }, body)
+                return await network.guarding(
+                    runner, note: { display.note($0) }, warn: { output.writeError($0 + "\n") }, body)
             })
         let terminal = options.interactive ? TerminalMode.enterCharacterMode() : nil
         defer { terminal?.restore() }
@@ -81,7 +84,9 @@ struct SeriesSession: Sendable {
                 guard let finished else { preconditionFailure("the series child always returns a result") }
                 return finished
             },
-            showEvents: { for await event in runner.events { await display.show(event, journal: { await recorder.latest }) } },
+            showEvents: {
+                for await event in runner.events { await display.show(event, journal: { await recorder.latest }) }
+            },
             controls: { await controls.run(readingKeys: readsKeys) },
             tick: style == .live ? display.tick : nil)
         display.close()
@@ -92,20 +97,24 @@ struct SeriesSession: Sendable {
     }
 
     /// Prints how the series ended and returns its exit code.
-    private func report(_ result: SeriesResult, journal: ShootJournal, options: ShootConsole.Options, output: any OutputStreams) -> ExitCode {
+    private func report(
+        _ result: SeriesResult, journal: ShootJournal, options: ShootConsole.Options, output: any OutputStreams
+    ) -> ExitCode {
         let root = journal.series?.rootDirectory ?? journal.outputDirectory
         let done = journal.series?.repetitions.filter { $0.state == .done }.count ?? 0
         if let last = result.lastResult, !last.isComplete {
             // Stopped inside a repetition: the single-bracket report says why and where.
-            let code = ShootConsole.report(last, outputDirectory: journal.outputDirectory, options: options, output: output)
+            let code = ShootConsole.report(
+                last, outputDirectory: journal.outputDirectory, options: options, output: output)
             output.writeError("Series: \(done) repetition(s) done; `hdrshoot resume` continues the series.\n")
             return code
         }
         if options.json {
-            output.writeOut(ShootText.jsonLine([
-                "event": "seriesFinished", "complete": result.isComplete, "repetitionsDone": done,
-                "next": result.resumeAt.map { $0.number } ?? NSNull(),
-            ]))
+            output.writeOut(
+                ShootText.jsonLine([
+                    "event": "seriesFinished", "complete": result.isComplete, "repetitionsDone": done,
+                    "next": result.resumeAt.map { $0.number } ?? NSNull()
+                ]))
         }
         let text: String
         var code = ExitCode.success
@@ -152,7 +161,9 @@ private final class SeriesControls: Sendable {
     let abandon: AsyncStream<Void>.Continuation
     private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
 
-    init(runner: SeriesRunner, display: SeriesDisplay, output: DetachableOutput, abandon: AsyncStream<Void>.Continuation) {
+    init(
+        runner: SeriesRunner, display: SeriesDisplay, output: DetachableOutput, abandon: AsyncStream<Void>.Continuation
+    ) {
         self.runner = runner
         self.display = display
         self.output = output
@@ -203,7 +214,11 @@ private final class SeriesControls: Sendable {
                 state.paused.toggle()
                 return state.paused
             }
-            if pause { await runner.pause(reason: PauseReason(.user)) } else { await runner.resume(reason: PauseReason(.user)) }
+            if pause {
+                await runner.pause(reason: PauseReason(.user))
+            } else {
+                await runner.resume(reason: PauseReason(.user))
+            }
         case UInt8(ascii: "q"), UInt8(ascii: "Q"):
             let first = state.withLock { state in
                 defer { state.stops = max(state.stops, 1) }

@@ -40,7 +40,8 @@ enum CameraTarget: Sendable, Equatable {
     ) async throws -> T {
         switch self {
         case .address(let address):
-            let camera = SonyCamera(configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
+            let camera = SonyCamera(
+                configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
             return try await body(camera, address.description)
         case .simulator:
             var configuration = SimulatorConfiguration()
@@ -49,7 +50,8 @@ enum CameraTarget: Sendable, Equatable {
             configuration.imageSize = 100_000
             return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
                 let address = CameraAddress(host: "127.0.0.1", port: simulator.port)
-                let camera = SonyCamera(configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
+                let camera = SonyCamera(
+                    configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
                 return try await body(camera, Self.simulatorAddress)
             }
         }
@@ -59,7 +61,7 @@ enum CameraTarget: Sendable, Equatable {
 extension CameraAddress {
     /// An address from its parts.
     init(host: String, port: UInt16) {
-        self.init(parsing: host)!  // a literal host always parses
+        self.init(parsing: host)! // a literal host always parses
         self.port = port
     }
 }
@@ -82,7 +84,9 @@ struct CameraCheck: Sendable {
     /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; errors pass through as they
     /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
     /// retry with its wait (so the backoff's 17 s are never silent).
-    static func connect(_ camera: SonyCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }) async throws -> CameraCheck {
+    static func connect(
+        _ camera: SonyCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> CameraCheck {
         say(ConnectText.connecting(to: address))
         try await camera.connectRetrying { retry in say(ConnectText.retry(retry)) }
         let info = try await camera.info()

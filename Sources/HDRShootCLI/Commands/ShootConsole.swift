@@ -9,14 +9,17 @@ enum ShootConsole {
     static let sharedOptions: [OptionSpec] = [
         .value(
             "camera", placeholder: "<host[:port]|simulator>",
-            help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."),
+            help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."
+        ),
         .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
         .flag("json", help: "Print progress as JSON lines."),
-        .value("state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.", default: "$XDG_STATE_HOME/hdrshoot"),
+        .value(
+            "state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.",
+            default: "$XDG_STATE_HOME/hdrshoot"),
         .value(
             "reconnect-timeout", placeholder: "<duration>",
             help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
-        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
+        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops).")
     ]
 
     /// The parsed shared options.
@@ -85,7 +88,8 @@ enum ShootConsole {
 
     /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
     /// without a terminal refuses (exit 64); with blockers refuses (exit 69).
-    static func confirm(_ lines: [String], blockers: [String], options: Options, output: any OutputStreams) async throws {
+    static func confirm(_ lines: [String], blockers: [String], options: Options, output: any OutputStreams) async throws
+    {
         // Blockers are the error line that follows (one line, all of them), not part of the summary.
         let text = lines.map { $0 + "\n" }.joined()
         // With --json the summary is already a JSON line; people read it on standard error.
@@ -129,22 +133,28 @@ enum ShootConsole {
     /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
     static func execute(_ shoot: Shoot, options: Options, output: any OutputStreams) async throws -> ExitCode {
         var shoot = shoot
-        let network = await NetworkWatch.start(forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
+        let network = await NetworkWatch.start(
+            forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
         if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
         let runner = BracketRunner(
             camera: shoot.camera, plan: shoot.journal.plan,
-            configuration: .init(outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout)),
+            configuration: .init(
+                outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout)),
             recorder: recorder)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
-        let noiseReduction: TimeLeftEstimator.NoiseReduction = await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
+        let noiseReduction: TimeLeftEstimator.NoiseReduction =
+            await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
         let view = ShootProgressView(
-            style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
-        let manifest = ManifestKeeper(directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
+            style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead,
+            noiseReduction: noiseReduction)
+        let manifest = ManifestKeeper(
+            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
         // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
-        try? FileManager.default.createDirectory(atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
         await manifest.write(await recorder.journal, output: output)
 
         let session = ShootSession(
@@ -154,7 +164,9 @@ enum ShootConsole {
                 await manifest.saved(progress)
                 await manifest.write(await recorder.journal, output: output)
             })
-        let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) { await session.run() }
+        let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) {
+            await session.run()
+        }
         await shoot.camera.disconnect()
         let journal = await recorder.journal
         await manifest.write(journal, output: output)
@@ -166,7 +178,9 @@ enum ShootConsole {
     }
 
     /// Prints how the shoot ended and returns its exit code (`ErrorReport.exitCode(for:)`).
-    static func report(_ result: ShootResult, outputDirectory: String, options: Options, output: any OutputStreams) -> ExitCode {
+    static func report(
+        _ result: ShootResult, outputDirectory: String, options: Options, output: any OutputStreams
+    ) -> ExitCode {
         if options.json { output.writeOut(ShootText.jsonLine(ShootProgressView.json(.finished(result)))) }
         let exitCode = ErrorReport.exitCode(for: result)
         if let reason = result.stopReason {
@@ -189,7 +203,9 @@ enum ShootConsole {
             }
         }
         // A folder removed because nothing was fired into it is not shown.
-        let folder = FileManager.default.fileExists(atPath: outputDirectory) ? "Images and manifest.json: \(outputDirectory)\n" : ""
+        let folder =
+            FileManager.default.fileExists(atPath: outputDirectory)
+            ? "Images and manifest.json: \(outputDirectory)\n" : ""
         let end = ShootText.endLine(result) + "\n" + folder
         if options.json { output.writeError(end) } else { output.writeOut(end) }
         return exitCode

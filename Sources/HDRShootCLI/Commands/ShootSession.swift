@@ -26,7 +26,6 @@ struct ShootSession: Sendable {
     /// Called after every saved frame and at the end (keeps `manifest.json` current).
     let frameSaved: @Sendable (FrameProgress) async -> Void
 
-
     /// Shoots and returns how it went; the terminal mode is restored on every path.
     func run() async -> ShootResult {
         let terminal = readsKeys ? TerminalMode.enterCharacterMode() : nil
@@ -79,7 +78,9 @@ private final class Controls: Sendable {
     let abandon: AsyncStream<Void>.Continuation
     private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
 
-    init(runner: BracketRunner, view: ShootProgressView, terminal: TerminalMode?, abandon: AsyncStream<Void>.Continuation) {
+    init(
+        runner: BracketRunner, view: ShootProgressView, terminal: TerminalMode?, abandon: AsyncStream<Void>.Continuation
+    ) {
         self.runner = runner
         self.view = view
         self.terminal = terminal
@@ -135,7 +136,8 @@ private final class Controls: Sendable {
             return state.stops
         }
         if stops == 1 {
-            view.note(view.isParked ? "Stopping" : "Stopping after the current frame (press Ctrl-C again to abandon it)")
+            view.note(
+                view.isParked ? "Stopping" : "Stopping after the current frame (press Ctrl-C again to abandon it)")
             view.markStopping()
             await runner.stop()
         } else {

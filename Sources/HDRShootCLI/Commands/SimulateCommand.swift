@@ -25,9 +25,15 @@ enum SimulateCommand {
         ("replay-device-info", "<file>", "Serve a recorded GetDeviceInfo data phase.", nil),
         ("replay-ext-device-info", "<file>", "Serve a recorded SDIO_GetExtDeviceInfo data phase.", nil),
         ("replay-props", "<file>", "Serve a recorded SDIO_GetAllExtDevicePropInfo data phase.", nil),
-        ("fault", "<spec[,spec...]>", "A scripted fault (repeatable), e.g. busy:0x9205:2 or drop-at-op:12 (see below).", nil),
+        (
+            "fault", "<spec[,spec...]>",
+            "A scripted fault (repeatable), e.g. busy:0x9205:2 or drop-at-op:12 (see below).", nil
+        ),
         ("focus", "<MF|AF-S|AF-C|AF-A|DMF>", "Focus mode (0x500A) at start.", "MF"),
-        ("quirk", "<name[:arg][,...]>", "A field behaviour of real bodies (repeatable), e.g. idle-drop:10 (listed above).", nil),
+        (
+            "quirk", "<name[:arg][,...]>",
+            "A field behaviour of real bodies (repeatable), e.g. idle-drop:10 (listed above).", nil
+        )
     ]
 
     /// The command's declaration.
@@ -64,7 +70,9 @@ enum SimulateCommand {
               lenr                    Long Exposure NR on: a dark frame as long as each exposure of 1 s or more
             """,
         options: valueOptions.map {
-            .value($0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default, repeatable: $0.name == "fault" || $0.name == "quirk")
+            .value(
+                $0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default,
+                repeatable: $0.name == "fault" || $0.name == "quirk")
         },
         run: run
     )
@@ -82,7 +90,8 @@ enum SimulateCommand {
         }
         let simulator = try CameraSimulator(configuration: configuration)
         let display = simulator.host.contains(":") ? "[\(simulator.host)]" : simulator.host
-        context.output.writeOut("simulated \(configurationSummary(configuration)) listening on \(display):\(simulator.port)\n")
+        context.output.writeOut(
+            "simulated \(configurationSummary(configuration)) listening on \(display):\(simulator.port)\n")
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await simulator.run() }
             group.addTask { await TerminationSignal.wait() }
@@ -91,7 +100,8 @@ enum SimulateCommand {
             group.cancelAll()
         }
         let captures = await simulator.captures
-        var summary = "simulator stopped: \(captures.count) frame(s) fired, \(await simulator.answeredOperationCount) operation(s) answered\n"
+        var summary =
+            "simulator stopped: \(captures.count) frame(s) fired, \(await simulator.answeredOperationCount) operation(s) answered\n"
         for capture in captures {
             let held = String(format: "%.3f", capture.exposureSeconds)
             summary += "  frame \(capture.frame): \(capture.label) (held \(held) s)\n"
@@ -126,7 +136,7 @@ enum TerminationSignal {
             source.resume()
             return source
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for source in sources { source.cancel() } }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { value -> Bool in
@@ -152,13 +162,15 @@ extension SimulatorError: CLIReportable {
         switch self {
         case let .unknownOption(option): return "unknown option '\(option)'"
         case let .missingValue(option): return "\(option) needs a value"
-        case let .invalidValue(option, value, expected): return "'\(value)' is not valid for \(option); expected \(expected)"
+        case let .invalidValue(option, value, expected):
+            return "'\(value)' is not valid for \(option); expected \(expected)"
         case let .invalidFault(spec, reason): return "cannot use --fault '\(spec)': \(reason)"
         case let .invalidQuirk(spec, reason): return "cannot use --quirk '\(spec)': \(reason)"
         case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
         case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
         case let .addressNotLocal(host):
-            return "cannot listen on \(host): that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
+            return
+                "cannot listen on \(host): that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
         case let .cannotListen(host, port, reason):
             return "cannot listen on \(host):\(port) (\(reason)); is another simulator running? try --port 0"
         }

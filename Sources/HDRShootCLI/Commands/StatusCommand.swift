@@ -15,12 +15,15 @@ enum StatusCommand {
         options: [
             .flag("json", help: "Print one JSON object."),
             .value("id", placeholder: "<id>", help: "Show this shoot instead of the latest."),
-            .value("state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.", default: "$XDG_STATE_HOME/hdrshoot"),
+            .value(
+                "state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.",
+                default: "$XDG_STATE_HOME/hdrshoot")
         ],
         run: run
     )
 
-    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
+    {
         let store = JournalStore(directory: try JournalStore.resolveDirectory(option: arguments.string("state-dir")))
         let json = arguments.flag("json")
         let shown: ShootJournal?
@@ -31,7 +34,8 @@ enum StatusCommand {
         }
         guard let journal = shown else {
             context.output.writeOut(
-                json ? ShootText.jsonLine(["state": "none", "stateDirectory": store.directory.path])
+                json
+                    ? ShootText.jsonLine(["state": "none", "stateDirectory": store.directory.path])
                     : "No shoot recorded in \(store.directory.path).\n")
             return .success
         }
@@ -76,13 +80,14 @@ enum StatusCommand {
         case .complete: return "complete"
         case .inProgress: return "in progress (or interrupted: hdrshoot ended without finishing)"
         case .stopped(let kind):
-            let why = switch kind {
-            case .stopRequested: "you stopped it"
-            case .cancelled: "the frame in flight was abandoned"
-            case .failed: "the camera or a frame failed"
-            case .reconnectGaveUp: "the camera could not be reconnected"
-            case .recordingFailed: "the journal could not be written"
-            }
+            let why =
+                switch kind {
+                case .stopRequested: "you stopped it"
+                case .cancelled: "the frame in flight was abandoned"
+                case .failed: "the camera or a frame failed"
+                case .reconnectGaveUp: "the camera could not be reconnected"
+                case .recordingFailed: "the journal could not be written"
+                }
             return "stopped (\(why))"
         }
     }
@@ -93,10 +98,12 @@ enum StatusCommand {
         let resume = view.unfinished.first?.id == journal.id ? "hdrshoot resume" : "hdrshoot resume --id \(journal.id)"
         var text = text(journal, store: store, shooter: view.shooter(journal), resume: resume)
         if !view.unfinished.isEmpty {
-            text += "\nUnfinished shoots (newest first; `hdrshoot resume` continues the first, `hdrshoot resume --id ID` any):\n"
+            text +=
+                "\nUnfinished shoots (newest first; `hdrshoot resume` continues the first, `hdrshoot resume --id ID` any):\n"
             for shoot in view.unfinished {
                 let state = view.shooter(shoot) ?? stateText(shoot)
-                text += "  \(shoot.id)  \(shoot.savedCount) of \(shoot.plan.totalExposures)  \(state)  \(shoot.outputDirectory)\n"
+                text +=
+                    "  \(shoot.id)  \(shoot.savedCount) of \(shoot.plan.totalExposures)  \(state)  \(shoot.outputDirectory)\n"
             }
         }
         return text
@@ -104,21 +111,23 @@ enum StatusCommand {
 
     /// `Series:    every 2 min, repetition 3 of 20 shooting (2 done, 0 skipped)`: where an interval series stands.
     static func seriesLine(_ series: SeriesRecord) -> String {
-        let of: String = switch series.end {
-        case .count(let count): " of \(count)"
-        case .until(let date): " (until \(SeriesPlans.clockTime(date)))"
-        case .forever: ""
-        }
+        let of: String =
+            switch series.end {
+            case .count(let count): " of \(count)"
+            case .until(let date): " (until \(SeriesPlans.clockTime(date)))"
+            case .forever: ""
+            }
         let done = series.repetitions.filter { $0.state == .done }.count
         let skipped = series.repetitions.filter { $0.state == .skipped }.count
         let every = ShootText.duration(series.every)
         guard let last = series.repetitions.last else { return "Series:    every \(every), no repetition started yet" }
-        let state: String = switch last.state {
-        case .shooting: "shooting"
-        case .done: series.ended ? "done" : "done, waiting for the next start"
-        case .stopped: "stopped"
-        case .skipped: "skipped"
-        }
+        let state: String =
+            switch last.state {
+            case .shooting: "shooting"
+            case .done: series.ended ? "done" : "done, waiting for the next start"
+            case .stopped: "stopped"
+            case .skipped: "skipped"
+            }
         return "Series:    every \(every), repetition \(last.number)\(of) \(state) (\(done) done, \(skipped) skipped)"
     }
 
@@ -132,7 +141,7 @@ enum StatusCommand {
             "Shoot:     \(journal.id)",
             "State:     \(shooter.map { "in progress, \($0)" } ?? stateText(journal))",
             "Camera:    \(journal.camera.model) at \(journal.camera.address)\(serial)",
-            "Captured:  \(saved) of \(total) exposures",
+            "Captured:  \(saved) of \(total) exposures"
         ]
         if let series = journal.series { lines.append(seriesLine(series)) }
         if journal.isUnfinished, shooter == nil, let position = journal.resumePosition {
@@ -151,8 +160,9 @@ enum StatusCommand {
         var object = object(view.journal, store: store, holders: view.holders)
         object["unfinished"] = view.unfinished.map { shoot in
             var entry: [String: Any] = [
-                "id": shoot.id, "state": state(shoot).name, "captured": shoot.savedCount, "total": shoot.plan.totalExposures,
-                "outputDirectory": shoot.outputDirectory,
+                "id": shoot.id, "state": state(shoot).name, "captured": shoot.savedCount,
+                "total": shoot.plan.totalExposures,
+                "outputDirectory": shoot.outputDirectory
             ]
             entry["shootingPid"] = Self.pid(shoot, holders: view.holders)
             return entry
@@ -183,11 +193,11 @@ enum StatusCommand {
             "journal": store.url(ofJournal: journal.id).path,
             "camera": [
                 "model": journal.camera.model, "address": journal.camera.address,
-                "serialNumber": journal.camera.serialNumber ?? NSNull(),
+                "serialNumber": journal.camera.serialNumber ?? NSNull()
             ] as [String: Any],
             "shootingPid": pid(journal, holders: holders),
             "createdAt": formatter.string(from: journal.createdAt),
-            "updatedAt": formatter.string(from: journal.updatedAt),
+            "updatedAt": formatter.string(from: journal.updatedAt)
         ]
     }
 }

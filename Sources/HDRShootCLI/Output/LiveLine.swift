@@ -49,7 +49,7 @@ struct LiveLine: Sendable, Hashable {
         [.speed, .phase, .count, .left],
         [.phase, .count, .left],
         [.phase, .left],
-        [.left],
+        [.left]
     ]
 
     /// The line in at most `width` characters (pass the terminal's columns minus one, so it never wraps).
@@ -59,7 +59,8 @@ struct LiveLine: Sendable, Hashable {
         let withRepetition = repetition == nil ? [] : Self.layouts.prefix(5).map { [Part.repetition] + $0 }
         for layout in withRepetition + Self.layouts {
             let fixed = layout.filter { $0 != .bar }.map(text)
-            let minimum = fixed.reduce(0) { $0 + $1.count } + separator.count * (layout.count - 1)
+            let minimum =
+                fixed.reduce(0) { $0 + $1.count } + separator.count * (layout.count - 1)
                 + (layout.contains(.bar) ? Self.narrowestBar + 2 : 0)
             guard minimum <= width else { continue }
             let barWidth = min(Self.widestBar, Self.narrowestBar + (width - minimum))
@@ -75,7 +76,8 @@ struct LiveLine: Sendable, Hashable {
         case .whereShort: "Set \(set)/\(sets) frame \(frame)/\(frames)"
         case .speed: speed
         // Padded to the usual phases' width and the total's, so the bar stays put while a frame goes through.
-        case .phase: phase.count < Self.phaseWidth ? phase + String(repeating: " ", count: Self.phaseWidth - phase.count) : phase
+        case .phase:
+            phase.count < Self.phaseWidth ? phase + String(repeating: " ", count: Self.phaseWidth - phase.count) : phase
         case .bar: bar(width: Self.narrowestBar)
         case .countLong: padded("\(completed)/\(total)", to: "\(total)/\(total)".count) + " captured"
         case .count: padded("\(completed)/\(total)", to: "\(total)/\(total)".count)

@@ -17,7 +17,8 @@ enum LongExposureText {
     static func noiseReductionLine(_ plan: BracketPlan, overhead: Double, longExposureNR: Bool?) -> String? {
         guard plan.noiseReductionSeconds(longExposureNR: longExposureNR) > 0 else { return nil }
         let without = PlanReport.duration(plan.estimatedSeconds(overheadPerFrame: overhead))
-        let with = PlanReport.duration(plan.estimatedSeconds(overheadPerFrame: overhead, longExposureNR: longExposureNR))
+        let with = PlanReport.duration(
+            plan.estimatedSeconds(overheadPerFrame: overhead, longExposureNR: longExposureNR))
         if longExposureNR == true {
             return "Long Exposure NR is on: each frame of 1 s or longer is followed by a dark frame as long: "
                 + "~\(with) instead of ~\(without)"

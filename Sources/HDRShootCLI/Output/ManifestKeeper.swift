@@ -37,7 +37,9 @@ actor ManifestKeeper {
                 break
             case .keptAnotherShoot(let id):
                 warnOnce(
-                    output, "\(directory)/\(ShootManifest.fileName) belongs to " + (id.map { "shoot \($0)" } ?? "something else")
+                    output,
+                    "\(directory)/\(ShootManifest.fileName) belongs to "
+                        + (id.map { "shoot \($0)" } ?? "something else")
                         + "; it is left as it is and this shoot's manifest is not written")
             }
         } catch {

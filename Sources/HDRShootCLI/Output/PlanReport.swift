@@ -58,7 +58,7 @@ struct PlanReport: Sendable {
             Self.counted(plan.totalExposures, "exposure") + " (\(plan.distinctExposures) distinct)",
             "range \(range.label) EV",
             "longest \(plan.longestExposure?.label ?? "-")",
-            "estimated \(Self.duration(estimatedSeconds))",
+            "estimated \(Self.duration(estimatedSeconds))"
         ]
         if !warnings.isEmpty { parts.append(Self.counted(warnings.count, "warning")) }
         return parts.joined(separator: ", ")

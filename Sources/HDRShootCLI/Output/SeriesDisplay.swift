@@ -39,13 +39,15 @@ final class SeriesDisplay: Sendable {
             state.withLock { $0.waiting = (start, at) }
             switch style {
             case .json:
-                output.writeOut(ShootText.jsonLine([
-                    "event": "waiting", "repetition": start.number, "startsAt": Self.iso(at),
-                    "inSeconds": PlanReport.rounded(ShootText.seconds(remaining), places: 1),
-                ]))
+                output.writeOut(
+                    ShootText.jsonLine([
+                        "event": "waiting", "repetition": start.number, "startsAt": Self.iso(at),
+                        "inSeconds": PlanReport.rounded(ShootText.seconds(remaining), places: 1)
+                    ]))
             case .plain:
-                output.writeOut("Repetition \(start.number)\(total) starts at \(SeriesPlans.clockTime(at)) "
-                    + "(in \(ShootText.duration(remaining))); the camera stays connected\n")
+                output.writeOut(
+                    "Repetition \(start.number)\(total) starts at \(SeriesPlans.clockTime(at)) "
+                        + "(in \(ShootText.duration(remaining))); the camera stays connected\n")
             case .live:
                 tick()
             }
@@ -66,7 +68,7 @@ final class SeriesDisplay: Sendable {
             if style == .json {
                 var object: [String: Any] = [
                     "event": "repetitionStarted", "repetition": start.number, "exposures": plan.totalExposures,
-                    "timing": SeriesJournalRecorder.name(start.timing),
+                    "timing": SeriesJournalRecorder.name(start.timing)
                 ]
                 if case .late(let by) = start.timing { object["lateSeconds"] = ShootText.seconds(by) }
                 if case .afterOverrun(let by) = start.timing { object["overrunSeconds"] = ShootText.seconds(by) }
@@ -91,9 +93,11 @@ final class SeriesDisplay: Sendable {
                 $0.manifest = nil
             }
             if style == .json {
-                output.writeOut(ShootText.jsonLine([
-                    "event": "repetitionFinished", "repetition": number, "complete": result.isComplete, "captured": result.completed,
-                ]))
+                output.writeOut(
+                    ShootText.jsonLine([
+                        "event": "repetitionFinished", "repetition": number, "complete": result.isComplete,
+                        "captured": result.completed
+                    ]))
             } else if result.isComplete {
                 note("Repetition \(number)\(total) complete: \(result.completed) exposures")
             }
@@ -108,11 +112,12 @@ final class SeriesDisplay: Sendable {
 
     /// `Repetition 3 of 20: started 19:04:05, on time`.
     private func startLine(_ start: RepetitionSchedule.Start) -> String {
-        let why = switch start.timing {
-        case .onTime: "on time"
-        case .afterOverrun(let by): "at once: the previous repetition ran \(ShootText.duration(by)) past this start"
-        case .late(let by): "\(ShootText.duration(by)) late (held by a pause, or hdrshoot was away)"
-        }
+        let why =
+            switch start.timing {
+            case .onTime: "on time"
+            case .afterOverrun(let by): "at once: the previous repetition ran \(ShootText.duration(by)) past this start"
+            case .late(let by): "\(ShootText.duration(by)) late (held by a pause, or hdrshoot was away)"
+            }
         return "Repetition \(start.number)\(total): started \(SeriesPlans.clockTime(Date())), \(why)"
     }
 
@@ -136,8 +141,9 @@ final class SeriesDisplay: Sendable {
         guard let waiting else { return }
         let left = max(0, waiting.at.timeIntervalSinceNow)
         state.withLock { $0.waitLine = true }
-        output.writeOut("\r\u{1B}[2K" + "Repetition \(waiting.start.number)\(total) in \(ShootText.clock(left)) "
-            + "(at \(SeriesPlans.clockTime(waiting.at)))  space: pause  q: stop")
+        output.writeOut(
+            "\r\u{1B}[2K" + "Repetition \(waiting.start.number)\(total) in \(ShootText.clock(left)) "
+                + "(at \(SeriesPlans.clockTime(waiting.at)))  space: pause  q: stop")
     }
 
     /// Ends a live line so what follows starts on a fresh line.
@@ -169,7 +175,7 @@ final class SeriesDisplay: Sendable {
                 "number": repetition.number, "state": repetition.state.rawValue, "timing": repetition.timing,
                 "plannedStart": Self.iso(series.date(at: repetition.start.at)),
                 "actualStart": actual.map(Self.iso) ?? NSNull(),
-                "endedAt": repetition.endedAt.map(Self.iso) ?? NSNull(),
+                "endedAt": repetition.endedAt.map(Self.iso) ?? NSNull()
             ]
             if let folder = repetition.outputDirectory { entry["folder"] = (folder as NSString).lastPathComponent }
             let isCurrent = repetition.number == series.repetitions.last?.number && repetition.state == .shooting
@@ -181,19 +187,23 @@ final class SeriesDisplay: Sendable {
             }
             repetitions.append(entry)
         }
-        let end: Any = switch series.end {
-        case .count(let count): ["count": count]
-        case .until(let date): ["until": Self.iso(date)]
-        case .forever: "forever"
-        }
+        let end: Any =
+            switch series.end {
+            case .count(let count): ["count": count]
+            case .until(let date): ["until": Self.iso(date)]
+            case .forever: "forever"
+            }
         let object: [String: Any] = [
             "shoot": journal.id, "camera": ["model": journal.camera.model, "address": journal.camera.address],
             "everySeconds": ShootText.seconds(series.every), "end": end, "firstStart": Self.iso(series.firstStart),
             "shiftEV": series.shift?.ev ?? 0,
             "status": journal.isUnfinished ? (journal.status == .inProgress ? "inProgress" : "stopped") : "complete",
-            "repetitions": repetitions,
+            "repetitions": repetitions
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return }
         let url = URL(fileURLWithPath: series.rootDirectory).appendingPathComponent(ShootManifest.fileName)
         do {
             try data.write(to: url, options: .atomic)

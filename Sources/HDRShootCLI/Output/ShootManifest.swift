@@ -79,11 +79,12 @@ struct ShootManifest: Codable, Sendable, Equatable {
         shoot = journal.id
         camera = journal.camera
         plan = journal.recipe
-        status = switch journal.status {
-        case .inProgress: "inProgress"
-        case .stopped: "stopped"
-        case .complete: "complete"
-        }
+        status =
+            switch journal.status {
+            case .inProgress: "inProgress"
+            case .stopped: "stopped"
+            case .complete: "complete"
+            }
         let root = journal.outputDirectory.hasSuffix("/") ? journal.outputDirectory : journal.outputDirectory + "/"
         func relative(_ image: SavedImage) -> String {
             image.path.hasPrefix(root) ? String(image.path.dropFirst(root.count)) : image.path
@@ -112,9 +113,11 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 usedSpeed: used.label, actualSpeed: actual[position], state: state, files: files, time: time,
                 possiblyDuplicated: record.possiblyDuplicated,
                 earlierFiles: record.earlierImages.isEmpty ? nil : record.earlierImages.map(relative),
-                unmatchedFiles: unmatched.isEmpty ? nil : unmatched.map(relative), problems: problems.isEmpty ? nil : problems)
+                unmatchedFiles: unmatched.isEmpty ? nil : unmatched.map(relative),
+                problems: problems.isEmpty ? nil : problems)
         }
-        let byPosition = Dictionary(uniqueKeysWithValues: frames.map { (ShootPosition(set: $0.set, frame: $0.frame), $0) })
+        let byPosition = Dictionary(
+            uniqueKeysWithValues: frames.map { (ShootPosition(set: $0.set, frame: $0.frame), $0) })
         sets = Self.brackets(of: journal.plan, recipe: journal.recipe).enumerated().map { index, positions in
             let folder = Self.folder(ofSet: index + 1)
             var files: [String] = []
@@ -259,7 +262,11 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 case let .shoot(_, current) where current == "complete" && status != "complete":
                     continuation.resume(returning: .success(.keptFinished))
                 default:
-                    continuation.resume(returning: Result { try data.write(to: url, options: .atomic); return .written })
+                    continuation.resume(
+                        returning: Result {
+                            try data.write(to: url, options: .atomic)
+                            return .written
+                        })
                 }
             }
         }

@@ -56,7 +56,9 @@ final class ShootProgressView: Sendable {
         self.output = output
         self.plan = plan
         let exposures = plan.positions.map { plan.speed(at: $0)?.seconds ?? 0 }
-        state = Mutex(State(estimator: TimeLeftEstimator(exposures: exposures, overhead: overhead, noiseReduction: noiseReduction)))
+        state = Mutex(
+            State(
+                estimator: TimeLeftEstimator(exposures: exposures, overhead: overhead, noiseReduction: noiseReduction)))
     }
 
     // MARK: - Events
@@ -84,7 +86,8 @@ final class ShootProgressView: Sendable {
     /// so a stop takes effect at once.
     var isParked: Bool {
         state.withLock { state in
-            state.holds[.connection] != nil || (!state.holds.isEmpty && (state.latest.map { $0.phase == .saved } ?? true))
+            state.holds[.connection] != nil
+                || (!state.holds.isEmpty && (state.latest.map { $0.phase == .saved } ?? true))
         }
     }
 
@@ -164,7 +167,8 @@ final class ShootProgressView: Sendable {
         case let .started(position, completed, total):
             return "Shooting from \(position) (\(completed) of \(total) exposures already captured)"
         case .progress(let progress):
-            let head = "set \(progress.position.set)/\(progress.setCount) frame \(progress.position.frame)/\(progress.framesInSet) "
+            let head =
+                "set \(progress.position.set)/\(progress.setCount) frame \(progress.position.frame)/\(progress.framesInSet) "
                 + progress.setting.description
             guard progress.phase == .saved else { return "\(head): \(ShootText.phaseText(progress.phase))" }
             let files = progress.saved?.images.map(\.fileName).joined(separator: ", ") ?? ""
@@ -172,11 +176,14 @@ final class ShootProgressView: Sendable {
             let extra = recovered.isEmpty ? "" : "; recovered \(recovered) from the interrupted attempt"
             return "\(head): saved \(files)\(extra) (\(progress.completed) of \(progress.total))"
         case let .retrying(position, _, attempt, delay, error):
-            return "\(position): \(HDRShoot.message(for: error)); trying again (attempt \(attempt)) in \(ShootText.duration(delay))"
+            return
+                "\(position): \(HDRShoot.message(for: error)); trying again (attempt \(attempt)) in \(ShootText.duration(delay))"
         case .paused(let reason): return ShootText.pauseText(reason, resumed: false)
         case .resumed(let reason): return ShootText.pauseText(reason, resumed: true)
-        case let .reconnecting(attempt, delay): return "Reconnecting in \(ShootText.duration(delay)) (attempt \(attempt))"
-        case let .reconnectFailed(attempt, error): return "Reconnect attempt \(attempt) failed: \(ConnectText.failure(error))"
+        case let .reconnecting(attempt, delay):
+            return "Reconnecting in \(ShootText.duration(delay)) (attempt \(attempt))"
+        case let .reconnectFailed(attempt, error):
+            return "Reconnect attempt \(attempt) failed: \(ConnectText.failure(error))"
         case .reconnected(let attempt): return "Reconnected (attempt \(attempt)); checking the unfinished frame"
         case .cameraNote(let text): return "Note: \(text)"
         case .finished: return nil
@@ -280,13 +287,15 @@ final class ShootProgressView: Sendable {
     static func json(_ event: ShootEvent) -> [String: Any] {
         switch event {
         case let .started(position, completed, total):
-            return ["event": "started", "set": position.set, "frame": position.frame, "completed": completed, "total": total]
+            return [
+                "event": "started", "set": position.set, "frame": position.frame, "completed": completed, "total": total
+            ]
         case .progress(let progress):
             var object: [String: Any] = [
                 "event": "progress", "set": progress.position.set, "frame": progress.position.frame,
                 "sets": progress.setCount, "framesInSet": progress.framesInSet, "speed": progress.speed.label,
                 "setting": progress.setting.description, "phase": progress.phase.rawValue,
-                "completed": progress.completed, "total": progress.total,
+                "completed": progress.completed, "total": progress.total
             ]
             if let saved = progress.saved {
                 object["files"] = saved.images.map(\.path)
@@ -297,7 +306,7 @@ final class ShootProgressView: Sendable {
         case let .retrying(position, phase, attempt, delay, error):
             return [
                 "event": "retrying", "set": position.set, "frame": position.frame, "phase": phase.rawValue,
-                "attempt": attempt, "delaySeconds": ShootText.seconds(delay), "message": HDRShoot.message(for: error),
+                "attempt": attempt, "delaySeconds": ShootText.seconds(delay), "message": HDRShoot.message(for: error)
             ]
         case .cameraNote(let text):
             return ["event": "note", "message": text]
@@ -313,10 +322,11 @@ final class ShootProgressView: Sendable {
             return ["event": "reconnected", "attempt": attempt]
         case .finished(let result):
             return [
-                "event": "finished", "complete": result.isComplete, "completed": result.completed, "total": result.total,
+                "event": "finished", "complete": result.isComplete, "completed": result.completed,
+                "total": result.total,
                 "capturedThisRun": result.capturedThisRun, "resumePosition": ShootText.json(result.resumePosition),
                 "stopReason": result.stopReason.map { $0.kind.rawValue } ?? NSNull(),
-                "message": result.stopReason?.error.map(HDRShoot.message(for:)) ?? NSNull(),
+                "message": result.stopReason?.error.map(HDRShoot.message(for:)) ?? NSNull()
             ]
         }
     }

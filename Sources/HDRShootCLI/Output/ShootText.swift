@@ -25,7 +25,8 @@ enum ShootText {
             return "Complete: \(result.completed) of \(result.total) exposures captured"
         }
         let remaining = result.total - result.completed
-        return "Stopped at set \(position.set), frame \(position.frame). \(result.completed) of \(result.total) exposures "
+        return
+            "Stopped at set \(position.set), frame \(position.frame). \(result.completed) of \(result.total) exposures "
             + "captured. Run `hdrshoot resume` to shoot the remaining \(remaining)."
     }
 
@@ -51,7 +52,10 @@ enum ShootText {
 
     /// One JSON object on one line (sorted keys), with a newline.
     static func jsonLine(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
             return "{}\n"
         }
         return String(decoding: data, as: UTF8.self) + "\n"

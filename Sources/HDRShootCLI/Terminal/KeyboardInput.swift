@@ -1,5 +1,5 @@
-import Glibc
 import Dispatch
+import Glibc
 import Posix
 import Synchronization
 
@@ -21,7 +21,9 @@ enum KeyboardInput {
                 // Posix's wrapper retries EINTR; any other failure, like end of input, ends the stream.
                 guard case let .success(ready) = retryingInterrupts({ poll(&poller, 1, 100) }) else { break }
                 if ready == 0 { continue }
-                let outcome = buffer.withUnsafeMutableBytes { raw in retryingInterrupts { read(descriptor, raw.baseAddress, raw.count) } }
+                let outcome = buffer.withUnsafeMutableBytes { raw in
+                    retryingInterrupts { read(descriptor, raw.baseAddress, raw.count) }
+                }
                 guard case let .success(count) = outcome, count > 0 else { break }
                 for byte in buffer[0..<count] { continuation.yield(byte) }
             }

@@ -1,5 +1,5 @@
-import Glibc
 import Dispatch
+import Glibc
 
 /// Signals (SIGINT and SIGTERM unless told otherwise) as an `AsyncStream`, delivered by dispatch signal sources.
 ///
@@ -12,17 +12,20 @@ enum SignalEvents {
     static func stream(_ signals: [Int32] = [SIGINT, SIGTERM]) -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .unbounded)
         let queue = DispatchQueue(label: "hdrshoot.shoot-signals")
-        let sources = SignalSources(signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        })
+        let sources = SignalSources(
+            signals.map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                return source
+            })
         continuation.onTermination = { _ in
             queue.async {
                 sources.cancel()
-                for number in signals { signal(number, number == SIGHUP && TerminalDetachment.isDetached ? SIG_IGN : SIG_DFL) }
+                for number in signals {
+                    signal(number, number == SIGHUP && TerminalDetachment.isDetached ? SIG_IGN : SIG_DFL)
+                }
             }
         }
         return stream
@@ -35,6 +38,6 @@ enum SignalEvents {
 
         init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
 
-        func cancel() { sources.forEach { $0.cancel() } }
+        func cancel() { for source in sources { source.cancel() } }
     }
 }

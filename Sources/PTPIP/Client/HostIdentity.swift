@@ -21,13 +21,16 @@ package struct HostIdentity: Sendable, Equatable {
     /// "hdrshoot@<host name>", cut to a length every camera accepts.
     package static var defaultFriendlyName: String {
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count) == 0
+        let host =
+            gethostname(&buffer, buffer.count) == 0
             ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         return String((host.isEmpty ? "hdrshoot" : "hdrshoot@\(host)").prefix(64))
     }
 
     /// Where the GUID is kept: `$XDG_CONFIG_HOME/hdrshoot/host-guid`, else `~/.config/hdrshoot/host-guid`.
-    package static func defaultStoragePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func defaultStoragePath(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/hdrshoot/host-guid" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.config/hdrshoot/host-guid" }
         return nil
@@ -112,7 +115,9 @@ extension PTPIPGUID {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for index in stride(from: 0, to: 32, by: 2) {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
+            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
         }
         self.init(bytes: bytes)

@@ -10,7 +10,8 @@ extension PTPIPClient {
     /// Connects over TCP to `host` (IPv4/IPv6 literal or name) and performs both Init handshakes; every
     /// timeout of the client and its connections is measured on `clock`.
     package static func connect(
-        host: String, port: UInt16 = defaultPort, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock()
+        host: String, port: UInt16 = defaultPort, configuration: Configuration,
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> PTPIPClient {
         let address = SocketAddress(numericHost: host, port: port)?.description ?? "\(host):\(port)"
         return try await connect(address: address, configuration: configuration, clock: clock) { timeout in
@@ -36,10 +37,12 @@ extension PTPIPClient {
             try await command.send(Packet.initCommandRequest(request).encoded(), timeout: configuration.connectTimeout)
             let ack: InitCommandAck
             switch try await readHandshakePacket(
-                from: command, framer: &commandFramer, timeout: configuration.connectTimeout, during: "Init Command") {
+                from: command, framer: &commandFramer, timeout: configuration.connectTimeout, during: "Init Command")
+            {
             case let .initCommandAck(received): ack = received
             case let .initFail(reason): throw PTPIPError.initFailed(reason: reason)
-            case let other: throw PTPIPError.protocolViolation(expected: "Init Command Ack", received: other.type.description)
+            case let other:
+                throw PTPIPError.protocolViolation(expected: "Init Command Ack", received: other.type.description)
             }
 
             let event = try await connector(configuration.connectTimeout)
@@ -49,10 +52,12 @@ extension PTPIPClient {
                     Packet.initEventRequest(connectionNumber: ack.connectionNumber).encoded(),
                     timeout: configuration.connectTimeout)
                 switch try await readHandshakePacket(
-                    from: event, framer: &eventFramer, timeout: configuration.connectTimeout, during: "Init Event") {
+                    from: event, framer: &eventFramer, timeout: configuration.connectTimeout, during: "Init Event")
+                {
                 case .initEventAck: break
                 case let .initFail(reason): throw PTPIPError.initFailed(reason: reason)
-                case let other: throw PTPIPError.protocolViolation(expected: "Init Event Ack", received: other.type.description)
+                case let other:
+                    throw PTPIPError.protocolViolation(expected: "Init Event Ack", received: other.type.description)
                 }
                 return PTPIPClient(
                     camera: ack, address: address, configuration: configuration, clock: clock,
@@ -74,7 +79,8 @@ extension PTPIPClient {
         let activity = "the \(during) handshake"
         let packet: Packet?
         do {
-            packet = try await framer.nextPacket(from: transport, maximumCount: 4096, timeout: timeout, during: activity)
+            packet = try await framer.nextPacket(
+                from: transport, maximumCount: 4096, timeout: timeout, during: activity)
         } catch {
             throw withContext(error, during: activity)
         }

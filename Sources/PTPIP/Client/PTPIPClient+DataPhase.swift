@@ -21,7 +21,8 @@ extension PTPIPClient {
                 // Refuse before allocating: a camera announcing gigabytes must not make us reserve them.
                 guard total <= UInt64(limit) else {
                     throw PTPIPError.protocolViolation(
-                        expected: "at most \(limit) bytes of data (larger needs a sink)", received: "Start_Data announcing \(total) bytes")
+                        expected: "at most \(limit) bytes of data (larger needs a sink)",
+                        received: "Start_Data announcing \(total) bytes")
                 }
                 collected.reserveCapacity(Int(total))
             }
@@ -33,7 +34,8 @@ extension PTPIPClient {
                 } else {
                     guard collected.count + piece.count <= limit else {
                         throw PTPIPError.protocolViolation(
-                            expected: "at most \(limit) bytes of data (larger needs a sink)", received: "\(collected.count + piece.count) bytes")
+                            expected: "at most \(limit) bytes of data (larger needs a sink)",
+                            received: "\(collected.count + piece.count) bytes")
                     }
                     collected.append(contentsOf: piece)
                 }
@@ -47,7 +49,8 @@ extension PTPIPClient {
                         received: "a response for transaction \(response.transactionID)")
                 }
                 if case .receiving = receiver.state {
-                    throw PTPIPError.protocolViolation(expected: "End_Data for transaction \(transactionID)", received: "Operation_Response")
+                    throw PTPIPError.protocolViolation(
+                        expected: "End_Data for transaction \(transactionID)", received: "Operation_Response")
                 }
                 return OperationResult(
                     code: response.code, parameters: response.parameters, transactionID: transactionID, data: collected)
@@ -55,7 +58,8 @@ extension PTPIPClient {
                 try await command.send(Packet.probeResponse.encoded(), timeout: timeout)
             case let .packet(other):
                 throw PTPIPError.protocolViolation(
-                    expected: "data or the response for transaction \(transactionID) (\(code))", received: other.type.description)
+                    expected: "data or the response for transaction \(transactionID) (\(code))",
+                    received: other.type.description)
             case .dataChunk:
                 preconditionFailure("the data phase receiver takes every data chunk")
             }

@@ -22,7 +22,8 @@ extension PTPIPClient {
                         break
                     case let other:
                         throw PTPIPError.protocolViolation(
-                            expected: "Event or Probe Request on the event connection", received: other.type.description)
+                            expected: "Event or Probe Request on the event connection", received: other.type.description
+                        )
                     }
                 }
                 let count = try await transport.receive(into: &framer, maximumCount: chunkSize, timeout: nil)

@@ -42,7 +42,8 @@ extension PTPIPClient {
             if case .inSession = client.state {
                 throw PTPIPError.invalidState("a session is already open; close it before opening another")
             }
-            _ = try await client.runTransaction(.openSession, parameters: [id], dataOut: nil, sink: nil, timeout: timeout)
+            _ = try await client.runTransaction(
+                .openSession, parameters: [id], dataOut: nil, sink: nil, timeout: timeout)
             return ()
         }
     }
@@ -51,7 +52,8 @@ extension PTPIPClient {
     package func closeSession(timeout: Duration? = nil) async throws {
         try await serialized { client in
             guard case .inSession = client.state else { throw PTPIPError.invalidState("no session is open") }
-            _ = try await client.runTransaction(.closeSession, parameters: [], dataOut: nil, sink: nil, timeout: timeout)
+            _ = try await client.runTransaction(
+                .closeSession, parameters: [], dataOut: nil, sink: nil, timeout: timeout)
             return ()
         }
     }
@@ -79,7 +81,8 @@ extension PTPIPClient {
 
     /// Runs an operation whose data-in phase is streamed to `sink` chunk by chunk, with progress.
     package func execute(
-        _ code: OperationCode, parameters: [UInt32] = [], timeout: Duration? = nil, receivingDataWith sink: @escaping DataSink
+        _ code: OperationCode, parameters: [UInt32] = [], timeout: Duration? = nil,
+        receivingDataWith sink: @escaping DataSink
     ) async throws -> OperationResult {
         try await serialized { client in
             try await client.runTransaction(code, parameters: parameters, dataOut: nil, sink: sink, timeout: timeout)
@@ -124,7 +127,8 @@ extension PTPIPClient {
             let request = OperationRequest(
                 dataPhase: dataOut == nil ? .noDataOrDataIn : .dataOut,
                 code: code, transactionID: transactionID, parameters: parameters)
-            let bytes = dataOut.map { Packet.encodeOperation(request, dataOut: $0) }
+            let bytes =
+                dataOut.map { Packet.encodeOperation(request, dataOut: $0) }
                 ?? Packet.operationRequest(request).encoded()
             try await command.send(bytes, timeout: timeout)
             result = try await receiveResponse(
@@ -167,7 +171,8 @@ extension PTPIPClient {
             // Already closed: keep the first reason.
             return
         case .connected, .inSession:
-            let reason = (error as? PTPIPError)
+            let reason =
+                (error as? PTPIPError)
                 ?? .cancelled(during: "the data phase of \(code): the receiver failed (\(error))")
             state = .failed(reason)
             command.close()

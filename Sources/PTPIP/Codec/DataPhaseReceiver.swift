@@ -39,8 +39,9 @@ package struct DataPhaseReceiver: Sendable {
         case let .packet(packet):
             return try accept(packet, sink: sink)
         case let .dataChunk(piece):
-            try receive(type: piece.type, transactionID: piece.transactionID, bytes: piece.bytes,
-                        endsPacket: piece.isLastChunkOfPacket, sink: sink)
+            try receive(
+                type: piece.type, transactionID: piece.transactionID, bytes: piece.bytes,
+                endsPacket: piece.isLastChunkOfPacket, sink: sink)
             return true
         }
     }
@@ -87,7 +88,8 @@ package struct DataPhaseReceiver: Sendable {
         if type == .endData, endsPacket {
             guard now == total else {
                 throw PTPIPError.protocolViolation(
-                    expected: "\(total) bytes of data as Start_Data announced", received: "\(now) bytes before End_Data")
+                    expected: "\(total) bytes of data as Start_Data announced", received: "\(now) bytes before End_Data"
+                )
             }
             state = .complete(total: total)
         } else {
@@ -98,7 +100,8 @@ package struct DataPhaseReceiver: Sendable {
     private func checkTransaction(_ received: UInt32, in packet: String) throws {
         guard received == transactionID else {
             throw PTPIPError.protocolViolation(
-                expected: "\(packet) for transaction \(transactionID)", received: "\(packet) for transaction \(received)")
+                expected: "\(packet) for transaction \(transactionID)",
+                received: "\(packet) for transaction \(received)")
         }
     }
 }

@@ -98,7 +98,7 @@ package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomString
         0x1011: "SelfTest", 0x1012: "SetObjectProtection", 0x1013: "PowerDown", 0x1014: "GetDevicePropDesc",
         0x1015: "GetDevicePropValue", 0x1016: "SetDevicePropValue", 0x1017: "ResetDevicePropValue",
         0x1018: "TerminateOpenCapture", 0x1019: "MoveObject", 0x101A: "CopyObject", 0x101B: "GetPartialObject",
-        0x101C: "InitiateOpenCapture",
+        0x101C: "InitiateOpenCapture"
     ]
 
     /// The protocol's name for the code (the vendor's for a vendor code declared with its name), or nil when we

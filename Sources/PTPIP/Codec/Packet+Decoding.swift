@@ -65,7 +65,8 @@ extension Packet {
         case .operationRequest:
             let rawPhase = try reader.readInteger(UInt32.self, field: "dataPhaseInfo")
             guard let phase = DataPhaseInfo(rawValue: rawPhase) else {
-                throw ByteCodingError.invalidValue(field: "dataPhaseInfo", reason: "\(hex32(rawPhase)) is not 1, 2 or 3")
+                throw ByteCodingError.invalidValue(
+                    field: "dataPhaseInfo", reason: "\(hex32(rawPhase)) is not 1, 2 or 3")
             }
             let code = OperationCode(try reader.readInteger(UInt16.self, field: "operationCode"))
             let transactionID = try reader.readInteger(UInt32.self, field: "transactionID")
@@ -76,7 +77,8 @@ extension Packet {
             let code = ResponseCode(try reader.readInteger(UInt16.self, field: "responseCode"))
             let transactionID = try reader.readInteger(UInt32.self, field: "transactionID")
             let parameters = try readParameters(&reader, maximum: PTPIPLimits.maximumOperationParameters)
-            return .operationResponse(OperationResponse(code: code, transactionID: transactionID, parameters: parameters))
+            return .operationResponse(
+                OperationResponse(code: code, transactionID: transactionID, parameters: parameters))
         case .event:
             let code = EventCode(try reader.readInteger(UInt16.self, field: "eventCode"))
             let transactionID = try reader.readInteger(UInt32.self, field: "transactionID")

@@ -105,7 +105,10 @@ package struct OperationRequest: Sendable, Equatable {
     package var parameters: [UInt32]
 
     /// Creates a request; more than five parameters is a programming error.
-    package init(dataPhase: DataPhaseInfo = .noDataOrDataIn, code: OperationCode, transactionID: UInt32, parameters: [UInt32] = []) {
+    package init(
+        dataPhase: DataPhaseInfo = .noDataOrDataIn, code: OperationCode, transactionID: UInt32,
+        parameters: [UInt32] = []
+    ) {
         precondition(parameters.count <= PTPIPLimits.maximumOperationParameters, "at most 5 operation parameters")
         self.dataPhase = dataPhase
         self.code = code

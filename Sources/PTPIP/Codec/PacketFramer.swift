@@ -189,8 +189,9 @@ package struct PacketFramer: Sendable {
                     let transactionID = try reader.readInteger(UInt32.self, field: "transactionID")
                     readIndex += prefix
                     if length == prefix {
-                        return .dataChunk(DataChunk(
-                            type: type, transactionID: transactionID, bytes: [], isLastChunkOfPacket: true))
+                        return .dataChunk(
+                            DataChunk(
+                                type: type, transactionID: transactionID, bytes: [], isLastChunkOfPacket: true))
                     }
                     state = .streaming(type: type, transactionID: transactionID, remaining: length - prefix)
                     return takeChunk(type: type, transactionID: transactionID, remaining: length - prefix)
@@ -198,7 +199,8 @@ package struct PacketFramer: Sendable {
                 guard bufferedByteCount >= length else { return nil }
                 let start = readIndex
                 readIndex += length
-                return .packet(try Packet.decode(type: type, body: buffer[(start + PacketHeader.size)..<(start + length)]))
+                return .packet(
+                    try Packet.decode(type: type, body: buffer[(start + PacketHeader.size)..<(start + length)]))
             }
         } catch {
             let failure = PTPIPError.wrap(error)
@@ -260,7 +262,8 @@ package struct PacketFramer: Sendable {
         readIndex += count
         let left = remaining - count
         state = left == 0 ? .betweenPackets : .streaming(type: type, transactionID: transactionID, remaining: left)
-        return .dataChunk(DataChunk(type: type, transactionID: transactionID, bytes: chunk, isLastChunkOfPacket: left == 0))
+        return .dataChunk(
+            DataChunk(type: type, transactionID: transactionID, bytes: chunk, isLastChunkOfPacket: left == 0))
     }
 }
 

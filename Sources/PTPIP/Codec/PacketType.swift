@@ -34,7 +34,7 @@ package enum PacketType: UInt32, Sendable, CaseIterable, CustomStringConvertible
         let names = [
             "Init_Command_Request", "Init_Command_Ack", "Init_Event_Request", "Init_Event_Ack", "Init_Fail",
             "Operation_Request", "Operation_Response", "Event", "Start_Data", "Data", "Cancel", "End_Data",
-            "Probe_Request", "Probe_Response",
+            "Probe_Request", "Probe_Response"
         ]
         return "\(names[Int(rawValue) - 1]) (\(rawValue))"
     }

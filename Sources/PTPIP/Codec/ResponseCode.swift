@@ -84,7 +84,7 @@ package struct ResponseCode: RawRepresentable, Hashable, Sendable, CustomStringC
         0x2015: "NoValidObjectInfo", 0x2016: "InvalidCodeFormat", 0x2017: "UnknownVendorCode",
         0x2018: "CaptureAlreadyTerminated", 0x2019: "DeviceBusy", 0x201A: "InvalidParentObject",
         0x201B: "InvalidDevicePropFormat", 0x201C: "InvalidDevicePropValue", 0x201D: "InvalidParameter",
-        0x201E: "SessionAlreadyOpen", 0x201F: "TransactionCancelled", 0x2020: "SpecificationOfDestinationUnsupported",
+        0x201E: "SessionAlreadyOpen", 0x201F: "TransactionCancelled", 0x2020: "SpecificationOfDestinationUnsupported"
     ]
 
     /// The protocol's name for the code, or nil when we do not know it.

@@ -36,7 +36,8 @@ extension ByteReader {
         for _ in 0..<(count - 1) { decoded.append(try units.readInteger(UInt16.self, field: field)) }
         let terminator = try units.readInteger(UInt16.self, field: field)
         guard terminator == 0 else {
-            throw ByteCodingError.invalidValue(field: field, reason: "string of \(count) units does not end with a zero unit")
+            throw ByteCodingError.invalidValue(
+                field: field, reason: "string of \(count) units does not end with a zero unit")
         }
         return String(decoding: decoded, as: UTF16.self)
     }

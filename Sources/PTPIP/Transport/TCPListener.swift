@@ -27,7 +27,8 @@ package final class TCPListener: Sendable {
     /// Binds to `host` (an IPv4 or IPv6 literal; "::" or "0.0.0.0" for every interface) and `port`
     /// (0 lets the kernel choose) and starts listening; timeouts are measured on `clock`.
     package static func bind(
-        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 16, clock: any Clock<Duration> = ContinuousClock()
+        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 16,
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws -> TCPListener {
         guard let address = SocketAddress(numericHost: host, port: port) else {
             throw PTPIPError.invalidState("cannot listen on '\(host)': not an IPv4 or IPv6 address")
@@ -54,7 +55,8 @@ package final class TCPListener: Sendable {
         // The next queued connection, if one is waiting.
         @Sendable func next() throws(SocketFailure) -> TCPTransport? {
             guard let (client, peer) = try socket.tryAccept() else { return nil }
-            return TCPTransport(socket: client, peer: peer, description: peer?.description ?? "an unknown peer", clock: clock)
+            return TCPTransport(
+                socket: client, peer: peer, description: peer?.description ?? "an unknown peer", clock: clock)
         }
         do {
             // A connection already queued is taken without starting a timer.

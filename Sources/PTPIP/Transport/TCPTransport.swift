@@ -50,7 +50,8 @@ package final class TCPTransport: Transport {
         var addresses = SocketAddress(numericHost: host, port: port).map { [$0] } ?? []
         if addresses.isEmpty {
             addresses = try await withTimeout(
-                after: timeout, on: clock, throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
+                after: timeout, on: clock,
+                throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
             ) {
                 try await SocketAddress.resolve(host: host, port: port)
             }
@@ -60,7 +61,9 @@ package final class TCPTransport: Transport {
             do {
                 let socket = try Socket(family: address.family)
                 do {
-                    try await withTimeout(after: timeout.map(stopwatch.remaining), on: clock, throwing: SocketFailure.timedOut) {
+                    try await withTimeout(
+                        after: timeout.map(stopwatch.remaining), on: clock, throwing: SocketFailure.timedOut
+                    ) {
                         try await socket.connect(to: address)
                     }
                 } catch {

@@ -82,7 +82,10 @@ package struct TransportChunks: AsyncSequence, Sendable {
         package mutating func next() async throws -> [UInt8]? {
             if finished { return nil }
             let chunk = try await transport.receive(upTo: maxChunk, timeout: idleTimeout)
-            if chunk.isEmpty { finished = true; return nil }
+            if chunk.isEmpty {
+                finished = true
+                return nil
+            }
             return chunk
         }
     }

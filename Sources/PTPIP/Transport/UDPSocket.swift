@@ -76,7 +76,8 @@ package final class UDPSocket: Sendable {
                     setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size))
                 }
             }
-            try socket.setOption(level: Int32(IPPROTO_IP), name: IP_MULTICAST_TTL, value: ttl, call: "setsockopt(IP_MULTICAST_TTL)")
+            try socket.setOption(
+                level: Int32(IPPROTO_IP), name: IP_MULTICAST_TTL, value: ttl, call: "setsockopt(IP_MULTICAST_TTL)")
         } catch {
             throw error.ptpip(address: localAddress.description, during: "multicast setup")
         }
@@ -99,11 +100,15 @@ package final class UDPSocket: Sendable {
     }
 
     /// Sends one datagram if the send buffer takes it now; false when it is full.
-    private static func trySend(_ bytes: [UInt8], to destination: SocketAddress, on socket: Socket) throws(SocketFailure) -> Bool {
+    private static func trySend(
+        _ bytes: [UInt8], to destination: SocketAddress, on socket: Socket
+    ) throws(SocketFailure) -> Bool {
         try socket.withDescriptor { fd throws(SocketFailure) in
             let result = bytes.withUnsafeBytes { raw in
                 destination.withSockAddr { address, length in
-                    retryingInterrupts { Glibc.sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length) }
+                    retryingInterrupts {
+                        Glibc.sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length)
+                    }
                 }
             }
             switch result {
@@ -185,7 +190,9 @@ package struct HostInterfaceAddress: Sendable, Hashable {
     package var isLoopback: Bool
 
     /// A host address as given (tests inject these instead of reading the host's).
-    package init(interface: String, address: String, netmask: String, canMulticast: Bool = true, isLoopback: Bool = false) {
+    package init(
+        interface: String, address: String, netmask: String, canMulticast: Bool = true, isLoopback: Bool = false
+    ) {
         self.interface = interface
         self.address = address
         self.netmask = netmask
@@ -198,7 +205,8 @@ package struct HostInterfaceAddress: Sendable, Hashable {
         var mine = in_addr()
         var theirs = in_addr()
         guard inet_pton(AF_INET, address, &mine) == 1, inet_pton(AF_INET, network, &theirs) == 1,
-              (0...32).contains(prefixLength) else { return false }
+            (0...32).contains(prefixLength)
+        else { return false }
         let mask: UInt32 = prefixLength == 0 ? 0 : ~UInt32(0) << (32 - UInt32(prefixLength))
         return UInt32(bigEndian: mine.s_addr) & mask == UInt32(bigEndian: theirs.s_addr) & mask
     }
@@ -217,12 +225,14 @@ package struct HostInterfaceAddress: Sendable, Hashable {
             cursor = entry.pointee.ifa_next
             let flags = Int32(bitPattern: entry.pointee.ifa_flags)
             guard flags & Int32(IFF_UP) != 0, let address = entry.pointee.ifa_addr,
-                  Int32(address.pointee.sa_family) == AF_INET, let parsed = SocketAddress(address) else { continue }
+                Int32(address.pointee.sa_family) == AF_INET, let parsed = SocketAddress(address)
+            else { continue }
             let mask = entry.pointee.ifa_netmask.flatMap { SocketAddress($0) }?.host ?? "255.255.255.255"
-            result.append(HostInterfaceAddress(
-                interface: String(cString: entry.pointee.ifa_name), address: parsed.host, netmask: mask,
-                canMulticast: flags & Int32(IFF_MULTICAST) != 0,
-                isLoopback: flags & Int32(IFF_LOOPBACK) != 0))
+            result.append(
+                HostInterfaceAddress(
+                    interface: String(cString: entry.pointee.ifa_name), address: parsed.host, netmask: mask,
+                    canMulticast: flags & Int32(IFF_MULTICAST) != 0,
+                    isLoopback: flags & Int32(IFF_LOOPBACK) != 0))
         }
         return result
     }

@@ -1,5 +1,5 @@
-import Posix
 import PTPIP
+import Posix
 import Synchronization
 
 /// Where and how long discovery searches, and how it confirms what it finds.
@@ -64,10 +64,12 @@ package struct CameraDiscovery: Sendable {
         var candidates = Self.candidates(from: answers, ptpipPort: configuration.ptpipPort)
         let network = configuration.accessPointNetwork
         let onAccessPoint = hostAddresses.contains {
-            $0.isIn(network: network.network, prefixLength: network.prefixLength) && $0.address != configuration.accessPointCamera
+            $0.isIn(network: network.network, prefixLength: network.prefixLength)
+                && $0.address != configuration.accessPointCamera
         }
         if onAccessPoint, !candidates.contains(where: { $0.camera.host == configuration.accessPointCamera }) {
-            let camera = DiscoveredCamera(host: configuration.accessPointCamera, ptpipPort: configuration.ptpipPort, source: .accessPointDefault)
+            let camera = DiscoveredCamera(
+                host: configuration.accessPointCamera, ptpipPort: configuration.ptpipPort, source: .accessPointDefault)
             candidates.append(Candidate(camera: camera, location: nil))
         }
         let confirmed = await withTaskGroup(of: DiscoveredCamera.self) { group in
@@ -96,7 +98,12 @@ package struct CameraDiscovery: Sendable {
         guard !plan.isEmpty else { return [] }
         defer { for (socket, _) in plan { socket.close() } }
         let messages = plan.flatMap { socket, target in
-            configuration.searchTargets.map { (socket, target, SSDP.search(for: $0, host: target.host, port: target.port, maxWait: configuration.maxWait)) }
+            configuration.searchTargets.map {
+                (
+                    socket, target,
+                    SSDP.search(for: $0, host: target.host, port: target.port, maxWait: configuration.maxWait)
+                )
+            }
         }
         let sendAll: @Sendable () async -> Void = {
             for (socket, target, message) in messages {
@@ -130,7 +137,8 @@ package struct CameraDiscovery: Sendable {
         if let targets = configuration.ssdpTargets {
             var sockets: [(UDPSocket, SocketAddress)] = []
             for target in targets {
-                sockets.append((try UDPSocket.bind(host: target.host.contains(":") ? "::" : "0.0.0.0", clock: clock), target))
+                sockets.append(
+                    (try UDPSocket.bind(host: target.host.contains(":") ? "::" : "0.0.0.0", clock: clock), target))
             }
             return sockets
         }
@@ -187,7 +195,8 @@ package struct CameraDiscovery: Sendable {
                 byHost[answer.sender] = existing
             } else {
                 let camera = DiscoveredCamera(
-                    host: answer.sender, ptpipPort: ptpipPort, source: .ssdp, services: [answer.response.searchTarget], udn: udn)
+                    host: answer.sender, ptpipPort: ptpipPort, source: .ssdp, services: [answer.response.searchTarget],
+                    udn: udn)
                 byHost[answer.sender] = Candidate(camera: camera, location: answer.response.location)
                 order.append(answer.sender)
             }
@@ -221,10 +230,12 @@ package struct CameraDiscovery: Sendable {
         }
         // Never follow an answer to another machine: SSDP answers are unauthenticated.
         guard url.host == camera.host else {
-            camera.descriptionProblem = "the description is announced at \(url.host), not at the answering address; not fetched"
+            camera.descriptionProblem =
+                "the description is announced at \(url.host), not at the answering address; not fetched"
             return
         }
-        let fetcher = DescriptionFetcher(timeout: configuration.descriptionTimeout, limit: configuration.descriptionLimit, clock: clock)
+        let fetcher = DescriptionFetcher(
+            timeout: configuration.descriptionTimeout, limit: configuration.descriptionLimit, clock: clock)
         do {
             guard let description = DeviceDescription(xml: try await fetcher.fetch(url)) else {
                 camera.descriptionProblem = "the device description at \(url) has no UDN"
@@ -233,8 +244,12 @@ package struct CameraDiscovery: Sendable {
             camera.udn = description.udn
             camera.friendlyName = description.friendlyName.isEmpty ? nil : description.friendlyName
             camera.digitalImaging = description.digitalImaging
-            if !description.modelName.isEmpty, description.modelName != "SonyImagingDevice" { camera.model = description.modelName }
-            if let path = description.digitalImagingDescriptionPath, let detail = url.resolving(path), detail.host == camera.host {
+            if !description.modelName.isEmpty, description.modelName != "SonyImagingDevice" {
+                camera.model = description.modelName
+            }
+            if let path = description.digitalImagingDescriptionPath, let detail = url.resolving(path),
+                detail.host == camera.host
+            {
                 let imaging = DigitalImagingDescription(xml: try await fetcher.fetch(detail))
                 camera.digitalImaging = imaging.merged(with: description.digitalImaging)
             }
@@ -246,7 +261,8 @@ package struct CameraDiscovery: Sendable {
 
     /// Opens a session (Sony's start-up included), reads what blocks a shoot, and closes it.
     func handshake(_ camera: inout DiscoveredCamera) async {
-        var settings = SonyCameraConfiguration(host: camera.host, port: camera.ptpipPort, identity: configuration.identity)
+        var settings = SonyCameraConfiguration(
+            host: camera.host, port: camera.ptpipPort, identity: configuration.identity)
         settings.connectTimeout = configuration.handshakeTimeout
         settings.operationTimeout = configuration.handshakeTimeout
         settings.propertiesReadyTimeout = configuration.handshakeTimeout
@@ -256,7 +272,8 @@ package struct CameraDiscovery: Sendable {
             try await session.connect()
             let info = try await session.info()
             camera.model = camera.model ?? (info.model.isEmpty ? nil : info.model)
-            camera.readiness = .connected(exposureMode: info.exposureMode, protocolVersion: info.protocolVersion, blockers: info.blockers)
+            camera.readiness = .connected(
+                exposureMode: info.exposureMode, protocolVersion: info.protocolVersion, blockers: info.blockers)
         } catch {
             camera.readiness = .unreachable(reason: "\(error)")
         }

@@ -17,7 +17,9 @@ package struct DescriptionFetcher: Sendable {
     package var clock: any Clock<Duration>
 
     /// A fetcher with the given bounds.
-    package init(timeout: Duration = .seconds(3), limit: Int = 64 * 1024, clock: any Clock<Duration> = ContinuousClock()) {
+    package init(
+        timeout: Duration = .seconds(3), limit: Int = 64 * 1024, clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.timeout = timeout
         self.limit = limit
         self.clock = clock
@@ -41,7 +43,8 @@ package struct DescriptionFetcher: Sendable {
     private func get(_ url: HTTPURL) async throws -> String {
         let transport = try await TCPTransport.connect(host: url.host, port: url.port, timeout: timeout, clock: clock)
         defer { transport.close() }
-        let request = "GET \(url.path) HTTP/1.1\r\nHost: \(url.authority)\r\nConnection: close\r\n"
+        let request =
+            "GET \(url.path) HTTP/1.1\r\nHost: \(url.authority)\r\nConnection: close\r\n"
             + "Accept: text/xml, application/xml\r\nUser-Agent: hdrshoot/0.1 UPnP/1.1\r\n\r\n"
         try await transport.send(Array(request.utf8), timeout: timeout)
         var response: [UInt8] = []
@@ -103,7 +106,8 @@ package struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
             port = number
         }
         guard !host.isEmpty, !host.contains(where: { $0 == "@" || $0.isWhitespace }),
-              !path.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+            !path.contains(where: { $0.isWhitespace || $0.isNewline })
+        else { return nil }
         self.host = host
         self.port = port
         self.path = path
@@ -139,7 +143,10 @@ struct HTTPResponse {
     init?(parsing bytes: [UInt8], limit: Int, final: Bool) throws {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let headerEnd = bytes.firstRange(of: separator) else {
-            if final { throw DescriptionFetchFailure.notHTTP(expected: "an HTTP/1.1 answer", received: "\(bytes.count) bytes without headers") }
+            if final {
+                throw DescriptionFetchFailure.notHTTP(
+                    expected: "an HTTP/1.1 answer", received: "\(bytes.count) bytes without headers")
+            }
             return nil
         }
         let head = String(decoding: bytes[..<headerEnd.lowerBound], as: UTF8.self)
@@ -147,7 +154,8 @@ struct HTTPResponse {
         statusLine = String(lines.first ?? "")
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]) else {
-            throw DescriptionFetchFailure.notHTTP(expected: "an HTTP/1.1 status line", received: "'\(statusLine.prefix(60))'")
+            throw DescriptionFetchFailure.notHTTP(
+                expected: "an HTTP/1.1 status line", received: "'\(statusLine.prefix(60))'")
         }
         status = code
         var headers: [String: String] = [:]
@@ -161,12 +169,18 @@ struct HTTPResponse {
             body = decoded
         } else if let lengthText = headers["content-length"] {
             guard let length = Int(lengthText), length >= 0 else {
-                throw DescriptionFetchFailure.notHTTP(expected: "a Content-Length", received: "'\(lengthText.prefix(30))'")
+                throw DescriptionFetchFailure.notHTTP(
+                    expected: "a Content-Length", received: "'\(lengthText.prefix(30))'")
             }
             // Checked before waiting for the body: a server announcing 4 GiB gets an error, not a wait.
-            if length > limit { throw DescriptionFetchFailure.notHTTP(expected: "a description of at most \(limit) bytes", received: "\(length) bytes announced") }
+            if length > limit {
+                throw DescriptionFetchFailure.notHTTP(
+                    expected: "a description of at most \(limit) bytes", received: "\(length) bytes announced")
+            }
             if rest.count < length {
-                if final { throw DescriptionFetchFailure.endedEarly(during: "HTTP body (\(rest.count) of \(length) bytes)") }
+                if final {
+                    throw DescriptionFetchFailure.endedEarly(during: "HTTP body (\(rest.count) of \(length) bytes)")
+                }
                 return nil
             }
             body = Array(rest[..<length])
@@ -179,7 +193,8 @@ struct HTTPResponse {
     /// The body as UTF-8 text when the status is 200.
     func text(from url: HTTPURL) throws -> String {
         guard status == 200 else {
-            throw DescriptionFetchFailure.notHTTP(expected: "HTTP 200 for \(url)", received: "'\(statusLine.prefix(60))'")
+            throw DescriptionFetchFailure.notHTTP(
+                expected: "HTTP 200 for \(url)", received: "'\(statusLine.prefix(60))'")
         }
         return String(decoding: body, as: UTF8.self)
     }
@@ -196,7 +211,8 @@ struct HTTPResponse {
             }
             let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).prefix { $0 != ";" }
             guard let size = Int(sizeText.trimmingSpaces(), radix: 16), size >= 0, size <= bytes.count else {
-                throw DescriptionFetchFailure.notHTTP(expected: "an HTTP chunk size", received: "'\(sizeText.prefix(20))'")
+                throw DescriptionFetchFailure.notHTTP(
+                    expected: "an HTTP chunk size", received: "'\(sizeText.prefix(20))'")
             }
             if size == 0 { return body }
             let start = lineEnd.upperBound

@@ -60,7 +60,9 @@ package struct DiscoveredCamera: Sendable, Hashable {
         case let .unreachable(reason):
             reasons.append(reason)
             if digitalImaging.sshRequired == true {
-                reasons.append("the camera requires an SSH connection (Access Authentication is on); turn Access Authentication off")
+                reasons.append(
+                    "the camera requires an SSH connection (Access Authentication is on); turn Access Authentication off"
+                )
             }
         }
         if digitalImaging.remoteControlSupported == false, !isReady {

@@ -13,8 +13,11 @@ package enum SSDP {
     package static let port: UInt16 = 1900
 
     /// The M-SEARCH request for `searchTarget`, asking for answers within `maxWait` seconds (MX).
-    package static func search(for searchTarget: String, host: String = multicastHost, port: UInt16 = port, maxWait: Int = 2) -> [UInt8] {
-        let text = "M-SEARCH * HTTP/1.1\r\n"
+    package static func search(
+        for searchTarget: String, host: String = multicastHost, port: UInt16 = port, maxWait: Int = 2
+    ) -> [UInt8] {
+        let text =
+            "M-SEARCH * HTTP/1.1\r\n"
             + "HOST: \(host):\(port)\r\n"
             + "MAN: \"ssdp:discover\"\r\n"
             + "MX: \(max(1, min(maxWait, 5)))\r\n"
@@ -36,7 +39,8 @@ package struct SSDPResponse: Sendable, Hashable {
     /// Parses a datagram; nil unless it is an `HTTP/1.1 200` answer with LOCATION and ST.
     package init?(datagram: [UInt8]) {
         guard datagram.count <= 8192, let text = String(validating: datagram, as: UTF8.self) else { return nil }
-        var lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }).map(String.init)
+        var lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }).map(
+            String.init)
         guard let status = lines.first, status.uppercased().hasPrefix("HTTP/1.1 200") else { return nil }
         lines.removeFirst()
         var headers: [String: String] = [:]
@@ -45,7 +49,9 @@ package struct SSDPResponse: Sendable, Hashable {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).uppercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        guard let location = headers["LOCATION"], location.hasPrefix("http://"), let target = headers["ST"] else { return nil }
+        guard let location = headers["LOCATION"], location.hasPrefix("http://"), let target = headers["ST"] else {
+            return nil
+        }
         self.location = location
         searchTarget = target
         uniqueServiceName = headers["USN"] ?? ""
