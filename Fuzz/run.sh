@@ -4,8 +4,9 @@
 #   Fuzz/run.sh                       # 10 minutes (default arguments below)
 #   Fuzz/run.sh -runs=100000          # any libFuzzer arguments replace the defaults
 #
-# Only pure sources go in (ByteCoding, ImageMetadata and the PTPIP codec: PTPIPError, Codec/, Datasets/),
-# so the target needs nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
+# Only the codec's sources go in (ByteCoding, ImageMetadata and the PTPIP codec: PTPIPError, Codec/, Datasets/),
+# plus Posix, whose Errno PTPIPError carries; the target needs nothing but the Swift toolchain, which ships
+# libFuzzer (clang_rt.fuzzer).
 set -eu
 cd "$(dirname "$0")/.."
 out=.build/fuzz
@@ -15,13 +16,16 @@ flags="-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -packag
 # ByteCoding as its own module (PTPIP imports it).
 swiftc $flags -module-name ByteCoding -emit-module -emit-module-path "$out/ByteCoding.swiftmodule" \
     -wmo -c -o "$out/ByteCoding.o" Sources/ByteCoding/*.swift
+# The system-call layer as its own module (PTPIPError carries its Errno; nothing in the codec calls it).
+swiftc $flags -module-name Posix -emit-module -emit-module-path "$out/Posix.swiftmodule" \
+    -wmo -c -o "$out/Posix.o" Sources/Posix/*.swift
 # The EXIF reader and writer as their own module (the entry point imports it).
 swiftc $flags -module-name ImageMetadata -I "$out" -emit-module -emit-module-path "$out/ImageMetadata.swiftmodule" \
     -wmo -c -o "$out/ImageMetadata.o" Sources/ImageMetadata/*.swift
 # The codec and the entry point as one module.
 swiftc $flags -module-name PTPIP -I "$out" \
     Sources/PTPIP/PTPIPError.swift Sources/PTPIP/Codec/*.swift Sources/PTPIP/Datasets/*.swift Fuzz/FuzzTarget.swift \
-    "$out/ByteCoding.o" "$out/ImageMetadata.o" -o "$out/ptpip-fuzz"
+    "$out/ByteCoding.o" "$out/ImageMetadata.o" "$out/Posix.o" -o "$out/ptpip-fuzz"
 
 # Seed the corpus with real camera bytes when the shared fixtures are there.
 for seed in ../shared/fixtures/sony/*.bin; do

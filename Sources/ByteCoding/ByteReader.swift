@@ -34,8 +34,9 @@ package enum ByteOrder: Sendable {
 /// Every read names the field it reads, so a short buffer becomes
 /// `ByteCodingError.truncated(field:...)` instead of a trap. Nothing here subscripts
 /// with a peer-supplied index without checking it first. Field names are autoclosures: an
-/// interpolated name such as `"\(prefix)[\(index)]"` is only built when a read fails, never on the hot path. The reader views its bytes as a slice,
-/// so sub-readers and `readSlice` share storage instead of copying (large PTP/IP data payloads).
+/// interpolated name such as `"\(prefix)[\(index)]"` is only built when a read fails, never on the hot path. The reader
+/// views its bytes as a slice, so sub-readers and `readSlice` share storage instead of copying (large PTP/IP data
+/// payloads).
 package struct ByteReader: Sendable {
     @usableFromInline let bytes: ArraySlice<UInt8>
     // Stored under another name so `readInteger` can be inlined (and specialized) into the decoders.

@@ -23,7 +23,8 @@ extension SimulatedCamera {
             comment: "hdrshoot simulator frame \(frame) shutter \(value.label)", exif: exif)
     }
 
-    /// `DSC00001_1-250s.JPG`: the card's file number (1...9999, then 1 again) and the speed, for people reading a folder.
+    /// `DSC00001_1-250s.JPG`: the card's file number (1...9999, then 1 again) and the speed, for people
+    /// reading a folder.
     static func fileName(frame: Int, label: String) -> String {
         let number = String((max(frame, 1) - 1) % highestFileNumber + 1)
         return "DSC" + String(repeating: "0", count: 5 - number.count) + number + "_" + CaptureRecord.fileLabel(label)

@@ -3,9 +3,9 @@ import SonyCamera
 extension SonyCameraError: CLIReportable {
     /// One line per case: 69 when the camera cannot be reached, went away or cannot shoot as it is set (not a
     /// Sony, a setting it never reports, the wrong mode, a speed it lacks, focus that never locks), 75 for a stop
-    /// `resume` can continue (an image that was not the frame's, a body that stayed busy), 1 when it misbehaved. This is the code of a
-    /// command that fails with the error (`camera`, or `run` before its first frame); a shoot that captured
-    /// frames before it stopped exits 75 (`ErrorReport.exitCode(for:)`).
+    /// `resume` can continue (an image that was not the frame's, a body that stayed busy), 1 when it misbehaved. This
+    /// is the code of a command that fails with the error (`camera`, or `run` before its first frame); a shoot that
+    /// captured frames before it stopped exits 75 (`ErrorReport.exitCode(for:)`).
     /// A new case is one line here (the switch is exhaustive, so the compiler asks for it).
     package var exitCode: ExitCode {
         switch self {

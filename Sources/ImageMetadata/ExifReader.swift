@@ -52,7 +52,8 @@ package enum ExifReader {
             do {
                 return try read(bytes[...])
             } catch {
-                // Only a truncation of a full-length read can be cured by reading more: a short read was the file's end.
+                // Only a truncation of a full-length read can be cured by reading more: a short read was
+                // the file's end.
                 guard case let .truncated(field, needed) = error, bytes.count >= length, needed > length else {
                     throw error
                 }

@@ -7,7 +7,8 @@ import Foundation
 /// Conforming types are usually actors. Requirements every implementation must meet:
 ///
 /// - Every method may be called again after it threw; none may hang forever. In particular
-///   `capture(exposure:to:beforeRelease:)` must time out on its own (at least the exposure plus 10 s plus transfer time).
+///   `capture(exposure:to:beforeRelease:)` must time out on its own (at least the exposure plus 10 s plus
+///   transfer time).
 /// - Errors should conform to ``RemoteCameraError`` so the runner can tell a busy camera (retried with
 ///   backoff) and a lost connection (auto-reconnect) from everything else (the run stops). Any other
 ///   error is treated as permanent. `CancellationError` means the caller cancelled.

@@ -372,7 +372,8 @@ extension SonyCamera {
 
     /// Fetches object 0xFFFFC001 once per image the body announced since `addedBefore` (at least once);
     /// every image is saved or the call throws (nothing is skipped silently). Whether 0xD215 is back to 0
-    /// afterwards is left to the next 0x9209 read (`session.images.deferredCheck`), which then fetches what still waits.
+    /// afterwards is left to the next 0x9209 read (`session.images.deferredCheck`), which then fetches what
+    /// still waits.
     private func fetchWaitingImages(
         to destination: CaptureDestination, lastFetchedName: String?, announced: Int = 0
     ) async throws -> [SavedImage] {

@@ -23,7 +23,8 @@ import Testing
         (5000, 4000), (2000, 1000), (500, 250), (320, 250), (15000, 8000), (6000, 8000), (125, 250)
     ])
     func substitutingTakesTheNearestNominalStop(planned: Int, expected: Int) {
-        // Nominal thirds: 1/8000 -39, 1/4000 -36, 1/1000 -30, 1/250 -24; 1/2000 and 1/500 sit between two (longer wins).
+        // Nominal thirds: 1/8000 -39, 1/4000 -36, 1/1000 -30, 1/250 -24; 1/2000 and 1/500 sit between two
+        // (the longer wins).
         let camera = OfferedSpeeds([8000, 4000, 1000, 250].map(Self.fraction), offersBulb: false)
         #expect(camera.choice(for: Self.fraction(planned), substituting: true) == .offered(Self.fraction(expected)))
     }

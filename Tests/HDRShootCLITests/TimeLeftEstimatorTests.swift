@@ -25,7 +25,8 @@ struct TimeLeftEstimatorTests {
         estimator.frame(0, reached: .capturing, at: 0.2)
         var previous = estimator.secondsLeft(at: 0.2)
         #expect(abs(previous - 5.8) < 1e-9)
-        // 0.2 s of the 0.5 s overhead are spent. The shutter is open for 4 s, then the camera takes 3 s more (far above the 0.5 s expected).
+        // 0.2 s of the 0.5 s overhead are spent. The shutter is open for 4 s, then the camera takes 3 s more
+        // (far above the 0.5 s expected).
         for step in 1...70 {
             let time = 0.2 + Double(step) * 0.1
             if step == 40 { estimator.frame(0, reached: .waitingForIdle, at: time) }

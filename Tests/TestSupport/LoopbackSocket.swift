@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A raw socket bound to 127.0.0.1 on a port the kernel picks (port 0), not listening.
 ///

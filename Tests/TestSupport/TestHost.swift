@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What this machine offers the tests that need more than Swift (a system tool, root, IPv6), read once.
 ///

@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Two network namespaces a test creates, joined by a veth pair: the host (`hs0`, 10.231.0.65/24), where
 /// the code under test runs, and the camera (`hs1`, 10.231.0.66/24), the peer whose link goes up and down.

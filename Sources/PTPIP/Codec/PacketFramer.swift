@@ -2,8 +2,9 @@ import ByteCoding
 
 /// Cuts a PTP/IP byte stream (one TCP connection) into packets, whatever the split of the bytes.
 ///
-/// Feed bytes with `fill` (a socket read straight into the framer's buffer) or `append`, then call `nextPacket()` (whole packets) or `nextFrame()` (Data and
-/// End_Data payloads streamed as chunks) until it returns nil, which means "need more bytes".
+/// Feed bytes with `fill` (a socket read straight into the framer's buffer) or `append`, then call `nextPacket()`
+/// (whole packets) or `nextFrame()` (Data and End_Data payloads streamed as chunks) until it returns nil, which means
+/// "need more bytes".
 /// A declared length below 8, above the packet type's own limit or above the configured maximum, and
 /// an unknown packet type are errors as soon as the header arrives, before any of the body is kept.
 /// After an error the framer stays failed: the connection is out of step and must be closed.
@@ -168,8 +169,8 @@ package struct PacketFramer: Sendable {
     ///
     /// Data and End_Data packets are never buffered whole: their payload comes out in chunks as it
     /// arrives, each chunk a slice of the framer's buffer (use it before the next `fill`/`append`;
-    /// keeping it longer is safe but makes that call copy the whole buffer). Every Data/End_Data packet yields at least one chunk, and exactly
-    /// one chunk has `isLastChunkOfPacket` set.
+    /// keeping it longer is safe but makes that call copy the whole buffer). Every Data/End_Data packet yields at least
+    /// one chunk, and exactly one chunk has `isLastChunkOfPacket` set.
     package mutating func nextFrame() throws(PTPIPError) -> Frame? {
         do {
             switch state {
