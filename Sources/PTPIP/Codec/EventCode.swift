@@ -3,11 +3,11 @@
 /// This layer names the standard codes only; a vendor's codes (0xC000-0xCFFF, ISO 15740 §12.4) are declared by
 /// the vendor's layer with `init(vendor:name:)`. Two codes are equal when their numbers are: the name is a
 /// label, not part of the identity.
-package struct EventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct EventCode: PTPCode {
     /// The code as it travels on the wire.
     package let rawValue: UInt16
     /// The vendor's name of a vendor-extension code, as its declaring layer gave it.
-    private let vendorName: String?
+    package let vendorName: String?
 
     /// Wraps a raw event code.
     package init(rawValue: UInt16) {
@@ -23,12 +23,6 @@ package struct EventCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         self.rawValue = rawValue
         vendorName = name
     }
-
-    /// Equal when the numbers are (the name is only a label).
-    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
-
-    /// Hashes the number only, like `==`.
-    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// CancelTransaction = 0x4001.
     package static let cancelTransaction = EventCode(0x4001)
@@ -59,20 +53,14 @@ package struct EventCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// UnreportedStatus = 0x400E.
     package static let unreportedStatus = EventCode(0x400E)
 
-    private static let names: [UInt16: String] = [
+    /// The word for a code without a name in messages.
+    package static let kind = "event"
+
+    /// The protocol's names of the standard codes.
+    package static let standardNames: [UInt16: String] = [
         0x4001: "CancelTransaction", 0x4002: "ObjectAdded", 0x4003: "ObjectRemoved", 0x4004: "StoreAdded",
         0x4005: "StoreRemoved", 0x4006: "DevicePropChanged", 0x4007: "ObjectInfoChanged",
         0x4008: "DeviceInfoChanged", 0x4009: "RequestObjectTransfer", 0x400A: "StoreFull", 0x400B: "DeviceReset",
         0x400C: "StorageInfoChanged", 0x400D: "CaptureComplete", 0x400E: "UnreportedStatus"
     ]
-
-    /// The protocol's name for the code (the vendor's for a vendor code declared with its name), or nil when we
-    /// do not know it.
-    package var knownName: String? { Self.names[rawValue] ?? vendorName }
-
-    /// The protocol's name, or "event 0xNNNN" for a code we do not know.
-    package var name: String { knownName ?? "event \(hex16(rawValue))" }
-
-    /// The name and the number, e.g. "DevicePropChanged (0x4006)".
-    package var description: String { knownName.map { "\($0) (\(hex16(rawValue)))" } ?? name }
 }

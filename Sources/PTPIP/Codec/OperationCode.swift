@@ -4,11 +4,11 @@
 /// the standard codes only; a vendor's codes (0x9000-0x9FFF, ISO 15740 §10.4) are declared by the vendor's
 /// layer with `init(vendor:name:)`, so the name travels with the constant into every message. Two codes are
 /// equal when their numbers are: the name is a label, not part of the identity.
-package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct OperationCode: PTPCode {
     /// The code as it travels on the wire.
     package let rawValue: UInt16
     /// The vendor's name of a vendor-extension code, as its declaring layer gave it.
-    private let vendorName: String?
+    package let vendorName: String?
 
     /// Wraps a raw operation code.
     package init(rawValue: UInt16) {
@@ -24,12 +24,6 @@ package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomString
         self.rawValue = rawValue
         vendorName = name
     }
-
-    /// Equal when the numbers are (the name is only a label).
-    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
-
-    /// Hashes the number only, like `==`.
-    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     // MARK: - Standard PTP operations (ISO 15740 §10.4)
 
@@ -90,7 +84,11 @@ package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomString
     /// InitiateOpenCapture = 0x101C.
     package static let initiateOpenCapture = OperationCode(0x101C)
 
-    private static let names: [UInt16: String] = [
+    /// The word for a code without a name in messages.
+    package static let kind = "operation"
+
+    /// The protocol's names of the standard codes.
+    package static let standardNames: [UInt16: String] = [
         0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession", 0x1004: "GetStorageIDs",
         0x1005: "GetStorageInfo", 0x1006: "GetNumObjects", 0x1007: "GetObjectHandles", 0x1008: "GetObjectInfo",
         0x1009: "GetObject", 0x100A: "GetThumb", 0x100B: "DeleteObject", 0x100C: "SendObjectInfo",
@@ -100,16 +98,6 @@ package struct OperationCode: RawRepresentable, Hashable, Sendable, CustomString
         0x1018: "TerminateOpenCapture", 0x1019: "MoveObject", 0x101A: "CopyObject", 0x101B: "GetPartialObject",
         0x101C: "InitiateOpenCapture"
     ]
-
-    /// The protocol's name for the code (the vendor's for a vendor code declared with its name), or nil when we
-    /// do not know it.
-    package var knownName: String? { Self.names[rawValue] ?? vendorName }
-
-    /// The protocol's name, or "operation 0xNNNN" for a code we do not know.
-    package var name: String { knownName ?? "operation \(hex16(rawValue))" }
-
-    /// The name and the number, e.g. "GetObject (0x1009)".
-    package var description: String { knownName.map { "\($0) (\(hex16(rawValue)))" } ?? name }
 }
 
 /// Formats a 16-bit code as `0xNNNN` (upper-case digits, zero-padded).

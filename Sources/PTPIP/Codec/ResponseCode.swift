@@ -1,7 +1,9 @@
 /// A PTP response code (ISO 15740 §11.2), carried by an Operation Response.
-package struct ResponseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct ResponseCode: PTPCode {
     /// The code as it travels on the wire.
     package let rawValue: UInt16
+    /// Response codes are never declared with a vendor's name.
+    package var vendorName: String? { nil }
 
     /// Wraps a raw response code.
     package init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -74,7 +76,11 @@ package struct ResponseCode: RawRepresentable, Hashable, Sendable, CustomStringC
     /// Specification_of_Destination_Unsupported = 0x2020.
     package static let specificationOfDestinationUnsupported = ResponseCode(0x2020)
 
-    private static let names: [UInt16: String] = [
+    /// The word for a code without a name in messages.
+    package static let kind = "response"
+
+    /// The protocol's names of the standard codes.
+    package static let standardNames: [UInt16: String] = [
         0x2001: "OK", 0x2002: "GeneralError", 0x2003: "SessionNotOpen", 0x2004: "InvalidTransactionID",
         0x2005: "OperationNotSupported", 0x2006: "ParameterNotSupported", 0x2007: "IncompleteTransfer",
         0x2008: "InvalidStorageID", 0x2009: "InvalidObjectHandle", 0x200A: "DevicePropNotSupported",
@@ -86,15 +92,6 @@ package struct ResponseCode: RawRepresentable, Hashable, Sendable, CustomStringC
         0x201B: "InvalidDevicePropFormat", 0x201C: "InvalidDevicePropValue", 0x201D: "InvalidParameter",
         0x201E: "SessionAlreadyOpen", 0x201F: "TransactionCancelled", 0x2020: "SpecificationOfDestinationUnsupported"
     ]
-
-    /// The protocol's name for the code, or nil when we do not know it.
-    package var knownName: String? { Self.names[rawValue] }
-
-    /// The protocol's name, or "response 0xNNNN" for a code we do not know.
-    package var name: String { knownName ?? "response \(hex16(rawValue))" }
-
-    /// The name and the number, e.g. "DeviceBusy (0x2019)".
-    package var description: String { knownName.map { "\($0) (\(hex16(rawValue)))" } ?? name }
 
     /// Whether the code reports success.
     package var isOK: Bool { self == .ok }
