@@ -98,22 +98,29 @@ struct SeriesEndToEndTests {
         #expect(fired == Self.labels)
     }
 
+    /// Runs a series of `count` repetitions every 2 s and stops it (SIGINT) while it waits for repetition 2;
+    /// returns the exit code.
+    static func stopWhileWaitingForRepetitionTwo(sandbox: ShootSandbox, port: UInt16, count: Int) async throws -> Int32
+    {
+        let arguments =
+            ["run"] + flags + [
+                "--every", "2s", "--count", "\(count)", "--camera", "127.0.0.1:\(port)", "--confirm",
+                "--no-network-monitor", "--json"
+            ] + sandbox.shootArguments
+        return try await BackgroundProcess.with(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+        ) { run in
+            _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
+            run.send(SIGINT)
+            return await run.waitForExit(timeout: .seconds(30))
+        }
+    }
+
     @Test func aSeriesStoppedBetweenRepetitionsResumesSkippingTheMissedStarts() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
-            let arguments =
-                ["run"] + Self.flags + [
-                    "--every", "2s", "--count", "4", "--camera", "127.0.0.1:\(port)", "--confirm",
-                    "--no-network-monitor", "--json"
-                ] + sandbox.shootArguments
-            let stopped = try await BackgroundProcess.with(
-                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
-            ) { run in
-                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
-                run.send(SIGINT)
-                return await run.waitForExit(timeout: .seconds(30))
-            }
+            let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 4)
             // Away long enough for repetitions 2 and 3 to pass.
             try await Task.sleep(for: .seconds(4.5))
             let resumed = try await sandbox.hdrshoot(
@@ -134,18 +141,7 @@ struct SeriesEndToEndTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
-            let arguments =
-                ["run"] + Self.flags + [
-                    "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm",
-                    "--no-network-monitor", "--json"
-                ] + sandbox.shootArguments
-            let stopped = try await BackgroundProcess.with(
-                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
-            ) { run in
-                _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
-                run.send(SIGINT)
-                return await run.waitForExit(timeout: .seconds(30))
-            }
+            let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 3)
             try await Task.sleep(for: .seconds(2.5))
             let resumed = try await sandbox.hdrshoot([
                 "resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory

@@ -16,6 +16,13 @@ struct TransportTests {
         return (listener, client, try await accepted)
     }
 
+    /// Closes a pair and its listener (each close is idempotent, so a test may have closed one end already).
+    static func close(_ listener: TCPListener, _ client: TCPTransport, _ server: TCPTransport) {
+        listener.close()
+        client.close()
+        server.close()
+    }
+
     /// Reads exactly `count` bytes.
     static func receiveExactly(_ count: Int, from transport: any Transport) async throws -> [UInt8] {
         var bytes: [UInt8] = []
@@ -36,11 +43,7 @@ struct TransportTests {
 
     @Test func bytesFlowBothWaysAndEOFIsEmpty() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         try await client.send([[1, 2, 3], [], [4, 5]], timeout: .seconds(1))
         #expect(try await Self.receiveExactly(5, from: server) == [1, 2, 3, 4, 5])
         try await server.send([9, 8, 7], timeout: .seconds(1))
@@ -51,11 +54,7 @@ struct TransportTests {
 
     @Test func largeGatheredWriteArrivesIntactThroughBackpressure() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         // 8 MiB is far more than the socket buffers, so the sender must wait for writability.
         let payload = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         async let sent: Void = client.send([[0xAA], payload, [0xBB]], timeout: .seconds(5))
@@ -72,11 +71,7 @@ struct TransportTests {
     @Test func receiveTimesOutWithTheAddressWhenTheClockPassesTheTimeout() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         let receiving = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
         await clock.waitForSleepers(1)
         #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(2))])
@@ -91,11 +86,7 @@ struct TransportTests {
     @Test func aTimeoutRunsFromWhenTheWaitStartsOnTheClock() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         let first = Task { try await client.receive(upTo: 16, timeout: .seconds(2)) }
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(1500))
@@ -113,11 +104,7 @@ struct TransportTests {
 
     @Test func readAvailableReportsNothingThenBytesThenEOF() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         var buffer = [UInt8](repeating: 0, count: 16)
         #expect(try buffer.withUnsafeMutableBytes { try client.readAvailable(into: $0) } == nil)
         try await server.send([1, 2, 3], timeout: .seconds(1))
@@ -132,11 +119,7 @@ struct TransportTests {
     @Test func waitUntilReadableTimesOutWithTheAddress() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         let waiting = Task { try await client.waitUntilReadable(timeout: .milliseconds(100)) }
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(100))
@@ -147,11 +130,7 @@ struct TransportTests {
 
     @Test func aFramerReadsPacketsStraightFromTheTransport() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         let packets = PacketSamples.all
         try await server.send(packets.flatMap { $0.encoded() }, timeout: .seconds(5))
         server.close()
@@ -167,11 +146,7 @@ struct TransportTests {
 
     @Test func aFailedFramerRefusesToReadAndRethrowsItsError() async throws {
         let (listener, client, server) = try await Self.connectedPair()
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         var framer = PacketFramer()
         framer.append([4, 0, 0, 0])
         #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
@@ -203,11 +178,7 @@ struct TransportTests {
     @Test func cancellationWakesAPendingReceive() async throws {
         let clock = TestClock()
         let (listener, client, server) = try await Self.connectedPair(clock: clock)
-        defer {
-            listener.close()
-            client.close()
-            server.close()
-        }
+        defer { Self.close(listener, client, server) }
         let task = Task { try await client.receive(upTo: 16, timeout: .seconds(30)) }
         await clock.waitForSleepers(1)
         task.cancel()
