@@ -63,8 +63,9 @@ extension CameraSimulator {
         await endSession(number: number)
     }
 
-    private nonisolated func serveEventConnection(_ transport: TCPTransport, reader: PacketReader, number: UInt32) async
-    {
+    private nonisolated func serveEventConnection(
+        _ transport: TCPTransport, reader: PacketReader, number: UInt32
+    ) async {
         guard await attachEvent(transport, number: number) else {
             try? await transport.send(Packet.initFail(reason: .unspecified).encoded(), timeout: Self.handshakeTimeout)
             return

@@ -171,8 +171,9 @@ package enum ExifReader {
         return fields
     }
 
-    private static func string(_ entry: IFDEntry, _ view: TIFFView, _ name: String) throws(ImageMetadataError) -> String
-    {
+    private static func string(
+        _ entry: IFDEntry, _ view: TIFFView, _ name: String
+    ) throws(ImageMetadataError) -> String {
         var (_, reader) = try view.values(of: entry, as: [.ascii], name: name, maximumCount: ExifLimits.stringBytes)
         let bytes = reader.readRemainingSlice()
         var text = Array(bytes.prefix { $0 != 0 })

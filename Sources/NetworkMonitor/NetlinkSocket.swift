@@ -59,8 +59,9 @@ package final class NetlinkSocket {
     private var buffer: [UInt8]
 
     /// Opens and binds a socket of `netlinkProtocol` (binding to `portID` 0 lets the kernel choose).
-    package init(netlinkProtocol: Int32, portID: UInt32 = 0, receiveBufferSize: Int? = nil) throws(NetworkMonitorError)
-    {
+    package init(
+        netlinkProtocol: Int32, portID: UInt32 = 0, receiveBufferSize: Int? = nil
+    ) throws(NetworkMonitorError) {
         let fd = try netlinkCall("socket(AF_NETLINK, \(netlinkProtocol))") {
             socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkProtocol)
         }

@@ -67,8 +67,9 @@ package final class Socket: Sendable {
     }
 
     /// Runs `body` with the descriptor, failing with `.closed` once `close()` has begun.
-    package func withDescriptor<Result>(_ body: (Int32) throws(SocketFailure) -> Result) throws(SocketFailure) -> Result
-    {
+    package func withDescriptor<Result>(
+        _ body: (Int32) throws(SocketFailure) -> Result
+    ) throws(SocketFailure) -> Result {
         let fd = try borrow()
         defer { giveBack() }
         return try body(fd)

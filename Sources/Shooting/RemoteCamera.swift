@@ -234,8 +234,9 @@ package struct SavedImage: Sendable, Hashable, Codable {
     package var problem: String?
 
     /// Creates a record of a saved image.
-    package init(fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil)
-    {
+    package init(
+        fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil
+    ) {
         self.fileName = fileName
         self.path = path
         self.byteCount = byteCount

@@ -222,8 +222,9 @@ extension SonyCamera {
     }
 
     /// Follows further change events while the value keeps moving toward `target`.
-    private func settleShutter(from start: SonyShutterValue, target: SonyShutterValue) async throws -> SonyShutterValue
-    {
+    private func settleShutter(
+        from start: SonyShutterValue, target: SonyShutterValue
+    ) async throws -> SonyShutterValue {
         var current = start
         let settle = min(configuration.shutterConfirmTimeout, .seconds(1))
         while !current.isSameExposure(as: target) {

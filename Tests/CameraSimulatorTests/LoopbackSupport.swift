@@ -23,8 +23,9 @@ func withSimulator<T: Sendable>(
 }
 
 /// Connects the library's PTP/IP client to the simulator (both Init handshakes).
-func connectClient(to simulator: CameraSimulator, operationTimeout: Duration = .seconds(5)) async throws -> PTPIPClient
-{
+func connectClient(
+    to simulator: CameraSimulator, operationTimeout: Duration = .seconds(5)
+) async throws -> PTPIPClient {
     var configuration = PTPIPClient.Configuration(identity: HostIdentity(guid: PTPIPGUID(bytes: Array(1...16))!))
     configuration.operationTimeout = operationTimeout
     configuration.connectTimeout = .seconds(5)

@@ -187,8 +187,9 @@ struct PlannerCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    private func checkInvariants(_ plan: BracketPlan, highlight: ShutterSpeed, shadow: ShutterSpeed, frames: Int) throws
-    {
+    private func checkInvariants(
+        _ plan: BracketPlan, highlight: ShutterSpeed, shadow: ShutterSpeed, frames: Int
+    ) throws {
         let context = "\(highlight)...\(shadow) × \(frames)"
         // At most one set per scale step (2 frames, 1/3 EV); the reference chained 50 sets on one scale.
         try #require(plan.sets.count < ShutterScale.third.speeds.count, "runaway: \(context)")

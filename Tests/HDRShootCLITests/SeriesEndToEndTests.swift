@@ -100,8 +100,9 @@ struct SeriesEndToEndTests {
 
     /// Runs a series of `count` repetitions every 2 s and stops it (SIGINT) while it waits for repetition 2;
     /// returns the exit code.
-    static func stopWhileWaitingForRepetitionTwo(sandbox: ShootSandbox, port: UInt16, count: Int) async throws -> Int32
-    {
+    static func stopWhileWaitingForRepetitionTwo(
+        sandbox: ShootSandbox, port: UInt16, count: Int
+    ) async throws -> Int32 {
         let arguments =
             ["run"] + flags + [
                 "--every", "2s", "--count", "\(count)", "--camera", "127.0.0.1:\(port)", "--confirm",

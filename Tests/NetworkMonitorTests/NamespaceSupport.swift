@@ -5,8 +5,9 @@ import Testing
 @testable import NetworkMonitor
 
 /// Runs `body` on a fresh thread inside `namespace` (so sockets it opens live there) and returns its result.
-func onThread<T: Sendable>(inNamespace namespace: String?, _ body: @escaping @Sendable () throws -> T) async throws -> T
-{
+func onThread<T: Sendable>(
+    inNamespace namespace: String?, _ body: @escaping @Sendable () throws -> T
+) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             do {

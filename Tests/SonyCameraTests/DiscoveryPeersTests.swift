@@ -147,8 +147,9 @@ struct LoopbackDescriptionServer: Sendable {
 }
 
 /// A Sony-shaped `dd.xml` (after an ILCE-7RM2's, with a DigitalImaging service and ScalarWebAPI info).
-func sampleDeviceXML(friendlyName: String = "Studio A7 III", imagingPath: String = "/DigitalImagingDesc.xml") -> String
-{
+func sampleDeviceXML(
+    friendlyName: String = "Studio A7 III", imagingPath: String = "/DigitalImagingDesc.xml"
+) -> String {
     """
     <?xml version="1.0"?>
     <root xmlns="urn:schemas-upnp-org:device-1-0">

@@ -25,8 +25,9 @@ enum ResumeCommand {
         run: run
     )
 
-    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
-    {
+    @Sendable private static func run(
+        _ arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> ExitCode {
         let options = try ShootConsole.options(from: arguments, context: context)
         let found: ShootJournal
         var notes: [String] = []

@@ -27,8 +27,9 @@ enum RunCommand {
         run: run
     )
 
-    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
-    {
+    @Sendable private static func run(
+        _ arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> ExitCode {
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
         if let series = try SeriesRun.settings(from: arguments) {
             return try await SeriesRun.run(arguments, context, settings: series)

@@ -88,8 +88,9 @@ enum ShootConsole {
 
     /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
     /// without a terminal refuses (exit 64); with blockers refuses (exit 69).
-    static func confirm(_ lines: [String], blockers: [String], options: Options, output: any OutputStreams) async throws
-    {
+    static func confirm(
+        _ lines: [String], blockers: [String], options: Options, output: any OutputStreams
+    ) async throws {
         // Blockers are the error line that follows (one line, all of them), not part of the summary.
         let text = lines.map { $0 + "\n" }.joined()
         // With --json the summary is already a JSON line; people read it on standard error.

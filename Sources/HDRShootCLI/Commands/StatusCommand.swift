@@ -22,8 +22,9 @@ enum StatusCommand {
         run: run
     )
 
-    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
-    {
+    @Sendable private static func run(
+        _ arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> ExitCode {
         let store = JournalStore(directory: try JournalStore.resolveDirectory(option: arguments.string("state-dir")))
         let json = arguments.flag("json")
         let shown: ShootJournal?
