@@ -159,7 +159,7 @@ private final class SeriesControls: Sendable {
     let display: SeriesDisplay
     let output: DetachableOutput
     let abandon: AsyncStream<Void>.Continuation
-    private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
+    private let requests = ConsoleRequests()
 
     init(
         runner: SeriesRunner, display: SeriesDisplay, output: DetachableOutput, abandon: AsyncStream<Void>.Continuation
@@ -193,11 +193,7 @@ private final class SeriesControls: Sendable {
 
     /// First: stop after the frame in flight (or at once while waiting). Second: abandon the frame.
     func interrupt() async {
-        let stops = state.withLock { state in
-            state.stops += 1
-            return state.stops
-        }
-        if stops == 1 {
+        if requests.interrupt() == 1 {
             display.note("Stopping the series after the current frame (press Ctrl-C again to abandon it)")
             await runner.stop()
         } else {
@@ -210,21 +206,13 @@ private final class SeriesControls: Sendable {
     func press(_ key: UInt8) async {
         switch key {
         case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
-            let pause = state.withLock { state in
-                state.paused.toggle()
-                return state.paused
-            }
-            if pause {
+            if requests.togglePause() {
                 await runner.pause(reason: PauseReason(.user))
             } else {
                 await runner.resume(reason: PauseReason(.user))
             }
         case UInt8(ascii: "q"), UInt8(ascii: "Q"):
-            let first = state.withLock { state in
-                defer { state.stops = max(state.stops, 1) }
-                return state.stops == 0
-            }
-            if first {
+            if requests.quit() {
                 display.note("Stopping the series after the current frame")
                 await runner.stop()
             }

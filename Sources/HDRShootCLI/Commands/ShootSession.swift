@@ -76,7 +76,7 @@ private final class Controls: Sendable {
     let view: ShootProgressView
     let terminal: TerminalMode?
     let abandon: AsyncStream<Void>.Continuation
-    private let state = Mutex<(stops: Int, paused: Bool)>((0, false))
+    private let requests = ConsoleRequests()
 
     init(
         runner: BracketRunner, view: ShootProgressView, terminal: TerminalMode?, abandon: AsyncStream<Void>.Continuation
@@ -122,20 +122,12 @@ private final class Controls: Sendable {
         TerminalDetachment.detach()
         view.detach()
         terminal?.restore()
-        let pausedByKeyboard = state.withLock { state in
-            defer { if state.paused { state.stops = max(state.stops, 1) } }
-            return state.paused
-        }
-        if pausedByKeyboard { await runner.stop() }
+        if requests.stopIfPausedFromTheKeyboard() { await runner.stop() }
     }
 
     /// First: stop after the frame in flight (at once while parked). Second: abandon it.
     func interrupt() async {
-        let stops = state.withLock { state in
-            state.stops += 1
-            return state.stops
-        }
-        if stops == 1 {
+        if requests.interrupt() == 1 {
             view.note(
                 view.isParked ? "Stopping" : "Stopping after the current frame (press Ctrl-C again to abandon it)")
             view.markStopping()
@@ -150,21 +142,13 @@ private final class Controls: Sendable {
     func press(_ key: UInt8) async {
         switch key {
         case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
-            let pause = state.withLock { state in
-                state.paused.toggle()
-                return state.paused
-            }
-            if pause {
+            if requests.togglePause() {
                 await runner.pause(reason: PauseReason(.user))
             } else {
                 await runner.resume(reason: PauseReason(.user))
             }
         case UInt8(ascii: "q"), UInt8(ascii: "Q"):
-            let first = state.withLock { state in
-                defer { state.stops = max(state.stops, 1) }
-                return state.stops == 0
-            }
-            if first {
+            if requests.quit() {
                 view.note(view.isParked ? "Stopping" : "Stopping after the current frame")
                 view.markStopping()
                 await runner.stop()
