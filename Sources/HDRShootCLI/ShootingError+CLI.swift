@@ -6,7 +6,7 @@ extension ShootingError: CLIReportable {
         switch self {
         case .unsupportedMode, .speedUnavailable, .disconnected: .unavailable
         case .idleTimeout, .cameraFault, .invalidResumePosition: .failure
-        case .releaseKeepsDropping: .transientFailure
+        case .releaseKeepsDropping, .imageNeverArrived: .transientFailure
         }
     }
 
@@ -32,6 +32,10 @@ extension ShootingError: CLIReportable {
             return
                 "the link to the camera dropped at the shutter release \(releases) times at \(position) and no image of it "
                 + "came back; not firing it again. Move closer to the camera or check its Wi-Fi, then run `hdrshoot resume`"
+        case let .imageNeverArrived(position, attempts):
+            return
+                "the camera fired \(position) \(attempts) times and no image of it arrived; check its save destination "
+                + "(menu: PC Remote > Still Img. Save Dest.) and card, then run `hdrshoot resume`"
         }
     }
 }

@@ -1,23 +1,41 @@
 import Exposure
 import Timing
 
-/// A frame captured (camera idle again) whose "saved" record is not written yet: the runner writes it while
-/// the next frame's speed is being set, so the journal's fsyncs leave the per-frame critical path.
-struct PendingRecord: Sendable {
-    /// The frame.
-    let position: ShootPosition
-    /// The camera setting it was shot with.
-    let setting: CameraShutterSpeed
-    /// What the camera saved.
-    let frame: CapturedFrame
+/// What a resumed run finds in the journal beyond its start position.
+package struct ResumeState: Sendable, Hashable {
+    /// Frames after the start already saved (they are not shot again).
+    package var saved: Set<ShootPosition>
+    /// Frames fired whose images wait in the camera: downloaded first; shot again only when none arrives.
+    package var inCamera: [ShootPosition]
+
+    /// Creates a resume state (empty: a fresh run, or frames after the start all still to shoot).
+    package init(saved: Set<ShootPosition> = [], inCamera: [ShootPosition] = []) {
+        self.saved = saved
+        self.inCamera = inCamera.sorted()
+    }
 }
 
-/// How far the "about to fire" record of the frame capturing now got. The capture's busy retries share it;
-/// `shootFrame` resets it when the frame ends.
+/// The release of one frame, from its "about to fire" record to the body's confirmation. The release's busy
+/// retries share it; it ends when the frame is in the camera or the attempt failed.
+struct ReleaseAttempt: Sendable {
+    /// The frame.
+    let position: ShootPosition
+    /// How far its "about to fire" record got.
+    var record: FireRecordState = .waiting
+}
+
+/// Releases of one frame that did not give it an image: cut off by a dropped link, or confirmed by the body
+/// with no image ever arriving. Past the limits the run stops (resumable) rather than fire again and again.
+struct LostReleases: Sendable, Hashable {
+    /// Releases that ended in a dropped connection.
+    var dropped = 0
+    /// Confirmed releases whose image never arrived.
+    var vanished = 0
+}
+
+/// How far the "about to fire" record of the frame releasing now got.
 enum FireRecordState: Sendable {
-    /// No frame is capturing.
-    case idle
-    /// The frame is capturing; the camera has not called the hook yet (the release cannot have happened).
+    /// The camera has not called the hook yet (the release cannot have happened).
     case waiting
     /// The hook is writing the record.
     case writing
@@ -29,163 +47,165 @@ enum FireRecordState: Sendable {
     /// Whether the hook was called, so the shutter may have been released.
     var wasAttempted: Bool {
         switch self {
-        case .idle, .waiting: false
+        case .waiting: false
         case .writing, .written, .failed: true
         }
     }
 }
 
-/// How `shootFrame` ended when it did not throw.
-enum FrameOutcome: Sendable {
-    /// The frame was shot; its "saved" record is pending.
-    case captured(PendingRecord)
-    /// The frame was not fired: a hold, a stop or a cancellation came in while the previous frame's record was
-    /// written, so the run loop parks or stops before this frame (its speed may already be set; that is harmless).
-    case deferred
-}
-
 extension BracketRunner {
-    /// Shoots one frame: set and confirm the speed (while writing `previous`'s "saved" record), capture (the
-    /// camera calls back to record "about to fire" before it releases, beside the half-press), wait for idle.
-    /// The frame's own "saved" record is returned pending.
+    /// The most releases of one frame that may end in a dropped connection before the run stops rather than
+    /// fire again (a link that drops at every release must not fire the whole plan).
+    static let maxDroppedReleases = 3
+    /// The most confirmed releases of one frame whose image never arrives before the run stops.
+    static let maxVanishedReleases = 2
+
+    /// Fires one frame: set and confirm the speed, release (the camera calls back to record "about to fire"
+    /// before it releases, beside the half-press), and once the body confirms the release, record the frame
+    /// in the camera and queue it for download. Without downloads (the body keeps its images), the confirmed
+    /// frame is saved at once.
     ///
-    /// `previous` is always recorded (or this throws its `RecordingFailure`) before anything else is
-    /// reported or thrown, so a `.settingSpeed` event of this frame means the previous frame is durable.
-    /// Throws `RecordingFailure` when the recorder fails, otherwise the camera's (or the idle wait's) error.
-    func shootFrame(
-        at position: ShootPosition, setting: CameraShutterSpeed, after previous: PendingRecord?
-    ) async throws -> FrameOutcome {
-        guard let speed = plan.speed(at: position) else { preconditionFailure("position inside the plan") }
+    /// A speed change or a release that does not take while images wait in the camera is tried once more after
+    /// downloading them (some bodies ignore both while their buffer holds images).
+    /// Throws `RecordingFailure` when the recorder fails, otherwise the camera's error.
+    func fire(_ position: ShootPosition) async throws {
+        guard let speed = plan.speed(at: position), let setting = preparedSettings[position] else {
+            preconditionFailure("prepared every remaining frame")
+        }
         let camera = self.camera
-        if let previous {
-            // The first attempt runs beside the save; busy retries (and their events) wait for the save, so
-            // events keep their order. A child task that is never cancelled by us: cancelling a set mid-
-            // transaction would close the camera's session.
-            async let firstSet = Self.outcome { try await camera.setShutterSpeed(setting) }
-            do {
-                try await record(previous)
-            } catch {
-                _ = await firstSet
-                throw error
-            }
-            if isHeldOrEnding {
-                _ = await firstSet
-                return .deferred
-            }
-            report(.settingSpeed, at: position, setting: setting)
-            let first = await firstSet
-            try await withBusyRetry(at: position, phase: .settingSpeed, firstOutcome: first) {
-                try await camera.setShutterSpeed(setting)
-            }
-        } else {
+        report(.settingSpeed, at: position, setting: setting)
+        do {
+            try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
+        } catch let error where ErrorDisposition(error) == .stop && configuration.downloads && !queue.isEmpty {
+            _ = error
+            noteOnce(
+                "the camera did not take a new shutter speed while images waited in it; they were downloaded first")
+            if try await downloadAll() == .stopped { return }
             report(.settingSpeed, at: position, setting: setting)
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
         }
         try Task.checkCancellation()
 
-        // The "about to fire" record is written by the camera's hook, beside the half-press; a busy retry calls
-        // the hook again, which then finds the record written.
-        fireRecord = .waiting
-        defer { fireRecord = .idle }
-        let frame: CapturedFrame
+        report(.capturing, at: position, setting: setting)
+        let release: Release
         do {
+            release = try await releaseConfirmed(position, speed: speed, setting: setting)
+        } catch let error as any RemoteCameraError where error.isReleaseIgnored && !queue.isEmpty {
+            noteOnce("the camera ignored a release while images waited in it; they were downloaded first")
+            if try await downloadAll() == .stopped { return }
             report(.capturing, at: position, setting: setting)
-            let destination = configuration.destination(for: position)
-            frame = try await withBusyRetry(at: position, phase: .capturing) {
-                try await camera.capture(exposure: speed, to: destination) { [self] in
+            release = try await releaseConfirmed(position, speed: speed, setting: setting)
+        }
+        _ = release
+        toShoot.removeAll { $0 == position }
+        if !configuration.downloads {
+            try await save(position, setting: setting, frame: CapturedFrame(images: [], actualSpeed: setting))
+            return
+        }
+        queue.fired(.init(position: position, setting: setting, expected: expected(speed, setting)))
+        do {
+            try await recorder.frameDidFire(at: position)
+        } catch {
+            throw RecordingFailure(position: position, underlying: error)
+        }
+        report(.inCamera, at: position, setting: setting)
+        await reportCameraNotes()
+    }
+
+    /// One release of the frame with busy retries; the "about to fire" record is written by the camera's hook,
+    /// beside the half-press. A failure after the hook ran is recorded; a release cut off by a dropped link
+    /// queues the frame as possibly fired, so its image is looked for before it is fired again.
+    private func releaseConfirmed(
+        _ position: ShootPosition, speed: ShutterSpeed, setting: CameraShutterSpeed
+    ) async throws -> Release {
+        let camera = self.camera
+        attempt = ReleaseAttempt(position: position)
+        defer { attempt = nil }
+        do {
+            return try await withBusyRetry(at: position, phase: .capturing) {
+                try await camera.release(exposure: speed) { [self] in
                     try await recordWillFire(at: position, setting: setting)
                 }
             }
-            report(.waitingForIdle, at: position, setting: setting)
-            try await waitForIdle(at: position, exposure: speed)
         } catch {
             // A failed record wins whatever the camera made of it: nothing was released after it.
-            if case let .failed(failure) = fireRecord { throw failure }
+            if case let .failed(failure) = attempt?.record { throw failure }
+            let mayHaveFired = attempt?.record.wasAttempted ?? false
             // Before the hook the release cannot have happened. The journal still says "in flight" if this
             // fails: resume reshoots it either way.
-            try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: fireRecord.wasAttempted)
-            if fireRecord.wasAttempted, ErrorDisposition(error) == .reconnect, let releaseWatch {
-                droppedReleases += 1
-                interruptedRelease = releaseWatch
+            try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: mayHaveFired)
+            if mayHaveFired, ErrorDisposition(error) == .reconnect, configuration.downloads {
+                lostReleases[position, default: LostReleases()].dropped += 1
+                toShoot.removeAll { $0 == position }
+                queue.fired(
+                    .init(position: position, setting: setting, expected: expected(speed, setting), confirmed: false))
             }
             throw error
         }
-        await reportCameraNotes()
-        return .captured(PendingRecord(position: position, setting: setting, frame: frame))
     }
 
-    /// The capture hook of the frame capturing now: writes its "about to fire" record the first time, returns
-    /// at once when it is already written (a busy retry of the capture), and throws the same
+    /// The capture hook of the frame releasing now: writes its "about to fire" record the first time, returns
+    /// at once when it is already written (a busy retry of the release), and throws the same
     /// `RecordingFailure` again when the write failed (the frame must not fire).
     func recordWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws(RecordingFailure) {
-        switch fireRecord {
+        guard let record = attempt?.record, attempt?.position == position else {
+            // A camera calling the hook after `release` returned breaks the `RemoteCamera` contract.
+            preconditionFailure("release hook of \(position) called outside its release")
+        }
+        switch record {
         case .waiting:
             break
         case .written:
             return
         case .failed(let failure):
             throw failure
-        case .idle, .writing:
-            // A camera calling the hook concurrently with itself or after `capture` returned breaks the
-            // `RemoteCamera` contract.
-            preconditionFailure("capture hook of \(position) called in state \(fireRecord)")
+        case .writing:
+            preconditionFailure("release hook of \(position) called concurrently with itself")
         }
-        fireRecord = .writing
-        releaseWatch = Stopwatch(clock: clock)
+        attempt?.record = .writing
         do {
             try await recorder.frameWillFire(at: position, setting: setting)
         } catch {
             let failure = RecordingFailure(position: position, underlying: error)
-            fireRecord = .failed(failure)
+            attempt?.record = .failed(failure)
             throw failure
         }
-        fireRecord = .written
+        attempt?.record = .written
     }
 
-    /// Writes a pending frame's "saved" record, then counts the frame and reports `.saved`.
+    /// Makes a frame's files durable, writes its "saved" record, then counts the frame and reports `.saved`.
     ///
     /// Runs to the end even when the task is cancelled (the journal's save does not check cancellation), so
     /// a frame on the card is never left "in flight" by a cancelled run.
-    func record(_ pending: PendingRecord) async throws(RecordingFailure) {
+    func save(
+        _ position: ShootPosition, setting: CameraShutterSpeed, frame: CapturedFrame
+    ) async throws(RecordingFailure) {
         do {
             // The camera's files are durable before the journal says "saved".
-            try await camera.makeDurable(pending.frame)
-            try await recorder.frameDidSave(at: pending.position, frame: pending.frame)
+            try await camera.makeDurable(frame)
+            try await recorder.frameDidSave(at: position, frame: frame)
         } catch {
-            throw RecordingFailure(position: pending.position, underlying: error)
+            throw RecordingFailure(position: position, underlying: error)
         }
         completed += 1
         capturedThisRun += 1
-        report(.saved, at: pending.position, setting: pending.setting, saved: pending.frame)
+        report(.saved, at: position, setting: setting, saved: frame)
     }
 
-    /// The outcome of `operation` as a value, so a child task never throws past its parent's bookkeeping.
-    private static func outcome(_ operation: @Sendable () async throws -> Void) async -> Result<Void, any Error> {
-        do {
-            try await operation()
-            return .success(())
-        } catch {
-            return .failure(error)
-        }
+    /// Emits `text` as a camera note, once per run.
+    func noteOnce(_ text: String) {
+        guard notesGiven.insert(text).inserted else { return }
+        emit(.cameraNote(text))
     }
 
     /// Runs `operation`, retrying transient errors per the busy policy with the injected clock.
-    ///
-    /// `firstOutcome`, when given, is the outcome of an attempt already made elsewhere (it counts as
-    /// attempt 1, and `operation` is only called for retries).
     func withBusyRetry<T: Sendable>(
-        at position: ShootPosition, phase: FramePhase, firstOutcome: Result<T, any Error>? = nil,
-        _ operation: () async throws -> T
+        at position: ShootPosition, phase: FramePhase, _ operation: () async throws -> T
     ) async throws -> T {
         let policy = configuration.busyRetry
         var attempt = 1
-        var earlier = firstOutcome
         while true {
             do {
-                if let outcome = earlier {
-                    earlier = nil
-                    return try outcome.get()
-                }
                 return try await operation()
             } catch {
                 guard ErrorDisposition(error) == .retry, attempt < policy.maxAttempts, !Task.isCancelled else {
@@ -196,41 +216,6 @@ extension BracketRunner {
                 emit(.retrying(position: position, phase: phase, attempt: attempt, delay: delay, error: error))
                 try await clock.sleep(for: delay)
             }
-        }
-    }
-
-    /// Returns when the camera reports idle; throws on a fault or disconnect status, or after
-    /// exposure + idle margin without idle.
-    ///
-    /// The first status arrives at once (protocol contract), so an idle camera costs no timer.
-    func waitForIdle(at position: ShootPosition, exposure: ShutterSpeed) async throws {
-        let updates = await camera.statusUpdates()
-        var iterator = updates.makeAsyncIterator()
-        if try Self.isIdle(await iterator.next(), at: position) { return }
-
-        // The exposure, a Long Exposure NR dark frame as long (bodies take one from 1 s), and the margin.
-        let time = Duration.seconds(exposure.numerator) / exposure.denominator
-        let timeout = time + (exposure.seconds >= 1 ? time : .zero) + configuration.idleMargin
-        try await withTimeout(
-            after: timeout, on: clock, throwing: ShootingError.idleTimeout(position: position, timeout: timeout)
-        ) {
-            // The stream continues where the first read left off.
-            for await status in updates where try Self.isIdle(status, at: position) { return }
-            try Task.checkCancellation()
-            throw ShootingError.disconnected(position: position)
-        }
-    }
-
-    /// Whether `status` is idle; throws for the statuses that end the wait (a `nil` is a closed stream).
-    private static func isIdle(_ status: CameraStatus?, at position: ShootPosition) throws -> Bool {
-        switch status {
-        case .idle: return true
-        case .exposing, .saving: return false
-        case .error(let code): throw ShootingError.cameraFault(code: code, position: position)
-        case .disconnected: throw ShootingError.disconnected(position: position)
-        case nil:
-            try Task.checkCancellation()
-            throw ShootingError.disconnected(position: position)
         }
     }
 }

@@ -5,14 +5,17 @@ import Timing
 /// Fires every frame of a bracket plan on a `RemoteCamera`, in order, through busy answers, pauses and
 /// dropped connections, and reports progress as an `AsyncSequence` of `ShootEvent`s.
 ///
-/// Per frame: set the speed (confirmed by the camera), capture (the camera calls back to record "about to
-/// fire" before the release, while the half-press is in flight), wait for the camera to report idle,
-/// record "saved". The "saved" record is written while the next frame's speed is being set (both wait on
-/// different things: the disk and the camera), and is always written before the next frame is reported,
-/// fired, or the run parks or ends. Control from outside:
+/// Capture first, download behind: per frame, set the speed (confirmed by the camera), release (the camera
+/// calls back to record "about to fire" before the release, while the half-press is in flight), and once
+/// the body confirms the release record the frame "in the camera" and go on to the next frame at once. The
+/// images wait in the body's buffer; they are downloaded when `bufferLimit` frames wait, when a release or
+/// a speed change does not take while images wait, after a reconnect, and after the last frame. Each
+/// downloaded file is filed under the frame its own EXIF exposure says it is (`DownloadQueue`); a frame
+/// whose image never arrives is shot again before the bracket ends. Control from outside:
 /// - `pause(reason:)` / `resume(reason:)` add and release holds; shooting parks between frames while any
-///   hold is active (the keyboard, a network monitor and the reconnect loop each hold their own kind).
-/// - `stop()` finishes the frame in flight, then ends the run (resumable).
+///   hold is active (the keyboard, a network monitor and the reconnect loop each hold their own kind), and
+///   download meanwhile what waits in the camera.
+/// - `stop()` ends the run after the frame in flight (images still in the camera stay there for `resume`).
 /// - Cancelling the task that awaits `run(from:restartingInterruptedSet:)` abandons the frame in flight;
 ///   it is reshot on resume.
 ///
@@ -29,18 +32,30 @@ package actor BracketRunner {
         package var reconnect: ReconnectPolicy
         /// The shoot's output folder; frames go to one subfolder per set (`set-01`, `set-02`, ...).
         package var outputDirectory: URL
+        /// The most frames fired ahead of the downloads (the images the body is trusted to hold).
+        package var bufferLimit: Int
+        /// Whether images are downloaded at all (false: the body keeps them on its card, and a confirmed
+        /// release completes the frame).
+        package var downloads: Bool
+
+        /// The default of `bufferLimit`: see the README ("The camera's buffer") for why 16.
+        package static let defaultBufferLimit = 16
 
         /// Creates a configuration.
         package init(
             outputDirectory: URL,
             idleMargin: Duration = .seconds(10),
             busyRetry: RetryPolicy = .busy,
-            reconnect: ReconnectPolicy = .standard
+            reconnect: ReconnectPolicy = .standard,
+            bufferLimit: Int = Configuration.defaultBufferLimit,
+            downloads: Bool = true
         ) {
             self.outputDirectory = outputDirectory
             self.idleMargin = idleMargin
             self.busyRetry = busyRetry
             self.reconnect = reconnect
+            self.bufferLimit = max(1, bufferLimit)
+            self.downloads = downloads
         }
 
         /// Where the frame at `position` is saved: `<output>/set-NN/`, camera file names kept.
@@ -57,8 +72,10 @@ package actor BracketRunner {
         case ready
         /// Checking the camera before the first frame.
         case preparing
-        /// Working on the frame at the position.
+        /// Setting the speed of, and firing, the frame at the position.
         case running(ShootPosition)
+        /// Downloading the images waiting in the camera (the oldest frame still waiting for files, if any).
+        case downloading(ShootPosition?)
         /// Parked before the frame at the position while holds are active.
         case paused(ShootPosition)
         /// Reconnecting before reshooting the frame at the position.
@@ -89,22 +106,25 @@ package actor BracketRunner {
     package private(set) var state: State = .ready
     /// Active pause holds, one per kind.
     private(set) var holds: [PauseReason.Kind: PauseReason] = [:]
-    /// Set by `stop()`; honoured between frames and between reconnect attempts.
+    /// Set by `stop()`; honoured between frames, between downloaded frames and between reconnect attempts.
     private(set) var stopRequested = false
     /// Frames of the plan saved (frames before the start position included).
     var completed = 0
     /// Frames saved by this run.
     var capturedThisRun = 0
-    /// The "about to fire" record of the frame capturing now.
-    var fireRecord: FireRecordState = .idle
-    /// Releases of the frame being shot that may have fired and ended in a dropped connection.
-    var droppedReleases = 0
-    /// Time since the last release of the frame being shot may have happened (its hook ran), when its capture
-    /// ended in a dropped connection: after reconnecting, that release's image is looked for before anything
-    /// is fired again.
-    var interruptedRelease: Stopwatch?
-    /// Time since the hook of the frame capturing now ran (its release may have happened since).
-    var releaseWatch: Stopwatch?
+    /// The frames fired whose images are not downloaded yet, and the rule that files what arrives.
+    var queue = DownloadQueue()
+    /// The frames still to fire, in plan order (a frame whose image never arrived comes back here).
+    var toShoot: [ShootPosition] = []
+    /// The release of the frame being fired, while one is under way.
+    var attempt: ReleaseAttempt?
+    /// Per frame: releases that ended in a dropped link, and confirmed releases whose image never arrived.
+    var lostReleases: [ShootPosition: LostReleases] = [:]
+    /// Images set apart as unmatched while downloading, by the frame whose folder they were fetched into;
+    /// listed with that frame when it is saved.
+    var unmatchedByFrame: [ShootPosition: [SavedImage]] = [:]
+    /// Notes already given (each is given once a run).
+    var notesGiven: Set<String> = []
     /// The camera setting of every remaining frame, as the last preparation resolved them.
     var preparedSettings: [ShootPosition: CameraShutterSpeed] = [:]
 
@@ -161,24 +181,27 @@ package actor BracketRunner {
 
     /// Shoots the plan from `start` (1-based; frames before it count as done) to the end and returns how
     /// it went. With `restartingInterruptedSet`, shooting starts at the first frame of `start`'s set.
-    /// Call once per runner.
-    package func run(from start: ShootPosition = .start, restartingInterruptedSet: Bool = false) async -> ShootResult {
+    /// `resuming` says which later frames are saved already and which wait in the camera (their images are
+    /// downloaded first, and only frames whose image is gone are shot again). Call once per runner.
+    package func run(
+        from start: ShootPosition = .start, restartingInterruptedSet: Bool = false, resuming: ResumeState = .init()
+    ) async -> ShootResult {
         guard case .ready = state else { preconditionFailure("a BracketRunner runs once") }
         let positions = plan.positions
         let first = restartingInterruptedSet ? ShootPosition(set: start.set, frame: 1) : start
         if positions.isEmpty { return await finish(nil, resumeAt: nil) }
-        guard var index = positions.firstIndex(of: first) else {
+        guard let index = positions.firstIndex(of: first) else {
             return await finish(.failed(ShootingError.invalidResumePosition(first)), resumeAt: first)
         }
-        completed = index
+        let inCamera = restartingInterruptedSet ? [] : resuming.inCamera.filter { $0 >= first }
+        toShoot = positions[index...].filter { !resuming.saved.contains($0) && !inCamera.contains($0) }
+        completed = positions.count - toShoot.count - inCamera.count
         state = .preparing
-        let settings: [ShootPosition: CameraShutterSpeed]
         do {
-            settings = try await prepareCamera(for: positions[index...], reportingAt: first)
+            preparedSettings = try await prepareCamera(for: positions[index...], reportingAt: first)
         } catch {
             return await finish(stopReason(for: error), resumeAt: first)
         }
-        preparedSettings = settings
         await reportCameraNotes()
         do {
             try await recorder.runWillStart(at: first, restartingSet: restartingInterruptedSet)
@@ -186,57 +209,90 @@ package actor BracketRunner {
             return await finish(.recordingFailed(error), resumeAt: first)
         }
         eventSink.yield(.started(position: first, completed: completed, total: positions.count))
-
-        // The last frame shot, whose "saved" record is written while the next frame's speed is set; every
-        // way out of the loop writes it first.
-        var pending: PendingRecord?
-        while index < positions.count {
-            let position = positions[index]
-            if let previous = pending, isHeldOrEnding {
-                pending = nil
-                if let ended = await recordOrFinish(previous) { return ended }
-            }
-            if let reason = await parkIfHeld(before: position) { return await finish(reason, resumeAt: position) }
-            do {
-                guard let setting = settings[position] else { preconditionFailure("prepared every remaining frame") }
-                let previous = pending
-                pending = nil // `shootFrame` records it before anything else can end the frame
-                switch try await shootFrame(at: position, setting: setting, after: previous) {
-                case .captured(let record):
-                    pending = record
-                    index += 1
-                case .deferred:
-                    continue
-                }
-            } catch let failure as RecordingFailure {
-                return await finish(.recordingFailed(failure.underlying), resumeAt: failure.position)
-            } catch {
-                guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
-                    return await finish(stopReason(for: error), resumeAt: position)
-                }
-                switch await reconnectAndRecover(after: error, at: position, remaining: positions[index...]) {
-                case .recovered(let record):
-                    pending = record
-                    index += 1
-                case .fireAgain:
-                    continue
-                case .stop(let reason):
-                    return await finish(reason, resumeAt: position)
-                }
-            }
-            droppedReleases = 0
+        for position in inCamera {
+            guard let setting = preparedSettings[position], let speed = plan.speed(at: position) else { continue }
+            queue.fired(.init(position: position, setting: setting, expected: expected(speed, setting)))
         }
-        if let last = pending, let ended = await recordOrFinish(last) { return ended }
+        return await shootAndDownload()
+    }
+
+    /// The loop: fire the frames still to fire, download when the buffer is full, after a reconnect and at
+    /// the end, and shoot again what never arrived.
+    private func shootAndDownload() async -> ShootResult {
+        var mustDownload = !queue.isEmpty
+        var announcedAllFired = false
+        while true {
+            let position = toShoot.first
+            do {
+                // Download when told to, at the end, when the buffer is full, and while shooting is held (the
+                // photographer's pause is the camera's quiet time).
+                let held = !holds.isEmpty && !stopRequested && !Task.isCancelled
+                if configuration.downloads, !queue.isEmpty || position == nil,
+                    mustDownload || position == nil || queue.count >= configuration.bufferLimit || held
+                {
+                    if position == nil, !announcedAllFired {
+                        announcedAllFired = true
+                        emit(.allFired(waiting: queue.count))
+                    }
+                    mustDownload = false
+                    if try await downloadAll() == .stopped { return await finishStopped() }
+                    if toShoot.isEmpty, queue.isEmpty { break }
+                    continue
+                }
+                guard let position else { break }
+                if let reason = await parkIfHeld(before: position) {
+                    return await finish(reason, resumeAt: firstUnsaved ?? position)
+                }
+                try await fire(position)
+            } catch let failure as RecordingFailure {
+                return await finish(.recordingFailed(failure.underlying), resumeAt: firstUnsaved ?? failure.position)
+            } catch {
+                let at = position ?? queue.likelyNext?.position ?? plan.positions.last ?? .start
+                guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
+                    await downloadBeforeStopping(after: error)
+                    return await finish(stopReason(for: error), resumeAt: firstUnsaved ?? at)
+                }
+                if let reason = await reconnect(after: error, before: at, remaining: remainingPositions) {
+                    return await finish(reason, resumeAt: firstUnsaved ?? at)
+                }
+                // Never fire again before what the camera holds is known: a release the drop cut off may
+                // have fired.
+                mustDownload = !queue.isEmpty
+            }
+        }
         return await finish(nil, resumeAt: nil)
     }
 
-    /// Writes `pending`'s "saved" record between frames; when that fails, ends the run there and returns how.
-    private func recordOrFinish(_ pending: PendingRecord) async -> ShootResult? {
-        do throws(RecordingFailure) {
-            try await record(pending)
-            return nil
-        } catch {
-            return await finish(.recordingFailed(error.underlying), resumeAt: error.position)
+    /// Before a run ends on a camera error, fetches what the camera still holds while its link works (best
+    /// effort: whatever is left stays "in the camera" for `resume`).
+    private func downloadBeforeStopping(after error: any Error) async {
+        guard configuration.downloads, !queue.isEmpty, ErrorDisposition(error) == .stop, !Task.isCancelled,
+            await camera.isConnected
+        else { return }
+        _ = try? await downloadAll()
+    }
+
+    /// Ends a run stopped while images wait in the camera: they stay there for `resume`.
+    private func finishStopped() async -> ShootResult {
+        let reason: StopReason = Task.isCancelled ? .cancelled : .stopRequested
+        return await finish(reason, resumeAt: firstUnsaved)
+    }
+
+    /// The first frame of the plan not saved: where `resume` starts.
+    var firstUnsaved: ShootPosition? {
+        (queue.waiting.map(\.position) + toShoot).min()
+    }
+
+    /// The frames not saved yet (waiting in the camera or still to fire), in plan order.
+    var remainingPositions: ArraySlice<ShootPosition> {
+        ArraySlice((queue.waiting.map(\.position) + toShoot).sorted())
+    }
+
+    /// What the images of a frame shot at `setting` for `speed` must record.
+    func expected(_ speed: ShutterSpeed, _ setting: CameraShutterSpeed) -> ExpectedExposure {
+        switch setting {
+        case .bulb: .bulb(held: Duration.seconds(speed.numerator) / speed.denominator)
+        case .timed(let timed): .timed(timed)
         }
     }
 

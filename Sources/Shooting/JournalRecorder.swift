@@ -41,7 +41,7 @@ package actor JournalRecorder: ShootRecorder {
         try await change { journal, time in
             journal.updateFrame(at: position) { record in
                 switch record.state {
-                case .inFlight: record.possiblyDuplicated = true
+                case .inFlight, .inCamera: record.possiblyDuplicated = true
                 case .failed(let failure) where failure.mayHaveFired: record.possiblyDuplicated = true
                 case .done(let images, _): record.earlierImages += images
                 case .pending, .failed: break
@@ -49,6 +49,13 @@ package actor JournalRecorder: ShootRecorder {
                 record.attempts += 1
                 record.state = .inFlight(since: time)
             }
+        }
+    }
+
+    /// Marks the frame in the camera: fired, its image not downloaded yet.
+    package func frameDidFire(at position: ShootPosition) async throws {
+        try await change { journal, time in
+            journal.updateFrame(at: position) { $0.state = .inCamera(since: time) }
         }
     }
 

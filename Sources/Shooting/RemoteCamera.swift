@@ -7,8 +7,8 @@ import Foundation
 /// Conforming types are usually actors. Requirements every implementation must meet:
 ///
 /// - Every method may be called again after it threw; none may hang forever. In particular
-///   `capture(exposure:to:beforeRelease:)` must time out on its own (at least the exposure plus 10 s plus
-///   transfer time).
+///   `release(exposure:beforeRelease:)` must time out on its own (at least the exposure plus 10 s), and
+///   `nextImage(to:waitingAtMost:)` after its wait and a bounded transfer.
 /// - Errors should conform to ``RemoteCameraError`` so the runner can tell a busy camera (retried with
 ///   backoff) and a lost connection (auto-reconnect) from everything else (the run stops). Any other
 ///   error is treated as permanent. `CancellationError` means the caller cancelled.
@@ -41,50 +41,52 @@ package protocol RemoteCamera: Sendable {
     /// A speed the camera does not offer is a permanent error; a busy camera is a transient one.
     func setShutterSpeed(_ speed: CameraShutterSpeed) async throws
 
-    /// Takes one picture and returns once every resulting image is saved under `destination`.
+    /// Fires the shutter once, at the speed set, and returns once the body confirms the release; the image
+    /// stays in the body's buffer until `nextImage` fetches it (capture first, download behind).
     ///
-    /// `exposure` is the planned exposure time: with the camera set to `.bulb` the implementation holds
-    /// the shutter open that long; otherwise it only sizes the timeouts. The implementation creates
-    /// `destination.directory` when missing, keeps the camera's own file names (with
-    /// `destination.fileNamePrefix` in front) and never overwrites an existing file.
+    /// `exposure` is the planned exposure time: with the camera set to `.bulb` the implementation holds the
+    /// shutter open that long; otherwise it only sizes the timeouts. The release is confirmed by the body
+    /// (a captured event, an image announced, or its count of waiting images rising), never by an OK to the
+    /// button press alone (Sony's reference p. 114: the press is answered OK whether or not it fires). A press
+    /// that shows no sign of firing is pressed again only once it is certain that nothing fired (the whole
+    /// exposure, a dark frame and the processing margin passed with no sign); a body that still shows nothing
+    /// throws an error with `isReleaseIgnored` (images waiting in a full buffer are a common cause: the caller
+    /// downloads them and tries again).
     ///
     /// A transient (busy) error means the shutter was NOT released, because the runner retries it; once the
-    /// shutter may have fired, failures must be permanent or connection-lost (the runner then records the
-    /// frame as possibly fired and reshoots it only on reconnect or resume).
-    ///
-    /// An image an earlier session left in the camera (the session ended between a release and its
-    /// download) is fetched into `destination` before this release and returned as
-    /// `CapturedFrame.recoveredImages`: the runner reshoots an interrupted frame first after a reconnect or
-    /// a resume, so it is that frame's first exposure. It is never discarded and never blocks the release.
+    /// shutter may have fired, failures must be permanent or connection-lost (the runner then looks for the
+    /// frame's image after the reconnect, and fires it again only when none arrives).
     ///
     /// `beforeRelease` is what must be durable before the shutter may fire (the runner's "about to fire"
     /// journal record). The implementation calls it at most once per call of this method, and always before
-    /// the release: after everything that happens before the half-press (fetching images left in the camera),
-    /// possibly while the half-press is in flight (it does not fire), and awaits it to the end before it
-    /// releases or throws (a camera transaction in flight is never cancelled for it). Then:
+    /// the release, possibly while the half-press is in flight (it does not fire), and awaits it to the end
+    /// before it releases or throws (a camera transaction in flight is never cancelled for it). Then:
     /// - when `beforeRelease` throws, the shutter is not released: the half-press is let go (best effort) and
     ///   the hook's error is rethrown unchanged, even when the half-press failed too;
     /// - when the half-press fails, `beforeRelease` has still returned before the half-press's error is thrown;
     /// - a call that throws without having called `beforeRelease` has not released the shutter.
     /// A retry after a busy error is a new call of this method, so it calls `beforeRelease` again.
-    func capture(
-        exposure: ShutterSpeed, to destination: CaptureDestination,
-        beforeRelease: @Sendable () async throws -> Void
-    ) async throws -> CapturedFrame
+    func release(exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void) async throws -> Release
 
-    /// After a reconnect, before a frame whose release may have happened is fired again: looks for that
-    /// release's image and saves it under `destination` as `capture` would.
+    /// Fetches the next file waiting in the body's buffer (the oldest first) into `destination` and returns
+    /// it with the exposure time and capture time its own EXIF records; `nil` once the buffer holds nothing.
     ///
-    /// An image the camera already holds is fetched at once; otherwise the implementation waits at most
-    /// `waitingAtMost` (what is left of the interrupted exposure and its processing) for one to appear.
-    /// Returns the frame when an image came, `nil` when none did: the release certainly did not fire, or its
-    /// image is gone, and the frame may be fired again. Throws like `capture` (a lost link is connection-lost).
-    func recoverInterruptedCapture(
-        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
-    ) async throws -> CapturedFrame?
+    /// When the buffer is empty the implementation waits at most `waitingAtMost` for an image to arrive (a
+    /// release confirmed before its image was processed). Every byte that arrived is kept; the file is
+    /// written with the camera's own name (with `destination.fileNamePrefix` in front), never over an
+    /// existing file, and its durability is awaited by `makeDurable`. Throws like `release` (a lost link is
+    /// connection-lost; the image then stays in the camera and is fetched again after the reconnect).
+    func nextImage(to destination: CaptureDestination, waitingAtMost: Duration) async throws -> SavedImage?
 
-    /// Returns once every file of `frame` (as `capture` or `recoverInterruptedCapture` returned it) is durable on
-    /// disk; the runner calls it before it records the frame saved. Throws when a file could not be made durable.
+    /// Moves a fetched file into `folder` as `name` (never over an existing file, keeping its durability
+    /// promise) and returns its new record: an image filed under another frame, or set apart as unmatched.
+    func move(_ image: SavedImage, toFolder folder: URL, name: String) async throws -> SavedImage
+
+    /// What the body sends over the link, as far as it reports it (best effort, never throws).
+    func transferSettings() async -> TransferSettings
+
+    /// Returns once every file of `frame` is durable on disk; the runner calls it before it records the frame
+    /// saved. Throws when a file could not be made durable.
     func makeDurable(_ frame: CapturedFrame) async throws
 
     /// The battery level and the shots left on the card, where the body reports them (best effort, never throws).
@@ -100,19 +102,73 @@ package protocol RemoteCamera: Sendable {
     func statusUpdates() async -> AsyncStream<CameraStatus>
 }
 
-extension RemoteCamera {
-    /// Takes one picture with nothing to make durable before the release (tools and tests without a journal).
-    package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
-        try await capture(exposure: exposure, to: destination, beforeRelease: {})
-    }
-}
-
 /// Errors a camera implementation throws, classified so the runner can react without knowing the protocol.
 package protocol RemoteCameraError: Error {
     /// Trying the same operation again after a pause may succeed (the camera said it is busy).
     var isTransient: Bool { get }
     /// The connection to the camera is gone; reconnecting may help.
     var isConnectionLost: Bool { get }
+    /// The body showed no sign of firing after a release was pressed (nothing was fired, it is certain).
+    var isReleaseIgnored: Bool { get }
+}
+
+extension RemoteCameraError {
+    /// Most errors are not an ignored release.
+    package var isReleaseIgnored: Bool { false }
+}
+
+/// A release the body confirmed.
+package struct Release: Sendable, Hashable {
+    /// How the body showed it fired.
+    package var evidence: ReleaseEvidence
+    /// The images waiting in the body's buffer after it, as far as the body said (nil: not read).
+    package var imagesWaiting: Int?
+
+    /// Creates a release record.
+    package init(evidence: ReleaseEvidence, imagesWaiting: Int? = nil) {
+        self.evidence = evidence
+        self.imagesWaiting = imagesWaiting
+    }
+}
+
+/// How a body showed that a release fired.
+package enum ReleaseEvidence: String, Sendable, Hashable, Codable {
+    /// Its captured event (Sony 0xC206, reference p. 676).
+    case capturedEvent
+    /// An image announced (ObjectAdded 0xC201) or its count of waiting images rising (0xD215).
+    case imageWaiting
+    /// Its shots-left count dropping (a body that keeps the images on the card).
+    case shotsLeft
+}
+
+/// What a body sends to the computer after a release (Sony: 0xD222, 0xD268, 0xD269).
+package struct TransferSettings: Sendable, Hashable {
+    /// Where the body saves stills.
+    package enum Destination: String, Sendable, Hashable {
+        /// To the computer only: every image crosses the link.
+        case host
+        /// To its memory card only: nothing crosses the link.
+        case camera
+        /// To both.
+        case hostAndCamera
+    }
+
+    /// The save destination, when the body reports it.
+    package var destination: Destination?
+    /// Whether the body sends a small JPEG instead of the original (0xD268), when it reports it.
+    package var smallJPEG: Bool?
+    /// What a RAW+JPEG body sends (0xD269: `RAW & JPEG`, `JPEG only`, `RAW only`), when it reports it.
+    package var rawJPEGSent: String?
+
+    /// Creates settings; `nil` fields are not reported.
+    package init(destination: Destination? = nil, smallJPEG: Bool? = nil, rawJPEGSent: String? = nil) {
+        self.destination = destination
+        self.smallJPEG = smallJPEG
+        self.rawJPEGSent = rawJPEGSent
+    }
+
+    /// Whether images cross the link at all (unknown counts as yes).
+    package var sendsImages: Bool { destination != .camera }
 }
 
 /// A shutter speed as a camera offers it: an exact time, or BULB (held open by the caller).
@@ -232,16 +288,21 @@ package struct SavedImage: Sendable, Hashable, Codable {
     package var exposure: ShutterSpeed?
     /// What went wrong while it was fetched, when something did (every byte that arrived is kept).
     package var problem: String?
+    /// When the image was taken, as its EXIF DateTimeOriginal says (`2026:11:24 19:10:37`): tells the two
+    /// files of a RAW+JPEG pair from a neighbour's (reference p. 48).
+    package var dateTimeOriginal: String?
 
     /// Creates a record of a saved image.
     package init(
-        fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil
+        fileName: String, path: String, byteCount: Int, exposure: ShutterSpeed? = nil, problem: String? = nil,
+        dateTimeOriginal: String? = nil
     ) {
         self.fileName = fileName
         self.path = path
         self.byteCount = byteCount
         self.exposure = exposure
         self.problem = problem
+        self.dateTimeOriginal = dateTimeOriginal
     }
 }
 

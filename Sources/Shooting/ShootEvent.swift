@@ -50,10 +50,12 @@ extension BracketPlan {
 package enum FramePhase: String, Sendable, Hashable, Codable {
     /// Setting the shutter speed and waiting for the camera to confirm it.
     case settingSpeed
-    /// Firing the shutter and receiving the images.
+    /// Firing the shutter and waiting for the body to confirm the release.
     case capturing
-    /// Waiting for the camera to report idle again.
-    case waitingForIdle
+    /// Fired: the body confirmed the release, and the image waits in its buffer to be downloaded.
+    case inCamera
+    /// Downloading the frame's files from the body's buffer.
+    case downloading
     /// The frame is saved and counted.
     case saved
 }
@@ -159,4 +161,8 @@ package enum ShootEvent: Sendable {
     case finished(ShootResult)
     /// Something the camera had to say (a fallback it took, a warning); shown once.
     case cameraNote(String)
+    /// A file crossed the link and is written (`bytes` long); the download counts and rates come from these.
+    case fileDownloaded(fileName: String, bytes: Int)
+    /// Every frame of the plan has fired; `waiting` of them still have images in the camera to download.
+    case allFired(waiting: Int)
 }

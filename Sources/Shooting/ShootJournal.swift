@@ -66,6 +66,9 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         case pending
         /// About to fire or firing since `since`; if the process dies now, the frame is reshot.
         case inFlight(since: Date)
+        /// Fired at `since` (the body confirmed the release); its image waits in the camera's buffer until it is
+        /// downloaded. `resume` fetches it first and shoots the frame again only when no image of it is left.
+        case inCamera(since: Date)
         /// Saved at `at` as `images`.
         case done(images: [SavedImage], at: Date)
         /// The last attempt failed.
@@ -204,8 +207,16 @@ package struct ShootJournal: Sendable, Hashable, Codable {
             switch frame(at: position).state {
             case .inFlight: true
             case .failed(let failure): failure.mayHaveFired
-            case .pending, .done: false
+            case .pending, .done, .inCamera: false
             }
+        }
+    }
+
+    /// Frames fired whose images wait in the camera (not downloaded yet), in plan order.
+    package var framesInCamera: [ShootPosition] {
+        plan.positions.filter { position in
+            if case .inCamera = frame(at: position).state { return true }
+            return false
         }
     }
 

@@ -19,8 +19,11 @@ package protocol ShootRecorder: Sendable {
     /// before the release, possibly while the half-press is in flight, once per attempt at the frame (a busy
     /// retry of the capture does not call it again). A throw means the shutter is not released.
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws
-    /// The frame at `position` is saved and the camera is idle again; may overlap the next frame's speed
-    /// set. A throw stops the run with the frame still "in flight" (resume reshoots it).
+    /// The frame at `position` fired (the body confirmed the release); its image waits in the camera until it is
+    /// downloaded. A throw stops the run with the frame still "in flight" (resume looks for its image first).
+    func frameDidFire(at position: ShootPosition) async throws
+    /// Every file of the frame at `position` is downloaded and durable. A throw stops the run with the frame
+    /// not saved (resume fetches what is still in the camera, or reshoots it).
     func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws
     /// The frame at `position` failed; `mayHaveFired` is true when the shutter may have been released.
     func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws
@@ -40,6 +43,8 @@ package struct NoRecorder: ShootRecorder {
     package func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {}
     /// Does nothing.
     package func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
+    /// Does nothing.
+    package func frameDidFire(at position: ShootPosition) async throws {}
     /// Does nothing.
     package func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {}
     /// Does nothing.

@@ -17,6 +17,9 @@ package enum ShootingError: Error, Sendable, Equatable {
     /// The connection dropped at each of `releases` shutter releases of the frame at `position` and no image
     /// of it was found after reconnecting: the run stops (resumable) rather than fire the frame again.
     case releaseKeepsDropping(position: ShootPosition, releases: Int)
+    /// The frame at `position` fired `attempts` times (each release confirmed by the body) and no image of it
+    /// ever arrived: the run stops (resumable) rather than fire it again and again.
+    case imageNeverArrived(position: ShootPosition, attempts: Int)
 
     /// Whether retrying the same step later may succeed. No shooting-layer error is.
     package var isTransient: Bool { false }

@@ -31,6 +31,12 @@ struct ImageLedger: Sendable, Equatable {
     /// An ObjectAdded event arrived.
     mutating func noteObjectAdded() { objectsAdded += 1 }
 
+    /// Captured events (0xC206) seen in this session: each says a release fired.
+    private(set) var capturedEvents = 0
+
+    /// A captured event (0xC206) arrived.
+    mutating func noteCapturedEvent() { capturedEvents += 1 }
+
     /// A DevicePropChanged event for 0xD215 arrived.
     mutating func noteShootingFileInfoEvent() { shootingFileInfoEvents += 1 }
 

@@ -22,6 +22,10 @@ struct SessionState: Sendable {
     var downloads = 0
     /// Whether a direct (0x9205) shutter set was confirmed by a read-back in this session.
     var directSetConfirmed = false
+    /// Whether 0xD215 must be read before the buffer is trusted (at the start, and after every download).
+    var bufferUnread = true
+    /// The camera's name of the last file fetched from the buffer (a body whose 0xD215 lags offers it again).
+    var lastDownloadedName: String?
 
     /// A new session's state, starting now on `clock`.
     init(clock: any Clock<Duration>) {

@@ -51,7 +51,7 @@ extension SonyCamera {
         var mark = session.images.mark
         var releasedAt = session.started.elapsed
         do {
-            try await release(holdingFor: holdsBulb ? exposureTime : nil, after: beforeRelease)
+            try await pressRelease(holdingFor: holdsBulb ? exposureTime : nil, after: beforeRelease)
         } catch let failure as ReleaseHookFailure {
             throw failure.underlying
         } catch let error as SonyCameraError {
@@ -65,7 +65,7 @@ extension SonyCamera {
             mark = session.images.mark
             releasedAt = session.started.elapsed
             // The hook returned during the refused release: this one has nothing more to wait for.
-            try await release(holdingFor: holdsBulb ? exposureTime : nil, after: {})
+            try await pressRelease(holdingFor: holdsBulb ? exposureTime : nil, after: {})
         }
         session.images.noteRelease()
         publish(.saving)
@@ -94,6 +94,11 @@ extension SonyCamera {
         return CapturedFrame(
             images: leftovers + frameImages, actualSpeed: Self.actualSpeed(of: frameImages, setting: usedSpeed),
             recoveredImages: recovered, unmatchedImages: unmatched)
+    }
+
+    /// Takes one picture with nothing to make durable before the release (tools and tests without a journal).
+    package func capture(exposure: ShutterSpeed, to destination: CaptureDestination) async throws -> CapturedFrame {
+        try await capture(exposure: exposure, to: destination, beforeRelease: {})
     }
 
     /// The speed a frame was shot at: what its image records (EXIF), else what the camera was set to.
@@ -162,7 +167,7 @@ extension SonyCamera {
         let settle = session.started.remaining(of: configuration.startupReleaseSettle)
         if settle > .zero, try await waitForImage(since: mark, timeout: settle) { return }
         do {
-            try await release(holdingFor: bulb, after: {})
+            try await pressRelease(holdingFor: bulb, after: {})
             session.images.noteRelease()
             note("the camera ignored the first shutter release after connecting; it was pressed again")
         } catch let error as SonyCameraError {
@@ -185,7 +190,7 @@ extension SonyCamera {
 
     /// S1 down (beside `hook`), S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up;
     /// on failure the half press is let go when the link still works.
-    private func release(holdingFor bulb: Duration?, after hook: @Sendable () async throws -> Void) async throws {
+    func pressRelease(holdingFor bulb: Duration?, after hook: @Sendable () async throws -> Void) async throws {
         // The buffer was read empty at the end of the last capture; an announcement of that is old news.
         session.changedHints.remove(SonyPropertyCode.shootingFileInfo.rawValue)
         try await pressHalfway(beside: hook)

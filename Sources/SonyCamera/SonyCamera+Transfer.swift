@@ -78,6 +78,7 @@ extension SonyCamera {
             fields = try? await ImageFile.readExif(path: saved.path)
         }
         saved.exposure = fields?.exposureTime.flatMap { ShutterSpeed(exif: $0) }
+        saved.dateTimeOriginal = fields?.dateTimeOriginal
         if cameraName == nil {
             try await awaitSync(of: saved.path)
             let format: ImageFormat? = ImageFormat(detecting: bytes)
@@ -159,35 +160,6 @@ extension SonyCamera {
     }
 }
 
-/// The exposure a release was meant to make, to check its images against.
-enum ExpectedExposure: Sendable, Equatable {
-    /// A timed exposure the camera made itself.
-    case timed(ShutterSpeed)
-    /// BULB, held for this long.
-    case bulb(held: Duration)
-
-    /// Whether an image recording `exposure` is this one's.
-    func matches(_ exposure: ShutterSpeed) -> Bool {
-        switch self {
-        case .timed(let speed):
-            // 1/6 stop either way: a body may write 1/250 as 1/256 or 10/2500.
-            return abs(log2(exposure.seconds / speed.seconds)) <= 1.0 / 6
-        case .bulb(let held):
-            let seconds = Double(held.components.seconds) + Double(held.components.attoseconds) / 1e18
-            return abs(exposure.seconds - seconds) <= max(0.5, seconds * 0.1)
-        }
-    }
-
-    /// `1/250`, `BULB 40"`.
-    var label: String {
-        switch self {
-        case .timed(let speed): speed.label
-        case .bulb(let held):
-            "BULB \(ShutterSpeed(numerator: max(1, Int(held.components.seconds)), denominator: 1).label)"
-        }
-    }
-}
-
 extension ShutterSpeed {
     /// The speed an EXIF ExposureTime records; nil for a zero term.
     init?(exif: ExifRational) {
@@ -195,14 +167,6 @@ extension ShutterSpeed {
         self.init(numerator: Int(exif.numerator), denominator: Int(exif.denominator))
     }
 
-    /// The exposure for a file name: `15s`, `2.5s`, `1-250s`.
-    var fileTag: String {
-        if seconds >= 0.3 {
-            let tenths = (seconds * 10).rounded()
-            return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))s" : "\(tenths / 10)s"
-        }
-        return "1-\(Int((1 / seconds).rounded()))s"
-    }
 }
 
 /// The first bytes of an image as they pass through a transfer (enough for a JPEG's EXIF), kept off the actor.

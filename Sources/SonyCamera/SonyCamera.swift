@@ -271,6 +271,8 @@ package actor SonyCamera: RemoteCamera {
             if case .ready = state, session.images.hasUnclaimedAnnouncement, statusBroadcaster.current == .idle {
                 publish(.saving)
             }
+        case EventCode.sonyCapturedEvent.rawValue:
+            session.images.noteCapturedEvent()
         case EventCode.sonyDevicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
             // No parameter means "something changed": re-read everything that changed.
             let code = event.parameters.first.map { UInt16(truncatingIfNeeded: $0) } ?? 0

@@ -50,6 +50,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     case fileWriteFailed(path: String, reason: String)
     /// A camera's device description (discovery's HTTP fetch) could not be read.
     case descriptionUnreadable(DescriptionFetchFailure)
+    /// A shutter release showed no sign of firing (no captured event, no image, no count moving) within the
+    /// exposure and the processing margin: nothing fired.
+    case releaseIgnored(waited: Duration)
 
     /// Whether the same step may succeed if tried again later. Busy is retried inside this layer, so no case is.
     package var isTransient: Bool { false }
@@ -57,6 +60,12 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Whether the camera answered with a refusal (rather than not doing what it said it did).
     var isRefusal: Bool {
         if case .operationFailed = self { return true }
+        return false
+    }
+
+    /// Whether a release certainly fired nothing.
+    package var isReleaseIgnored: Bool {
+        if case .releaseIgnored = self { return true }
         return false
     }
 
@@ -133,6 +142,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "(0xD215 = 0x\(String(fileInfo, radix: 16, uppercase: true))) after \(Self.format(waited)); check its screen"
         case let .fileWriteFailed(path, reason):
             return "cannot write \(path): \(reason)"
+        case let .releaseIgnored(waited):
+            return "the camera showed no sign of firing within \(Self.format(waited)) of a shutter release; "
+                + "check its screen (a full card or buffer, or a focus that does not lock)"
         case let .descriptionUnreadable(failure):
             return failure.description
         }

@@ -9,8 +9,13 @@ extension EventCode {
     /// SDIE_DevicePropChanged = 0xC203: re-read the extended properties.
     package static let sonyDevicePropChanged = EventCode(vendor: 0xC203, name: "SDIE_DevicePropChanged")
 
+    /// SDIE_CapturedEvent = 0xC206: the body captured a picture (Camera Control PTP 3 Reference, p. 676).
+    package static let sonyCapturedEvent = EventCode(vendor: 0xC206, name: "SDIE_CapturedEvent")
+
     /// Every Sony event this package names.
-    package static let sonyEvents: [EventCode] = [.sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged]
+    package static let sonyEvents: [EventCode] = [
+        .sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged, .sonyCapturedEvent
+    ]
 
     /// The same code with Sony's name when it is one of Sony's events (for codes read from the wire).
     package var inSonyVocabulary: EventCode { Self.sonyEvents.first { $0 == self } ?? self }

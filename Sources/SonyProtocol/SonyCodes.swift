@@ -69,6 +69,12 @@ package struct SonyPropertyCode: RawRepresentable, Hashable, Sendable, Comparabl
     /// StillImageSaveDestination = 0xD222, u16 (libgphoto2: capture target): see
     /// `SonySaveDestination`.
     package static let saveDestination = Self(rawValue: 0xD222)
+    /// StillImageTransSize = 0xD268, u8: 0x01 Original, 0x02 Small Size JPEG (Camera Control PTP 3 Reference,
+    /// p. 491).
+    package static let stillImageTransSize = Self(rawValue: 0xD268)
+    /// RAW+J PC Save Image = 0xD269, u8: 0x01 RAW & JPEG, 0x02 JPEG only, 0x03 RAW only, 0x04 RAW & HEIF,
+    /// 0x05 HEIF only (Camera Control PTP 3 Reference, pp. 491-492).
+    package static let rawJPEGPCSaveImage = Self(rawValue: 0xD269)
     /// PriorityKeySettings / position key setting = 0xD25A, u8: see `SonyPriorityKey`.
     package static let priorityKeySettings = Self(rawValue: 0xD25A)
 

@@ -29,7 +29,7 @@ struct TimeLeftEstimatorTests {
         // (far above the 0.5 s expected).
         for step in 1...70 {
             let time = 0.2 + Double(step) * 0.1
-            if step == 40 { estimator.frame(0, reached: .waitingForIdle, at: time) }
+            if step == 40 { estimator.frame(0, reached: .inCamera, at: time) }
             let left = estimator.secondsLeft(at: time)
             #expect(left <= previous + 1e-9, "grew at \(time): \(previous) -> \(left)")
             previous = left
@@ -43,7 +43,7 @@ struct TimeLeftEstimatorTests {
         estimator.start(at: 0, time: 0)
         estimator.frame(0, reached: .settingSpeed, at: 0)
         estimator.frame(0, reached: .capturing, at: 0.2)
-        estimator.frame(0, reached: .waitingForIdle, at: 2.5)
+        estimator.frame(0, reached: .inCamera, at: 2.5)
         estimator.frame(0, reached: .saved, at: 2.7)
         #expect(abs(estimator.overheadPerFrame - 0.7) < 1e-9)
         #expect(abs(estimator.secondsLeft(at: 2.7) - 5.4) < 1e-9)

@@ -18,10 +18,12 @@ import Testing
         }
         let result = await task.value
         #expect(result.wasCancelled)
-        #expect(result.completed == 1 && result.resumePosition == ShootPosition(set: 1, frame: 2))
+        // Frame 1 fired and waits in the camera (a cancelled run downloads nothing): resume starts there.
+        #expect(result.completed == 0 && result.resumePosition == .start)
         #expect(await camera.shotSettings.count == 1)
         // The abandoned frame is known to the journal as possibly fired, so resume reshoots it.
         let entries = await recorder.entries
+        #expect(entries.contains(.fired(.start)))
         #expect(entries.contains(.failed(ShootPosition(set: 1, frame: 2), mayHaveFired: true)))
         #expect(entries.last == .finished(complete: false))
     }
@@ -41,8 +43,10 @@ import Testing
             Issue.record("expected a requested stop, got \(String(describing: result.stopReason))")
             return
         }
-        #expect(result.completed == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
+        // Both fired frames wait in the camera: a stop downloads nothing, `resume` fetches them first.
+        #expect(result.completed == 0 && result.resumePosition == .start)
         #expect(await camera.shotSettings.count == 2)
+        #expect(await camera.downloaded == 0)
     }
 
     @Test func pauseAndResumeCompleteAllFrames() async {
@@ -112,8 +116,8 @@ import Testing
         let first = ShootPosition(set: 1, frame: 1), second = ShootPosition(set: 1, frame: 2)
         #expect(
             await recorder.entries == [
-                .started(first), .willFire(first), .saved(first), .willFire(second), .saved(second),
-                .finished(complete: true)
+                .started(first), .willFire(first), .fired(first), .willFire(second), .fired(second), .saved(first),
+                .saved(second), .finished(complete: true)
             ])
     }
 
@@ -125,7 +129,8 @@ import Testing
             Issue.record("expected recordingFailed, got \(String(describing: result.stopReason))")
             return
         }
-        #expect(result.completed == 1 && result.resumePosition == ShootPosition(set: 1, frame: 2))
+        // Frame 1 fired and waits in the camera (the journal says so): resume fetches it first.
+        #expect(result.completed == 0 && result.resumePosition == .start)
         #expect(await camera.shotSettings.count == 1)
     }
 
@@ -153,7 +158,7 @@ import Testing
         #expect(result.isComplete)
         #expect(await camera.shotSettings == [.timed(speed(4)), .bulb])
         let exposures = await camera.calls.compactMap { call -> ShutterSpeed? in
-            if case .capture(let exposure, _, _) = call { return exposure }
+            if case .release(let exposure, _) = call { return exposure }
             return nil
         }
         #expect(exposures == [speed(4), long])

@@ -33,9 +33,9 @@ import Testing
         let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
         #expect(saved.map(\.position) == shootPlan.positions)
         #expect(saved.map(\.completed) == Array(1...15))
-        // One folder per set.
+        // One folder per set: each image is fetched into its frame's.
         let folders = await camera.calls.compactMap { call -> String? in
-            if case .capture(_, _, let destination) = call { return destination.directory.lastPathComponent }
+            if case .nextImage(let destination) = call { return destination.directory.lastPathComponent }
             return nil
         }
         #expect(
@@ -52,12 +52,17 @@ import Testing
         }
         #expect(position == .start)
         let progress = events.compactMap { $0.progress }
-        let phases: [FramePhase] = [.settingSpeed, .capturing, .waitingForIdle, .saved]
-        #expect(progress.map(\.phase) == Array([[FramePhase]](repeating: phases, count: 4).joined()))
+        // Every frame fires first; then the downloads, each frame saved once the next one's file arrives (or the
+        // buffer reads empty).
+        let fired: [FramePhase] = [.settingSpeed, .capturing, .inCamera]
+        let downloads: [FramePhase] = [.downloading, .downloading, .saved, .downloading, .saved, .downloading, .saved]
+        #expect(
+            progress.map(\.phase) == Array([[FramePhase]](repeating: fired, count: 4).joined()) + downloads + [.saved])
         let first = progress[0]
         #expect(first.setCount == 2 && first.framesInSet == 2 && first.total == 4 && first.completed == 0)
         #expect(first.speed == speed(1000) && first.setting == .timed(speed(1000)))
-        #expect(progress[3].saved?.images.count == 1)
+        #expect(progress.last?.saved?.images.count == 1 && progress.last?.completed == 4)
+        #expect(events.contains { if case .allFired(waiting: 4) = $0 { true } else { false } })
         guard case .finished(let finished) = events.last else {
             Issue.record("last event is not .finished")
             return
@@ -65,65 +70,10 @@ import Testing
         #expect(finished.isComplete && finished.completed == 4)
     }
 
-    @Test func waitForIdleReturnsAtOnce() async {
-        let clock = TestClock()
-        let (result, _) = await runCollecting(
-            makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 2), clock: clock))
-        #expect(result.isComplete)
-        // An idle camera never needed the timeout timer.
-        #expect(clock.sleepsRegistered == 0)
-    }
-
-    @Test func waitForIdleReturnsAfterCapturingAndSaving() async {
+    @Test func setSpeedFailurePropagatesAfterTheImagesWaitingAreDownloaded() async {
         var script = InMemoryCamera.Script()
-        script.statusAfterShot = .exposing
-        let camera = InMemoryCamera(script: script)
-        let clock = TestClock()
-        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 1), clock: clock)
-        let task = Task { await runner.run() }
-        await clock.waitForSleepers(1) // the idle timeout: the runner is waiting
-        await camera.send(.saving)
-        #expect(clock.sleeperCount == 1)
-        await camera.send(.idle)
-        let result = await task.value
-        #expect(result.isComplete)
-        #expect(clock.now == TestClock.Instant(offset: .zero))
-        #expect(clock.sleeperCount == 0)
-    }
-
-    @Test func waitForIdleTimesOut() async throws {
-        var script = InMemoryCamera.Script()
-        script.statusAfterShot = .saving // never idle
-        let clock = TestClock()
-        let runner = makeRunner(InMemoryCamera(script: script), plan: BracketPlan(sets: [[speed(100)]]), clock: clock)
-        let task = Task { await runner.run() }
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(10))
-        #expect(clock.sleeperCount == 1) // exposure (10 ms) + 10 s not yet reached
-        clock.advance(by: .milliseconds(10))
-        let result = await task.value
-        let expected = ShootingError.idleTimeout(position: .start, timeout: .milliseconds(10_010))
-        #expect(result.failure as? ShootingError == expected)
-        #expect(result.completed == 0 && result.resumePosition == .start)
-    }
-
-    @Test func waitForIdleSeesErrorStatus() async {
-        var script = InMemoryCamera.Script()
-        script.statusAfterShot = .saving
-        let camera = InMemoryCamera(script: script)
-        let clock = TestClock()
-        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), clock: clock)
-        let task = Task { await runner.run() }
-        await clock.waitForSleepers(1)
-        await camera.send(.error(code: 0xC1))
-        let result = await task.value
-        #expect(result.failure as? ShootingError == .cameraFault(code: 0xC1, position: .start))
-        #expect(await camera.shotSettings.count == 1)
-    }
-
-    @Test func setSpeedFailurePropagates() async {
-        var script = InMemoryCamera.Script()
-        script.failingSpeedSets = [2: .fault("dial locked")]
+        // Set 2 fails, and so does the set tried again once the first frame's image is downloaded.
+        script.failingSpeedSets = [2: .fault("dial locked"), 3: .fault("dial locked")]
         let camera = InMemoryCamera(script: script)
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("dial locked"))

@@ -60,6 +60,7 @@ actor RecordingRecorder: ShootRecorder {
     enum Entry: Equatable {
         case started(ShootPosition)
         case willFire(ShootPosition)
+        case fired(ShootPosition)
         case saved(ShootPosition)
         case failed(ShootPosition, mayHaveFired: Bool)
         case paused(PauseReason.Kind)
@@ -80,6 +81,9 @@ actor RecordingRecorder: ShootRecorder {
         if position == failWillFireAt { throw CocoaError(.fileWriteOutOfSpace) }
         entries.append(.willFire(position))
     }
+    func frameDidFire(at position: ShootPosition) async throws {
+        entries.append(.fired(position))
+    }
     func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
         entries.append(.saved(position))
     }
@@ -89,4 +93,18 @@ actor RecordingRecorder: ShootRecorder {
     func runDidPause(_ reason: PauseReason) async throws { entries.append(.paused(reason.kind)) }
     func runDidResume(_ reason: PauseReason) async throws { entries.append(.resumed(reason.kind)) }
     func runDidFinish(_ result: ShootResult) async throws { entries.append(.finished(complete: result.isComplete)) }
+}
+
+extension ShootResult {
+    /// Whether the run stopped because the recorder failed.
+    var recordingFailed: Bool {
+        if case .recordingFailed = stopReason { return true }
+        return false
+    }
+
+    /// Whether the run stopped on request.
+    var stopWasRequested: Bool {
+        if case .stopRequested = stopReason { return true }
+        return false
+    }
 }

@@ -28,7 +28,7 @@ import Testing
         #expect(await camera.shotSettings.count == 18)
         // Each repetition shoots into its own folder.
         let folders = await camera.calls.compactMap { call -> String? in
-            if case .capture(_, _, let destination) = call {
+            if case .nextImage(let destination) = call {
                 return destination.directory.deletingLastPathComponent().lastPathComponent
             }
             return nil
@@ -332,6 +332,7 @@ struct SlowStart: ShootRecorder {
         try await clock.sleep(for: delay)
     }
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {}
+    func frameDidFire(at position: ShootPosition) async throws {}
     func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {}
     func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {}
     func runDidPause(_ reason: PauseReason) async throws {}

@@ -4,9 +4,10 @@ import Shooting
 
 /// A `RemoteCamera` that lives in memory, for runner tests: it records every call and fails on cue.
 ///
-/// Scripted faults (see `Script`): busy answers, a failing capture k, a dropped connection at capture k,
-/// refused reconnects, a status that never returns to idle, captures held until the test releases them.
-/// The test drives status changes after a capture with `send(_:)`.
+/// A release puts a made-up image (recording the speed set) in the camera's buffer; `nextImage` hands them
+/// out oldest first, as a Sony body does. Scripted faults (see `Script`): busy answers, a failing release k,
+/// a dropped connection at release k, releases whose image never arrives, refused reconnects, releases held
+/// until the test lets them go.
 package actor InMemoryCamera: RemoteCamera {
     /// What the camera does; change it mid-test with `update(_:)`.
     package struct Script: Sendable {
@@ -29,13 +30,21 @@ package actor InMemoryCamera: RemoteCamera {
         package var dropConnectionAtShots: Set<Int> = []
         /// The next N `connect` calls are refused.
         package var refusedConnects = 0
-        /// The status after a shot returns: `.idle`, or `.saving` to let the test drive the rest with `send`.
-        package var statusAfterShot: CameraStatus = .idle
-        /// Shot numbers that wait inside `capture` until `releaseCapture()` (or cancellation).
+        /// Shot numbers that wait inside `release` until `releaseCapture()` (or cancellation).
         package var heldShots: Set<Int> = []
         /// Shot numbers of `dropConnectionAtShots` whose image survives the drop: the camera holds it, and
-        /// `recoverInterruptedCapture` after the reconnect returns it.
+        /// `nextImage` after the reconnect returns it.
         package var imageSurvivesDropAtShots: Set<Int> = []
+        /// Shot numbers whose release is confirmed but whose image never reaches the buffer.
+        package var lostImageAtShots: Set<Int> = []
+        /// Shot numbers that give a RAW after the JPEG (a RAW+JPEG pair, the JPEG first).
+        package var rawJPEGShots: Set<Int> = []
+        /// Images put in the buffer before any release (an earlier session's, recording this exposure).
+        package var strayImages: [ShutterSpeed] = []
+        /// The most images the buffer holds; a release beyond it fires nothing (`releaseIgnored`).
+        package var bufferCapacity = Int.max
+        /// Whether a speed set is refused while images wait in the buffer (some bodies ignore it).
+        package var refusesSpeedWhileBuffered = false
         /// Messages `takeNotes()` returns (once).
         package var notes: [String] = []
         /// What `mediaStatus()` reports; each shot takes one of `remainingShots`.
@@ -53,10 +62,10 @@ package actor InMemoryCamera: RemoteCamera {
         case disconnect
         /// `setShutterSpeed(_:)` with the speed asked for.
         case setShutterSpeed(CameraShutterSpeed)
-        /// `capture(exposure:to:beforeRelease:)`, with the camera's setting at the time.
-        case capture(exposure: ShutterSpeed, setting: CameraShutterSpeed?, destination: CaptureDestination)
-        /// `recoverInterruptedCapture(exposure:to:waitingAtMost:)`.
-        case recoverInterruptedCapture(exposure: ShutterSpeed, destination: CaptureDestination, waitingAtMost: Duration)
+        /// `release(exposure:beforeRelease:)`, with the camera's setting at the time.
+        case release(exposure: ShutterSpeed, setting: CameraShutterSpeed?)
+        /// `nextImage(to:waitingAtMost:)` that returned an image, with the folder it went to.
+        case nextImage(destination: CaptureDestination)
     }
 
     /// The in-memory camera's errors.
@@ -71,11 +80,15 @@ package actor InMemoryCamera: RemoteCamera {
         case unsupportedSpeed(CameraShutterSpeed)
         /// Any permanent fault, named for the test.
         case fault(String)
+        /// A release that fired nothing (a full buffer).
+        case releaseIgnored
 
         /// Busy only.
         package var isTransient: Bool { self == .busy }
         /// Drops and refusals.
         package var isConnectionLost: Bool { self == .connectionLost || self == .refused }
+        /// A release that fired nothing.
+        package var isReleaseIgnored: Bool { self == .releaseIgnored }
     }
 
     /// 1/4000 s to 30" in 1/3 stops, then BULB.
@@ -102,14 +115,18 @@ package actor InMemoryCamera: RemoteCamera {
     private var connected: Bool
     private var current: CameraShutterSpeed? = nil
     private var shots = 0
-    /// The image a dropped shot left in the camera, until recovered.
-    private var heldImage: CapturedFrame?
+    /// The images waiting in the camera, oldest first (the name, the exposure recorded).
+    package private(set) var buffer: [(name: String, exposure: ShutterSpeed?)] = []
     /// Calls of `mediaStatus`.
     package private(set) var mediaChecks = 0
     /// Calls of `makeDurable`.
     package private(set) var durableCalls = 0
-    /// Images returned by `recoverInterruptedCapture`.
-    package private(set) var recovered = 0
+    /// Images handed out by `nextImage`.
+    package private(set) var downloaded = 0
+    /// What every `nextImage` call was told to wait at most, in order.
+    package private(set) var waits: [Duration] = []
+    /// Files moved by `move`, as (from name, to folder name, new name).
+    package private(set) var moves: [(from: String, folder: String, name: String)] = []
     private var speedSets = 0
     private let theIdentity: CameraIdentity
     private var subscribers: [AsyncStream<CameraStatus>.Continuation] = []
@@ -123,6 +140,7 @@ package actor InMemoryCamera: RemoteCamera {
         connected: Bool = true
     ) {
         self.script = script
+        self.buffer = script.strayImages.enumerated().map { ("STRAY\($0.offset + 1).JPG", $0.element) }
         self.theIdentity = identity
         self.connected = connected
         (gate, gateOpener) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .unbounded)
@@ -205,20 +223,24 @@ package actor InMemoryCamera: RemoteCamera {
         }
         speedSets += 1
         if let error = script.failingSpeedSets[speedSets] { throw error }
+        if script.refusesSpeedWhileBuffered, !buffer.isEmpty, current != speed {
+            throw InMemoryCameraError.fault("speed not taken while images wait")
+        }
         guard script.speeds.contains(speed) else { throw InMemoryCameraError.unsupportedSpeed(speed) }
         current = speed
     }
 
-    /// "Takes" a picture: returns one made-up file record (nothing is written), or fails as scripted.
+    /// "Fires": puts a made-up image recording the speed set into the buffer, or fails as scripted.
     ///
     /// `beforeRelease` is called where the release is modelled: after the busy answers of `busyCaptures`, before
     /// `busyReleases` and before the shot counts (so held, failing and dropping shots all come after it). Its
     /// error is rethrown as is, with no shot counted.
-    package func capture(
-        exposure: ShutterSpeed, to destination: CaptureDestination,
-        beforeRelease: @Sendable () async throws -> Void
-    ) async throws -> CapturedFrame {
-        calls.append(.capture(exposure: exposure, setting: current, destination: destination))
+    package func release(
+        exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void
+    ) async throws
+        -> Release
+    {
+        calls.append(.release(exposure: exposure, setting: current))
         try requireConnection()
         if script.busyCaptures > 0 {
             script.busyCaptures -= 1
@@ -231,6 +253,7 @@ package actor InMemoryCamera: RemoteCamera {
             script.busyReleases -= 1
             throw InMemoryCameraError.busy
         }
+        if buffer.count >= script.bufferCapacity { throw InMemoryCameraError.releaseIgnored }
         shots += 1
         let shot = shots
         if script.heldShots.contains(shot) {
@@ -239,35 +262,54 @@ package actor InMemoryCamera: RemoteCamera {
             try requireConnection()
         }
         if let error = script.failingShots[shot] { throw error }
+        let recorded: ShutterSpeed? = if case .timed(let speed) = current { speed } else { exposure }
         if script.dropConnectionAtShots.contains(shot) {
             if script.imageSurvivesDropAtShots.contains(shot) {
                 shotSettings.append(current ?? .bulb)
-                heldImage = Self.frame(shot: shot, in: destination, setting: current)
+                buffer.append(("DSC\(10000 + shot).ARW", recorded))
             }
             drop()
             throw InMemoryCameraError.connectionLost
         }
         shotSettings.append(current ?? .bulb)
         if let left = script.media.remainingShots { script.media.remainingShots = max(0, left - 1) }
-        send(script.statusAfterShot)
-        return Self.frame(shot: shot, in: destination, setting: current)
+        if !script.lostImageAtShots.contains(shot) {
+            if script.rawJPEGShots.contains(shot) {
+                buffer.append(("DSC\(10000 + shot).JPG", recorded))
+                buffer.append(("DSC\(10000 + shot).ARW", recorded))
+            } else {
+                buffer.append(("DSC\(10000 + shot).ARW", recorded))
+            }
+        }
+        return Release(evidence: .capturedEvent, imagesWaiting: buffer.count)
     }
 
-    /// Returns the image a dropped shot left in the camera (`imageSurvivesDropAtShots`), saved to `destination`.
-    package func recoverInterruptedCapture(
-        exposure: ShutterSpeed, to destination: CaptureDestination, waitingAtMost: Duration
-    ) async throws -> CapturedFrame? {
-        calls.append(
-            .recoverInterruptedCapture(exposure: exposure, destination: destination, waitingAtMost: waitingAtMost))
+    /// Hands out the oldest image in the buffer as if written into `destination` (nothing is written); nil
+    /// when the buffer is empty (no waiting: nothing arrives later in this camera).
+    package func nextImage(to destination: CaptureDestination, waitingAtMost: Duration) async throws -> SavedImage? {
         try requireConnection()
-        guard let held = heldImage else { return nil }
-        heldImage = nil
-        recovered += 1
-        let image = SavedImage(
-            fileName: held.images[0].fileName,
-            path: destination.directory.appendingPathComponent(held.images[0].fileName).path, byteCount: 1024)
-        return CapturedFrame(images: [image], actualSpeed: held.actualSpeed)
+        waits.append(waitingAtMost)
+        guard !buffer.isEmpty else { return nil }
+        let (name, exposure) = buffer.removeFirst()
+        calls.append(.nextImage(destination: destination))
+        downloaded += 1
+        let fileName = destination.fileNamePrefix + name
+        return SavedImage(
+            fileName: fileName, path: destination.directory.appendingPathComponent(fileName).path, byteCount: 1024,
+            exposure: exposure)
     }
+
+    /// Records the move and returns the image's new record (nothing is moved: nothing was written).
+    package func move(_ image: SavedImage, toFolder folder: URL, name: String) async throws -> SavedImage {
+        moves.append((image.fileName, folder.lastPathComponent, name))
+        var moved = image
+        moved.fileName = name
+        moved.path = folder.appendingPathComponent(name).path
+        return moved
+    }
+
+    /// Nothing reported: images cross the link.
+    package func transferSettings() async -> TransferSettings { TransferSettings() }
 
     /// Nothing to make durable: this camera writes no files (the runner's call is counted).
     package func makeDurable(_ frame: CapturedFrame) async throws {
@@ -284,16 +326,6 @@ package actor InMemoryCamera: RemoteCamera {
     package func takeNotes() async -> [String] {
         defer { script.notes.removeAll() }
         return script.notes
-    }
-
-    /// The made-up file record of shot number `shot`.
-    private static func frame(
-        shot: Int, in destination: CaptureDestination, setting: CameraShutterSpeed?
-    ) -> CapturedFrame {
-        let name = "\(destination.fileNamePrefix)DSC\(10000 + shot).ARW"
-        let image = SavedImage(
-            fileName: name, path: destination.directory.appendingPathComponent(name).path, byteCount: 1024)
-        return CapturedFrame(images: [image], actualSpeed: setting)
     }
 
     /// A stream that starts with the current status.

@@ -99,6 +99,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
             switch record.state {
             case .pending: state = "pending"
             case .inFlight: state = "inFlight"
+            case .inCamera: state = "inCamera"
             case .failed: state = "failed"
             case let .done(images, at):
                 state = "done"

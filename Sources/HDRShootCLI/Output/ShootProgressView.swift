@@ -36,6 +36,8 @@ final class ShootProgressView: Sendable {
         var holds: [PauseReason.Kind: PauseReason] = [:]
         var stopping = false
         var finished = false
+        /// Files downloaded so far and their bytes; when the first came (the transfer rate's start).
+        var downloads = DownloadTally()
         var liveLine = ""
         var closed = false
     }
@@ -152,8 +154,10 @@ final class ShootProgressView: Sendable {
                 state.estimator.release(reason.kind, at: time)
             case let .reconnecting(attempt, delay):
                 state.wait = (.reconnect(attempt: attempt), now + delay)
-            case .reconnectFailed, .reconnected, .cameraNote:
+            case .reconnectFailed, .reconnected, .cameraNote, .allFired:
                 break
+            case let .fileDownloaded(_, bytes):
+                state.downloads.add(bytes: bytes, at: now)
             case .finished:
                 state.finished = true
             }
@@ -186,6 +190,11 @@ final class ShootProgressView: Sendable {
             return "Reconnect attempt \(attempt) failed: \(ConnectText.failure(error))"
         case .reconnected(let attempt): return "Reconnected (attempt \(attempt)); checking the unfinished frame"
         case .cameraNote(let text): return "Note: \(text)"
+        case .fileDownloaded: return nil
+        case .allFired(let waiting):
+            let total = plan.totalExposures
+            let estimate = state.withLock { $0.downloads.estimate(frames: waiting, now: ContinuousClock.now) }
+            return "All \(total) frames are shot; the camera may move. Downloading \(waiting) of \(total)\(estimate)"
         case .finished: return nil
         }
     }
@@ -262,7 +271,8 @@ final class ShootProgressView: Sendable {
         switch phase {
         case .settingSpeed: "setting speed"
         case .capturing: "capturing"
-        case .waitingForIdle: "saving"
+        case .inCamera: "in the camera"
+        case .downloading: "downloading"
         case .saved: "saved"
         }
     }
@@ -310,6 +320,10 @@ final class ShootProgressView: Sendable {
             ]
         case .cameraNote(let text):
             return ["event": "note", "message": text]
+        case let .fileDownloaded(fileName, bytes):
+            return ["event": "downloaded", "file": fileName, "bytes": bytes]
+        case .allFired(let waiting):
+            return ["event": "allFired", "waiting": waiting]
         case .paused(let reason):
             return ["event": "paused", "reason": reason.kind.rawValue, "detail": reason.detail ?? NSNull()]
         case .resumed(let reason):

@@ -88,7 +88,8 @@ enum ShootText {
         switch phase {
         case .settingSpeed: "setting speed"
         case .capturing: "capturing"
-        case .waitingForIdle: "waiting for the camera"
+        case .inCamera: "in the camera"
+        case .downloading: "downloading"
         case .saved: "saved"
         }
     }

@@ -96,7 +96,7 @@ struct TimeLeftEstimator: Sendable {
             break
         case .capturing:
             if exposureStart == nil { exposureStart = now }
-        case .waitingForIdle:
+        case .inCamera, .downloading:
             if exposureStart == nil { exposureStart = now }
             exposureDone = true
         case .saved:

@@ -1,0 +1,218 @@
+import Exposure
+import Foundation
+import PTPIP
+import Shooting
+import SonyProtocol
+import Timing
+
+/// Capture first, download behind: a release confirmed by the body, and the body's buffer fetched one file
+/// at a time, so the runner fires the whole bracket at the speed of the shutter and downloads behind it.
+extension SonyCamera {
+    /// Fires the shutter once and returns when the body shows that it fired (see `RemoteCamera.release`).
+    ///
+    /// S1 down (beside `beforeRelease`), S2 down, S2 up (held for `exposure` on the injected clock with BULB),
+    /// S1 up; then the body must show the release within the exposure, a Long Exposure NR dark frame and
+    /// `processingMargin`: a captured event (0xC206, reference p. 676), an image announced (0xC201) or its
+    /// count of waiting images (0xD215, pp. 448-449) above the count before the release, or, for a body that
+    /// keeps its images on the card, its shots-left count (0xD249) dropping. The OK to S2 proves nothing
+    /// (p. 114). A release that showed nothing in all that time certainly fired nothing: early in the session
+    /// (bodies ignore releases for ~3 s after connecting) it is pressed once more; otherwise it throws
+    /// `releaseIgnored` (a full buffer is the usual cause: the runner downloads, then tries again).
+    package func release(
+        exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void
+    ) async throws -> Release {
+        try await refreshIfChanged()
+        guard case .ready = state else { throw try lostOrNotConnected() }
+        try requireShutterMode()
+        try await prepareFocus()
+        let holdsBulb = properties.shutterSpeed?.isBulb ?? false
+        let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
+        let held = holdsBulb ? exposureTime : nil
+        let before = releaseMark()
+        let releasedAt = session.started.elapsed
+        do {
+            try await pressRelease(holdingFor: held, after: beforeRelease)
+        } catch let failure as ReleaseHookFailure {
+            throw failure.underlying
+        }
+        session.images.noteRelease()
+        publish(.saving)
+        let limit =
+            (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
+        if let evidence = try await waitForRelease(since: before, timeout: limit) {
+            return try await confirmed(evidence)
+        }
+        guard releasedAt < configuration.startupReleaseSettle else {
+            throw SonyCameraError.releaseIgnored(waited: limit)
+        }
+        // Early in the session, and certain that nothing fired: press once more.
+        let settle = session.started.remaining(of: configuration.startupReleaseSettle)
+        if settle > .zero, let evidence = try await waitForRelease(since: before, timeout: settle) {
+            return try await confirmed(evidence)
+        }
+        try await pressRelease(holdingFor: held, after: {})
+        session.images.noteRelease()
+        note("the camera ignored the first shutter release after connecting; it was pressed again")
+        guard let evidence = try await waitForRelease(since: before, timeout: limit) else {
+            throw SonyCameraError.releaseIgnored(waited: limit)
+        }
+        return try await confirmed(evidence)
+    }
+
+    /// What the body showed so far: the counts a release must move.
+    private func releaseMark() -> ReleaseMark {
+        ReleaseMark(
+            images: session.images.mark, capturedEvents: session.images.capturedEvents,
+            waiting: properties.shootingFileInfo?.imageCount ?? 0,
+            shotsLeft: properties.currentValue(of: .remainingShots)?.integerValue)
+    }
+
+    /// The release record for `evidence`, with the buffer count as last read.
+    private func confirmed(_ evidence: ReleaseEvidence) async throws -> Release {
+        Release(evidence: evidence, imagesWaiting: properties.shootingFileInfo?.imageCount)
+    }
+
+    /// Waits at most `timeout` for the body to show a release since `mark`; nil when it showed none (after one
+    /// last read, for bodies that announce nothing).
+    private func waitForRelease(since mark: ReleaseMark, timeout: Duration) async throws -> ReleaseEvidence? {
+        let watch = Stopwatch(clock: clock)
+        var polls = PollBackoff(configuration.pollIntervals)
+        while true {
+            let generation = doorbell.generation
+            if let evidence = evidence(since: mark) { return evidence }
+            if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
+                || session.changedHints.contains(SonyPropertyCode.remainingShots.rawValue)
+                || session.changedHints.contains(0)
+            {
+                try await refreshProperties(full: false)
+                continue
+            }
+            guard case .ready = state else { throw try lostOrNotConnected() }
+            let left = watch.remaining(of: timeout)
+            guard left > .zero else { return nil }
+            if try await !waitForSignal(after: generation, timeout: left, polls: &polls) {
+                try await refreshProperties(full: false)
+                return evidence(since: mark)
+            }
+        }
+    }
+
+    /// How the body showed a release since `mark`, if it did.
+    private func evidence(since mark: ReleaseMark) -> ReleaseEvidence? {
+        if session.images.capturedEvents > mark.capturedEvents { return .capturedEvent }
+        if session.images.objectsAdded > mark.images.objectsAdded { return .imageWaiting }
+        if let waiting = properties.shootingFileInfo?.imageCount, waiting > mark.waiting { return .imageWaiting }
+        if let before = mark.shotsLeft, let now = properties.currentValue(of: .remainingShots)?.integerValue,
+            now < before
+        {
+            return .shotsLeft
+        }
+        return nil
+    }
+
+    // MARK: - The buffer
+
+    /// Fetches the oldest file waiting in the body's buffer into `destination` (see `RemoteCamera.nextImage`):
+    /// 0xD215 says whether one waits (read again after every download, p. 48: "the number of images times");
+    /// GetObjectInfo and GetObject (or GetPartialObject) of 0xFFFFC001 fetch it. When the buffer is empty,
+    /// waits at most `waitingAtMost` for an image to arrive (announced by 0xC201 or 0xD215).
+    package func nextImage(to destination: CaptureDestination, waitingAtMost: Duration) async throws -> SavedImage? {
+        try await refreshIfChanged()
+        guard case .ready = state else { throw try lostOrNotConnected() }
+        if session.bufferUnread || session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) {
+            try await refreshProperties(full: false)
+        }
+        if properties.shootingFileInfo?.hasImages != true {
+            guard try await waitForBufferedImage(timeout: waitingAtMost) else {
+                publish(.idle)
+                return nil
+            }
+        }
+        let info: ObjectInfo?
+        do {
+            info = try await objectInfo()
+        } catch SonyCameraError.noImageAtHandle(_) {
+            // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
+            session.bufferUnread = true
+            return nil
+        }
+        if let info, !info.filename.isEmpty, info.filename == session.lastDownloadedName {
+            // The body still offers the file just taken: its 0xD215 lags. Read it once more.
+            try await refreshProperties(full: true)
+            guard properties.shootingFileInfo?.hasImages == true else { return nil }
+            throw SonyCameraError.imagesStillWaiting(
+                fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
+        }
+        let image = try await download(info, to: destination)
+        session.lastDownloadedName = info?.filename ?? image.fileName
+        session.images.claim(upTo: session.images.objectsAdded)
+        session.bufferUnread = true
+        return image
+    }
+
+    /// Waits at most `timeout` for the buffer to hold an image; true when one waits.
+    private func waitForBufferedImage(timeout: Duration) async throws -> Bool {
+        let watch = Stopwatch(clock: clock)
+        var polls = PollBackoff(configuration.pollIntervals)
+        while properties.shootingFileInfo?.hasImages != true {
+            guard case .ready = state else { throw try lostOrNotConnected() }
+            let generation = doorbell.generation
+            let left = watch.remaining(of: timeout)
+            guard left > .zero else { return false }
+            if try await !waitForSignal(after: generation, timeout: left, polls: &polls) { return false }
+            if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
+                || session.changedHints.contains(0) || session.images.hasUnclaimedAnnouncement
+            {
+                try await refreshProperties(full: false)
+                session.images.claim(upTo: session.images.objectsAdded)
+            }
+        }
+        return true
+    }
+
+    /// Moves a fetched file (after its background fsync) into `folder` as `name`, durably, never over a file.
+    package func move(_ image: SavedImage, toFolder folder: URL, name: String) async throws -> SavedImage {
+        try await awaitSync(of: image.path)
+        let moved = try await ImageFile.move(path: image.path, toFolder: folder.path, name: name)
+        var record = image
+        record.fileName = moved.fileName
+        record.path = moved.path
+        return record
+    }
+
+    /// The body's save destination (0xD222, p. 459), small-JPEG transfer (0xD268, p. 491) and RAW+JPEG
+    /// transfer choice (0xD269, pp. 491-492), where it reports them.
+    package func transferSettings() -> TransferSettings {
+        var settings = TransferSettings()
+        switch properties.currentValue(of: .saveDestination)?.integerValue {
+        case 0x0001?: settings.destination = .host
+        case 0x0010?: settings.destination = .camera
+        case 0x0011?: settings.destination = .hostAndCamera
+        default: break
+        }
+        if let size = properties.currentValue(of: .stillImageTransSize)?.integerValue {
+            settings.smallJPEG = size == 0x02
+        }
+        switch properties.currentValue(of: .rawJPEGPCSaveImage)?.integerValue {
+        case 0x01?: settings.rawJPEGSent = "RAW & JPEG"
+        case 0x02?: settings.rawJPEGSent = "JPEG only"
+        case 0x03?: settings.rawJPEGSent = "RAW only"
+        case 0x04?: settings.rawJPEGSent = "RAW & HEIF"
+        case 0x05?: settings.rawJPEGSent = "HEIF only"
+        default: break
+        }
+        return settings
+    }
+}
+
+/// The counts a release must move, taken before it.
+struct ReleaseMark: Sendable {
+    /// ObjectAdded events and buffer reads so far.
+    let images: ImageLedger.Mark
+    /// Captured events (0xC206) so far.
+    let capturedEvents: Int
+    /// Files waiting in the buffer (0xD215) as last read.
+    let waiting: Int
+    /// Shots left on the card (0xD249), when the body reports it.
+    let shotsLeft: Int64?
+}

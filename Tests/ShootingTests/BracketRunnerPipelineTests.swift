@@ -1,0 +1,187 @@
+import Exposure
+import Foundation
+import Shooting
+import TestSupport
+import Testing
+
+/// Capture first, download behind: the runner fires frames without waiting for their images, downloads when
+/// the buffer limit is reached and at the end, and files what arrives by its EXIF (virtual time).
+@Suite(.timeLimit(.minutes(1))) struct BracketRunnerPipelineTests {
+    /// The camera calls as letters: `r` a release, `d` a download that brought an image.
+    private func pattern(_ camera: InMemoryCamera) async -> String {
+        await camera.calls.compactMap { call -> Character? in
+            switch call {
+            case .release: "r"
+            case .nextImage: "d"
+            default: nil
+            }
+        }.map(String.init).joined()
+    }
+
+    @Test func everyFrameFiresBeforeTheFirstDownload() async {
+        let camera = InMemoryCamera()
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 2, frames: 3)))
+        #expect(result.isComplete && result.completed == 6)
+        #expect(await pattern(camera) == "rrrrrrdddddd")
+    }
+
+    @Test func theBufferLimitDownloadsBeforeMoreFrames() async {
+        let camera = InMemoryCamera()
+        let runner = BracketRunner(
+            camera: camera, plan: plan(sets: 1, frames: 5),
+            configuration: .init(outputDirectory: URL(fileURLWithPath: "/nonexistent"), bufferLimit: 2))
+        let (result, _) = await runCollecting(runner)
+        #expect(result.isComplete)
+        #expect(await pattern(camera) == "rrddrrddrd")
+    }
+
+    @Test func aRawJPEGPairIsFiledUnderOneFrame() async {
+        var script = InMemoryCamera.Script()
+        script.rawJPEGShots = [1, 2]
+        let camera = InMemoryCamera(script: script)
+        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 2)))
+        #expect(result.isComplete)
+        let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
+        #expect(
+            saved.map { $0.saved?.images.map(\.fileName) ?? [] } == [
+                ["DSC10001.JPG", "DSC10001.ARW"], ["DSC10002.JPG", "DSC10002.ARW"]
+            ])
+    }
+
+    @Test func aFrameWhoseImageNeverArrivesIsShotAgainBeforeTheBracketEnds() async {
+        var script = InMemoryCamera.Script()
+        script.lostImageAtShots = [2]
+        let camera = InMemoryCamera(script: script)
+        let recorder = RecordingRecorder()
+        let shootPlan = plan(sets: 1, frames: 3)
+        let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan, recorder: recorder))
+        #expect(result.isComplete && result.completed == 3)
+        // Frame 2 fired twice: once lost, once downloaded.
+        #expect(await camera.shotSettings == [speed(1000), speed(500), speed(250), speed(500)].map { .timed($0) })
+        let second = ShootPosition(set: 1, frame: 2)
+        #expect(await recorder.entries.filter { $0 == .willFire(second) }.count == 2)
+        let notes = events.compactMap { event -> String? in
+            if case .cameraNote(let text) = event { return text }
+            return nil
+        }
+        #expect(notes == ["no image of set 1, frame 2 (1/500) arrived from the camera; it is shot again"])
+    }
+
+    @Test func anImageThatKeepsVanishingStopsTheRunResumable() async {
+        var script = InMemoryCamera.Script()
+        script.lostImageAtShots = [1, 2, 3]
+        let camera = InMemoryCamera(script: script)
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 1)))
+        #expect(result.failure as? ShootingError == .imageNeverArrived(position: .start, attempts: 3))
+        #expect(result.resumePosition == .start && result.completed == 0)
+    }
+
+    @Test func anImageOfNoFrameIsSetApartAsUnmatchedAndTheShootGoesOn() async {
+        var script = InMemoryCamera.Script()
+        script.strayImages = [ShutterSpeed(numerator: 15, denominator: 1)]
+        let camera = InMemoryCamera(script: script)
+        let recorder = RecordingRecorder()
+        let (result, events) = await runCollecting(
+            makeRunner(camera, plan: plan(sets: 1, frames: 2), recorder: recorder))
+        #expect(result.isComplete && result.completed == 2)
+        let moves = await camera.moves
+        #expect(moves.map(\.folder) == ["unmatched"] && moves.map(\.name) == ["STRAY1-15s.JPG"])
+        let first = events.compactMap { $0.progress }.first { $0.phase == .saved }
+        #expect(first?.saved?.unmatchedImages.map(\.fileName) == ["STRAY1-15s.JPG"])
+        #expect(first?.saved?.images.map(\.fileName) == ["DSC10001.ARW"])
+    }
+
+    @Test func aReleaseIgnoredWithImagesWaitingDownloadsThemFirst() async {
+        var script = InMemoryCamera.Script()
+        script.bufferCapacity = 2
+        let camera = InMemoryCamera(script: script)
+        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 4)))
+        #expect(result.isComplete && result.completed == 4)
+        #expect(await pattern(camera) == "rrrddrrdd")
+        #expect(
+            events.contains {
+                if case .cameraNote(let text) = $0 {
+                    text.contains("ignored a release while images waited")
+                } else {
+                    false
+                }
+            })
+    }
+
+    @Test func aSpeedRefusedWhileImagesWaitIsSetAgainAfterTheDownload() async {
+        var script = InMemoryCamera.Script()
+        script.refusesSpeedWhileBuffered = true
+        let camera = InMemoryCamera(script: script)
+        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
+        #expect(result.isComplete && result.completed == 3)
+        #expect(await pattern(camera) == "rdrdrd")
+        let notes = events.filter { if case .cameraNote = $0 { true } else { false } }
+        #expect(notes.count == 1) // said once
+    }
+
+    @Test func withoutDownloadsAConfirmedReleaseCompletesTheFrame() async {
+        let camera = InMemoryCamera()
+        let runner = BracketRunner(
+            camera: camera, plan: plan(sets: 1, frames: 3),
+            configuration: .init(outputDirectory: URL(fileURLWithPath: "/nonexistent"), downloads: false))
+        let (result, events) = await runCollecting(runner)
+        #expect(result.isComplete && result.completed == 3)
+        #expect(await pattern(camera) == "rrr")
+        let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
+        #expect(saved.count == 3 && saved.allSatisfy { $0.saved?.images.isEmpty == true })
+    }
+
+    @Test func resumingDownloadsWhatTheCameraHoldsBeforeFiring() async {
+        // The journal says frames 1 and 2 fired; the camera still holds both images.
+        var script = InMemoryCamera.Script()
+        script.strayImages = [speed(1000), speed(500)]
+        let camera = InMemoryCamera(script: script)
+        let recorder = RecordingRecorder()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder)
+        async let events = collect(runner.events)
+        let result = await runner.run(from: .start, resuming: ResumeState(inCamera: [frame(1), frame(2)]))
+        _ = await events
+        #expect(result.isComplete && result.completed == 3 && result.capturedThisRun == 3)
+        // Only frame 3 fired; 1 and 2 came from the camera first.
+        #expect(await camera.shotSettings == [.timed(speed(250))])
+        #expect(await pattern(camera) == "ddrd")
+        #expect(
+            await recorder.entries.filter { if case .willFire = $0 { true } else { false } } == [.willFire(frame(3))])
+    }
+
+    @Test func resumingShootsAgainAFrameWhoseImageIsGoneFromTheCamera() async {
+        var script = InMemoryCamera.Script()
+        script.strayImages = [speed(1000)]
+        let camera = InMemoryCamera(script: script)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3))
+        async let events = collect(runner.events)
+        let result = await runner.run(from: .start, resuming: ResumeState(inCamera: [frame(1), frame(2)]))
+        _ = await events
+        #expect(result.isComplete && result.completed == 3)
+        #expect(await camera.shotSettings == [.timed(speed(500)), .timed(speed(250))])
+    }
+
+    @Test func resumingSkipsFramesAlreadySavedAfterTheStart() async {
+        let camera = InMemoryCamera()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4))
+        async let events = collect(runner.events)
+        let result = await runner.run(from: frame(2), resuming: ResumeState(saved: [frame(3)]))
+        _ = await events
+        #expect(result.isComplete && result.completed == 4 && result.capturedThisRun == 2)
+        #expect(await camera.shotSettings == [.timed(speed(500)), .timed(speed(125))])
+    }
+
+    @Test func theLastFrameFiredSaysHowManyWaitToBeDownloaded() async {
+        let (_, events) = await runCollecting(makeRunner(InMemoryCamera(), plan: plan(sets: 1, frames: 3)))
+        let allFired = events.compactMap { event -> Int? in
+            if case .allFired(let waiting) = event { return waiting }
+            return nil
+        }
+        #expect(allFired == [3])
+        let downloads = events.filter { if case .fileDownloaded = $0 { true } else { false } }
+        #expect(downloads.count == 3)
+    }
+}
+
+/// `(set 1, frame n)`.
+func frame(_ number: Int) -> ShootPosition { ShootPosition(set: 1, frame: number) }
