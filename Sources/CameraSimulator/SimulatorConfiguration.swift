@@ -17,7 +17,7 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var fastestShutterDenominator: Int = 8000
     /// The mode dial position at start-up.
     package var exposureMode: SimulatedExposureMode = .manual
-    /// Size of every generated JPEG in bytes.
+    /// Size of every generated JPEG or ARW in bytes (a small-size JPEG is 1/16 of it, at least 4096).
     package var imageSize: Int = 200_000
     /// Shots left on the card at start (0xD249); each stored image takes one, and a full card fires nothing.
     package var cardShots: Int = 9_999
@@ -71,7 +71,7 @@ package struct SimulatorConfiguration: Sendable, Equatable {
         --protocol 2|3            Sony protocol 2.00 (shutter by notch steps) or 3.00 (default)
         --max-shutter 1/N         fastest shutter speed, 1/4000 or 1/8000 (default 1/8000)
         --mode M|A|S|P            exposure mode dial at start (default M)
-        --image-size BYTES        size of each generated JPEG (default 200000)
+        --image-size BYTES        size of each generated JPEG or ARW (default 200000)
         --card-shots N            shots left on the memory card at start (default 9999; a full card fires nothing)
         --battery PERCENT         battery level the body reports (default 100)
         --rtt MS                  added round-trip delay per request

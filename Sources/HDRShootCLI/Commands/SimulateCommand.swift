@@ -12,7 +12,7 @@ enum SimulateCommand {
         ("protocol", "<2|3>", "Sony protocol 2.00 (shutter by notch steps) or 3.00.", "3"),
         ("max-shutter", "<1/4000|1/8000>", "Fastest shutter speed of the body.", "1/8000"),
         ("mode", "<M|A|S|P>", "Exposure mode dial at start.", "M"),
-        ("image-size", "<bytes>", "Size of each generated JPEG.", "200000"),
+        ("image-size", "<bytes>", "Size of each generated JPEG or ARW.", "200000"),
         ("card-shots", "<n>", "Shots left on the memory card (0xD249); a full card fires nothing.", "9999"),
         ("battery", "<percent>", "Battery level the body reports (0xD218).", "100"),
         ("rtt", "<ms>", "Added round-trip delay per request.", nil),
