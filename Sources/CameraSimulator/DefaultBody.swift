@@ -57,6 +57,7 @@ enum DefaultBody {
                 code: QuirkProperty.remainingShots, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
                 currentValue: .uint32(UInt32(clamping: configuration.cardShots)),
                 form: .range(minimum: .uint32(0), maximum: .uint32(UInt32.max), step: .uint32(1))))
+        properties = withImageSettings(properties, configuration: configuration)
         if quirks.shutterListInD229, let shutter = properties.first(where: { $0.code == .shutterSpeed }) {
             // The speeds 0xD20D no longer lists, in its encoding; read only, follows 0xD20D.
             properties.append(
@@ -64,6 +65,42 @@ enum DefaultBody {
                     code: QuirkProperty.shutterSpeedList, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
                     currentValue: shutter.currentValue,
                     form: .enumeration(settable: [], supported: shutter.supportedValues)))
+        }
+        return properties
+    }
+
+    /// The quality (0x5004) and save destination (0xD222) set as configured, and the transfer settings a body
+    /// shows when stills go to the host: 0xD268 Still Image Trans Size, and 0xD269 RAW+J PC Save Image with
+    /// RAW+JPEG only (reference pp. 459, 491-492).
+    private static func withImageSettings(
+        _ table: [SonyPropertyDescriptor], configuration: SimulatorConfiguration
+    ) -> [SonyPropertyDescriptor] {
+        var properties = table
+        if let index = properties.firstIndex(where: { $0.code == .compressionSetting }) {
+            properties[index].currentValue = .uint8(configuration.fileFormat.compressionSetting)
+        }
+        if let index = properties.firstIndex(where: { $0.code == .saveDestination }) {
+            // Get only (p. 459): the remote reads where stills go, the photographer sets it on the body.
+            let destinations: [PTPValue] = SimulatedSaveDestination.allCases.map { .uint16($0.sonyValue.rawValue) }
+            properties[index].currentValue = .uint16(configuration.saveDestination.sonyValue.rawValue)
+            properties[index].form = .enumeration(settable: [], supported: destinations)
+        }
+        guard configuration.saveDestination != .camera else { return properties }
+        let sizes: [PTPValue] = [.uint8(TransferProperty.original), .uint8(TransferProperty.smallSizeJPEG)]
+        properties.append(
+            SonyPropertyDescriptor(
+                code: TransferProperty.stillImageTransSize, dataType: .uint8,
+                factoryValue: .uint8(TransferProperty.original), currentValue: .uint8(TransferProperty.original),
+                form: .enumeration(settable: sizes, supported: sizes)))
+        if configuration.fileFormat == .rawAndJPEG {
+            let choices: [PTPValue] = [TransferProperty.rawAndJPEG, TransferProperty.jpegOnly, TransferProperty.rawOnly]
+                .map { .uint8($0) }
+            properties.append(
+                SonyPropertyDescriptor(
+                    code: TransferProperty.rawJPEGSaveImage, dataType: .uint8,
+                    factoryValue: .uint8(TransferProperty.rawAndJPEG),
+                    currentValue: .uint8(TransferProperty.rawAndJPEG),
+                    form: .enumeration(settable: choices, supported: choices)))
         }
         return properties
     }
@@ -124,7 +161,7 @@ enum DefaultBody {
             SonyPropertyDescriptor(
                 code: .iso, dataType: .uint32, factoryValue: .uint32(0xFF_FFFF), currentValue: .uint32(100),
                 form: .enumeration(settable: isos, supported: isos)),
-            // StillImageSaveDestination (u16): to the host, display only (as on the RX100M7).
+            // StillImageSaveDestination (u16): to the host (see `withImageSettings`), display only (as on the RX100M7).
             SonyPropertyDescriptor(
                 code: .saveDestination, dataType: .uint16, enabled: .displayOnly, factoryValue: .uint16(0),
                 currentValue: .uint16(SonySaveDestination.host.rawValue),

@@ -1,8 +1,9 @@
 import ImageMetadata
 
-/// A valid JPEG of an exact size, produced in slices so that a 25 MB image is never built in memory.
+/// A valid JPEG (or a Sony ARW, see GeneratedImage+ARW.swift) of an exact size, produced in slices so that a
+/// 25 MB image is never built in memory.
 ///
-/// Layout: SOI, then either an EXIF APP1 (as a Sony body writes it: no JFIF header) or a JFIF APP0,
+/// JPEG layout: SOI, then either an EXIF APP1 (as a Sony body writes it: no JFIF header) or a JFIF APP0,
 /// a comment naming the shot, as many padding comment segments (COM, 0xFFFE) as the size needs, then
 /// a tiny but complete 8x8 grey baseline image (DQT, SOF0, DHT, SOS, one scan byte, EOI). Decoders
 /// skip comment segments, so every size from `minimumSize(comment:exif:)` up is a real JPEG.
@@ -11,14 +12,29 @@ package struct GeneratedImage: Sendable, Equatable {
     package let size: Int
     /// The file name the camera reports for it, e.g. `DSC00001_1-250s.JPG`.
     package let fileName: String
-    /// The EXIF fields its APP1 segment carries (nil: no EXIF, a JFIF APP0 instead).
+    /// The EXIF fields it carries (nil: no EXIF, a JFIF APP0 instead).
     package let exif: ExifFields?
-    /// The bytes before the padding segments (SOI, APP0, the naming comment).
-    private let head: [UInt8]
-    /// Padding comment segments after the head: (length including marker, how many in a row).
-    private let padding: [PaddingRun]
+    /// How the bytes are laid out.
+    let layout: Layout
 
-    private struct PaddingRun: Sendable, Equatable {
+    /// The two kinds of file a body writes, each described by what is needed to produce any slice of it.
+    indirect enum Layout: Sendable, Equatable {
+        /// A JPEG: the bytes before the padding segments (SOI, APP1 or APP0, the naming comment), then the
+        /// padding comment segments, then the tiny image.
+        case jpeg(head: [UInt8], padding: [PaddingRun])
+        /// A TIFF-structured RAW (ARW): the TIFF head, the embedded preview JPEG right after it, then zeros
+        /// (standing for the sensor data) up to the size.
+        case raw(head: [UInt8], preview: GeneratedImage)
+    }
+
+    /// What kind of file this is.
+    package var format: GeneratedImageFormat {
+        if case .raw = layout { return .arw }
+        return .jpeg
+    }
+
+    /// Padding comment segments in a row: each `length` bytes including its marker, `repeats` of them.
+    struct PaddingRun: Sendable, Equatable {
         let length: Int
         let repeats: Int
     }
@@ -42,7 +58,7 @@ package struct GeneratedImage: Sendable, Equatable {
         // Fewer than 4 spare bytes cannot form a segment of their own: lengthen the naming comment instead.
         let extra = spare < 4 ? spare : 0
         spare -= extra
-        head = Self.head(exif: exif, comment: comment, extra: extra)
+        let head = Self.head(exif: exif, comment: comment, extra: extra)
         var runs: [PaddingRun] = []
         let full = spare / Self.maximumSegment
         let rest = spare % Self.maximumSegment
@@ -57,7 +73,15 @@ package struct GeneratedImage: Sendable, Equatable {
             runs.append(PaddingRun(length: Self.maximumSegment - 4, repeats: 1))
             runs.append(PaddingRun(length: rest + 4, repeats: 1))
         }
-        padding = runs
+        layout = .jpeg(head: head, padding: runs)
+    }
+
+    /// An image with an explicit layout (the ARW initialiser builds one).
+    init(size: Int, fileName: String, exif: ExifFields?, layout: Layout) {
+        self.size = size
+        self.fileName = fileName
+        self.exif = exif
+        self.layout = layout
     }
 
     /// The bytes in `range`, clamped to the image; cost is proportional to the slice, not the image.
@@ -66,6 +90,15 @@ package struct GeneratedImage: Sendable, Equatable {
         let upper = min(size, range.upperBound)
         guard lower < upper else { return [] }
         let window = lower..<upper
+        switch layout {
+        case let .jpeg(head, padding): return jpegBytes(in: window, head: head, padding: padding)
+        case let .raw(head, preview): return rawBytes(in: window, head: head, preview: preview)
+        }
+    }
+
+    private func jpegBytes(in window: Range<Int>, head: [UInt8], padding: [PaddingRun]) -> [UInt8] {
+        let lower = window.lowerBound
+        let upper = window.upperBound
         var out = [UInt8](repeating: Self.paddingByte, count: upper - lower)
         Self.copy(head, at: 0, into: &out, window: window)
         var offset = head.count
@@ -97,7 +130,7 @@ package struct GeneratedImage: Sendable, Equatable {
         return [0xFF, 0xFE, UInt8(truncatingIfNeeded: field >> 8), UInt8(truncatingIfNeeded: field)]
     }
 
-    private static func copy(_ source: [UInt8], at position: Int, into out: inout [UInt8], window: Range<Int>) {
+    static func copy(_ source: [UInt8], at position: Int, into out: inout [UInt8], window: Range<Int>) {
         let lower = max(position, window.lowerBound)
         let upper = min(position + source.count, window.upperBound)
         guard lower < upper else { return }

@@ -49,6 +49,12 @@ struct QuirkState: Sendable {
     private(set) var objectInfoDefect: ObjectInfoDefect?
     /// Whether Long Exposure NR starts ON.
     private(set) var longExposureNR = false
+    /// Whether 0xD215 counts captures (a RAW+JPEG pair as one) instead of files.
+    private(set) var shootingFileInfoCountsCaptures = false
+    /// Whether a shutter speed set is ignored while captures wait or process.
+    private(set) var speedIgnoredWhileBuffered = false
+    /// Whether a release is answered busy while a capture processes or waits (a one-image buffer).
+    private(set) var busyWhileBuffered = false
 
     init(_ quirks: [SimulatorQuirk]) {
         for quirk in quirks {
@@ -72,6 +78,9 @@ struct QuirkState: Sendable {
             case .objectInfoEmpty: objectInfoDefect = .empty
             case .objectInfoGarbled: objectInfoDefect = .garbled
             case .longExposureNR: longExposureNR = true
+            case .shootingFileInfoCountsCaptures: shootingFileInfoCountsCaptures = true
+            case .speedIgnoredWhileBuffered: speedIgnoredWhileBuffered = true
+            case .busyWhileBuffered: busyWhileBuffered = true
             }
         }
     }

@@ -7,28 +7,41 @@ extension SimulatedCamera {
     /// Highest file number on a Sony card (DSC09999); the next file is DSC00001 again, as a body starts a new folder.
     static let highestFileNumber = 9999
 
-    /// The JPEG frame `frame` leaves in the buffer: named by its file number, carrying the EXIF a body writes.
+    /// The file of kind `kind` a capture leaves in the buffer: named by its file number, carrying the EXIF a
+    /// body writes (the JPEG and the ARW of a RAW+JPEG capture share the number, the EXIF and the stem).
     ///
     /// The file number counts frames since the simulator started, so it carries on across sessions (a
     /// reconnect does not start again at DSC00001), like the numbering of a real card.
-    func makeImage(frame: Int, shutterValue: UInt32, started: Duration, exposure: Duration) -> GeneratedImage {
-        let value = SonyShutterValue(rawValue: shutterValue)
+    func makeImage(_ capture: Capture, kind: FileKind) -> GeneratedImage {
+        let value = SonyShutterValue(rawValue: capture.shutterValue)
         let clock = configuration.cameraClock ?? SimulatorConfiguration.defaultCameraClock
         let exif = ExifFields(
-            exposureTime: Self.exposureTime(of: value, held: exposure),
-            dateTimeOriginal: clock.adding(seconds: Int(started.components.seconds)).exifString,
+            exposureTime: Self.exposureTime(of: value, held: capture.exposure),
+            dateTimeOriginal: clock.adding(seconds: Int(capture.started.components.seconds)).exifString,
             make: "SONY", model: datasets.modelName)
-        return GeneratedImage(
-            size: configuration.imageSize, fileName: Self.fileName(frame: frame, label: value.label),
-            comment: "hdrshoot simulator frame \(frame) shutter \(value.label)", exif: exif)
+        let comment = "hdrshoot simulator frame \(capture.frame) shutter \(value.label)"
+        let smallSize = max(configuration.imageSize / 16, Self.smallJPEGMinimum)
+        switch kind {
+        case .jpeg, .smallJPEG:
+            return GeneratedImage(
+                size: kind == .jpeg ? configuration.imageSize : smallSize,
+                fileName: Self.fileName(frame: capture.frame, label: value.label, format: .jpeg), comment: comment,
+                exif: exif)
+        case .raw:
+            // The preview a body embeds is a small JPEG too; zeros for the sensor data fill up to the size.
+            return GeneratedImage(
+                rawSize: configuration.imageSize,
+                fileName: Self.fileName(frame: capture.frame, label: value.label, format: .arw), exif: exif,
+                previewSize: smallSize, comment: comment)
+        }
     }
 
-    /// `DSC00001_1-250s.JPG`: the card's file number (1...9999, then 1 again) and the speed, for people
-    /// reading a folder.
-    static func fileName(frame: Int, label: String) -> String {
+    /// `DSC00001_1-250s.JPG` (`.ARW` for a RAW): the card's file number (1...9999, then 1 again) and the speed,
+    /// for people reading a folder.
+    static func fileName(frame: Int, label: String, format: GeneratedImageFormat = .jpeg) -> String {
         let number = String((max(frame, 1) - 1) % highestFileNumber + 1)
         return "DSC" + String(repeating: "0", count: 5 - number.count) + number + "_" + CaptureRecord.fileLabel(label)
-            + ".JPG"
+            + "." + format.fileExtension
     }
 
     /// EXIF ExposureTime of a frame: the set speed exactly as Sony encodes it (`1/250`, `25/10`), whatever

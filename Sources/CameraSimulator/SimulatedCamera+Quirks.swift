@@ -59,12 +59,12 @@ extension SimulatedCamera {
     mutating func propertiesRead() {
         guard shootingFileInfoLagging else { return }
         shootingFileInfoLagging = false
-        if buffered == nil { setValue(.uint16(SonyShootingFileInfo.empty.rawValue), of: .shootingFileInfo) }
+        updateShootingFileInfo()
     }
 
     /// The GetObjectInfo data phase, defective under `objectinfo-empty` / `objectinfo-garbled`.
-    func objectInfo(for image: GeneratedImage) -> [UInt8] {
-        let real = datasets.objectInfo(for: image)
+    func objectInfo(for file: BufferedImage) -> [UInt8] {
+        let real = datasets.objectInfo(for: file.image, sequenceNumber: file.sequenceNumber)
         switch quirks.objectInfoDefect {
         case nil: return real
         case .garbled: return Array(real.prefix(7))

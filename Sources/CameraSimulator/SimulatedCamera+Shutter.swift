@@ -39,14 +39,20 @@ extension SimulatedCamera {
         }
     }
 
-    /// S2 down: fires a frame, unless the body is busy or a quirk takes the release without firing.
+    /// S2 down: fires a frame, unless the body is busy, its buffer is full, or a quirk takes the release
+    /// without firing.
     mutating func pressS2(now: Duration) -> CameraAction {
         if faults.takeBusyCapture() { return .reply(CameraReply(.deviceBusy)) }
-        // A body still exposing, processing, or holding the previous image answers busy.
-        guard shutter == .idle, buffered == nil, !s2Held else { return .reply(CameraReply(.deviceBusy)) }
+        // A body still exposing or taking its dark frame answers busy; processing runs behind the shutter.
+        guard shutter == .idle, !s2Held else { return .reply(CameraReply(.deviceBusy)) }
+        // busy-while-buffered: a one-image body is busy until its image is processed and fetched.
+        if quirks.busyWhileBuffered && capturesHeld > 0 { return .reply(CameraReply(.deviceBusy)) }
         s2Held = true
-        // startup-nofire, af-lock, af-fail: the release is taken (OK) and nothing fires.
-        guard releaseFires(now: now) else { return .reply(CameraReply(.ok)) }
+        // A full buffer, startup-nofire, af-lock, af-fail: the release is taken (OK) and nothing fires, as
+        // SDIO_ControlDevice answers OK when the camera fails to release (reference p. 114).
+        guard capturesHeld < configuration.bufferCapacity, releaseFires(now: now) else {
+            return .reply(CameraReply(.ok))
+        }
         let frame = frameCount + 1
         if let mode = faults.takeModeChange(beforeFrame: frame) { turnDial(to: mode) }
         frameCount = frame
@@ -57,7 +63,9 @@ extension SimulatedCamera {
         }
         // BULB: exposing until S2 is released, however long the client holds it (its image records that time);
         // `--exposure-cap` only shortens a dark frame after it.
-        shutter = .exposing(frame: frame, value: value.rawValue, started: now, ends: ends)
+        let capture = Capture(
+            frame: frame, shutterValue: value.rawValue, started: now, exposure: .zero, files: filePlan())
+        shutter = .exposing(capture, ends: ends)
         advance(to: now)
         if faults.dropsAtFrame(frame) { return .drop }
         return .reply(CameraReply(.ok))
@@ -67,8 +75,9 @@ extension SimulatedCamera {
     @discardableResult
     mutating func releaseS2(now: Duration) -> CameraReply {
         s2Held = false
-        if case let .exposing(frame, value, started, ends) = shutter, SonyShutterValue(rawValue: value).isBulb {
-            finishExposure(frame: frame, value: value, started: started, ends: min(now, ends ?? now), cutByCap: false)
+        if case let .exposing(capture, ends) = shutter, SonyShutterValue(rawValue: capture.shutterValue).isBulb {
+            finishExposure(capture, ends: min(now, ends ?? now), cutByCap: false)
+            advance(to: now)
         }
         return CameraReply(.ok)
     }
@@ -78,16 +87,32 @@ extension SimulatedCamera {
         return min(duration, cap)
     }
 
-    /// Ends an exposure; `cutByCap` is true when a deadline ended it (timed speed or a BULB cut by the cap).
-    mutating func finishExposure(frame: Int, value: UInt32, started: Duration, ends: Duration, cutByCap: Bool) {
-        let exposure = ends - started
-        var record = CaptureRecord(frame: frame, started: started, shutterValue: value, exposure: exposure)
+    /// Ends an exposure (the shutter closes: SDIE_CapturedEvent 0xC206, reference p. 676); `cutByCap` is true
+    /// when a deadline ended it (timed speed or a BULB cut by the cap). Callers let time run on (`advance`)
+    /// so a zero dark frame or processing time completes at once.
+    mutating func finishExposure(_ exposing: Capture, ends: Duration, cutByCap: Bool) {
+        var capture = exposing
+        capture.exposure = ends - capture.started
         // Long Exposure NR: a dark frame as long as the exposure, before processing; busy meanwhile.
-        let darkFrame = noiseReduction(value: value, exposure: exposure, cutByCap: cutByCap).map(capped)
+        let darkFrame = noiseReduction(value: capture.shutterValue, exposure: capture.exposure, cutByCap: cutByCap)
+            .map(capped)
+        var record = CaptureRecord(
+            frame: capture.frame, started: capture.started, shutterValue: capture.shutterValue,
+            exposure: capture.exposure)
         if let darkFrame { record.noiseReductionSeconds = CameraSimulator.seconds(darkFrame) }
         finishedCaptures.append(record)
-        let readyAt = ends + (darkFrame ?? .zero) + configuration.processingTime
-        shutter = .processing(frame: frame, value: value, started: started, exposure: exposure, readyAt: readyAt)
-        if readyAt == ends { advance(to: ends) }
+        events.append(PTPEvent(code: .capturedEvent, transactionID: 0xFFFF_FFFF, parameters: []))
+        if let darkFrame {
+            shutter = .darkFrame(capture, ends: ends + darkFrame)
+        } else {
+            shutterFreed(capture, at: ends)
+        }
+    }
+
+    /// The shutter is free again at `time` (exposure or dark frame over): the capture processes behind it for
+    /// `processingTime`, then its files join the buffer.
+    mutating func shutterFreed(_ capture: Capture, at time: Duration) {
+        shutter = .idle
+        processing.append(ProcessingCapture(capture: capture, readyAt: time + configuration.processingTime))
     }
 }

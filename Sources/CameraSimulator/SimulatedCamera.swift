@@ -6,14 +6,14 @@ import SonyProtocol
 /// answers, events and capture records come out. No sockets, no clocks: `now` is passed in as the
 /// time since the simulator started, so every behaviour is testable in virtual time.
 package struct SimulatedCamera: Sendable {
-    /// Where the shutter is in its cycle.
+    /// Where the shutter is in its cycle; processing happens behind it (see `processing`).
     package enum ShutterState: Sendable, Equatable {
-        /// Ready to fire.
+        /// Ready to fire (images may still be processing or waiting in the buffer).
         case idle
         /// The sensor is exposing; `ends` is nil for a BULB exposure still held by S2.
-        case exposing(frame: Int, value: UInt32, started: Duration, ends: Duration?)
-        /// Exposure over; the image is being processed until `readyAt`.
-        case processing(frame: Int, value: UInt32, started: Duration, exposure: Duration, readyAt: Duration)
+        case exposing(Capture, ends: Duration?)
+        /// Exposure over, the Long Exposure NR dark frame runs until `ends`: the body answers a release busy.
+        case darkFrame(Capture, ends: Duration)
     }
 
     /// Whether a PTP session is open.
@@ -22,16 +22,6 @@ package struct SimulatedCamera: Sendable {
         case closed
         /// OpenSession succeeded with this session id.
         case open(sessionID: UInt32)
-    }
-
-    /// An image waiting in the camera's buffer as object 0xFFFFC001.
-    package struct BufferedImage: Sendable, Equatable {
-        /// The frame that produced it.
-        package var frame: Int
-        /// The raw 0xD20D value it was shot at.
-        package var shutterValue: UInt32
-        /// The JPEG.
-        package var image: GeneratedImage
     }
 
     let configuration: SimulatorConfiguration
@@ -47,7 +37,10 @@ package struct SimulatedCamera: Sendable {
     package internal(set) var shutter: ShutterState = .idle
     /// The property layout agreed in SDIO_GetExtDeviceInfo: the older of the host's and the body's versions.
     package private(set) var negotiatedVersion: SonyProtocolVersion
-    package internal(set) var buffered: BufferedImage?
+    /// Files waiting in the buffer, oldest first: the first is object 0xFFFFC001 (reference p. 47).
+    package internal(set) var buffer: [BufferedImage] = []
+    /// Captures whose exposure (and dark frame) ended, processing behind the shutter, oldest first.
+    package internal(set) var processing: [ProcessingCapture] = []
     /// Frames fired so far.
     package internal(set) var frameCount = 0
     /// Operation requests received so far (all connections), counted from 1 by the faults.
@@ -107,9 +100,10 @@ package struct SimulatedCamera: Sendable {
         var deadlines: [Duration] = []
         switch shutter {
         case .idle: break
-        case let .exposing(_, _, _, ends): if let ends { deadlines.append(ends) }
-        case let .processing(_, _, _, _, readyAt): deadlines.append(readyAt)
+        case let .exposing(_, ends): if let ends { deadlines.append(ends) }
+        case let .darkFrame(_, ends): deadlines.append(ends)
         }
+        if let ready = processing.first?.readyAt { deadlines.append(ready) }
         if let pendingStep { deadlines.append(pendingStep.appliesAt) }
         if let idleDropAt { deadlines.append(idleDropAt) }
         if let focusSettlesAt { deadlines.append(focusSettlesAt) }
@@ -169,14 +163,18 @@ package struct SimulatedCamera: Sendable {
                 continue
             }
             switch shutter {
-            case let .exposing(frame, value, started, ends?) where ends == deadline:
-                finishExposure(frame: frame, value: value, started: started, ends: ends, cutByCap: true)
-            case let .processing(frame, value, started, exposure, readyAt) where readyAt == deadline:
-                shutter = .idle
-                storeImage(frame: frame, value: value, started: started, exposure: exposure)
-            default:
-                return
+            case let .exposing(capture, ends?) where ends == deadline:
+                finishExposure(capture, ends: ends, cutByCap: true)
+                continue
+            case let .darkFrame(capture, ends) where ends == deadline:
+                shutterFreed(capture, at: ends)
+                continue
+            case .idle, .exposing, .darkFrame:
+                break
             }
+            guard let first = processing.first, first.readyAt == deadline else { return }
+            processing.removeFirst()
+            storeFiles(of: first.capture)
         }
     }
 
@@ -252,27 +250,16 @@ package struct SimulatedCamera: Sendable {
             guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
                 return .reply(CameraReply(.invalidObjectHandle))
             }
-            return .reply(.ok(data: objectInfo(for: buffered.image)))
+            return .reply(.ok(data: objectInfo(for: buffered)))
         case .getObject:
-            guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
-                return .reply(CameraReply(.invalidObjectHandle))
-            }
-            let image = buffered.image
-            imageDelivered()
-            // transfer-long / transfer-short: more or fewer bytes than ObjectInfo announced (wire still valid).
-            let sent = max(0, image.size + quirks.transferDelta)
-            return .reply(CameraReply(.ok, data: .image(image, range: 0..<sent)))
+            return .reply(getObject(handle: parameter(0)))
         case .getPartialObject:
-            guard parameter(0) == SonyObjectHandle.stillImage, let buffered else {
-                return .reply(CameraReply(.invalidObjectHandle))
-            }
-            let image = buffered.image
-            let offset = Int(parameter(1))
-            guard offset <= image.size else { return .reply(CameraReply(.invalidParameter)) }
-            let end = min(image.size, offset + Int(parameter(2)))
-            if end == image.size { imageDelivered() }
-            return .reply(
-                CameraReply(.ok, parameters: [UInt32(end - offset)], data: .image(image, range: offset..<end)))
+            return .reply(partialObject(handle: parameter(0), offset: UInt64(parameter(1)), maximum: parameter(2)))
+        case SimulatorOperation.getPartialLargeObject:
+            // p. 119: the offset as two u32 parameters (low, high); "all the rest" (0xFFFFFFFF) is not supported.
+            guard parameter(3) != 0xFFFF_FFFF else { return .reply(CameraReply(.parameterNotSupported)) }
+            let offset = UInt64(parameter(2)) << 32 | UInt64(parameter(1))
+            return .reply(partialObject(handle: parameter(0), offset: offset, maximum: parameter(3)))
         default:
             return .reply(CameraReply(.operationNotSupported))
         }
@@ -294,6 +281,8 @@ package struct SimulatedCamera: Sendable {
         if code == .shutterSpeed && !negotiatedVersion.setsShutterSpeedAbsolutely {
             return CameraReply(.ok)
         }
+        // speed-ignored-while-buffered: OK, and nothing changes while the body holds captures.
+        if code == .shutterSpeed, quirks.speedIgnoredWhileBuffered, isBusyWithCaptures { return CameraReply(.ok) }
         // direct-set-refused / direct-set-ignored: a 3.00 body that only moves the shutter by notches.
         if code == .shutterSpeed, let directSet = quirks.directSet {
             switch directSet {
@@ -335,30 +324,6 @@ package struct SimulatedCamera: Sendable {
         let offered = properties[index].supportedValues.compactMap(SonyShutterValue.init)
         guard let target = SonyShutterStepping.value(after: notches, from: current, in: offered) else { return }
         setValue(target.ptpValue, at: index)
-    }
-
-    private mutating func storeImage(frame: Int, value: UInt32, started: Duration, exposure: Duration) {
-        let image = makeImage(frame: frame, shutterValue: value, started: started, exposure: exposure)
-        buffered = BufferedImage(frame: frame, shutterValue: value, image: image)
-        if case let .uint32(left)? = self.value(of: QuirkProperty.remainingShots), left > 0 {
-            setValue(.uint32(left - 1), of: QuirkProperty.remainingShots)
-        }
-        setValue(.uint16(SonyShootingFileInfo.waiting(1).rawValue), of: .shootingFileInfo)
-        events.append(
-            PTPEvent(code: .sonyObjectAdded, transactionID: 0xFFFF_FFFF, parameters: [SonyObjectHandle.stillImage]))
-    }
-
-    private mutating func imageDelivered() {
-        // The never-idle fault keeps the image (and 0xD215 = 0x8001) in the buffer for good.
-        guard !faults.neverIdle else { return }
-        buffered = nil
-        if quirks.shootingFileInfoLag {
-            // d215-lag: 0xD215 keeps saying 0x8001 for one more 0x9209 (see `propertiesRead()`).
-            shootingFileInfoLagging = true
-            changed.insert(.shootingFileInfo)
-            return
-        }
-        setValue(.uint16(SonyShootingFileInfo.empty.rawValue), of: .shootingFileInfo)
     }
 
     /// The mode dial turns: 0x500E changes, and the shutter speed is settable only in M and S.

@@ -17,7 +17,7 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var fastestShutterDenominator: Int = 8000
     /// The mode dial position at start-up.
     package var exposureMode: SimulatedExposureMode = .manual
-    /// Size of every generated JPEG in bytes.
+    /// Size of every generated JPEG or ARW in bytes (a small-size JPEG is 1/16 of it, at least 4096).
     package var imageSize: Int = 200_000
     /// Shots left on the card at start (0xD249); each stored image takes one, and a full card fires nothing.
     package var cardShots: Int = 9_999
@@ -34,8 +34,16 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var stepDelay: Duration = .milliseconds(200)
     /// Holds every exposure at most this long (benchmarks); nil means the real duration.
     package var exposureCap: Duration?
-    /// Time between the end of an exposure and the image being ready in the buffer.
+    /// Time between the end of an exposure (and its dark frame) and its files joining the buffer; the shutter
+    /// is free again meanwhile.
     package var processingTime: Duration = .milliseconds(300)
+    /// How many captures the body holds (files waiting in the buffer plus images processing); a release when it
+    /// holds this many is answered OK and fires nothing.
+    package var bufferCapacity: Int = 20
+    /// What each capture writes: JPEG, RAW+JPEG or RAW.
+    package var fileFormat: SimulatedFileFormat = .jpeg
+    /// Where stills go (0xD222): to the host (the buffer), the card, or both.
+    package var saveDestination: SimulatedSaveDestination = .host
     /// File to append one JSON line per fired frame to.
     package var captureLogPath: String?
     /// File to append one JSON line per operation handled to.
@@ -63,14 +71,18 @@ package struct SimulatorConfiguration: Sendable, Equatable {
         --protocol 2|3            Sony protocol 2.00 (shutter by notch steps) or 3.00 (default)
         --max-shutter 1/N         fastest shutter speed, 1/4000 or 1/8000 (default 1/8000)
         --mode M|A|S|P            exposure mode dial at start (default M)
-        --image-size BYTES        size of each generated JPEG (default 200000)
+        --image-size BYTES        size of each generated JPEG or ARW (default 200000)
         --card-shots N            shots left on the memory card at start (default 9999; a full card fires nothing)
         --battery PERCENT         battery level the body reports (default 100)
         --rtt MS                  added round-trip delay per request
         --bandwidth BYTES_PER_S   data-phase throughput limit
         --step-delay MS           delay before a 2.00 shutter notch step applies (default 200)
         --exposure-cap SECONDS    hold every exposure at most this long
-        --processing-ms MS        image processing time after an exposure (default 300)
+        --processing-ms MS        image processing time after an exposure, behind the shutter (default 300)
+        --buffer N                captures the body holds (waiting + processing) before a release fires nothing
+                                  (default 20)
+        --format jpeg|raw+jpeg|raw  files per capture (default jpeg; raw+jpeg: a JPEG, then an ARW)
+        --save-to host|camera|both  still image save destination, 0xD222 (default host; camera: nothing to fetch)
         --capture-log FILE        append one JSON line per fired frame
         --op-log FILE             append one JSON line per operation handled
         --replay-device-info FILE       serve a recorded GetDeviceInfo data phase
@@ -84,7 +96,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                                   af-fail, shutter-range[:d229], direct-set-refused[:CODE],
                                   direct-set-ignored, lost-notch:N, no-events, busy-at-start:N, d215-lag,
                                   transfer-long:BYTES, transfer-short:BYTES, objectinfo-empty,
-                                  objectinfo-garbled, lenr (repeatable)
+                                  objectinfo-garbled, lenr, d215-pairs, speed-ignored-while-buffered,
+                                  busy-while-buffered (repeatable)
         """
 
     /// Parses the simulator's options (everything after `simulate`); throws on any unknown or malformed one.
@@ -156,6 +169,20 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                 configuration.stepDelay = .milliseconds(try integer(option, try next()))
             case "--processing-ms":
                 configuration.processingTime = .milliseconds(try integer(option, try next()))
+            case "--buffer":
+                configuration.bufferCapacity = try integer(option, try next(), minimum: 1)
+            case "--format":
+                let text = try next()
+                guard let format = SimulatedFileFormat(rawValue: text.lowercased()) else {
+                    throw .invalidValue(option: option, value: text, expected: "jpeg, raw+jpeg or raw")
+                }
+                configuration.fileFormat = format
+            case "--save-to":
+                let text = try next()
+                guard let destination = SimulatedSaveDestination(rawValue: text.lowercased()) else {
+                    throw .invalidValue(option: option, value: text, expected: "host, camera or both")
+                }
+                configuration.saveDestination = destination
             case "--exposure-cap":
                 let text = try next()
                 guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {

@@ -31,7 +31,7 @@ package struct SimulatorDatasets: Sendable {
     package static let operations: [OperationCode] = [
         .getDeviceInfo, .openSession, .closeSession, .getObjectInfo, .getObject, .getPartialObject,
         .sdioConnect, .sdioGetExtDeviceInfo, .sdioSetExtDevicePropValue, .sdioControlDevice,
-        .sdioGetAllExtDevicePropInfo
+        .sdioGetAllExtDevicePropInfo, SimulatorOperation.getPartialLargeObject
     ]
 
     /// Builds the datasets for `configuration`, reading its replay files.
@@ -76,9 +76,12 @@ package struct SimulatorDatasets: Sendable {
             deviceInfo = DeviceInfo(
                 vendorExtensionID: DeviceInfo.sonyVendorExtensionID, vendorExtensionVersion: 100,
                 vendorExtensionDescription: "Sony PTP Extensions", operationsSupported: Self.operations,
-                eventsSupported: [.sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged],
+                eventsSupported: [.sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged, .capturedEvent],
                 devicePropertiesSupported: initialProperties.map(\.code.rawValue),
-                captureFormats: [], imageFormats: [Self.jpegFormat],
+                captureFormats: [],
+                imageFormats: configuration.fileFormat.hasRaw
+                    ? [GeneratedImageFormat.jpeg.objectFormat, GeneratedImageFormat.arw.objectFormat]
+                    : [GeneratedImageFormat.jpeg.objectFormat],
                 manufacturer: "Sony Corporation", model: Self.modelName, deviceVersion: "3.01",
                 serialNumber: "00000000000000003282933004190000"
             ).encoded()
@@ -107,17 +110,16 @@ package struct SimulatorDatasets: Sendable {
         return dump
     }
 
-    /// The GetObjectInfo data phase for a buffered image.
-    package func objectInfo(for image: GeneratedImage) -> [UInt8] {
+    /// The GetObjectInfo data phase for a buffered file: its format (JPEG 0x3801, ARW 0xB101) and size, and
+    /// `sequenceNumber`, shared by the JPEG and the ARW of one capture (reference p. 47).
+    package func objectInfo(for image: GeneratedImage, sequenceNumber: UInt32 = 0) -> [UInt8] {
         ObjectInfo(
-            objectFormat: Self.jpegFormat, objectCompressedSize: UInt32(clamping: image.size),
-            imagePixWidth: 6000, imagePixHeight: 4000, imageBitDepth: 24, filename: image.fileName,
-            captureDate: "20260101T120000", modificationDate: "20260101T120000"
+            objectFormat: image.format.objectFormat, objectCompressedSize: UInt32(clamping: image.size),
+            imagePixWidth: 6000, imagePixHeight: 4000, imageBitDepth: image.format == .arw ? 14 : 24,
+            sequenceNumber: sequenceNumber, filename: image.fileName, captureDate: "20260101T120000",
+            modificationDate: "20260101T120000"
         ).encoded()
     }
-
-    /// PTP ObjectFormatCode for EXIF/JPEG (PTP 1.0 §6.2).
-    static let jpegFormat: UInt16 = 0x3801
 
     private static func read(_ path: String) throws(SimulatorError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -64,5 +64,8 @@ final class JSONLineWriter: Sendable {
 
 extension OperationCode {
     /// Sony's or PTP's name of the operation, or its hex code.
-    var logName: String { inSonyVocabulary.knownName ?? "0x" + String(rawValue, radix: 16, uppercase: true) }
+    var logName: String {
+        if self == SimulatorOperation.getPartialLargeObject { return "SDIO_GetPartialLargeObject" }
+        return inSonyVocabulary.knownName ?? "0x" + String(rawValue, radix: 16, uppercase: true)
+    }
 }

@@ -41,12 +41,22 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
     case objectInfoGarbled
     /// `lenr`: Long Exposure NR on (0xD15B = ON): a dark frame as long as each exposure of 1 s or more.
     case longExposureNR
+    /// `d215-pairs`: 0xD215 counts captures instead of files (a RAW+JPEG pair is one), as some bodies do, so
+    /// after the JPEG of a pair is fetched it reads the same until the RAW is fetched too.
+    case shootingFileInfoCountsCaptures
+    /// `speed-ignored-while-buffered`: a 0x9205 set of 0xD20D is answered OK and ignored while captures wait in
+    /// the buffer or process (bodies reported in alpha-fairy's wishlist).
+    case speedIgnoredWhileBuffered
+    /// `busy-while-buffered`: a release is answered DeviceBusy while a capture processes or waits in the buffer,
+    /// as a body with a one-image buffer does (the simulator's only behaviour before it had a buffer).
+    case busyWhileBuffered
 
     /// Every `--quirk` spelling, for usage texts and error messages.
     package static let spellings = [
         "idle-drop:SECONDS", "startup-nofire:SECONDS", "focus-switch", "af-lock:MS", "af-fail", "shutter-range[:d229]",
         "direct-set-refused[:CODE]", "direct-set-ignored", "lost-notch:N", "no-events", "busy-at-start:N", "d215-lag",
-        "transfer-long:BYTES", "transfer-short:BYTES", "objectinfo-empty", "objectinfo-garbled", "lenr"
+        "transfer-long:BYTES", "transfer-short:BYTES", "objectinfo-empty", "objectinfo-garbled", "lenr",
+        "d215-pairs", "speed-ignored-while-buffered", "busy-while-buffered"
     ]
 
     /// The `--quirk` spelling of this quirk.
@@ -70,6 +80,9 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
         case .objectInfoEmpty: return "objectinfo-empty"
         case .objectInfoGarbled: return "objectinfo-garbled"
         case .longExposureNR: return "lenr"
+        case .shootingFileInfoCountsCaptures: return "d215-pairs"
+        case .speedIgnoredWhileBuffered: return "speed-ignored-while-buffered"
+        case .busyWhileBuffered: return "busy-while-buffered"
         }
     }
 
@@ -135,6 +148,9 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
         case "objectinfo-empty": return try noArgument(.objectInfoEmpty)
         case "objectinfo-garbled": return try noArgument(.objectInfoGarbled)
         case "lenr": return try noArgument(.longExposureNR)
+        case "d215-pairs": return try noArgument(.shootingFileInfoCountsCaptures)
+        case "speed-ignored-while-buffered": return try noArgument(.speedIgnoredWhileBuffered)
+        case "busy-while-buffered": return try noArgument(.busyWhileBuffered)
         default:
             throw .invalidQuirk(spec: spec, reason: "unknown quirk; use " + spellings.joined(separator: ", "))
         }

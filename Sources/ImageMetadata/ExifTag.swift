@@ -1,11 +1,17 @@
 /// The TIFF/EXIF tags and field types hdrshoot reads and writes (TIFF 6.0 section 2; EXIF 2.32 section 4.6).
 enum ExifTag {
+    /// NewSubfileType, LONG, in IFD0 (TIFF 6.0 p. 36): 1 = a reduced-resolution image (an ARW's preview).
+    static let newSubfileType: UInt16 = 0x00FE
     /// Make, ASCII, in IFD0.
     static let make: UInt16 = 0x010F
     /// Model, ASCII, in IFD0.
     static let model: UInt16 = 0x0110
     /// SubIFDs (TIFF technote 1, used by ARW and DNG for the raw image): LONG or IFD offsets.
     static let subIFDs: UInt16 = 0x014A
+    /// JPEGInterchangeFormat, LONG: where an embedded JPEG starts (TIFF 6.0 p. 105; an ARW's preview in IFD0).
+    static let jpegInterchangeFormat: UInt16 = 0x0201
+    /// JPEGInterchangeFormatLength, LONG: how many bytes that embedded JPEG has (TIFF 6.0 p. 105).
+    static let jpegInterchangeFormatLength: UInt16 = 0x0202
     /// ExposureTime, RATIONAL seconds, in the Exif IFD.
     static let exposureTime: UInt16 = 0x829A
     /// Exif IFD pointer, LONG or IFD, in IFD0.

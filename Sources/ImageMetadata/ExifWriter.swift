@@ -17,6 +17,21 @@ package enum ExifWriter {
 
     /// The TIFF block alone: header, IFD0 and, when any of its fields is set, the Exif IFD.
     package static func tiffBlock(_ fields: ExifFields, order: ByteOrder = .littleEndian) -> [UInt8] {
+        block(fields, order: order, embeddedJPEGLength: nil)
+    }
+
+    /// The head of a TIFF-structured RAW file (Sony ARW): the block `tiffBlock` writes, whose IFD0 also says
+    /// a JPEG preview of `embeddedJPEGLength` bytes follows right after the head (NewSubfileType 1,
+    /// JPEGInterchangeFormat 0x0201 = the head's length, JPEGInterchangeFormatLength 0x0202), as ARW's IFD0 does.
+    ///
+    /// The head's length is even, so the preview starts on an even offset.
+    package static func rawFileHead(
+        _ fields: ExifFields, embeddedJPEGLength: Int, order: ByteOrder = .littleEndian
+    ) -> [UInt8] {
+        block(fields, order: order, embeddedJPEGLength: embeddedJPEGLength)
+    }
+
+    private static func block(_ fields: ExifFields, order: ByteOrder, embeddedJPEGLength: Int?) -> [UInt8] {
         var exif: [Entry] = []
         if let time = fields.exposureTime {
             var value = ByteWriter(order: order)
@@ -30,8 +45,21 @@ package enum ExifWriter {
         if let date = fields.dateTimeOriginal { exif.append(ascii(ExifTag.dateTimeOriginal, date)) }
 
         var ifd0: [Entry] = []
+        if embeddedJPEGLength != nil {
+            // NewSubfileType 1: IFD0 describes a reduced-resolution image (the preview), as in an ARW.
+            ifd0.append(Entry(tag: ExifTag.newSubfileType, type: .long, count: 1, value: long(1, order)))
+        }
         if let make = fields.make { ifd0.append(ascii(ExifTag.make, make)) }
         if let model = fields.model { ifd0.append(ascii(ExifTag.model, model)) }
+        let previewIndex = embeddedJPEGLength == nil ? nil : ifd0.count
+        if let embeddedJPEGLength {
+            // The offset is patched in once the head's length is known.
+            ifd0.append(Entry(tag: ExifTag.jpegInterchangeFormat, type: .long, count: 1, value: [0, 0, 0, 0]))
+            ifd0.append(
+                Entry(
+                    tag: ExifTag.jpegInterchangeFormatLength, type: .long, count: 1,
+                    value: long(UInt32(clamping: embeddedJPEGLength), order)))
+        }
         let pointerIndex = exif.isEmpty ? nil : ifd0.count
         if !exif.isEmpty { ifd0.append(Entry(tag: ExifTag.exifIFDPointer, type: .long, count: 1, value: [0, 0, 0, 0])) }
 
@@ -44,6 +72,17 @@ package enum ExifWriter {
             writer.patchInteger(UInt32(writer.count), at: pointerField[pointerIndex])
             _ = write(exif, into: &writer)
         }
+        if let previewIndex {
+            if writer.count % 2 != 0 { writer.writeBytes([0]) }
+            writer.patchInteger(UInt32(writer.count), at: pointerField[previewIndex])
+        }
+        return writer.bytes
+    }
+
+    /// A LONG value in `order`.
+    private static func long(_ value: UInt32, _ order: ByteOrder) -> [UInt8] {
+        var writer = ByteWriter(order: order)
+        writer.writeInteger(value)
         return writer.bytes
     }
 

@@ -271,7 +271,7 @@ package actor SonyCamera: RemoteCamera {
             if case .ready = state, session.images.hasUnclaimedAnnouncement, statusBroadcaster.current == .idle {
                 publish(.saving)
             }
-        case EventCode.sonyCapturedEvent.rawValue:
+        case EventCode.capturedEvent.rawValue:
             session.images.noteCapturedEvent()
         case EventCode.sonyDevicePropChanged.rawValue, EventCode.devicePropChanged.rawValue:
             // No parameter means "something changed": re-read everything that changed.

@@ -8,13 +8,13 @@ extension EventCode {
     package static let sonyObjectRemoved = EventCode(vendor: 0xC202, name: "SDIE_ObjectRemoved")
     /// SDIE_DevicePropChanged = 0xC203: re-read the extended properties.
     package static let sonyDevicePropChanged = EventCode(vendor: 0xC203, name: "SDIE_DevicePropChanged")
-
-    /// SDIE_CapturedEvent = 0xC206: the body captured a picture (Camera Control PTP 3 Reference, p. 676).
-    package static let sonyCapturedEvent = EventCode(vendor: 0xC206, name: "SDIE_CapturedEvent")
+    /// SDIE_CapturedEvent = 0xC206, no parameters (Camera Control PTP 3 Reference, p. 676): an exposure ended
+    /// (the shutter closed), before any Long Exposure NR and processing; its files are announced later by 0xC201.
+    package static let capturedEvent = EventCode(vendor: 0xC206, name: "SDIE_CapturedEvent")
 
     /// Every Sony event this package names.
     package static let sonyEvents: [EventCode] = [
-        .sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged, .sonyCapturedEvent
+        .sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged, .capturedEvent
     ]
 
     /// The same code with Sony's name when it is one of Sony's events (for codes read from the wire).

@@ -29,6 +29,8 @@ struct CaptureTimelineTests {
         driver.wait(.milliseconds(1))
         let record = try #require(driver.camera.takeFinishedCaptures().first)
         #expect(record.frame == 1 && record.label == "2\"" && record.seconds == 2 && record.exposureSeconds == 2)
+        // The shutter closed: SDIE_CapturedEvent, before processing.
+        #expect(driver.camera.takeEvents().map(\.code) == [.capturedEvent])
         #expect(driver.camera.value(of: .shootingFileInfo) == .uint16(0))
         driver.wait(.milliseconds(300))
         #expect(driver.camera.value(of: .shootingFileInfo) == .uint16(0x8001))

@@ -19,7 +19,8 @@ struct SimulatedCameraTests {
         ] {
             #expect(info.operationsSupported.contains(operation))
         }
-        #expect(info.eventsSupported == [.sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged])
+        #expect(
+            info.eventsSupported == [.sonyObjectAdded, .sonyObjectRemoved, .sonyDevicePropChanged, .capturedEvent])
     }
 
     @Test func operationsNeedAnOpenSession() throws {

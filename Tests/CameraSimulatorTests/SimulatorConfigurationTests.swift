@@ -9,6 +9,32 @@ struct SimulatorConfigurationTests {
         #expect(configuration.host == "127.0.0.1" && configuration.port == 15740)
         #expect(configuration.protocolVersion == 300 && configuration.imageSize == 200_000)
         #expect(configuration.exposureMode == .manual && configuration.faults.isEmpty)
+        #expect(configuration.bufferCapacity == 20 && configuration.fileFormat == .jpeg)
+        #expect(configuration.saveDestination == .host)
+    }
+
+    @Test func bufferFormatAndSaveDestinationAreParsed() throws {
+        let configuration = try SimulatorConfiguration.parse(arguments: [
+            "--buffer", "3", "--format", "RAW+JPEG", "--save-to=both"
+        ])
+        #expect(configuration.bufferCapacity == 3 && configuration.fileFormat == .rawAndJPEG)
+        #expect(configuration.saveDestination == .both)
+        #expect(try SimulatorConfiguration.parse(arguments: ["--format=raw"]).fileFormat == .raw)
+        #expect(try SimulatorConfiguration.parse(arguments: ["--save-to", "camera"]).saveDestination == .camera)
+    }
+
+    @Test(arguments: [
+        (
+            ["--buffer", "0"],
+            SimulatorError.invalidValue(option: "--buffer", value: "0", expected: "a whole number >= 1")
+        ),
+        (["--format", "gif"], .invalidValue(option: "--format", value: "gif", expected: "jpeg, raw+jpeg or raw")),
+        (["--save-to", "cloud"], .invalidValue(option: "--save-to", value: "cloud", expected: "host, camera or both")),
+        (["--buffer"], .missingValue(option: "--buffer"))
+    ])
+    func badBufferFormatOrSaveDestinationIsAUsageError(arguments: [String], error: SimulatorError) {
+        #expect(throws: error) { try SimulatorConfiguration.parse(arguments: arguments) }
+        #expect(error.isUsageError)
     }
 
     @Test func everyOptionIsParsed() throws {

@@ -25,7 +25,10 @@ struct SimulatorQuirkParsingTests {
         ("transfer-short:100", .transferShort(100)),
         ("objectinfo-empty", .objectInfoEmpty),
         ("objectinfo-garbled", .objectInfoGarbled),
-        ("lenr", .longExposureNR)
+        ("lenr", .longExposureNR),
+        ("d215-pairs", .shootingFileInfoCountsCaptures),
+        ("speed-ignored-while-buffered", .speedIgnoredWhileBuffered),
+        ("busy-while-buffered", .busyWhileBuffered)
     ])
     func quirkSpecsRoundTrip(spec: String, quirk: SimulatorQuirk) throws {
         #expect(try SimulatorQuirk.parse(spec) == quirk)

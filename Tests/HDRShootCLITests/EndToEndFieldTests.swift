@@ -10,10 +10,11 @@ struct EndToEndFieldTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and, reconnecting,
-        // could fire the frame again and again); the keepalive keeps it.
+        // could fire the frame again and again); the keepalive keeps it. A one-image body (busy-while-buffered)
+        // answers the early-release check's second press busy while it processes.
         let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
         let (result, fired) = try await sandbox.withSimulator(
-            processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3"]
+            processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3", "--quirk", "busy-while-buffered"]
         ) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }

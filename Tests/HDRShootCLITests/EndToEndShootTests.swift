@@ -71,8 +71,11 @@ struct EndToEndShootTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // Frame 8 (set 2, frame 3) has fired and its image is still processing (1 s) when the test kills the
-        // run: the camera keeps the image in its buffer, as a real body does.
-        let (resumed, fired) = try await sandbox.withSimulator(processingMilliseconds: 1000) { port in
+        // run: the camera keeps the image in its buffer, as a real body does. A one-image body
+        // (busy-while-buffered) refuses the resumed release until that image is fetched.
+        let (resumed, fired) = try await sandbox.withSimulator(
+            processingMilliseconds: 1000, extra: ["--quirk", "busy-while-buffered"]
+        ) { port in
             try await killRun(sandbox, port: port, atPhase: "capturing", afterFired: 8)
             let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
             let object = try #require(jsonObject(status.standardOutput))

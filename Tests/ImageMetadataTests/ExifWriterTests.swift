@@ -43,6 +43,26 @@ struct ExifWriterTests {
         #expect(fields.exposureSeconds == 2.5)
     }
 
+    @Test func aRawFileHeadPointsIFD0AtTheJPEGThatFollowsItInBothByteOrders() throws {
+        for order in [ByteOrder.littleEndian, .bigEndian] {
+            let head = ExifWriter.rawFileHead(ExifSamples.frameFields, embeddedJPEGLength: 12_345, order: order)
+            #expect(head.count % 2 == 0)
+            #expect(try ExifReader.read(head) == ExifSamples.frameFields)
+            let (view, ifd0) = try TIFFView.open(head[...], base: 0, declaredLength: nil)
+            let entries = try view.entries(at: ifd0, name: "IFD0")
+            // Sorted by tag, as TIFF requires: NewSubfileType, Make, Model, the JPEG's offset and length, Exif IFD.
+            #expect(entries.map(\.tag) == [0x00FE, 0x010F, 0x0110, 0x0201, 0x0202, 0x8769])
+            func long(_ tag: UInt16) throws -> UInt32? {
+                guard let entry = entries.first(where: { $0.tag == tag }) else { return nil }
+                var (_, reader) = try view.values(of: entry, as: [.long], name: "tag \(tag)", maximumCount: 1)
+                return try reader.readInteger(UInt32.self, field: "tag \(tag)")
+            }
+            #expect(try long(0x00FE) == 1)
+            #expect(try long(0x0201) == UInt32(head.count))
+            #expect(try long(0x0202) == 12_345)
+        }
+    }
+
     @Test func overlongStringsAreCutToWhatTheReaderAccepts() throws {
         let long = String(repeating: "x", count: 5000)
         let fields = try ExifReader.read(ExifWriter.tiffBlock(ExifFields(model: long)))

@@ -126,10 +126,13 @@ import Testing
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let clocks = (camera: TestClock(), body: TestClock())
-        // No ignored releases, but a slow body: the early-release check presses again, is answered busy
-        // (the body is still processing) and waits for the one image.
+        // No ignored releases, but a slow body with a one-image buffer: the early-release check presses again,
+        // is answered busy (the body is still processing) and waits for the one image.
         try await SimulatorHarness.run(
-            simulator: { $0.processingTime = .seconds(5) }, clock: clocks.camera, simulatorClock: clocks.body
+            simulator: {
+                $0.processingTime = .seconds(5)
+                $0.quirks = [.busyWhileBuffered]
+            }, clock: clocks.camera, simulatorClock: clocks.body
         ) { camera, simulator in
             try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let frame = try await Lockstep.drive(clocks) {

@@ -75,13 +75,14 @@ struct SonyCameraRecoveryTests {
 
     /// Runs a simulated body on a test clock (`simulatorClock`: exposures and processing end only when the
     /// test advances it) with a camera on `cameraClock`; frame 1 drops the link as it fires, and the camera
-    /// has reconnected when `body` runs: the image of frame 1 is still processing.
+    /// has reconnected when `body` runs: the image of frame 1 is still processing. `quirks` shape the body.
     static func afterADropWhileFrameOneProcesses<T: Sendable>(
         simulatorClock: TestClock, cameraClock: any Clock<Duration> = ContinuousClock(), log: URL,
-        _ body: (SonyCamera, CameraSimulator, CaptureDestination) async throws -> T
+        quirks: [SimulatorQuirk] = [], _ body: (SonyCamera, CameraSimulator, CaptureDestination) async throws -> T
     ) async throws -> T {
         let configuration = SimulatorHarness.simulator {
             $0.faults = [.dropAtFrame(1)]
+            $0.quirks = quirks
             $0.operationLogPath = log.path
         }
         return try await CameraSimulator.withRunning(configuration: configuration, clock: simulatorClock) { simulator in
@@ -159,8 +160,9 @@ struct SonyCameraRecoveryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (simulatorClock, cameraClock) = (TestClock(), TestClock())
+        // A one-image buffer: the release after the reconnect is refused while frame 1 processes.
         try await Self.afterADropWhileFrameOneProcesses(
-            simulatorClock: simulatorClock, cameraClock: cameraClock, log: log
+            simulatorClock: simulatorClock, cameraClock: cameraClock, log: log, quirks: [.busyWhileBuffered]
         ) { camera, simulator, destination in
             var updates = await camera.statusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .idle)

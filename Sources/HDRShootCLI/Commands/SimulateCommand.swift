@@ -12,14 +12,23 @@ enum SimulateCommand {
         ("protocol", "<2|3>", "Sony protocol 2.00 (shutter by notch steps) or 3.00.", "3"),
         ("max-shutter", "<1/4000|1/8000>", "Fastest shutter speed of the body.", "1/8000"),
         ("mode", "<M|A|S|P>", "Exposure mode dial at start.", "M"),
-        ("image-size", "<bytes>", "Size of each generated JPEG.", "200000"),
+        ("image-size", "<bytes>", "Size of each generated JPEG or ARW.", "200000"),
         ("card-shots", "<n>", "Shots left on the memory card (0xD249); a full card fires nothing.", "9999"),
         ("battery", "<percent>", "Battery level the body reports (0xD218).", "100"),
         ("rtt", "<ms>", "Added round-trip delay per request.", nil),
         ("bandwidth", "<bytes-per-s>", "Data-phase throughput limit.", nil),
         ("step-delay", "<ms>", "Delay before a 2.00 shutter notch step applies.", "200"),
         ("exposure-cap", "<seconds>", "Hold every exposure at most this long.", nil),
-        ("processing-ms", "<ms>", "Image processing time after each exposure.", "300"),
+        ("processing-ms", "<ms>", "Image processing time after each exposure (behind the shutter).", "300"),
+        (
+            "buffer", "<n>",
+            "Captures the body holds (waiting + processing); a release beyond that fires nothing.", "20"
+        ),
+        ("format", "<jpeg|raw+jpeg|raw>", "Files per capture; raw+jpeg gives a JPEG, then an ARW.", "jpeg"),
+        (
+            "save-to", "<host|camera|both>",
+            "Still image save destination (0xD222); camera leaves nothing to fetch.", "host"
+        ),
         ("capture-log", "<file>", "Append one JSON line per fired frame.", nil),
         ("op-log", "<file>", "Append one JSON line per operation handled.", nil),
         ("replay-device-info", "<file>", "Serve a recorded GetDeviceInfo data phase.", nil),
@@ -42,8 +51,10 @@ enum SimulateCommand {
         abstract: "Run a simulated Sony camera (PTP/IP) to try hdrshoot without one.",
         discussion: """
             Listens on 127.0.0.1:15740 by default and behaves like a Sony Alpha in "Ctrl w/ Smartphone" mode:
-            one client at a time, real exposure times, a generated JPEG per frame. Point hdrshoot (or gphoto2
-            --port ptpip:127.0.0.1) at it. Stops on Ctrl-C and prints what was shot.
+            one client at a time, real exposure times, a generated JPEG (or ARW) per frame. The shutter is free
+            again once an exposure ends: images process behind it and wait in a buffer of --buffer captures,
+            fetched oldest first as object 0xFFFFC001. Point hdrshoot (or gphoto2 --port ptpip:127.0.0.1) at it.
+            Stops on Ctrl-C and prints what was shot.
 
             Faults: busy:OPCODE:N (DeviceBusy to the next N calls of an operation), busy-capture:N,
             drop-at-frame:N, drop-at-op:N (close both connections), hang-at-op:N (stop answering),
@@ -68,6 +79,11 @@ enum SimulateCommand {
               objectinfo-empty        ObjectInfo with no file name and size 0
               objectinfo-garbled      ObjectInfo cut to 7 bytes
               lenr                    Long Exposure NR on: a dark frame as long as each exposure of 1 s or more
+              d215-pairs              0xD215 counts captures, not files: a RAW+JPEG pair counts once
+              speed-ignored-while-buffered  a shutter speed set is answered OK and ignored while captures
+                                      wait in the buffer or process
+              busy-while-buffered     a one-image buffer: DeviceBusy to a release while a capture processes
+                                      or waits
             """,
         options: valueOptions.map {
             .value(
