@@ -180,6 +180,24 @@ extension SonyCamera {
         return record
     }
 
+    /// Asks the body to send only the JPEG of each shot (the RAW stays on its card): 0xD269 RAW+J PC Save Image to
+    /// "JPEG only" (pp. 491-492), and 0xD268 Still Image Trans Size to "Small Size JPEG" (p. 491) where the body
+    /// has them. Returns what it set, as a person reads it; empty when the body has neither setting.
+    package func sendJPEGOnly() async throws -> [String] {
+        var done: [String] = []
+        if properties.currentValue(of: .rawJPEGPCSaveImage) != nil,
+            try await setAndConfirm(.rawJPEGPCSaveImage, to: .uint8(0x02), during: "RAW+J PC Save Image (0xD269)")
+        {
+            done.append("RAW+J PC Save Image: JPEG only")
+        }
+        if properties.currentValue(of: .stillImageTransSize) != nil,
+            try await setAndConfirm(.stillImageTransSize, to: .uint8(0x02), during: "Still Image Trans Size (0xD268)")
+        {
+            done.append("transfer size: small JPEG")
+        }
+        return done
+    }
+
     /// The body's save destination (0xD222, p. 459), small-JPEG transfer (0xD268, p. 491) and RAW+JPEG
     /// transfer choice (0xD269, pp. 491-492), where it reports them.
     package func transferSettings() -> TransferSettings {

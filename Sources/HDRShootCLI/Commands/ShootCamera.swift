@@ -127,6 +127,8 @@ enum ShootCommandError: Error, CLIReportable {
     case outputHoldsAnotherShoot(path: String, occupant: ShootManifest.Occupant)
     /// The state folder cannot take a new shoot's journal (full, unwritable): nothing was shot or recorded.
     case cannotRecord(stateDirectory: String, cause: JournalError)
+    /// `--transfer none` on a body that sends its images to the computer (0xD222 is get-only).
+    case transferNeedsCameraOnly
 
     /// One line saying what to do.
     var cliMessage: String {
@@ -150,6 +152,9 @@ enum ShootCommandError: Error, CLIReportable {
         case let .cannotRecord(directory, cause):
             "cannot record the shoot in the state folder \(directory) (\(cause.reasonText)); free some space there or "
                 + "choose another folder with --state-dir; nothing was shot"
+        case .transferNeedsCameraOnly:
+            "--transfer none needs the camera to keep its images: set MENU > Network > PC Remote Function > Still Img. "
+                + "Save Dest. to 'Camera Only' on the camera (it cannot be set over the link); nothing was shot"
         }
     }
 
@@ -158,7 +163,7 @@ enum ShootCommandError: Error, CLIReportable {
         switch self {
         case .needsConfirmation, .outputHoldsAnotherShoot: .usage
         case .declined, .nothingToResume, .noSuchShoot, .shootComplete, .outputUnavailable, .cannotRecord: .failure
-        case .blocked: .unavailable
+        case .blocked, .transferNeedsCameraOnly: .unavailable
         }
     }
 }

@@ -19,7 +19,15 @@ enum ShootConsole {
         .value(
             "reconnect-timeout", placeholder: "<duration>",
             help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
-        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops).")
+        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
+        .value(
+            "buffer", placeholder: "<n>",
+            help: "Most frames fired ahead of the downloads (images the camera holds), 1 to 999.",
+            default: String(BracketRunner.Configuration.defaultBufferLimit)),
+        .value(
+            "transfer", placeholder: "<all|jpeg|none>",
+            help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
+            default: "all")
     ]
 
     /// The parsed shared options.
@@ -40,6 +48,20 @@ enum ShootConsole {
         var liveOutput: Bool
         /// Not `--no-network-monitor`: pause while the host is off the camera's network (see `NetworkWatch`).
         var networkMonitor = true
+        /// `--buffer`: the most frames fired ahead of the downloads.
+        var bufferLimit = BracketRunner.Configuration.defaultBufferLimit
+        /// `--transfer`.
+        var transfer: TransferChoice = .all
+    }
+
+    /// What `--transfer` asks to cross the Wi-Fi.
+    enum TransferChoice: String, Sendable, CaseIterable {
+        /// Every file the camera sends.
+        case all
+        /// Only the JPEG of each shot; the RAW stays on the card.
+        case jpeg
+        /// Nothing: the camera keeps every image on its card.
+        case none
     }
 
     /// Parses the shared options; `context` decides whether the process has a terminal.
@@ -53,6 +75,18 @@ enum ShootConsole {
             }
             return duration
         }
+        let buffer = try arguments.value("buffer", default: BracketRunner.Configuration.defaultBufferLimit) { text in
+            guard let count = Int(text), (1...999).contains(count) else {
+                throw UsageError("'\(text)' is not a buffer size; give a whole number of frames from 1 to 999")
+            }
+            return count
+        }
+        let transfer = try arguments.value("transfer", default: TransferChoice.all) { text in
+            guard let choice = TransferChoice(rawValue: text) else {
+                throw UsageError("'\(text)' is not a transfer choice; use all, jpeg or none")
+            }
+            return choice
+        }
         let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output is StandardStreams
@@ -60,7 +94,8 @@ enum ShootConsole {
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
-            liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"))
+            liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"),
+            bufferLimit: buffer, transfer: transfer)
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
@@ -139,10 +174,12 @@ enum ShootConsole {
         if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
+        let downloads = try await prepareTransfer(shoot.camera, choice: options.transfer, output: output)
         let runner = BracketRunner(
             camera: shoot.camera, plan: shoot.journal.plan,
             configuration: .init(
-                outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout)),
+                outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout),
+                bufferLimit: options.bufferLimit, downloads: downloads),
             recorder: recorder)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
@@ -158,9 +195,17 @@ enum ShootConsole {
             atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
         await manifest.write(await recorder.journal, output: output)
 
+        let journalNow = await recorder.journal
+        let resuming = ResumeState(
+            saved: Set(
+                journalNow.plan.positions.filter { position in
+                    if case .done = journalNow.frame(at: position).state { return position > shoot.start }
+                    return false
+                }),
+            inCamera: journalNow.framesInCamera)
         let session = ShootSession(
             runner: runner, view: view, readsKeys: options.interactive, start: shoot.start,
-            restartingSet: shoot.restartingSet,
+            restartingSet: shoot.restartingSet, resuming: resuming,
             frameSaved: { progress in
                 await manifest.saved(progress)
                 await manifest.write(await recorder.journal, output: output)
@@ -210,5 +255,39 @@ enum ShootConsole {
         let end = ShootText.endLine(result) + "\n" + folder
         if options.json { output.writeError(end) } else { output.writeOut(end) }
         return exitCode
+    }
+}
+
+extension ShootConsole {
+    /// Reads what the camera sends over the link and sets it up for `choice`; returns whether images are
+    /// downloaded. A body that keeps its images on its card is shot without downloads (said once, with what that
+    /// means for attribution); `--transfer none` on a body that sends them is refused before anything fires.
+    static func prepareTransfer(
+        _ camera: SonyCamera, choice: TransferChoice, output: any OutputStreams
+    ) async throws
+        -> Bool
+    {
+        let settings = await camera.transferSettings()
+        if settings.destination == .camera {
+            output.writeOut(
+                "The camera saves to its card only (Still Img. Save Dest.: Camera Only): nothing is downloaded, and a "
+                    + "frame counts as shot when the camera confirms its release; which file is which frame cannot be "
+                    + "verified.\n")
+            return false
+        }
+        switch choice {
+        case .all:
+            return true
+        case .jpeg:
+            let done = try await camera.sendJPEGOnly()
+            output.writeOut(
+                done.isEmpty
+                    ? "The camera has no setting to send only its JPEGs; every file it sends is downloaded.\n"
+                    : "Only the JPEGs cross the Wi-Fi (\(done.joined(separator: ", "))); the RAW files stay on the card.\n"
+            )
+            return true
+        case .none:
+            throw ShootCommandError.transferNeedsCameraOnly
+        }
     }
 }

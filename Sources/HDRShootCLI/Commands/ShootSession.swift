@@ -23,6 +23,8 @@ struct ShootSession: Sendable {
     let start: ShootPosition
     /// `--restart-set`.
     let restartingSet: Bool
+    /// Frames after the start already saved, and frames whose images wait in the camera (a resumed shoot).
+    let resuming: ResumeState
     /// Called after every saved frame and at the end (keeps `manifest.json` current).
     let frameSaved: @Sendable (FrameProgress) async -> Void
 
@@ -33,10 +35,14 @@ struct ShootSession: Sendable {
         let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let controls = Controls(runner: runner, view: view, terminal: terminal, abandon: abandonSink)
         let (runner, view, start, restartingSet, frameSaved) = (runner, view, start, restartingSet, frameSaved)
+        let resuming = resuming
         let readsKeys = terminal != nil
 
         let result = await ConsoleTasks.run(
-            work: { await Self.shoot(runner, from: start, restartingSet: restartingSet, abandon: abandon) },
+            work: {
+                await Self.shoot(
+                    runner, from: start, restartingSet: restartingSet, resuming: resuming, abandon: abandon)
+            },
             showEvents: {
                 for await event in runner.events {
                     view.show(event)
@@ -51,10 +57,11 @@ struct ShootSession: Sendable {
 
     /// Runs the runner; cancels it (abandoning the frame in flight) when `abandon` yields.
     private static func shoot(
-        _ runner: BracketRunner, from start: ShootPosition, restartingSet: Bool, abandon: AsyncStream<Void>
+        _ runner: BracketRunner, from start: ShootPosition, restartingSet: Bool, resuming: ResumeState,
+        abandon: AsyncStream<Void>
     ) async -> ShootResult {
         await withTaskGroup(of: ShootResult?.self) { group in
-            group.addTask { await runner.run(from: start, restartingInterruptedSet: restartingSet) }
+            group.addTask { await runner.run(from: start, restartingInterruptedSet: restartingSet, resuming: resuming) }
             group.addTask {
                 for await _ in abandon { return nil }
                 return nil

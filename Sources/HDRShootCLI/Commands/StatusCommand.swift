@@ -148,6 +148,12 @@ enum StatusCommand {
         if journal.isUnfinished, shooter == nil, let position = journal.resumePosition {
             lines.append("Resume at: \(position) (\(total - saved) remaining); run `\(resume)` to continue")
         }
+        let inCamera = journal.framesInCamera
+        if !inCamera.isEmpty {
+            let list = inCamera.map(\.description).joined(separator: "; ")
+            lines.append(
+                "In camera: \(inCamera.count) fired, not downloaded yet (\(list)); `resume` fetches them first")
+        }
         for position in journal.interruptedFrames {
             lines.append("Possibly duplicated: \(position) (in flight when hdrshoot stopped)")
         }
@@ -190,6 +196,7 @@ enum StatusCommand {
             "remaining": journal.plan.totalExposures - journal.savedCount,
             "resumePosition": journal.isUnfinished ? ShootText.json(journal.resumePosition) : NSNull(),
             "possiblyDuplicated": journal.interruptedFrames.map { ShootText.json($0) },
+            "inCamera": journal.framesInCamera.map { ShootText.json($0) },
             "outputDirectory": journal.outputDirectory,
             "journal": store.url(ofJournal: journal.id).path,
             "camera": [
