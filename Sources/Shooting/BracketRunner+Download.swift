@@ -15,13 +15,14 @@ extension BracketRunner {
     /// recorded saved as they complete; files of no waiting frame go to `unmatched/`; a frame whose image never
     /// came is put back to be shot again (up to `maxVanishedReleases` times).
     ///
-    /// A stop or cancellation is honoured only between frames (never between the JPEG and the RAW of a pair):
-    /// frames still waiting stay "in the camera" for `resume`.
+    /// A stop during the downloads (or a second stop) or a cancellation is honoured only between frames (never
+    /// between the JPEG and the RAW of a pair): frames still waiting stay "in the camera" for `resume`.
     func downloadAll() async throws -> DownloadOutcome {
         let camera = self.camera
         while true {
             let target = queue.likelyNext
-            if Task.isCancelled || stopRequested, target.map({ $0.images.isEmpty }) ?? true {
+            if Task.isCancelled || leaveImagesInCamera, target.map({ $0.images.isEmpty }) ?? true {
+                try await settle(DownloadQueue.Settled(complete: queue.takeFramesWithFiles()))
                 return .stopped
             }
             let folderPosition = target?.position ?? lastPosition
@@ -39,6 +40,7 @@ extension BracketRunner {
                 return .drained
             }
             emit(.fileDownloaded(fileName: image.fileName, bytes: image.byteCount))
+            await reportCameraNotes()
             var settled = queue.arrived(image)
             switch settled.verdict {
             case .frame(let position)?:

@@ -15,7 +15,9 @@ import Timing
 /// - `pause(reason:)` / `resume(reason:)` add and release holds; shooting parks between frames while any
 ///   hold is active (the keyboard, a network monitor and the reconnect loop each hold their own kind), and
 ///   download meanwhile what waits in the camera.
-/// - `stop()` ends the run after the frame in flight (images still in the camera stay there for `resume`).
+/// - `stop()` fires no more frames and downloads what waits in the camera, then ends the run (resumable); a
+///   `stop()` during those downloads, or a second one, ends it between two frames' files, leaving the rest in the
+///   camera for `resume`. Cancelling the run's task leaves them there too.
 /// - Cancelling the task that awaits `run(from:restartingInterruptedSet:)` abandons the frame in flight;
 ///   it is reshot on resume.
 ///
@@ -106,8 +108,11 @@ package actor BracketRunner {
     package private(set) var state: State = .ready
     /// Active pause holds, one per kind.
     private(set) var holds: [PauseReason.Kind: PauseReason] = [:]
-    /// Set by `stop()`; honoured between frames, between downloaded frames and between reconnect attempts.
+    /// Set by `stop()`; honoured between frames and between reconnect attempts (what waits in the camera is
+    /// then downloaded before the run ends).
     private(set) var stopRequested = false
+    /// Set by a `stop()` during the downloads (or a second one): the rest stays in the camera for `resume`.
+    private(set) var leaveImagesInCamera = false
     /// Frames of the plan saved (frames before the start position included).
     var completed = 0
     /// Frames saved by this run.
@@ -173,8 +178,15 @@ package actor BracketRunner {
 
     /// Ends the run after the frame in flight is saved (or at once when parked or reconnecting).
     package func stop() {
+        if stopRequested || isDownloading { leaveImagesInCamera = true }
         stopRequested = true
         wakeSink.yield()
+    }
+
+    /// Whether the run is downloading now.
+    private var isDownloading: Bool {
+        if case .downloading = state { return true }
+        return false
     }
 
     // MARK: - Run
@@ -241,6 +253,10 @@ package actor BracketRunner {
                 }
                 guard let position else { break }
                 if let reason = await parkIfHeld(before: position) {
+                    // A stop downloads what the camera holds first (a second stop leaves it there).
+                    if case .stopRequested = reason, configuration.downloads, !queue.isEmpty {
+                        if try await downloadAll() == .stopped { return await finishStopped() }
+                    }
                     return await finish(reason, resumeAt: firstUnsaved ?? position)
                 }
                 try await fire(position)

@@ -143,6 +143,14 @@ package struct DownloadQueue: Sendable, Equatable {
         waiting[index].images[waiting[index].images.count - 1] = image
     }
 
+    /// Removes the leading frames that have a file and returns them as complete (a stop between frames: a RAW
+    /// still to come for the last of them is then fetched by `resume` and set apart as unmatched).
+    package mutating func takeFramesWithFiles() -> [Fired] {
+        let count = waiting.prefix { !$0.images.isEmpty }.count
+        defer { waiting.removeFirst(count) }
+        return Array(waiting.prefix(count))
+    }
+
     /// The buffer read empty and nothing more is coming: every frame with a file is complete, the rest are
     /// missing; the queue is empty afterwards.
     package mutating func drained() -> Settled {

@@ -43,10 +43,39 @@ import Testing
             Issue.record("expected a requested stop, got \(String(describing: result.stopReason))")
             return
         }
-        // Both fired frames wait in the camera: a stop downloads nothing, `resume` fetches them first.
-        #expect(result.completed == 0 && result.resumePosition == .start)
+        // No frame fired after the stop; the two fired were downloaded before the run ended.
+        #expect(result.completed == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
         #expect(await camera.shotSettings.count == 2)
-        #expect(await camera.downloaded == 0)
+        #expect(await camera.downloaded == 2)
+    }
+
+    @Test func aSecondStopDuringTheDownloadsLeavesTheRestInTheCamera() async {
+        var script = InMemoryCamera.Script()
+        script.heldShots = [3]
+        script.heldDownloads = [2]
+        let camera = InMemoryCamera(script: script)
+        let recorder = RecordingRecorder()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 5), recorder: recorder)
+        let task = Task { await runner.run() }
+        for await event in runner.events {
+            if event.isPhase(.capturing, set: 1, frame: 3) {
+                await runner.stop()
+                camera.releaseCapture()
+            }
+            if event.isPhase(.downloading, set: 1, frame: 2) {
+                await runner.stop()
+                camera.releaseCapture()
+            }
+        }
+        let result = await task.value
+        #expect(result.stopWasRequested)
+        // Frames 1 and 2 came before the second stop took effect; frame 3 stays in the camera, 4 and 5 never fired.
+        #expect(result.completed == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
+        #expect(await camera.shotSettings.count == 3)
+        #expect(await camera.buffer.count == 1)
+        let entries = await recorder.entries
+        #expect(entries.contains(.fired(ShootPosition(set: 1, frame: 3))))
+        #expect(!entries.contains(.saved(ShootPosition(set: 1, frame: 3))))
     }
 
     @Test func pauseAndResumeCompleteAllFrames() async {

@@ -35,6 +35,8 @@ package actor InMemoryCamera: RemoteCamera {
         /// Shot numbers of `dropConnectionAtShots` whose image survives the drop: the camera holds it, and
         /// `nextImage` after the reconnect returns it.
         package var imageSurvivesDropAtShots: Set<Int> = []
+        /// Download numbers (1-based, images handed out) that wait inside `nextImage` until `releaseCapture()`.
+        package var heldDownloads: Set<Int> = []
         /// Shot numbers whose release is confirmed but whose image never reaches the buffer.
         package var lostImageAtShots: Set<Int> = []
         /// Shot numbers that give a RAW after the JPEG (a RAW+JPEG pair, the JPEG first).
@@ -290,6 +292,11 @@ package actor InMemoryCamera: RemoteCamera {
         try requireConnection()
         waits.append(waitingAtMost)
         guard !buffer.isEmpty else { return nil }
+        if script.heldDownloads.contains(downloaded + 1) {
+            for await _ in gate { break }
+            try Task.checkCancellation()
+            try requireConnection()
+        }
         let (name, exposure) = buffer.removeFirst()
         calls.append(.nextImage(destination: destination))
         downloaded += 1

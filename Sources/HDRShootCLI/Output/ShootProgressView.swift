@@ -194,7 +194,8 @@ final class ShootProgressView: Sendable {
         case .allFired(let waiting):
             let total = plan.totalExposures
             let estimate = state.withLock { $0.downloads.estimate(frames: waiting, now: ContinuousClock.now) }
-            return "All \(total) frames are shot; the camera may move. Downloading \(waiting) of \(total)\(estimate)"
+            let shot = total == 1 ? "The frame is shot" : "All \(total) frames are shot"
+            return "\(shot); the camera may move. Downloading \(waiting) of \(total)\(estimate)"
         case .finished: return nil
         }
     }
