@@ -63,7 +63,8 @@ let package = Package(
         .executableTarget(
             name: "hdrshoot-bench",
             dependencies: [
-                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"
+                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "ImageLuminance"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict

@@ -30,9 +30,23 @@ struct EntropyReader {
     /// Whether the data stopped because the bytes ended (not at a marker): the file was cut short.
     var reachedEnd: Bool { stopped && position >= bytes.count - 1 }
 
-    /// Loads bytes until at least 57 bits are valid.
+    /// Loads bytes until at least 56 bits are valid (more when the data allows).
     @inline(__always)
     mutating func fill() {
+        // Fast path: eight bytes with no 0xFF among them hold neither stuffing nor a marker; take as many whole
+        // bytes of them as the buffer has room for, at once.
+        if !stopped, position + 8 <= bytes.count, let base = bytes.baseAddress {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self).bigEndian
+            let inverted = ~word // a 0xFF byte becomes a zero byte
+            let hasFF = (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080
+            let room = (63 - count) >> 3
+            if hasFF == 0, room > 0 {
+                buffer |= (word >> UInt64(64 - 8 * room)) << UInt64(64 - count - 8 * room)
+                position += room
+                count += 8 * room
+                return
+            }
+        }
         while count <= 56 {
             if stopped {
                 count += 8

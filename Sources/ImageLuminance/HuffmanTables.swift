@@ -1,13 +1,14 @@
 /// The Huffman tables of one scan, flat in one buffer, and the block decoding that reads them (T.81 F.2.2).
 ///
-/// Each table takes `stride` values: the `HuffmanDecodingTable.lookupBits` look-up entries, MAXCODE for lengths
+/// Each table takes `stride` values: the look-up entries, the skip entries, MAXCODE for lengths
 /// 0...17, the symbol offsets for lengths 0...17, 256 symbols, and the number of symbols. Indices into the
 /// buffer come from our own layout and a code's value, which is checked against the symbol count before use.
 struct HuffmanTables {
     /// Values per table.
-    static let stride = lookupSize + 18 + 18 + 256 + 1
+    static let stride = 2 * lookupSize + 18 + 18 + 256 + 1
     private static let lookupSize = 1 << HuffmanDecodingTable.lookupBits
-    private static let maxCodeStart = lookupSize
+    private static let skipStart = lookupSize
+    private static let maxCodeStart = 2 * lookupSize
     private static let offsetStart = maxCodeStart + 18
     private static let symbolStart = offsetStart + 18
     private static let countIndex = symbolStart + 256
@@ -53,18 +54,25 @@ struct HuffmanTables {
             // T.81 F.12 EXTEND: a leading 0 bit means a negative value.
             difference = value < 1 << (category - 1) ? value - (1 << category) + 1 : value
         }
+        let acStart = (table + 1) * Self.stride + Self.skipStart
         var index = 1
         while index < 64 {
             if reader.count < 32 { reader.fill() }
-            let symbol = try decodeSymbol(&reader, table: table + 1, base: base)
-            let size = symbol & 15
-            let run = symbol >> 4
-            if size == 0 {
-                if run != 15 { break } // end of block
+            let look = Int(truncatingIfNeeded: reader.buffer >> UInt64(64 - HuffmanDecodingTable.lookupBits))
+            let entry = Int(storage[acStart + look])
+            let symbol: Int
+            if entry != 0 {
+                reader.consume(entry >> 8) // the code and the coefficient's bits at once
+                symbol = entry & 0xFF
+            } else {
+                symbol = try decodeSymbol(&reader, table: table + 1, base: base)
+                reader.consume(symbol & 15)
+            }
+            if symbol & 15 == 0 {
+                if symbol != 0xF0 { break } // end of block
                 index += 16 // sixteen zeros
             } else {
-                reader.consume(size)
-                index += run + 1
+                index += (symbol >> 4) + 1
             }
         }
         guard index <= 64 else {
