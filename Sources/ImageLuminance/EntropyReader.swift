@@ -47,6 +47,12 @@ struct EntropyReader {
                 return
             }
         }
+        fillByBytes()
+    }
+
+    /// Loads bytes one at a time, undoing stuffing and stopping at a marker, until at least 57 bits are valid.
+    @inline(never)
+    private mutating func fillByBytes() {
         while count <= 56 {
             if stopped {
                 count += 8
@@ -75,8 +81,9 @@ struct EntropyReader {
     /// Drops `length` bits (at most `count`).
     @inline(__always)
     mutating func consume(_ length: Int) {
-        buffer <<= UInt64(length)
-        count -= length
+        // Wrapping arithmetic: `length` is at most `count` (at most 64), so nothing can overflow here.
+        buffer &<<= UInt64(truncatingIfNeeded: length)
+        count &-= length
     }
 
     /// Reads `length` (1...16) bits as an unsigned number; `count` must be at least `length`.

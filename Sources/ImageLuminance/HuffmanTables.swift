@@ -62,7 +62,7 @@ struct HuffmanTables {
             let entry = Int(storage[acStart + look])
             let symbol: Int
             if entry != 0 {
-                reader.consume(entry >> 8) // the code and the coefficient's bits at once
+                reader.consume(entry &>> 8) // the code and the coefficient's bits at once
                 symbol = entry & 0xFF
             } else {
                 symbol = try decodeSymbol(&reader, table: table + 1, base: base)
@@ -70,9 +70,9 @@ struct HuffmanTables {
             }
             if symbol & 15 == 0 {
                 if symbol != 0xF0 { break } // end of block
-                index += 16 // sixteen zeros
+                index &+= 16 // sixteen zeros
             } else {
-                index += (symbol >> 4) + 1
+                index &+= (symbol &>> 4) &+ 1
             }
         }
         guard index <= 64 else {

@@ -79,54 +79,67 @@ struct ScanDecoder {
         // The block mean is DC x quantiser / 8 + 128 (the DCT's DC basis is 1/8 of the sum; T.81 A.3.3).
         let scale = Float(lumaQuantiser ?? 0) / 8
         var predictions = [Int](repeating: 0, count: scan.components.count)
+        let (lumaWidth, lumaHeight) = (luma.width, luma.height)
+        // Raw buffers for the hot loop: the bytes, the tables, the predictors and the samples (every index into
+        // the last two is a slot's component or a block position checked against the plane's size).
         let result: Result<Int, LuminanceError> = data.withUnsafeBufferPointer { bytes in
             flat.withUnsafeBufferPointer { storage in
-                var reader = EntropyReader(bytes)
-                let tables = HuffmanTables(storage: storage)
-                var untilRestart = restartInterval
-                var nextRestart = 0
-                do throws(LuminanceError) {
-                    for mcuY in 0..<grid.down {
-                        for mcuX in 0..<grid.across {
-                            if restartInterval > 0 {
-                                if untilRestart == 0 {
-                                    try reader.restart(expected: nextRestart, base: base)
-                                    nextRestart = (nextRestart + 1) & 7
-                                    untilRestart = restartInterval
-                                    for index in predictions.indices { predictions[index] = 0 }
+                predictions.withUnsafeMutableBufferPointer { predictions in
+                    luma.samples.withUnsafeMutableBufferPointer { samples in
+                        var reader = EntropyReader(bytes)
+                        let tables = HuffmanTables(storage: storage)
+                        var untilRestart = restartInterval
+                        var nextRestart = 0
+                        do throws(LuminanceError) {
+                            for mcuY in 0..<grid.down {
+                                for mcuX in 0..<grid.across {
+                                    if restartInterval > 0 {
+                                        if untilRestart == 0 {
+                                            try reader.restart(expected: nextRestart, base: base)
+                                            nextRestart = (nextRestart + 1) & 7
+                                            untilRestart = restartInterval
+                                            for index in predictions.indices { predictions[index] = 0 }
+                                        }
+                                        untilRestart -= 1
+                                    }
+                                    for slot in slots {
+                                        let difference = try tables.decodeBlock(
+                                            &reader, table: 2 * slot.component, base: base)
+                                        predictions[slot.component] &+= difference
+                                        guard let offset = slot.lumaOffset else { continue }
+                                        let x = mcuX * lumaScale.x + offset.x
+                                        let y = mcuY * lumaScale.y + offset.y
+                                        guard x < lumaWidth, y < lumaHeight else { continue } // padding block
+                                        let mean = Float(predictions[slot.component]) * scale + 128
+                                        samples[y * lumaWidth + x] = min(max(mean, 0), 255)
+                                    }
+                                    if reader.ranPastData {
+                                        throw Self.ranPast(
+                                            reader, mcu: mcuY * grid.across + mcuX, grid: grid, base: base)
+                                    }
                                 }
-                                untilRestart -= 1
                             }
-                            for slot in slots {
-                                let difference = try tables.decodeBlock(&reader, table: 2 * slot.component, base: base)
-                                predictions[slot.component] &+= difference
-                                guard let offset = slot.lumaOffset else { continue }
-                                let x = mcuX * lumaScale.x + offset.x
-                                let y = mcuY * lumaScale.y + offset.y
-                                guard x < luma.width, y < luma.height else { continue } // padding block
-                                let mean = Float(predictions[slot.component]) * scale + 128
-                                luma.samples[y * luma.width + x] = min(max(mean, 0), 255)
-                            }
-                            if reader.ranPastData {
-                                let mcu = mcuY * grid.across + mcuX
-                                if reader.reachedEnd {
-                                    throw LuminanceError.truncated(
-                                        field: "scan data (MCU \(mcu))", offset: base + bytes.count)
-                                }
-                                throw LuminanceError.malformed(
-                                    field: "scan data", offset: base + reader.position,
-                                    reason: "a marker comes before MCU \(mcu) of \(grid.across * grid.down) is complete"
-                                )
-                            }
+                        } catch {
+                            return .failure(error)
                         }
+                        return .success(reader.position)
                     }
-                } catch {
-                    return .failure(error)
                 }
-                return .success(reader.position)
             }
         }
         if codesLuma { luma.isDecoded = true }
         return try result.get()
+    }
+
+    /// The error for a scan whose data stopped inside MCU `mcu`: cut short, or a marker too early.
+    private static func ranPast(
+        _ reader: EntropyReader, mcu: Int, grid: (across: Int, down: Int), base: Int
+    ) -> LuminanceError {
+        if reader.reachedEnd {
+            return .truncated(field: "scan data (MCU \(mcu))", offset: base + reader.bytes.count)
+        }
+        return .malformed(
+            field: "scan data", offset: base + reader.position,
+            reason: "a marker comes before MCU \(mcu) of \(grid.across * grid.down) is complete")
     }
 }
