@@ -26,13 +26,18 @@ struct SceneRendererTests {
         #expect(ranges[.greyCard]! == 0)
     }
 
-    @Test func trueRangesAreStopsOfTheScale() {
-        let interior = Scene.named(.interiorWindow).trueRange()
-        #expect(interior.highlight == ShutterSpeed(numerator: 1, denominator: 250))
-        #expect(interior.shadow == ShutterSpeed(numerator: 13, denominator: 10))
-        let card = Scene.named(.greyCard).trueRange()
-        #expect(card.highlight == ShutterSpeed(numerator: 16, denominator: 10))
-        #expect(card.shadow == ShutterSpeed(numerator: 1, denominator: 30))
+    @Test func trueRangesAreTheREADMEs() throws {
+        // The table in README.md, "Checking the range of a bracket".
+        let expected: [Scene.Name: (highlight: (Int, Int), shadow: (Int, Int))] = [
+            .interiorWindow: ((1, 250), (13, 10)), .sunset: ((1, 2500), (1, 20)), .nightStreet: ((1, 60), (8, 1)),
+            .greyCard: ((16, 10), (1, 30))
+        ]
+        for scene in Scene.all {
+            let range = scene.trueRange()
+            let want = try #require(expected[scene.name])
+            #expect(range.highlight == ShutterSpeed(numerator: want.highlight.0, denominator: want.highlight.1))
+            #expect(range.shadow == ShutterSpeed(numerator: want.shadow.0, denominator: want.shadow.1))
+        }
     }
 
     @Test(
