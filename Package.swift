@@ -47,7 +47,7 @@ let package = Package(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "Posix"
+                "Posix", "ImageLuminance"
             ],
             swiftSettings: strict
         ),
@@ -106,7 +106,7 @@ let package = Package(
             name: "HDRShootCLITests",
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "TestSupport"
+                "TestSupport", "ImageLuminance"
             ],
             swiftSettings: strict
         )
