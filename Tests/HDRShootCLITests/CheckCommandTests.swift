@@ -11,7 +11,7 @@ import Testing
 struct CheckCommandTests {
     /// Writes two sets of the interior-with-window scene (1/1000 1/250 1/60 and 1/60 1/15 1/4: the shadows need
     /// 1.3") and a manifest naming them, as `run` writes it; returns the folder.
-    static func shootFolder(extraFrame: String? = nil) throws -> TemporaryFolder {
+    static func shootFolder(extraFrames: [String] = []) throws -> TemporaryFolder {
         let folder = try TemporaryFolder(prefix: "hdrshoot-check")
         let renderer = SceneRenderer(width: 240, height: 160)
         let scene = Scene.named(.interiorWindow)
@@ -31,7 +31,7 @@ struct CheckCommandTests {
                     """)
             }
         }
-        if let extraFrame { frames.append(extraFrame) }
+        frames += extraFrames
         let manifest = """
             {"shoot": "test", "camera": {"model": "ILCE-7M3", "address": "127.0.0.1"}, "status": "complete",
              "plan": {"shadow": "1/15", "highlight": "1/1000", "frames": 3, "spacing": "2", "scale": "third",
@@ -61,16 +61,28 @@ struct CheckCommandTests {
         #expect(run.standardError.isEmpty)
     }
 
-    @Test func unreadableFrameIsNamedAndLeftOut() async throws {
-        let folder = try Self.shootFolder(
-            extraFrame: """
-                {"set": 2, "frame": 4, "plannedSpeed": "1/2", "usedSpeed": "1/2", "state": "done",
-                 "files": ["set-02/missing.JPG"], "possiblyDuplicated": false}
-                """)
+    @Test func unreadableFramesAreNamedAndLeftOut() async throws {
+        let folder = try Self.shootFolder(extraFrames: [
+            """
+            {"set": 2, "frame": 4, "plannedSpeed": "1/2", "usedSpeed": "1/2", "state": "done",
+             "files": ["set-02/missing.JPG"], "possiblyDuplicated": false}
+            """,
+            """
+            {"set": 2, "frame": 5, "plannedSpeed": "1", "usedSpeed": "1\\"", "state": "done",
+             "files": ["set-02/cut.JPG"], "possiblyDuplicated": false}
+            """
+        ])
         defer { folder.remove() }
+        let jpeg = SceneRenderer(width: 64, height: 48).render(
+            Scene.named(.greyCard), exposure: .init(numerator: 1, denominator: 1))
+        try Data(jpeg.prefix(jpeg.count - 20)).write(to: folder.url.appendingPathComponent("set-02/cut.JPG"))
         let run = await runCLI(["check", folder.url.path])
         #expect(run.exitCode == 0)
-        #expect(run.standardError.hasPrefix("warning: set 2 frame 4: cannot read "), "\(run.standardError)")
+        let warnings = run.standardError.split(separator: "\n")
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.first?.hasPrefix("warning: set 2 frame 4: cannot read ") == true, "\(warnings)")
+        #expect(warnings.last?.hasPrefix("warning: set 2 frame 5: ") == true, "\(warnings)")
+        #expect(warnings.last?.contains("cut.JPG: the image is cut short: it ends at byte ") == true, "\(warnings)")
         #expect(run.standardOutput.contains("still blocked at 1/4"))
     }
 

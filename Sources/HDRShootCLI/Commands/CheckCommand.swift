@@ -103,7 +103,7 @@ enum CheckCommand {
             let luminance = FrameLuminance(speed: speed, image: image, thresholds: thresholds)
             return (MeasuredFrame(set: frame.set, luminance: luminance), nil)
         } catch {
-            return (nil, "\(name): \(path): \(error)")
+            return (nil, "\(name): \(path): \(error.cliMessage)")
         }
     }
 
