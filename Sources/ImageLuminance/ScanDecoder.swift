@@ -13,7 +13,7 @@ struct LumaPlane {
 /// Decodes one scan's entropy-coded data: every block of every component in it is Huffman-decoded (the AC
 /// coefficients only to be skipped), and the DC of each luma block becomes that block's mean.
 ///
-/// The tables of the scan's components are laid out flat (two sets of look-up entries,
+/// The tables of the scan's components are laid out flat (three sets of look-up entries,
 /// 18 maximum codes, 18 offsets and 256 symbols per table) so the hot loop reads them through one buffer pointer
 /// each instead of retaining arrays per block.
 struct ScanDecoder {
@@ -23,13 +23,15 @@ struct ScanDecoder {
     /// Lays out the DC table (at index 2i) and the AC table (2i + 1) of each of the scan's components.
     init(_ scan: JPEGScanHeader) {
         for component in scan.components {
-            for table in [component.dcTable, component.acTable] {
+            for (table, isAC) in [(component.dcTable, false), (component.acTable, true)] {
                 flat += table.lookup.map { Int32($0) }
                 flat += table.skip.map { Int32($0) }
                 flat += table.maxCode
                 flat += table.symbolOffset
                 flat += table.symbols.map { Int32($0) } + [Int32](repeating: 0, count: 256 - table.symbols.count)
                 flat.append(Int32(table.symbols.count))
+                // Only AC coefficients are passed over in pairs; a DC table's pair entries are never read.
+                flat += isAC ? HuffmanTables.pairs(from: table.skip) : HuffmanTables.noPairs
             }
         }
     }

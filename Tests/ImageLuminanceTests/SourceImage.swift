@@ -5,8 +5,11 @@ import Testing
 
 /// An 8-bit RGB test image to encode with a real encoder, with the luma block means a decoder must find.
 struct SourceImage: Sendable {
+    /// What it shows, for messages.
     let name: String
+    /// Width in pixels.
     let width: Int
+    /// Height in pixels.
     let height: Int
     /// `width * height * 3` bytes, R G B per pixel, row after row.
     let rgb: [UInt8]
@@ -85,9 +88,12 @@ struct SourceImage: Sendable {
 
 /// How far a decoded luma image is from the expected block means.
 struct Agreement: CustomStringConvertible {
+    /// The mean of |decoded - expected| over all blocks, in levels.
     let meanAbsoluteError: Double
+    /// The largest |decoded - expected|, in levels.
     let maximumError: Double
 
+    /// Compares two images of the same size.
     init(_ decoded: LumaImage, _ expected: LumaImage) {
         precondition(decoded.width == expected.width && decoded.height == expected.height)
         var sum = 0.0
@@ -101,6 +107,7 @@ struct Agreement: CustomStringConvertible {
         maximumError = maximum
     }
 
+    /// Both figures in one phrase.
     var description: String {
         "mean abs error \(String(format: "%.3f", meanAbsoluteError)), max \(String(format: "%.2f", maximumError))"
     }
@@ -108,8 +115,11 @@ struct Agreement: CustomStringConvertible {
 
 /// SplitMix64: a tiny deterministic generator, so test images are the same on every run.
 struct SplitMix64 {
+    /// The generator's state.
     var state: UInt64
+    /// A generator starting from `seed`.
     init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -154,15 +164,18 @@ enum LibJPEG {
         return Array(try Data(contentsOf: output))
     }
 
-    /// Decodes a JPEG with djpeg into a binary PGM/PPM and returns (width, height, channels, samples).
-    static func djpeg(_ jpeg: [UInt8]) async throws -> (width: Int, height: Int, channels: Int, samples: [UInt8]) {
+    /// Decodes a JPEG with djpeg (and `extraOptions`) into a binary PGM/PPM; returns its size, channels, samples.
+    static func djpeg(
+        _ jpeg: [UInt8], extraOptions: [String] = []
+    ) async throws -> (width: Int, height: Int, channels: Int, samples: [UInt8]) {
         let folder = try TemporaryFolder(prefix: "hdrshoot-luma")
         defer { folder.remove() }
         let input = folder.url.appendingPathComponent("in.jpg")
         let output = folder.url.appendingPathComponent("out.pnm")
         try Data(jpeg).write(to: input)
         let tool = try #require(path("djpeg"))
-        let result = try await ProcessRunner.run(tool, arguments: ["-pnm", "-outfile", output.path, input.path])
+        let result = try await ProcessRunner.run(
+            tool, arguments: ["-pnm"] + extraOptions + ["-outfile", output.path, input.path])
         guard result.exitCode == 0 else { throw ToolFailure(tool: "djpeg", result: result) }
         return try PNM.parse(Array(try Data(contentsOf: output)))
     }
@@ -170,13 +183,17 @@ enum LibJPEG {
 
 /// A tool that exited with an error.
 struct ToolFailure: Error, CustomStringConvertible {
+    /// The tool's name.
     let tool: String
+    /// How it ended.
     let result: ProcessResult
+    /// Its exit status and standard error.
     var description: String { "\(tool) exited \(result.exitCode): \(result.standardError)" }
 }
 
 /// Binary PGM (P5) and PPM (P6) files as djpeg writes them.
 enum PNM {
+    /// Not a binary PGM/PPM with maxval 255.
     struct Malformed: Error {}
 
     /// Parses the header (magic, width, height, 255) and returns the samples after it.
