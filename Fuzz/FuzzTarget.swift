@@ -1,8 +1,7 @@
-// libFuzzer entry point for the PTP/IP codec, the EXIF reader and the JPEG luma decoder: arbitrary bytes go to
-// both framer modes, the whole-packet decoder, every body decoder, the datasets, the EXIF reader (as they are,
-// behind a JPEG EXIF header, behind a TIFF header) and the luma decoder (FuzzTarget+Luma.swift). Any trap is a
-// bug: bad bytes must only ever cause a throw. Built by Fuzz/run.sh together with the ByteCoding and PTPIP codec
-// sources and the ImageMetadata and ImageLuminance modules.
+// libFuzzer entry point for the PTP/IP codec and the EXIF reader: arbitrary bytes go to both framer modes,
+// the whole-packet decoder, every body decoder, the datasets, and the EXIF reader (as they are, behind a
+// JPEG EXIF header, behind a TIFF header). Any trap is a bug: bad bytes must only ever cause a throw.
+// Built by Fuzz/run.sh together with the ByteCoding and PTPIP codec sources and the ImageMetadata module.
 
 import ImageMetadata
 
@@ -25,7 +24,6 @@ enum FuzzTarget {
         singlePackets(bytes)
         datasets(bytes)
         exif(bytes)
-        luma(bytes)
     }
 
     private static func wholePackets(_ bytes: [UInt8], chunk: Int) {
