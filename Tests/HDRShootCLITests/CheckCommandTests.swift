@@ -107,6 +107,18 @@ struct CheckCommandTests {
         #expect(twice.standardError.hasPrefix("error: unexpected argument '/var'"))
     }
 
+    @Test func theBuiltBinaryChecksAFolder() async throws {
+        let folder = try Self.shootFolder()
+        defer { folder.remove() }
+        let result = try await ProcessRunner.runHDRShoot(["check", folder.url.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasSuffix("add 1.3\" (2.3 EV) or rerun with --shadow 0.3\"\n"))
+        let missing = try await ProcessRunner.runHDRShoot(["check", folder.url.appendingPathComponent("nothing").path])
+        #expect(missing.exitCode == 1)
+        #expect(
+            missing.errorLines.count == 1 && missing.errorLines.first?.hasPrefix("error: no readable manifest") == true)
+    }
+
     @Test func helpShowsTheArgument() async {
         let help = await runCLI(["check", "--help"])
         #expect(help.exitCode == 0)
