@@ -71,7 +71,8 @@ package enum RangeCheck {
     /// The most EV a verdict asks for at one end: beyond it the estimate is a guess.
     package static let maximumMissing = EVAmount(stops: 6)
 
-    /// Checks the frames of a set (or of a whole bracket); nil when there are none.
+    /// Checks the frames of a set (or of a whole bracket); nil when there are none. The frames must have been
+    /// measured with the same `thresholds` (their fractions and shadow level depend on them).
     package static func check(
         _ frames: [FrameLuminance], scale: ShutterScale = .third, thresholds: RangeThresholds = .magicLantern,
         readings: MeterReadings? = nil
