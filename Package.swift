@@ -19,6 +19,9 @@ let package = Package(
         .target(name: "Timing", swiftSettings: strict),
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
+        // Luma from JPEGs (a DC-only baseline decoder, ARW previews), range checks, a small encoder (pure).
+        .target(
+            name: "ImageLuminance", dependencies: ["ByteCoding", "ImageMetadata", "Exposure"], swiftSettings: strict),
 
         // The one system-call layer: typed Errno, EINTR retry, sockets, the I/O event loop, file writes.
         .target(name: "Posix", swiftSettings: strict),
@@ -44,7 +47,7 @@ let package = Package(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "Posix"
+                "Posix", "ImageLuminance"
             ],
             swiftSettings: strict
         ),
@@ -60,7 +63,8 @@ let package = Package(
         .executableTarget(
             name: "hdrshoot-bench",
             dependencies: [
-                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"
+                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "ImageLuminance"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
@@ -70,6 +74,10 @@ let package = Package(
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ImageLuminanceTests",
+            dependencies: ["ImageLuminance", "ImageMetadata", "Exposure", "ByteCoding", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding"], swiftSettings: strict),
         .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -98,7 +106,7 @@ let package = Package(
             name: "HDRShootCLITests",
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "TestSupport"
+                "TestSupport", "ImageLuminance"
             ],
             swiftSettings: strict
         )

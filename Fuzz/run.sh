@@ -1,16 +1,23 @@
 #!/bin/sh
-# Builds the PTP/IP codec and EXIF reader fuzz target with libFuzzer + AddressSanitizer and runs it.
+# Builds a fuzz target with libFuzzer + AddressSanitizer and runs it: the PTP/IP codec and EXIF reader (the
+# default), or with --target luma the JPEG luma decoder (its inputs are slower, so it is a target of its own).
 #
 #   Fuzz/run.sh                       # 10 minutes (default arguments below)
 #   Fuzz/run.sh -runs=100000          # any libFuzzer arguments replace the defaults
+#   Fuzz/run.sh --target luma -runs=50000
 #
 # Only the codec's sources go in (ByteCoding, ImageMetadata and the PTPIP codec: PTPIPError, Codec/, Datasets/),
-# plus Posix, whose Errno PTPIPError carries; the target needs nothing but the Swift toolchain, which ships
-# libFuzzer (clang_rt.fuzzer).
+# plus Posix, whose Errno PTPIPError carries; the luma target takes ByteCoding, ImageMetadata, Exposure and
+# ImageLuminance. Both need nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
 set -eu
 cd "$(dirname "$0")/.."
+target=ptpip
+if [ "${1:-}" = "--target" ]; then
+    target="${2:?--target needs ptpip or luma}"
+    shift 2
+fi
 out=.build/fuzz
-mkdir -p "$out/corpus"
+mkdir -p "$out/corpus" "$out/luma-corpus"
 flags="-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name hdrshoot"
 
 # ByteCoding as its own module (PTPIP imports it).
@@ -22,6 +29,22 @@ swiftc $flags -module-name Posix -emit-module -emit-module-path "$out/Posix.swif
 # The EXIF reader and writer as their own module (the entry point imports it).
 swiftc $flags -module-name ImageMetadata -I "$out" -emit-module -emit-module-path "$out/ImageMetadata.swiftmodule" \
     -wmo -c -o "$out/ImageMetadata.o" Sources/ImageMetadata/*.swift
+if [ "$target" = luma ]; then
+    # The shutter-speed types and the luma decoder as modules, the entry point on its own.
+    swiftc $flags -module-name Exposure -emit-module -emit-module-path "$out/Exposure.swiftmodule" \
+        -wmo -c -o "$out/Exposure.o" Sources/Exposure/*.swift
+    swiftc $flags -module-name ImageLuminance -I "$out" -emit-module \
+        -emit-module-path "$out/ImageLuminance.swiftmodule" -wmo -c -o "$out/ImageLuminance.o" \
+        Sources/ImageLuminance/*.swift
+    swiftc $flags -module-name LumaFuzz -I "$out" Fuzz/LumaFuzzTarget.swift "$out/ByteCoding.o" \
+        "$out/ImageMetadata.o" "$out/Exposure.o" "$out/ImageLuminance.o" -o "$out/luma-fuzz"
+    if [ $# -eq 0 ]; then
+        set -- -max_total_time=600 -print_final_stats=1
+    fi
+    exec "$out/luma-fuzz" "$out/luma-corpus" "$@"
+fi
+[ "$target" = ptpip ] || { echo "Fuzz/run.sh: unknown target '$target' (ptpip or luma)" >&2; exit 64; }
+
 # The codec and the entry point as one module.
 swiftc $flags -module-name PTPIP -I "$out" \
     Sources/PTPIP/PTPIPError.swift Sources/PTPIP/Codec/*.swift Sources/PTPIP/Datasets/*.swift Fuzz/FuzzTarget.swift \

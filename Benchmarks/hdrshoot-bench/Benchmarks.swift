@@ -31,7 +31,8 @@ enum Benchmarks {
             BenchmarkSupport.blocking { await runClientBenchmark() }
             return 0
         },
-        NetworkMonitorBenchmark.benchmark
+        NetworkMonitorBenchmark.benchmark,
+        LumaBenchmark.benchmark
     ]
 }
 

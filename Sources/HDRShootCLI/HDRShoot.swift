@@ -21,7 +21,8 @@ package enum HDRShoot {
         DiscoverCommand.spec,
         RunCommand.spec,
         ResumeCommand.spec,
-        StatusCommand.spec
+        StatusCommand.spec,
+        CheckCommand.spec
     ]
 
     /// Runs the command named by the process arguments and exits with its status.

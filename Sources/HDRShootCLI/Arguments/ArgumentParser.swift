@@ -1,8 +1,9 @@
 /// Parses a command's arguments against its declared options.
 ///
 /// Accepts `--name value` and `--name=value`; a value may start with a single dash (`--ev -1` reaches the
-/// option's own validation). Unknown options, missing values, repeated options, values given to flags,
-/// stray words and missing required options are usage errors.
+/// option's own validation). A command that declares an `ArgumentSpec` takes one word that is not an option.
+/// Unknown options, missing values, repeated options, values given to flags, stray words and missing required
+/// options or arguments are usage errors.
 package enum ArgumentParser {
     /// Parses `arguments` (everything after the command name) for `command`.
     package static func parse(_ arguments: [String], for command: CommandSpec) throws(UsageError) -> ParsedArguments {
@@ -17,6 +18,10 @@ package enum ArgumentParser {
             guard token.hasPrefix("--"), token.count > 2 else {
                 if token.hasPrefix("-") && token.count > 1 && Double(token) == nil {
                     throw fail("unknown option '\(token)'\(suggestion(for: token, in: command))")
+                }
+                if let argument = command.argument, parsed.string(argument.name) == nil, !token.isEmpty {
+                    parsed.set(argument.name, to: token)
+                    continue
                 }
                 throw fail("unexpected argument '\(token)'")
             }
@@ -53,6 +58,9 @@ package enum ArgumentParser {
                 guard !value.isEmpty else { throw fail("option '--\(name)' needs a value (\(placeholder))") }
                 parsed.set(name, to: value)
             }
+        }
+        if let argument = command.argument, parsed.string(argument.name) == nil {
+            throw fail("missing \(argument.placeholder)")
         }
         for option in command.options where option.isRequired && parsed.string(option.name) == nil {
             throw fail("missing required option '--\(option.name)'")

@@ -14,14 +14,20 @@ package struct CommandSpec: Sendable {
     package let discussion: String
     /// The command's options, in help order (`--help` is implicit).
     package let options: [OptionSpec]
+    /// The one required word after the command that is not an option (`hdrshoot check <folder>`), if it takes one.
+    package let argument: ArgumentSpec?
     /// Runs the command; throws errors the CLI turns into messages and exit codes.
     package let run: Run
 
     /// Declares a command.
-    package init(name: String, abstract: String, discussion: String = "", options: [OptionSpec], run: @escaping Run) {
+    package init(
+        name: String, abstract: String, discussion: String = "", argument: ArgumentSpec? = nil, options: [OptionSpec],
+        run: @escaping Run
+    ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
+        self.argument = argument
         self.options = options
         self.run = run
     }
@@ -33,6 +39,23 @@ package struct CommandSpec: Sendable {
 
     /// What to type for this command's help: `hdrshoot plan --help`.
     package var helpInvocation: String { "\(HDRShoot.toolName) \(name) --help" }
+}
+
+/// A command's one positional argument: required, given once, anywhere among the options.
+package struct ArgumentSpec: Sendable {
+    /// The name its value is read back under (`ParsedArguments.string(name)`), and shown as `<name>` in help.
+    package let name: String
+    /// One line for `--help`.
+    package let help: String
+
+    /// Declares the argument.
+    package init(name: String, help: String) {
+        self.name = name
+        self.help = help
+    }
+
+    /// `<folder>`.
+    package var placeholder: String { "<\(name)>" }
 }
 
 /// What a running command may use besides its arguments.

@@ -21,7 +21,11 @@ package enum HelpFormatter {
     package static func commandHelp(_ command: CommandSpec) -> String {
         var lines = ["OVERVIEW: \(command.abstract)"]
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
-        lines += ["", "USAGE: \(usageLine(command))", "", "OPTIONS:"]
+        lines += ["", "USAGE: \(usageLine(command))"]
+        if let argument = command.argument {
+            lines += ["", "ARGUMENTS:"] + table([(argument.placeholder, argument.help)])
+        }
+        lines += ["", "OPTIONS:"]
         var rows = command.options.filter { !$0.isHidden }.map { option -> (String, String) in
             var help = option.help
             if let defaultDescription = option.defaultDescription { help += " (default: \(defaultDescription))" }
@@ -36,7 +40,8 @@ package enum HelpFormatter {
     static func usageLine(_ command: CommandSpec) -> String {
         let required = command.options.filter(\.isRequired).map(invocation)
         let hasOptional = command.options.contains { !$0.isRequired && !$0.isHidden }
-        return ([HDRShoot.toolName, command.name] + required + (hasOptional ? ["[<options>]"] : []))
+        let argument = command.argument.map { [$0.placeholder] } ?? []
+        return ([HDRShoot.toolName, command.name] + argument + required + (hasOptional ? ["[<options>]"] : []))
             .joined(separator: " ")
     }
 
