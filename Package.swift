@@ -38,6 +38,16 @@ let package = Package(
             dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
+        // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
+        // the legacy simulator, the client over Posix sockets, the typed methods and the shutter labels.
+        .target(
+            name: "CameraRemoteAPI", dependencies: ["Exposure", "Timing", "Posix"], swiftSettings: strict),
+        // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
+        .target(
+            name: "LegacyCameraSimulator",
+            dependencies: ["CameraRemoteAPI", "CameraSimulator", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            swiftSettings: strict),
+        .executableTarget(name: "legacy-simulator", dependencies: ["LegacyCameraSimulator"], swiftSettings: strict),
 
         // Front end.
         .target(
