@@ -102,6 +102,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CameraRemoteAPITests",
+            dependencies: ["CameraRemoteAPI", "LegacyCameraSimulator", "Exposure", "ImageMetadata"],
+            swiftSettings: strict),
+        .testTarget(
             name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
             swiftSettings: strict),
         .testTarget(

@@ -41,8 +41,10 @@ package struct HTTPFramer: Sendable {
     private let limits: HTTPLimits
     private var buffer: [UInt8] = []
     private var start = 0
-    /// Bytes consumed from the stream before `buffer[start]`, for error offsets.
+    /// Bytes consumed from the stream before `buffer[start]`.
     private var consumed = 0
+    /// Where the line being parsed began in the stream, for error offsets.
+    private var lineOffset = 0
     private var state = State.head
     private var message = Message(startLine: [], headers: HTTPHeaders(), body: [], minorVersion: 1)
     private var headerCount = 0
@@ -144,7 +146,9 @@ package struct HTTPFramer: Sendable {
         switch state {
         case .untilClose: return finish()
         case .head where message.startLine.isEmpty && start == buffer.count: return nil
-        default: throw malformed("the connection closed in the middle of a message")
+        default:
+            lineOffset = consumed
+            throw malformed("the connection closed in the middle of a message")
         }
     }
 
@@ -155,12 +159,13 @@ package struct HTTPFramer: Sendable {
         consumed += count
     }
 
-    private func malformed(_ reason: String) -> CameraRemoteAPIError { .malformedHTTP(reason, offset: consumed) }
+    private func malformed(_ reason: String) -> CameraRemoteAPIError { .malformedHTTP(reason, offset: lineOffset) }
 
     /// The next CRLF-terminated line without its CRLF, nil if incomplete; lines longer than `limit` throw.
     private mutating func nextLine(limit: Int, what: String) throws(CameraRemoteAPIError) -> ArraySlice<UInt8>? {
         var index = start
         let end = buffer.count
+        lineOffset = consumed
         while index < end {
             if buffer[index] == 0x0A {
                 guard index > start, buffer[index - 1] == 0x0D else { throw malformed("a line ends in LF without CR") }
