@@ -70,7 +70,8 @@ let package = Package(
         .executableTarget(
             name: "hdrshoot-bench",
             dependencies: [
-                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor"
+                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "CameraRemoteAPI", "LegacyCameraSimulator"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
