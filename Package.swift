@@ -107,6 +107,9 @@ let package = Package(
             dependencies: ["CameraRemoteAPI", "LegacyCameraSimulator", "Exposure", "ImageMetadata"],
             swiftSettings: strict),
         .testTarget(
+            name: "LegacyCameraSimulatorTests",
+            dependencies: ["LegacyCameraSimulator", "CameraRemoteAPI", "Posix"], swiftSettings: strict),
+        .testTarget(
             name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
             swiftSettings: strict),
         .testTarget(
