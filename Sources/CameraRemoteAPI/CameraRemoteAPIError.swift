@@ -118,7 +118,8 @@ package struct RemoteAPIErrorCode: RawRepresentable, Sendable, Hashable, CustomS
     /// 503 "Service Unavailable" (the reference lists 503, not 500, p. 275).
     package static let serviceUnavailable = Self(rawValue: 503)
 
-    /// Whether waiting and calling again can help: the camera was busy, not ready, or still exposing.
+    /// Whether waiting and calling again can help: the camera was busy, not ready, or still exposing. 1 "Any"
+    /// counts too: bodies answer it for a set that fails now and then and succeeds when called again.
     package var isTransient: Bool {
         [Self.timeout, .cameraNotReady, .alreadyPolling, .captureNotFinished, .serviceUnavailable, .any]
             .contains(self)

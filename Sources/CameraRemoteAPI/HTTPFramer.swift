@@ -66,12 +66,6 @@ package struct HTTPFramer: Sendable {
         return false
     }
 
-    /// Whether the message under way ends only when the peer closes (a response without a length).
-    package var readsUntilClose: Bool {
-        if case .untilClose = state { return true }
-        return false
-    }
-
     /// Adds bytes from the stream.
     package mutating func append(_ bytes: some Collection<UInt8>) {
         if start > 0 && start == buffer.count {
@@ -276,6 +270,8 @@ package struct HTTPFramer: Sendable {
                 throw .tooLarge(what: "body", limit: limits.maximumBodyBytes, announced: length)
             }
             if length == 0 { return finish() }
+            // Within the limit, so the announced size may be reserved at once (one allocation per body).
+            message.body.reserveCapacity(length)
             state = .fixedBody(remaining: length)
             return nil
         }
