@@ -104,7 +104,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CameraRemoteAPITests",
-            dependencies: ["CameraRemoteAPI", "LegacyCameraSimulator", "Exposure", "ImageMetadata"],
+            dependencies: [
+                "CameraRemoteAPI", "LegacyCameraSimulator", "Exposure", "ImageMetadata", "Posix", "TestSupport"
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "LegacyCameraSimulatorTests",
