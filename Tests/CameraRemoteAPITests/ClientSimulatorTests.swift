@@ -1,6 +1,7 @@
 import CameraRemoteAPI
 import ImageMetadata
 import LegacyCameraSimulator
+import TestSupport
 import Testing
 
 /// The client against the legacy simulator over real loopback HTTP: every method the bracket needs.
@@ -17,6 +18,26 @@ import Testing
             #expect(description.apiVersion == "1.0")
             #expect(client.endpoint == RemoteURL(host: "127.0.0.1", port: simulator.port, path: "/sony/camera"))
             #expect(try await client.getVersions() == ["1.0", "1.1", "1.2", "1.3"])
+        }
+    }
+
+    @Test(.enabled(if: TestHost.hasIPv6Loopback, "needs IPv6: ::1 cannot be bound here"))
+    func worksOverIPv6LoopbackWithABracketedHostInEveryURL() async throws {
+        let simulator = try LegacyCameraSimulator(configuration: plainConfiguration(), host: "::1")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await simulator.run() }
+            defer { simulator.close() }
+            #expect(simulator.descriptionURL == "http://[::1]:\(simulator.port)/dd.xml")
+            let (client, _) = try await CameraRemoteAPIClient.connect(descriptionURL: simulator.descriptionURL)
+            defer { client.close() }
+            #expect(client.endpoint.host == "::1")
+            try await client.setPostviewImageSize("Original")
+            guard case let .postview(urls) = try await client.actTakePicture(), let url = urls.first else {
+                Issue.record("no postview URL")
+                return
+            }
+            #expect(url.hasPrefix("http://[::1]:\(simulator.port)/postview/"))
+            #expect(try await client.downloadPostview(url).count == 20_000)
         }
     }
 
