@@ -213,7 +213,7 @@ final class HTTPConnection: Sendable {
 
 extension Error {
     /// This error as the layer's error: socket failures mapped, cancellation named, ours passed through.
-    func remoteAPI(address: String, during: String) -> CameraRemoteAPIError {
+    package func remoteAPI(address: String, during: String) -> CameraRemoteAPIError {
         if let error = self as? CameraRemoteAPIError { return error }
         if let failure = self as? SocketFailure { return failure.remoteAPI(address: address, during: during) }
         if self is CancellationError { return .cancelled(during: "\(during) (\(address))") }

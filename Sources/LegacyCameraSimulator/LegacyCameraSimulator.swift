@@ -25,21 +25,26 @@ package final class LegacyCameraSimulator: Sendable {
     private var authority: String { address.description }
 
     /// Binds to `host` (a numeric loopback address) and `port` (0: the kernel chooses); the body's time
-    /// (exposures, delays, long polls) runs on `clock`.
+    /// (exposures, delays, long polls) runs on `clock`. Throws `CameraRemoteAPIError` (the layer it serves).
     package init(
         configuration: LegacySimulatorConfiguration = LegacySimulatorConfiguration(), host: String = "127.0.0.1",
         port: UInt16 = 0, clock: any Clock<Duration> = ContinuousClock()
-    ) throws {
+    ) throws(CameraRemoteAPIError) {
         guard let requested = SocketAddress(numericHost: host, port: port) else {
             throw CameraRemoteAPIError.invalidURL("http://\(host):\(port)/")
         }
-        let socket = try Socket(family: requested.family)
+        let socket: Socket
+        do {
+            socket = try Socket(family: requested.family)
+        } catch {
+            throw error.remoteAPI(address: requested.description, during: "listen")
+        }
         do {
             try socket.listen(on: requested, backlog: 16)
             address = try socket.localAddress() ?? requested
         } catch {
             socket.close()
-            throw error
+            throw error.remoteAPI(address: requested.description, during: "listen")
         }
         listener = socket
         camera = LegacyCamera(configuration: configuration, clock: clock, postviewBase: "http://\(address.description)")
