@@ -41,6 +41,16 @@ let package = Package(
             dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
+        // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
+        // the legacy simulator, the client over Posix sockets, the typed methods and the shutter labels.
+        .target(
+            name: "CameraRemoteAPI", dependencies: ["Exposure", "Timing", "Posix"], swiftSettings: strict),
+        // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
+        .target(
+            name: "LegacyCameraSimulator",
+            dependencies: ["CameraRemoteAPI", "CameraSimulator", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            swiftSettings: strict),
+        .executableTarget(name: "legacy-simulator", dependencies: ["LegacyCameraSimulator"], swiftSettings: strict),
 
         // Front end.
         .target(
@@ -64,7 +74,7 @@ let package = Package(
             name: "hdrshoot-bench",
             dependencies: [
                 "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "ImageLuminance"
+                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
@@ -99,6 +109,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "CameraRemoteAPITests",
+            dependencies: [
+                "CameraRemoteAPI", "LegacyCameraSimulator", "Exposure", "ImageMetadata", "Posix", "TestSupport"
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LegacyCameraSimulatorTests",
+            dependencies: ["LegacyCameraSimulator", "CameraRemoteAPI", "Posix"], swiftSettings: strict),
         .testTarget(
             name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
             swiftSettings: strict),

@@ -32,7 +32,15 @@ enum Benchmarks {
             return 0
         },
         NetworkMonitorBenchmark.benchmark,
-        LumaBenchmark.benchmark
+        LumaBenchmark.benchmark,
+        Benchmark(
+            name: "remote-api",
+            summary: "Camera Remote API call on loopback: our HTTP client over Posix sockets vs URLSession [--calls N]"
+        ) { arguments in
+            let calls = BenchmarkSupport.option("calls", in: arguments).flatMap(Int.init) ?? 2000
+            BenchmarkSupport.blocking { await runRemoteAPIBenchmark(calls: max(1, calls)) }
+            return 0
+        }
     ]
 }
 

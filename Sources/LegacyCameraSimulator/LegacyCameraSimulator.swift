@@ -1,0 +1,185 @@
+import CameraRemoteAPI
+import Posix
+import Synchronization
+
+/// A simulated Sony body speaking the legacy Camera Remote API: a real HTTP/1.1 server on loopback serving
+/// the device description (`/dd.xml`), JSON-RPC at `/sony/camera`, and postview JPEGs with EXIF at
+/// `/postview/...`.
+///
+/// Start it with `bind`, read `descriptionURL`, drive it with `run()` (until `close()` or cancellation),
+/// and it behaves as `LegacySimulatorConfiguration` says, quirks included. It parses requests with the same
+/// HTTP framer the client uses, so the two never hold two codecs.
+package final class LegacyCameraSimulator: Sendable {
+    private let listener: Socket
+    /// The bound address (the kernel's port when bound to port 0).
+    package let address: SocketAddress
+    let camera: LegacyCamera
+    private let connections = Mutex<(open: [ObjectIdentifier: Socket], closed: Bool)>(([:], false))
+
+    /// The port the server listens on.
+    package var port: UInt16 { address.port }
+
+    /// The device description URL, as SSDP's LOCATION would give it.
+    package var descriptionURL: String { "http://\(authority)/dd.xml" }
+
+    private var authority: String { address.description }
+
+    /// Binds to `host` (a numeric loopback address) and `port` (0: the kernel chooses); the body's time
+    /// (exposures, delays, long polls) runs on `clock`. Throws `CameraRemoteAPIError` (the layer it serves).
+    package init(
+        configuration: LegacySimulatorConfiguration = LegacySimulatorConfiguration(), host: String = "127.0.0.1",
+        port: UInt16 = 0, clock: any Clock<Duration> = ContinuousClock()
+    ) throws(CameraRemoteAPIError) {
+        guard let requested = SocketAddress(numericHost: host, port: port) else {
+            throw CameraRemoteAPIError.invalidURL("http://\(host):\(port)/")
+        }
+        let socket: Socket
+        do {
+            socket = try Socket(family: requested.family)
+        } catch {
+            throw error.remoteAPI(address: requested.description, during: "listen")
+        }
+        do {
+            try socket.listen(on: requested, backlog: 16)
+            address = try socket.localAddress() ?? requested
+        } catch {
+            socket.close()
+            throw error.remoteAPI(address: requested.description, during: "listen")
+        }
+        listener = socket
+        camera = LegacyCamera(configuration: configuration, clock: clock, postviewBase: "http://\(address.description)")
+    }
+
+    deinit { close() }
+
+    /// Every method called so far, in order.
+    package var calls: [String] { get async { await camera.calls } }
+
+    /// Accepts and serves connections until `close()` or cancellation; each connection is a child task.
+    package func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            while let client = await accept() {
+                group.addTask { await self.serve(client) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Stops listening and closes every connection; `run()` then returns. Idempotent.
+    package func close() {
+        listener.close()
+        let open = connections.withLock { state -> [Socket] in
+            state.closed = true
+            defer { state.open = [:] }
+            return Array(state.open.values)
+        }
+        for socket in open { socket.close() }
+    }
+
+    private func accept() async -> Socket? {
+        while !Task.isCancelled {
+            do {
+                if let (client, _) = try listener.tryAccept() {
+                    let admitted = connections.withLock { state -> Bool in
+                        guard !state.closed else { return false }
+                        state.open[ObjectIdentifier(client)] = client
+                        return true
+                    }
+                    guard admitted else {
+                        client.close()
+                        return nil
+                    }
+                    return client
+                }
+                try await listener.wait(for: .readable)
+            } catch {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    private func serve(_ socket: Socket) async {
+        defer {
+            _ = connections.withLock { $0.open.removeValue(forKey: ObjectIdentifier(socket)) }
+            socket.close()
+        }
+        var parser = HTTPRequestParser(limits: HTTPLimits(maximumBodyBytes: 64 * 1024))
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while !Task.isCancelled {
+            do {
+                let count = try buffer.withUnsafeMutableBytes { try socket.tryRead(into: $0) }
+                guard let count else {
+                    try await socket.wait(for: .readable)
+                    continue
+                }
+                if count == 0 { return }
+                parser.append(buffer[0..<count])
+                while let request = try parser.nextRequest() {
+                    guard let response = await respond(to: request) else { return }
+                    try await write(response.encoded(), to: socket)
+                    if !response.keepsAlive { return }
+                }
+            } catch let error as CameraRemoteAPIError {
+                // Malformed requests get a 400 and the connection ends, as servers do.
+                let reply = HTTPResponse(
+                    status: 400, reason: "Bad Request", headers: HTTPHeaders(), body: Array("\(error)".utf8),
+                    keepsAlive: false)
+                try? await write(reply.encoded(), to: socket)
+                return
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to socket: Socket) async throws {
+        var written = 0
+        while written < bytes.count {
+            if let count = try socket.tryWrite([bytes], skipping: written) {
+                written += count
+            } else {
+                try await socket.wait(for: .writable)
+            }
+        }
+    }
+
+    /// The answer to one request; nil closes the connection without one (the drop quirk).
+    private func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
+        switch (request.method, path) {
+        case ("GET", "/dd.xml"):
+            return ok(
+                Array(LegacyDeviceDescription.xml(model: camera.configuration.model, authority: authority).utf8),
+                type: "text/xml; charset=\"utf-8\"", keepsAlive: request.keepsAlive)
+        case ("POST", "/sony/camera"):
+            guard let call = try? JSONRPCRequest.decode(request.body) else {
+                let failure = JSONRPCResponse(
+                    id: 0, outcome: .failure(.init(code: .illegalRequest, message: "Illegal Request")))
+                return ok(failure.encoded(), type: "application/json", keepsAlive: request.keepsAlive)
+            }
+            switch await camera.handle(call) {
+            case let .answer(answer):
+                return ok(answer.encoded(), type: "application/json", keepsAlive: request.keepsAlive)
+            case .dropConnection:
+                return nil
+            }
+        case ("GET", _) where path.hasPrefix("/postview/"):
+            guard let image = await camera.image(at: path) else { return notFound(request) }
+            return ok(image.bytes(in: 0..<image.size), type: "image/jpeg", keepsAlive: request.keepsAlive)
+        default:
+            return notFound(request)
+        }
+    }
+
+    private func ok(_ body: [UInt8], type: String, keepsAlive: Bool) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, reason: "OK", headers: HTTPHeaders([("Content-Type", type)]), body: body,
+            keepsAlive: keepsAlive)
+    }
+
+    private func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse(
+            status: 404, reason: "Not Found", headers: HTTPHeaders(), body: [], keepsAlive: request.keepsAlive)
+    }
+}
