@@ -64,6 +64,12 @@ extension BracketRunner {
     /// Saves the frames a download completed and puts back those that never got an image.
     private func settle(_ settled: DownloadQueue.Settled) async throws {
         for frame in settled.complete {
+            if !frame.confirmed {
+                let when =
+                    lostReleases[frame.position]?.dropped ?? 0 > 0
+                    ? "taken before the connection dropped" : "taken before hdrshoot stopped"
+                emit(.cameraNote("the image of \(frame.expected.label) \(when) was recovered; it was not shot again"))
+            }
             let saved = CapturedFrame(
                 images: frame.images, actualSpeed: actualSpeed(of: frame),
                 unmatchedImages: unmatchedByFrame.removeValue(forKey: frame.position) ?? [])

@@ -7,11 +7,15 @@ package struct ResumeState: Sendable, Hashable {
     package var saved: Set<ShootPosition>
     /// Frames fired whose images wait in the camera: downloaded first; shot again only when none arrives.
     package var inCamera: [ShootPosition]
+    /// Frames whose release may have fired when the last run ended (in flight at a crash, or cut off by a drop):
+    /// their images are looked for in the camera too before they are shot again.
+    package var mayHaveFired: [ShootPosition]
 
     /// Creates a resume state (empty: a fresh run, or frames after the start all still to shoot).
-    package init(saved: Set<ShootPosition> = [], inCamera: [ShootPosition] = []) {
+    package init(saved: Set<ShootPosition> = [], inCamera: [ShootPosition] = [], mayHaveFired: [ShootPosition] = []) {
         self.saved = saved
         self.inCamera = inCamera.sorted()
+        self.mayHaveFired = mayHaveFired.sorted()
     }
 }
 

@@ -206,8 +206,11 @@ package actor BracketRunner {
             return await finish(.failed(ShootingError.invalidResumePosition(first)), resumeAt: first)
         }
         let inCamera = restartingInterruptedSet ? [] : resuming.inCamera.filter { $0 >= first }
-        toShoot = positions[index...].filter { !resuming.saved.contains($0) && !inCamera.contains($0) }
-        completed = positions.count - toShoot.count - inCamera.count
+        let uncertain = restartingInterruptedSet ? [] : resuming.mayHaveFired.filter { $0 >= first }
+        toShoot = positions[index...].filter {
+            !resuming.saved.contains($0) && !inCamera.contains($0) && !uncertain.contains($0)
+        }
+        completed = positions.count - toShoot.count - inCamera.count - uncertain.count
         state = .preparing
         do {
             preparedSettings = try await prepareCamera(for: positions[index...], reportingAt: first)
@@ -221,9 +224,12 @@ package actor BracketRunner {
             return await finish(.recordingFailed(error), resumeAt: first)
         }
         eventSink.yield(.started(position: first, completed: completed, total: positions.count))
-        for position in inCamera {
+        for position in (inCamera + uncertain).sorted() {
             guard let setting = preparedSettings[position], let speed = plan.speed(at: position) else { continue }
-            queue.fired(.init(position: position, setting: setting, expected: expected(speed, setting)))
+            queue.fired(
+                .init(
+                    position: position, setting: setting, expected: expected(speed, setting),
+                    confirmed: inCamera.contains(position)))
         }
         return await shootAndDownload()
     }
@@ -238,7 +244,8 @@ package actor BracketRunner {
             do {
                 // Download when told to, at the end, when the buffer is full, and while shooting is held (the
                 // photographer's pause is the camera's quiet time).
-                let held = !holds.isEmpty && !stopRequested && !Task.isCancelled
+                // Not while the network is down: the link is gone, and the reconnect downloads first anyway.
+                let held = !holds.isEmpty && holds[.network] == nil && !stopRequested && !Task.isCancelled
                 if configuration.downloads, !queue.isEmpty || position == nil,
                     mustDownload || position == nil || queue.count >= configuration.bufferLimit || held
                 {

@@ -44,8 +44,10 @@ struct EndToEndShootControlTests {
         #expect(result.errorLines.count == 1)
         #expect(result.standardError.hasPrefix("error: lost the camera and could not reconnect within 1 s"))
         #expect(result.standardError.contains("`hdrshoot resume` will continue"))
-        #expect(result.standardOutput.contains("Stopped at set 1, frame 3. 2 of 15 exposures captured."))
+        // Frames 1 and 2 fired before the drop; their images are still in the camera (no reconnect came).
+        #expect(result.standardOutput.contains("Stopped at set 1, frame 1. 0 of 15 exposures captured."))
         let object = try #require(jsonObject(status.standardOutput))
+        #expect((object["inCamera"] as? [[String: Int]]) == [["set": 1, "frame": 1], ["set": 1, "frame": 2]])
         #expect(object["stopReason"] as? String == "reconnectGaveUp")
         #expect((object["possiblyDuplicated"] as? [[String: Int]]) == [["set": 1, "frame": 3]])
     }

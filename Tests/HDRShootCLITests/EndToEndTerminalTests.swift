@@ -28,10 +28,12 @@ struct EndToEndTerminalTests {
             #expect(line.contains("["), "no bar: \(line)")
         }
         #expect(lines.contains { $0.contains("capturing") })
-        // Within a frame (from its speed change until it is saved) the time left never grows.
+        // Within a frame (from its speed change until it is in the camera or saved) the time left never grows.
         var frameLeft: [Int] = []
         for line in lines {
-            if line.contains("setting speed") || line.contains("  saved") { frameLeft = [] }
+            if line.contains("setting speed") || line.contains("  saved") || line.contains("in the camera") {
+                frameLeft = []
+            }
             if let left = Self.secondsLeft(line) {
                 #expect(left <= (frameLeft.last ?? left), "grew within a frame: \(line)")
                 frameLeft.append(left)

@@ -11,7 +11,7 @@ import Testing
 struct NetworkPauseEndToEndTests {
     /// How long the link stays down.
     static let outageLength: Duration = .milliseconds(1500)
-    /// The frame before the outage: the link goes down once this many frames are saved.
+    /// The frame before the outage: the link goes down once this many frames are in the camera (fired).
     static let savedBeforeOutage = 2
     /// A capture fired just before the link went down may be logged up to this much later than it was
     /// (the simulator's clock is anchored on when its "listening" line was read).
@@ -101,6 +101,12 @@ struct NetworkPauseEndToEndTests {
         )
     }
 
+    /// Whether `object` is the progress line saying the plan's `number`th frame (3 × 5, counted from 1) fired.
+    static func isInCamera(_ object: [String: Any]?, frameOfPlan number: Int) -> Bool {
+        object?["phase"] as? String == "inCamera" && object?["set"] as? Int == (number - 1) / 5 + 1
+            && object?["frame"] as? Int == (number - 1) % 5 + 1
+    }
+
     static func expectNoFrameFiredWhileDown(_ outage: Outage) {
         print(
             "network pause: link down \(outage.down) s to \(outage.up) s after the simulator started; fired at "
@@ -147,7 +153,7 @@ struct NetworkPauseEndToEndTests {
                         executable, arguments: arguments, environment: sandbox.environment
                     ) { first in
                         _ = try await first.waitForLine(timeout: .seconds(60)) {
-                            jsonObject($0)?["completed"] as? Int == 3
+                            Self.isInCamera(jsonObject($0), frameOfPlan: 3)
                         }
                         first.send(SIGINT)
                         return await first.waitForExit(timeout: .seconds(30))
@@ -167,9 +173,7 @@ struct NetworkPauseEndToEndTests {
                     }
                     let base = jsonObject(summary)?["captured"] as? Int ?? 0
                     _ = try await run.waitForLine(timeout: .seconds(60)) { line in
-                        let object = jsonObject(line)
-                        return object?["phase"] as? String == "saved"
-                            && object?["completed"] as? Int == base + savedBeforeOutage
+                        Self.isInCamera(jsonObject(line), frameOfPlan: base + savedBeforeOutage)
                     }
                     let downAt = clock.now
                     try await namespaces.setHostLink(up: false)

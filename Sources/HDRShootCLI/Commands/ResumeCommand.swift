@@ -148,10 +148,17 @@ enum ResumeCommand {
         journal: ShootJournal, start: ShootPosition, restartingSet: Bool, check: CameraCheck
     ) -> [String] {
         let plan = journal.plan
-        let remaining = plan.positions.filter { $0 >= start }
+        let inCamera = restartingSet ? [] : journal.framesInCamera.filter { $0 >= start }
+        let remaining = plan.positions.filter { position in
+            guard position >= start, !inCamera.contains(position) else { return false }
+            if case .done = journal.frame(at: position).state, !restartingSet { return false }
+            return true
+        }
+        let waiting = inCamera.isEmpty ? "" : "\(inCamera.count) waiting in the camera to be downloaded first; "
         var lines = [
-            "Shoot \(journal.id): \(journal.savedCount) of \(plan.totalExposures) exposures captured; "
-                + "\(remaining.count) to shoot from \(start)\(restartingSet ? " (restarting the set)" : "")."
+            "Shoot \(journal.id): \(journal.savedCount) of \(plan.totalExposures) exposures captured; \(waiting)"
+                + "\(remaining.count) to shoot\(remaining.first.map { " from \($0)" } ?? "")"
+                + "\(restartingSet ? " (restarting the set)" : "")."
         ]
         let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
         let longest = remainingPlan.longestExposure?.label ?? "-"
@@ -163,7 +170,8 @@ enum ResumeCommand {
         for position in journal.interruptedFrames {
             let speed = plan.speed(at: position)?.label ?? "?"
             lines.append(
-                "\(position) (\(speed)) was in flight when hdrshoot stopped: it is shot again (possibly duplicated on the card)"
+                "\(position) (\(speed)) was in flight when hdrshoot stopped: its image is looked for in the camera "
+                    + "first, and it is shot again only if none is there (possibly duplicated on the card)"
             )
         }
         lines += ShootText.substitutionLines(journal.substitutions)

@@ -202,7 +202,8 @@ enum ShootConsole {
                     if case .done = journalNow.frame(at: position).state { return position > shoot.start }
                     return false
                 }),
-            inCamera: journalNow.framesInCamera)
+            inCamera: journalNow.framesInCamera,
+            mayHaveFired: journalNow.interruptedFrames)
         let session = ShootSession(
             runner: runner, view: view, readsKeys: options.interactive, start: shoot.start,
             restartingSet: shoot.restartingSet, resuming: resuming,

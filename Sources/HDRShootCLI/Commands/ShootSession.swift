@@ -145,7 +145,8 @@ private final class Controls: Sendable {
         }
     }
 
-    /// Space or p: pause or continue; q: stop after the current frame (at once while parked).
+    /// Space or p: pause or continue; q: stop after the current frame (at once while parked), downloading what
+    /// waits in the camera; a second q leaves that in the camera for `resume`.
     func press(_ key: UInt8) async {
         switch key {
         case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
@@ -158,6 +159,10 @@ private final class Controls: Sendable {
             if requests.quit() {
                 view.note(view.isParked ? "Stopping" : "Stopping after the current frame")
                 view.markStopping()
+                await runner.stop()
+            } else {
+                // A second q: what still waits in the camera stays there for `hdrshoot resume`.
+                view.note("Leaving the images still in the camera for `hdrshoot resume`")
                 await runner.stop()
             }
         default:

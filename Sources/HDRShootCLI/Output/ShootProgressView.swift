@@ -89,9 +89,12 @@ final class ShootProgressView: Sendable {
     var isParked: Bool {
         state.withLock { state in
             state.holds[.connection] != nil
-                || (!state.holds.isEmpty && (state.latest.map { $0.phase == .saved } ?? true))
+                || (!state.holds.isEmpty && (state.latest.map { Self.parkedPhases.contains($0.phase) } ?? true))
         }
     }
+
+    /// The phases in which a held shoot is parked: no frame fires until the hold is released (downloads go on).
+    private static let parkedPhases: Set<FramePhase> = [.saved, .inCamera, .downloading]
 
     /// Notes that the shoot stops after the frame in flight (the live line's phase says so).
     func markStopping() {

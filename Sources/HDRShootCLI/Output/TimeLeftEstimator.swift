@@ -1,7 +1,8 @@
 import Shooting
 
-/// How long a running shoot still needs: the exposures left (plus Long Exposure NR where it is known) and,
-/// per frame left, the overhead measured so far (speed change, release, transfer, saving).
+/// How long a running shoot still needs at the tripod: the exposures left (plus Long Exposure NR where it is
+/// known) and, per frame left, the overhead measured so far (speed change, release, confirmation). Downloads run
+/// behind the shutter and are not in it (the "all frames shot" line estimates them).
 ///
 /// Pure and driven by the caller's clock (seconds since any origin), so tests run it in virtual time.
 ///
@@ -84,7 +85,7 @@ struct TimeLeftEstimator: Sendable {
     /// Frame `index` reached `phase` at `time`.
     mutating func frame(_ index: Int, reached phase: FramePhase, at time: Double) {
         let now = active(at: time)
-        if phase != .saved && (index != next || !inFlight) {
+        if phase == .settingSpeed || phase == .capturing, index != next || !inFlight {
             // A new frame (or the lost one shot again): its exposure has not started.
             next = index
             inFlight = true
@@ -92,14 +93,15 @@ struct TimeLeftEstimator: Sendable {
             exposureDone = false
         }
         switch phase {
-        case .settingSpeed:
+        case .settingSpeed, .downloading:
+            // Downloads run behind the shutter: they end no frame's cycle and start none.
             break
         case .capturing:
             if exposureStart == nil { exposureStart = now }
-        case .inCamera, .downloading:
-            if exposureStart == nil { exposureStart = now }
-            exposureDone = true
-        case .saved:
+        case .inCamera, .saved:
+            // The frame's cycle ends when it is in the camera (or saved, without downloads); the `.saved` of a
+            // frame fired earlier is a download finishing and changes nothing.
+            guard inFlight, index == next else { break }
             if busy.indices.contains(index) {
                 measuredOverhead += max(0, now - cycleStart - busy[index])
                 measuredFrames += 1
