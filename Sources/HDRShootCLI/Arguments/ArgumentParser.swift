@@ -18,6 +18,10 @@ package enum ArgumentParser {
                 if token.hasPrefix("-") && token.count > 1 && Double(token) == nil {
                     throw fail("unknown option '\(token)'\(suggestion(for: token, in: command))")
                 }
+                if command.positional != nil, parsed.positional == nil {
+                    parsed.positional = token
+                    continue
+                }
                 throw fail("unexpected argument '\(token)'")
             }
             let body = token.dropFirst(2)

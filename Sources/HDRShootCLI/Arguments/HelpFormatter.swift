@@ -27,6 +27,7 @@ package enum HelpFormatter {
             if let defaultDescription = option.defaultDescription { help += " (default: \(defaultDescription))" }
             return (invocation(option), help)
         }
+        if let positional = command.positional { rows.insert((positional.placeholder, positional.help), at: 0) }
         rows.append(("-h, --help", "Show help information."))
         lines += table(rows)
         return lines.joined(separator: "\n") + "\n"
@@ -36,7 +37,8 @@ package enum HelpFormatter {
     static func usageLine(_ command: CommandSpec) -> String {
         let required = command.options.filter(\.isRequired).map(invocation)
         let hasOptional = command.options.contains { !$0.isRequired && !$0.isHidden }
-        return ([HDRShoot.toolName, command.name] + required + (hasOptional ? ["[<options>]"] : []))
+        let positional = command.positional.map { [$0.placeholder] } ?? []
+        return ([HDRShoot.toolName, command.name] + positional + required + (hasOptional ? ["[<options>]"] : []))
             .joined(separator: " ")
     }
 
