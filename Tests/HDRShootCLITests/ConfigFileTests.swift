@@ -182,7 +182,9 @@ struct ConfigFileTests {
         #expect(broken.standardError.contains("frames is already set on line"), "\(broken.standardError)")
         let failing = try await home.hdrshoot(["config", "--edit"], extra: ["EDITOR": "false"])
         #expect(failing.exitCode == 78)
-        #expect(failing.standardError == "error: the editor 'false' exited with status 1; the config file was not checked\n")
+        #expect(
+            failing.standardError == "error: the editor 'false' exited with status 1; the config file was not checked\n"
+        )
     }
 
     /// The README's first command, with no config file, and with one that names the camera (and the folder).
