@@ -22,14 +22,16 @@ enum ConfigCommand {
     )
 
     /// One option per config key, declared like the flag it gives the default of (same placeholder).
-    static let keyOptions: [OptionSpec] = ConfigKey.all.map { key in
-        if key.isFlag { return .flag(key.option, help: key.help) }
+    static let keyOptions: [OptionSpec] = ConfigKey.all.flatMap { key -> [OptionSpec] in
+        if key.isFlag, let negation = key.negation {
+            return [.flag(key.option, help: key.help), .flag(negation, help: "As if \(key.name) = no.")]
+        }
         let declared = (PlanCommand.spec.options + ShootConsole.sharedOptions).first { $0.name == key.option }
         var placeholder = "<value>"
         if case .value(let shown) = declared?.kind { placeholder = shown }
         if key.name == "output" { placeholder = "<dir>" }
         if key.name == "transfer" { placeholder = "<" + ConfigKey.transferChoices.joined(separator: "|") + ">" }
-        return .value(key.option, placeholder: placeholder, help: key.help, default: key.builtIn)
+        return [.value(key.option, placeholder: placeholder, help: key.help, default: key.builtIn)]
     }
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode

@@ -64,7 +64,13 @@ enum MergeCommand {
         guard let manifest = await ShootManifest.load(from: folder) else { throw MergeError.noManifest(path: folder) }
         let brackets = manifest.sets ?? []
         var chosen = brackets
-        if let wanted = try arguments.value("set", default: Int?.none, { Int($0) }) {
+        let set = try arguments.value("set", default: Int?.none) { text in
+            guard let set = Int(text), set >= 1 else {
+                throw UsageError("'\(text)' is not a set number; use 1, 2, ...")
+            }
+            return set
+        }
+        if let wanted = set {
             chosen = brackets.filter { $0.set == wanted }
             guard !chosen.isEmpty else {
                 throw UsageError(

@@ -109,8 +109,9 @@ struct ConfigDefaults: Sendable {
     func effective(_ arguments: ParsedArguments) -> [Effective] {
         ConfigKey.all.map { key in
             if given(key, in: arguments) {
-                return Effective(
-                    key: key.name, value: key.isFlag ? "yes" : arguments.string(key.option) ?? "", source: .flag)
+                let value =
+                    key.isFlag ? (arguments.flag(key.option) ? "yes" : "no") : arguments.string(key.option) ?? ""
+                return Effective(key: key.name, value: value, source: .flag)
             }
             if let entry = entry(key.name) {
                 return Effective(
@@ -120,8 +121,10 @@ struct ConfigDefaults: Sendable {
         }
     }
 
+    /// Whether the command line set `key`: its option, or for a flag its negation (`--no-dedupe`).
     private func given(_ key: ConfigKey, in arguments: ParsedArguments) -> Bool {
-        key.isFlag ? arguments.flag(key.option) : arguments.string(key.option) != nil
+        guard key.isFlag else { return arguments.string(key.option) != nil }
+        return arguments.flag(key.option) || key.negation.map(arguments.flag) == true
     }
 
     /// Whether `command` takes any option the file can give a default of (only those commands read it).

@@ -12,6 +12,8 @@ struct ConfigKey: Sendable {
     let option: String
     /// Whether the option is a flag (`dedupe = yes` gives `--dedupe`).
     let isFlag: Bool
+    /// The flag that turns a flag key off on the command line (`--no-dedupe`), so a flag always wins.
+    var negation: String? { isFlag ? "no-" + option : nil }
     /// What the value means, for `hdrshoot config` and the man page.
     let help: String
     /// The built-in default, shown by `hdrshoot config` when neither a flag nor the file sets it.
