@@ -37,7 +37,7 @@ struct CompletionScriptTests {
         #expect(try await Self.complete(["hdrshoot", "r"]) == ["run", "resume"])
         #expect(try await Self.complete(["hdrshoot", "m"]) == ["man", "merge"])
         #expect(try await Self.complete(["hdrshoot", "plan", "--sc"]) == ["--scale"])
-        #expect(try await Self.complete(["hdrshoot", "run", "--no"]) == ["--no-network-monitor"])
+        #expect(try await Self.complete(["hdrshoot", "run", "--no"]) == ["--no-dedupe", "--no-network-monitor"])
         #expect(try await Self.complete(["hdrshoot", "help", "co"]) == ["config", "completions"])
         #expect(try await Self.complete(["hdrshoot", "completions", ""]) == ["--help", "bash", "zsh", "fish"])
     }
