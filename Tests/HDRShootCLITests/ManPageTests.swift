@@ -74,6 +74,12 @@ struct ManPageTests {
         }
         #expect(!codes.isEmpty)
         #expect(codes == ManPage.Prose.exitStatus.map(\.0))
+        // ENVIRONMENT names only variables the README documents.
+        for names in ManPage.Prose.environment.map(\.0) {
+            for name in names.components(separatedBy: ", ") {
+                #expect(readme.contains("`$\(name)") || readme.contains("`\(name)"), "\(name)")
+            }
+        }
     }
 
     /// `make install-docs DESTDIR=... PREFIX=/usr` with the built binary (no release build) installs the page

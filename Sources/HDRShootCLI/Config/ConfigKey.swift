@@ -38,7 +38,7 @@ struct ConfigKey: Sendable {
         planKey("order", help: "Shooting order: fast-first or slow-first.", builtIn: "fast-first"),
         ConfigKey(
             name: "dedupe", option: "dedupe", isFlag: true,
-            help: "Shoot the frame two sets share once: yes or no.", builtIn: "no", excludedCommands: []
+            help: "Shoot the frame two sets share once (in the file: yes or no).", builtIn: "no", excludedCommands: []
         ) { value, _ throws(UsageError) in _ = try boolean(value) },
         planKey("longest", help: "Longest exposure to plan (bulb past 30\", up to 30').", builtIn: "4'"),
         ConfigKey(
