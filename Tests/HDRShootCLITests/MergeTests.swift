@@ -181,6 +181,36 @@ struct MergeTests {
         }
     }
 
+    /// A series folder (its manifest lists repetitions) merges every repetition's sets, each line prefixed.
+    @Test(.enabled(if: toolsInstalled, "enfuse, hugin-tools or imagemagick is not installed (see .ci/run)"))
+    func aSeriesMergesEveryRepetition() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let output = sandbox.root.appendingPathComponent("dusk series").path
+        let shot = try await sandbox.hdrshoot([
+            "run", "--shadow", "1/125", "--highlight", "1/1000", "--frames", "3", "--every", "2s", "--count", "2",
+            "--camera", "simulator", "--confirm", "--output", output, "--state-dir", sandbox.stateDirectory
+        ])
+        #expect(shot.exitCode == 0, "\(shot.standardError)")
+        let merged = try await sandbox.hdrshoot(["merge", output, "--no-align", "--set", "1"])
+        #expect(merged.exitCode == 0, "\(merged.standardError)")
+        #expect(
+            merged.standardOutput == """
+                rep-001 set 1: merged 3 frames into set-01/merged.tif
+                rep-002 set 1: merged 3 frames into set-01/merged.tif
+
+                """)
+        for repetition in ["rep-001", "rep-002"] {
+            #expect(try await Self.identify(output + "/\(repetition)/set-01/merged.tif", "%m") == "TIFF")
+        }
+        let nothing = try await sandbox.hdrshoot(["merge", sandbox.root.path])
+        #expect(nothing.exitCode == 64)
+        #expect(
+            nothing.errorLines.first
+                == "error: \(sandbox.root.path) holds no shoot's manifest.json; give the output folder of an hdrshoot shoot or series"
+        )
+    }
+
     /// `identify -format FORMAT file`.
     static func identify(_ file: String, _ format: String) async throws -> String {
         let result = try await ProcessRunner.run(

@@ -23,4 +23,7 @@ camera_option=()
 # --longest keeps the slowest exposure of the night under 30" (no bulb), so each repetition fits its interval.
 "$hdrshoot" run --shadow "$shadow" --highlight "$highlight" --frames 5 --ev 1 --longest 30s \
     --every "$every" "${end[@]}" --shift "$shift_ev" "${camera_option[@]}" --confirm --output "$output"
+# Previews of every repetition (rep-001/set-01/merged.jpg, ...), to pick the moment the sky and the lights
+# balance; each set's merge.sh does the same with alignment when you want the full-size merge.
+if command -v enfuse >/dev/null; then "$hdrshoot" merge "$output" --no-align --format jpg; fi
 echo "Series done: $output (one folder per repetition, each set with a merge.sh)"

@@ -60,44 +60,76 @@ enum MergeCommand {
             guard ["tif", "jpg"].contains(text) else { throw UsageError("'\(text)' is not a format; use tif or jpg") }
             return text
         }
-        let folder = try await shootFolder(arguments)
-        guard let manifest = await ShootManifest.load(from: folder) else { throw MergeError.noManifest(path: folder) }
-        let brackets = manifest.sets ?? []
-        var chosen = brackets
-        let set = try arguments.value("set", default: Int?.none) { text in
+        let wanted = try arguments.value("set", default: Int?.none) { text in
             guard let set = Int(text), set >= 1 else {
                 throw UsageError("'\(text)' is not a set number; use 1, 2, ...")
             }
             return set
         }
-        if let wanted = set {
-            chosen = brackets.filter { $0.set == wanted }
-            guard !chosen.isEmpty else {
-                throw UsageError(
-                    "the shoot has no set \(wanted) (it has \(brackets.count))", command: arguments.command)
-            }
-        }
+        let folder = try await shootFolder(arguments)
         let output = context.output
-        var sets: [MergeSet] = []
-        for bracket in chosen {
-            if let set = MergeSet(bracket) {
-                sets.append(set)
-            } else {
-                output.writeOut("set \(bracket.set): not finished, skipped (hdrshoot resume shoots the rest)\n")
+        // A shoot, or a series: one shoot per repetition folder, merged in order.
+        var work: [(prefix: String, folder: String, sets: [MergeSet])] = []
+        var chosenCount = 0
+        for shoot in try await shoots(in: folder) {
+            let chosen = (shoot.manifest.sets ?? []).filter { wanted == nil || $0.set == wanted }
+            chosenCount += chosen.count
+            var sets: [MergeSet] = []
+            for bracket in chosen {
+                if let set = MergeSet(bracket) {
+                    sets.append(set)
+                } else {
+                    output.writeOut(
+                        "\(shoot.prefix)set \(bracket.set): not finished, skipped (hdrshoot resume shoots the rest)\n")
+                }
             }
+            work.append((shoot.prefix, shoot.folder, sets))
+        }
+        if let wanted, chosenCount == 0 {
+            throw UsageError("the shoot has no set \(wanted)", command: arguments.command)
         }
         let tools = try MergeTools(
             finding: align ? [MergeTools.alignImageStack, MergeTools.enfuse] : [MergeTools.enfuse],
             environment: ProcessInfo.processInfo.environment)
-        let outcomes = await mergeAll(sets, jobs: jobs, in: folder, tools: tools, align: align, format: format) {
-            set, outcome in output.writeOut(line(set, outcome) + "\n")
+        var failed: [String] = []
+        var unaligned = false
+        for (prefix, shootFolder, sets) in work {
+            let outcomes = await mergeAll(sets, jobs: jobs, in: shootFolder, tools: tools, align: align, format: format)
+            {
+                set, outcome in output.writeOut(prefix + line(set, outcome) + "\n")
+            }
+            for set in sets {
+                switch outcomes[set.set] {
+                case .merged: continue
+                case .notAligned: unaligned = true
+                default: break
+                }
+                failed.append("\(prefix)set \(set.set)")
+            }
         }
-        let failed = sets.filter { if case .merged = outcomes[$0.set] { false } else { true } }.map(\.set)
         guard failed.isEmpty else {
-            let unaligned = failed.filter { if case .notAligned = outcomes[$0] { true } else { false } }
-            throw MergeError.setsFailed(failed: failed, unaligned: unaligned, total: sets.count)
+            throw MergeError.setsFailed(
+                failed: failed, unaligned: unaligned, total: work.map(\.sets.count).reduce(0, +))
         }
         return .success
+    }
+
+    /// The shoots in `folder`: its own manifest, or for an interval series (whose manifest lists repetitions)
+    /// each `rep-NNN` folder's, with the prefix its progress lines get (`rep-001 `).
+    static func shoots(in folder: String) async throws -> [(prefix: String, folder: String, manifest: ShootManifest)] {
+        if let manifest = await ShootManifest.load(from: folder), manifest.sets != nil {
+            return [("", folder, manifest)]
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var shoots: [(prefix: String, folder: String, manifest: ShootManifest)] = []
+        for name in names.filter({ $0.hasPrefix("rep-") }).sorted() {
+            let repetition = folder + "/" + name
+            if let manifest = await ShootManifest.load(from: repetition), manifest.sets != nil {
+                shoots.append((name + " ", repetition, manifest))
+            }
+        }
+        guard !shoots.isEmpty else { throw MergeError.noManifest(path: folder) }
+        return shoots
     }
 
     /// The folder given, else the current folder when it holds a manifest, else the last shoot's output folder.

@@ -75,8 +75,9 @@ enum MergeError: Error, Sendable, Equatable {
     case missingTools([MergeTools.Tool])
     /// The folder has no readable `manifest.json`.
     case noManifest(path: String)
-    /// Some sets were not merged (their lines said why); `unaligned` of them failed to align.
-    case setsFailed(failed: [Int], unaligned: [Int], total: Int)
+    /// Some sets were not merged (their lines said why: `set 2`, `rep-003 set 1`); `unaligned` when one of
+    /// them could not be aligned.
+    case setsFailed(failed: [String], unaligned: Bool, total: Int)
 }
 
 extension MergeError: CLIReportable {
@@ -89,13 +90,12 @@ extension MergeError: CLIReportable {
             return
                 "\(names) \(tools.count == 1 ? "is" : "are") not installed; install with: sudo apt install \(packages)"
         case .noManifest(let path):
-            return "\(path) holds no manifest.json; give the output folder of an hdrshoot shoot"
+            return "\(path) holds no shoot's manifest.json; give the output folder of an hdrshoot shoot or series"
         case .setsFailed(let failed, let unaligned, let total):
-            let list = failed.map(String.init).joined(separator: ", ")
             let hint =
-                unaligned.isEmpty
-                ? "" : "; 'hdrshoot merge --no-align' merges the sets that could not be aligned without aligning them"
-            return "\(failed.count) of \(total) sets not merged (set \(list))\(hint)"
+                unaligned
+                ? "; 'hdrshoot merge --no-align' merges the sets that could not be aligned without aligning them" : ""
+            return "\(failed.count) of \(total) sets not merged (\(failed.joined(separator: ", ")))\(hint)"
         }
     }
 
