@@ -101,6 +101,24 @@ struct CompletionScriptTests {
         try await Self.syntaxCheck(shell: Self.zsh, script: "zsh")
     }
 
+    /// On `$fpath`, `compinit` registers the file for `hdrshoot` (its `#compdef` line) and the function loads.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: zsh), "zsh is not installed (apt-get install zsh)"))
+    func zshRegistersTheFunctionForHdrshoot() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let generated = try await ProcessRunner.runHDRShoot(["completions", "zsh"])
+        try Data(generated.standardOutput.utf8).write(to: folder.url.appendingPathComponent("_hdrshoot"))
+        let script = """
+            fpath=(\(ShellQuote.single(folder.url.path)) $fpath)
+            autoload -Uz compinit && compinit -u -d \(ShellQuote.single(folder.url.appendingPathComponent("dump").path))
+            print -r -- $_comps[hdrshoot]
+            autoload +X _hdrshoot && print loaded
+            """
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: Self.zsh), arguments: ["-f", "-c", script])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "_hdrshoot\nloaded\n", "\(result.standardError)")
+    }
+
     @Test(
         .enabled(if: FileManager.default.isExecutableFile(atPath: fish), "fish is not installed (apt-get install fish)")
     )
