@@ -22,7 +22,11 @@ package enum HDRShoot {
         RunCommand.spec,
         ResumeCommand.spec,
         StatusCommand.spec,
-        CheckCommand.spec
+        CheckCommand.spec,
+        ConfigCommand.spec,
+        CompletionsCommand.spec,
+        ManCommand.spec,
+        MergeCommand.spec
     ]
 
     /// Runs the command named by the process arguments and exits with its status.
@@ -68,7 +72,13 @@ package enum HDRShoot {
             return ExitCode.success.rawValue
         }
         do {
-            let parsed = try ArgumentParser.parse(rest, for: command)
+            var parsed = try ArgumentParser.parse(rest, for: command)
+            // The defaults file fills in what the command line left out, before anything connects.
+            if command.name != ConfigCommand.spec.name, ConfigDefaults.isRead(by: command) {
+                let defaults = try await ConfigDefaults.resolve(
+                    for: parsed, environment: ProcessInfo.processInfo.environment)
+                parsed = defaults.applied(to: parsed, command: command)
+            }
             return try await command.run(parsed, CommandContext(output: output)).rawValue
         } catch {
             return report(error, command: command, to: output).rawValue

@@ -142,7 +142,10 @@ struct OutputFolderTests {
         #expect(files.map(\.count) == [5, 5, 5])
         #expect(files[0].last == files[1].first)
         #expect(files[0].last?.hasPrefix("set-02/") == true)
-        #expect(Self.listing(sandbox.outputDirectory + "/set-01").count == 4)
+        // Its four images, and the merge.sh that also takes the shared frame from set-02.
+        #expect(Self.listing(sandbox.outputDirectory + "/set-01").filter { $0.hasSuffix(".JPG") }.count == 4)
+        let script = try String(contentsOfFile: sandbox.outputDirectory + "/set-01/merge.sh", encoding: .utf8)
+        #expect(script.contains(ShellQuote.single(files[0].last ?? "")))
     }
 
     @Test func linkSharedWithoutDedupeIsAUsageError() async throws {

@@ -1,7 +1,7 @@
 /// Parses a command's arguments against its declared options.
 ///
 /// Accepts `--name value` and `--name=value`; a value may start with a single dash (`--ev -1` reaches the
-/// option's own validation). A command that declares an `ArgumentSpec` takes one word that is not an option.
+/// option's own validation). A command that declares a `PositionalSpec` takes one word that is not an option.
 /// Unknown options, missing values, repeated options, values given to flags, stray words and missing required
 /// options or arguments are usage errors.
 package enum ArgumentParser {
@@ -19,8 +19,8 @@ package enum ArgumentParser {
                 if token.hasPrefix("-") && token.count > 1 && Double(token) == nil {
                     throw fail("unknown option '\(token)'\(suggestion(for: token, in: command))")
                 }
-                if let argument = command.argument, parsed.string(argument.name) == nil, !token.isEmpty {
-                    parsed.set(argument.name, to: token)
+                if command.positional != nil, parsed.positional == nil {
+                    parsed.positional = token
                     continue
                 }
                 throw fail("unexpected argument '\(token)'")
@@ -58,9 +58,6 @@ package enum ArgumentParser {
                 guard !value.isEmpty else { throw fail("option '--\(name)' needs a value (\(placeholder))") }
                 parsed.set(name, to: value)
             }
-        }
-        if let argument = command.argument, parsed.string(argument.name) == nil {
-            throw fail("missing \(argument.placeholder)")
         }
         for option in command.options where option.isRequired && parsed.string(option.name) == nil {
             throw fail("missing required option '--\(option.name)'")

@@ -14,21 +14,22 @@ package struct CommandSpec: Sendable {
     package let discussion: String
     /// The command's options, in help order (`--help` is implicit).
     package let options: [OptionSpec]
-    /// The one required word after the command that is not an option (`hdrshoot check <folder>`), if it takes one.
-    package let argument: ArgumentSpec?
+    /// The one word the command takes besides its options (`hdrshoot completions bash`), if any.
+    package let positional: PositionalSpec?
     /// Runs the command; throws errors the CLI turns into messages and exit codes.
     package let run: Run
 
     /// Declares a command.
     package init(
-        name: String, abstract: String, discussion: String = "", argument: ArgumentSpec? = nil, options: [OptionSpec],
+        name: String, abstract: String, discussion: String = "", options: [OptionSpec],
+        positional: PositionalSpec? = nil,
         run: @escaping Run
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.argument = argument
         self.options = options
+        self.positional = positional
         self.run = run
     }
 
@@ -41,25 +42,28 @@ package struct CommandSpec: Sendable {
     package var helpInvocation: String { "\(HDRShoot.toolName) \(name) --help" }
 }
 
-/// A command's one positional argument: required, given once, anywhere among the options.
-package struct ArgumentSpec: Sendable {
-    /// The name its value is read back under (`ParsedArguments.string(name)`), and shown as `<name>` in help.
-    package let name: String
-    /// One line for `--help`.
-    package let help: String
-
-    /// Declares the argument.
-    package init(name: String, help: String) {
-        self.name = name
-        self.help = help
-    }
-
-    /// `<folder>`.
-    package var placeholder: String { "<\(name)>" }
-}
-
 /// What a running command may use besides its arguments.
 package struct CommandContext: Sendable {
     /// Where the command writes its output and diagnostics.
     package let output: any OutputStreams
+}
+
+/// A command's one non-option argument: `hdrshoot completions <shell>`, `hdrshoot merge [<folder>]`.
+package struct PositionalSpec: Sendable, Hashable {
+    /// How help shows it (`<shell>`).
+    package let placeholder: String
+    /// One line for `--help`.
+    package let help: String
+    /// The words it accepts, for completion and the man page; empty when it is free text (a folder).
+    package let choices: [String]
+    /// Whether it names a folder (completed as one).
+    package let isDirectory: Bool
+
+    /// Declares a positional argument.
+    package init(placeholder: String, help: String, choices: [String] = [], isDirectory: Bool = false) {
+        self.placeholder = placeholder
+        self.help = help
+        self.choices = choices
+        self.isDirectory = isDirectory
+    }
 }

@@ -18,6 +18,8 @@ package struct ExitCode: RawRepresentable, Sendable, Hashable {
     package static let unavailable = ExitCode(rawValue: 69)
     /// A bug in hdrshoot itself (EX_SOFTWARE).
     package static let internalError = ExitCode(rawValue: 70)
+    /// The configuration file is malformed, or its editor failed (EX_CONFIG).
+    package static let config = ExitCode(rawValue: 78)
     /// A transient failure: trying again later may work (EX_TEMPFAIL).
     package static let transientFailure = ExitCode(rawValue: 75)
 }

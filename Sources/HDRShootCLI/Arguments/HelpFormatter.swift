@@ -22,15 +22,13 @@ package enum HelpFormatter {
         var lines = ["OVERVIEW: \(command.abstract)"]
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
         lines += ["", "USAGE: \(usageLine(command))"]
-        if let argument = command.argument {
-            lines += ["", "ARGUMENTS:"] + table([(argument.placeholder, argument.help)])
-        }
         lines += ["", "OPTIONS:"]
         var rows = command.options.filter { !$0.isHidden }.map { option -> (String, String) in
             var help = option.help
             if let defaultDescription = option.defaultDescription { help += " (default: \(defaultDescription))" }
             return (invocation(option), help)
         }
+        if let positional = command.positional { rows.insert((positional.placeholder, positional.help), at: 0) }
         rows.append(("-h, --help", "Show help information."))
         lines += table(rows)
         return lines.joined(separator: "\n") + "\n"
@@ -40,8 +38,8 @@ package enum HelpFormatter {
     static func usageLine(_ command: CommandSpec) -> String {
         let required = command.options.filter(\.isRequired).map(invocation)
         let hasOptional = command.options.contains { !$0.isRequired && !$0.isHidden }
-        let argument = command.argument.map { [$0.placeholder] } ?? []
-        return ([HDRShoot.toolName, command.name] + argument + required + (hasOptional ? ["[<options>]"] : []))
+        let positional = command.positional.map { [$0.placeholder] } ?? []
+        return ([HDRShoot.toolName, command.name] + positional + required + (hasOptional ? ["[<options>]"] : []))
             .joined(separator: " ")
     }
 

@@ -8,6 +8,8 @@ package struct ParsedArguments: Sendable, Hashable {
     package private(set) var flags: Set<String> = []
     /// Every value of each value option, in the order given (more than one only for repeatable options).
     package private(set) var allValues: [String: [String]] = [:]
+    /// The command's non-option argument, when it declares one and it was given.
+    package internal(set) var positional: String?
 
     /// Creates an empty result for `command`.
     package init(command: String) {

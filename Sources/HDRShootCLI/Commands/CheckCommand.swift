@@ -16,7 +16,6 @@ enum CheckCommand {
             Lantern's: a frame clips when more than 0.02 % of it is above level 235, and blocks when more than
             10 % of it is below level 50. A frame whose image cannot be read is named in a warning and left out.
             """,
-        argument: ArgumentSpec(name: "folder", help: "A shoot's output folder (the one holding manifest.json)."),
         options: [
             .value("highlight-level", placeholder: "<level>", help: "A sample above this level clips.", default: "235"),
             .value(
@@ -24,12 +23,14 @@ enum CheckCommand {
             .value("shadow-level", placeholder: "<level>", help: "A sample below this level blocks.", default: "50"),
             .value("max-blocked", placeholder: "<percent>", help: "The most of a frame that may block.", default: "10")
         ],
+        positional: PositionalSpec(
+            placeholder: "<folder>", help: "A shoot's output folder (the one holding manifest.json).", isDirectory: true),
         run: run
     )
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
     {
-        let folder = arguments.string("folder") ?? "."
+        let folder = arguments.positional ?? "."
         let thresholds = RangeThresholds(
             highlightLevel: Float(try arguments.value("highlight-level", default: 235, level)),
             maximumClipped: try arguments.value("max-clipped", default: 0.02, percent) / 100,

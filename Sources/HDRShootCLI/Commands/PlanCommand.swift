@@ -29,6 +29,7 @@ enum PlanCommand {
                 "longest", placeholder: "<speed>", help: "Longest exposure to plan (bulb past 30\", up to 30').",
                 default: "4'"),
             .flag("dedupe", help: "Shoot the frame two consecutive sets share only once."),
+            .flag("no-dedupe", help: "Shoot it in both sets (overrides 'dedupe = yes' in the config file)."),
             .value(
                 "overhead", placeholder: "<seconds>", help: "Per-frame overhead for the time estimate.",
                 default: "0.25"),
@@ -86,6 +87,9 @@ enum PlanCommand {
                 throw UsageError("'\(text)' is not an overhead; use seconds from 0 to 60 (e.g. 0.25)")
             }
             return seconds
+        }
+        if arguments.flag("dedupe") && arguments.flag("no-dedupe") {
+            throw UsageError("--dedupe and --no-dedupe contradict each other; give one", command: arguments.command)
         }
         let planner: BracketPlanner
         do {

@@ -33,7 +33,12 @@ actor ManifestKeeper {
         let manifest = ShootManifest(journal: journal, planned: planned, actual: actual, linked: linked)
         do {
             switch try await manifest.write(to: directory) {
-            case .written, .keptFinished:
+            case .written:
+                // Each finished set gets its merge.sh from the list just written (MergeScript.swift).
+                if let failure = await Self.writeMergeScripts(manifest, in: directory) {
+                    warnOnce(output, "cannot write a merge.sh in \(directory): \(failure.localizedDescription)")
+                }
+            case .keptFinished:
                 break
             case .keptAnotherShoot(let id):
                 warnOnce(
@@ -44,6 +49,15 @@ actor ManifestKeeper {
             }
         } catch {
             warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes the finished sets' `merge.sh` off the cooperative pool; returns the first failure.
+    static func writeMergeScripts(_ manifest: ShootManifest, in directory: String) async -> (any Error)? {
+        await withCheckedContinuation { continuation in
+            ShootManifest.queue.async {
+                continuation.resume(returning: MergeScript.write(for: manifest, in: directory).map { $0 as any Error })
+            }
         }
     }
 

@@ -1,0 +1,100 @@
+extension ManPage {
+    /// The man page's prose, taken from the README's sections of the same names (a test compares the exit
+    /// codes with the README's table, so the two say the same).
+    enum Prose {
+        /// The NAME line's description.
+        static let name = "automated HDR bracketing for Sony Alpha cameras over Wi-Fi"
+
+        /// DESCRIPTION, from the README's introduction.
+        static let description = """
+            hdrshoot shoots HDR brackets with a Sony Alpha camera over the camera's own Wi-Fi, from a Linux laptop
+            or a Raspberry Pi. You meter the darkest shadow and the brightest highlight you want detail in; hdrshoot
+            turns the two readings into bracket sets of shutter speeds, then drives the camera over PTP/IP (TCP port
+            15740) to shoot every frame without you touching the tripod.
+
+            A busy camera is retried, a dropped Wi-Fi connection is reconnected, the shoot pauses by itself when the
+            computer leaves the camera's network, and a shoot killed halfway continues with 'hdrshoot resume' from a
+            journal on disk. Every finished set folder gets a merge.sh (align_image_stack, then enfuse), and
+            'hdrshoot merge' runs the same steps.
+
+            Options are written --name value or --name=value. A wrong flag, a missing or bad value is a usage error:
+            one error line and a hint on standard error, exit 64. Defaults for the options used at every tripod
+            position can be kept in the config file (see FILES); flags always win over it.
+            """
+
+        /// EXIT STATUS, from the README's "Exit codes" table.
+        static let exitStatus: [(String, String)] = [
+            ("0", "Success: the shoot is complete (also --help, --version)."),
+            (
+                "1",
+                "Other failure: the journal cannot be written mid-shoot; a state folder that is full or unusable when "
+                    + "run starts; confirmation declined; resume --id of an unknown or complete shoot; nothing to resume."
+            ),
+            (
+                "64",
+                "Usage error, including run without --confirm when not on a terminal, a --camera that is a near miss "
+                    + "of simulator, --link-shared without --dedupe, and an --output folder that holds another shoot."
+            ),
+            (
+                "69",
+                "Camera unavailable or cannot shoot (refused after 4 attempts, unreachable, not a Sony, wrong mode, "
+                    + "speeds missing); for simulate, the address cannot be listened on; for merge, enfuse or "
+                    + "align_image_stack is not installed."
+            ),
+            ("70", "Internal error (a bug in hdrshoot)."),
+            (
+                "75",
+                "A shoot that stopped: hdrshoot resume continues, whatever stopped it; also resume of a shoot another "
+                    + "hdrshoot is shooting."
+            ),
+            ("78", "The config file is malformed: one error line names the file, the line and what is wrong.")
+        ]
+
+        /// ENVIRONMENT.
+        static let environment: [(String, String)] = [
+            (
+                "XDG_CONFIG_HOME",
+                "Holds hdrshoot/config, the remembered camera and the host identity (default ~/.config)."
+            ),
+            ("XDG_STATE_HOME", "Holds hdrshoot/, the shoot journals (default ~/.local/state)."),
+            ("HDRSHOOT_STATE_DIR", "The journal folder itself, before XDG_STATE_HOME; --state-dir wins over it."),
+            (
+                "HDRSHOOT_CONNECT_BACKOFF",
+                "The waits between connection attempts for run, resume and camera (default 2s,5s,10s)."
+            ),
+            ("VISUAL, EDITOR", "The editor hdrshoot config --edit opens (else vi)."),
+            ("HOME", "Where the XDG folders are when their variables are not set.")
+        ]
+
+        /// FILES.
+        static let files: [(String, String)] = [
+            (
+                "$XDG_CONFIG_HOME/hdrshoot/config",
+                "Defaults: key = value lines, # comments, [camera NAME] sections; keys camera, frames, ev, scale, "
+                    + "order, dedupe, longest, output, transfer. hdrshoot config shows what is in effect."
+            ),
+            ("$XDG_CONFIG_HOME/hdrshoot/last-camera", "The camera address used last, for --camera left out."),
+            ("$XDG_STATE_HOME/hdrshoot/ID.json", "A shoot's journal, which resume and status read."),
+            (
+                "OUTPUT/manifest.json",
+                "Every set's bracket and every frame of a shoot: planned, used and actual speed, files, time."
+            ),
+            ("OUTPUT/set-NN/merge.sh", "Aligns and fuses the set's bracket with align_image_stack and enfuse.")
+        ]
+
+        /// EXAMPLES: a caption and the commands.
+        static let examples: [(String, String)] = [
+            ("Plan only (no camera):", "hdrshoot plan --shadow 1/4 --highlight 1/1000 --frames 5"),
+            (
+                "Shoot against the built-in simulated camera, then merge every set:",
+                "hdrshoot run --shadow 1/4 --highlight 1/1000 --camera simulator --confirm --output shoot\nhdrshoot merge shoot"
+            ),
+            (
+                "A dusk series, every 2 minutes until 19:45, each a third of a stop slower:",
+                "hdrshoot run --shadow 1/15 --highlight 1/2000 --every 2m --until 19:45 --shift 1/3"
+            ),
+            ("Continue the last stopped shoot:", "hdrshoot status\nhdrshoot resume"),
+            ("Tab completion in bash:", "source <(hdrshoot completions bash)")
+        ]
+    }
+}
