@@ -107,13 +107,13 @@ run_tool() {
         B)
             local args=()
             for s in "${speeds[@]}"; do args+=(--set-config "shutterspeed=$s" --capture-image-and-download); done
-            (cd "$dir/images" && timeout 1200 gphoto2 --port "ptpip:127.0.0.1:$port" "${args[@]}" \
+            (cd "$dir/images" && HOME="$dir/home" timeout 1200 gphoto2 --port "ptpip:127.0.0.1:$port:$port" "${args[@]}" \
                 >"$dir/tool.out" 2>&1) || status=$?
             ;;
         C)
             local args=()
             for s in "${speeds[@]}"; do args+=(--set-config "shutterspeed=$s" --trigger-capture); done
-            (cd "$dir/images" && timeout 1200 gphoto2 --port "ptpip:127.0.0.1:$port" "${args[@]}" \
+            (cd "$dir/images" && HOME="$dir/home" timeout 1200 gphoto2 --port "ptpip:127.0.0.1:$port:$port" "${args[@]}" \
                 "--wait-event-and-download=${frames}f" >"$dir/tool.out" 2>&1) || status=$?
             ;;
     esac

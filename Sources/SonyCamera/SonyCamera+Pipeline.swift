@@ -40,6 +40,7 @@ extension SonyCamera {
         let limit =
             (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
         if let evidence = try await waitForRelease(since: before, timeout: limit) {
+            try await awaitDarkFrame(after: evidence, exposure: exposureTime)
             return try await confirmed(evidence)
         }
         guard releasedAt < configuration.startupReleaseSettle else {
@@ -57,6 +58,51 @@ extension SonyCamera {
             throw SonyCameraError.releaseIgnored(waited: limit)
         }
         return try await confirmed(evidence)
+    }
+
+    /// After a release confirmed by its captured event (the shutter closed), waits out a Long Exposure NR dark
+    /// frame, during which the body refuses the next release: as long as the exposure when the body reports NR
+    /// on (0xD15B), until this frame's image is announced (at most the dark frame and the processing margin) when
+    /// it does not say, and not at all when NR is off or the exposure is shorter than 1 s.
+    private func awaitDarkFrame(after evidence: ReleaseEvidence, exposure: Duration) async throws {
+        guard evidence == .capturedEvent else { return }
+        let darkFrame = noiseReductionTime(for: exposure)
+        guard darkFrame > .zero else { return }
+        if longExposureNR == true {
+            try await clock.sleep(for: darkFrame)
+            return
+        }
+        let mark = releaseMark()
+        _ = try await waitForImage(since: mark, timeout: darkFrame + configuration.processingMargin)
+    }
+
+    /// Waits at most `timeout` for an image announced (0xC201) or counted (0xD215) after `mark`.
+    private func waitForImage(since mark: ReleaseMark, timeout: Duration) async throws -> Bool {
+        let watch = Stopwatch(clock: clock)
+        var polls = PollBackoff(configuration.pollIntervals)
+        while true {
+            let generation = doorbell.generation
+            if session.images.objectsAdded > mark.images.objectsAdded { return true }
+            if let waiting = properties.shootingFileInfo?.imageCount, waiting > mark.waiting { return true }
+            if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
+                || session.changedHints.contains(0)
+            {
+                try await refreshProperties(full: false)
+                continue
+            }
+            let left = watch.remaining(of: timeout)
+            guard left > .zero else { return false }
+            if try await !waitForSignal(after: generation, timeout: left, polls: &polls) { return false }
+        }
+    }
+
+    /// Whether the body's captured event (0xC206) is the only proof of a release to trust: it sends events and
+    /// lists 0xC206 (or sent one). Images announced then may be earlier frames' (they process behind the
+    /// shutter), so they prove nothing about this release.
+    private var confirmsByCapturedEvent: Bool {
+        session.bodySendsEvents
+            && (session.images.capturedEvents > 0
+                || deviceInfo?.eventsSupported.contains(.capturedEvent) == true)
     }
 
     /// What the body showed so far: the counts a release must move.
@@ -100,6 +146,7 @@ extension SonyCamera {
     /// How the body showed a release since `mark`, if it did.
     private func evidence(since mark: ReleaseMark) -> ReleaseEvidence? {
         if session.images.capturedEvents > mark.capturedEvents { return .capturedEvent }
+        if confirmsByCapturedEvent { return nil }
         if session.images.objectsAdded > mark.images.objectsAdded { return .imageWaiting }
         if let waiting = properties.shootingFileInfo?.imageCount, waiting > mark.waiting { return .imageWaiting }
         if let before = mark.shotsLeft, let now = properties.currentValue(of: .remainingShots)?.integerValue,

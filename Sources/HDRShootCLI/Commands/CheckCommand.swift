@@ -24,13 +24,14 @@ enum CheckCommand {
             .value("max-blocked", placeholder: "<percent>", help: "The most of a frame that may block.", default: "10")
         ],
         positional: PositionalSpec(
-            placeholder: "<folder>", help: "A shoot's output folder (the one holding manifest.json).", isDirectory: true),
+            placeholder: "<folder>", help: "A shoot's output folder (the one holding manifest.json).", isDirectory: true
+        ),
         run: run
     )
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
     {
-        let folder = arguments.positional ?? "."
+        guard let folder = arguments.positional else { throw UsageError("missing <folder>") }
         let thresholds = RangeThresholds(
             highlightLevel: Float(try arguments.value("highlight-level", default: 235, level)),
             maximumClipped: try arguments.value("max-clipped", default: 0.02, percent) / 100,
