@@ -83,6 +83,10 @@ package final class BackgroundProcess: Sendable {
                     ? 128 + finished.terminationStatus : finished.terminationStatus)
         }
         try process.run()
+        // The parent's copies of the child's ends are closed at once; the read ends when the child closes them.
+        try? outPipe.fileHandleForWriting.close()
+        try? errorPipe.fileHandleForWriting.close()
+        try? inPipe?.fileHandleForReading.close()
         let child = BackgroundProcess(pid: process.processIdentifier, input: inPipe?.fileHandleForWriting)
         box.child = child
         if !process.isRunning { child.exited(status: process.terminationStatus) }
@@ -94,6 +98,7 @@ package final class BackgroundProcess: Sendable {
                     if chunk.isEmpty { break }
                     child.append(chunk, isError: isError)
                 }
+                try? handle.close()
                 if !isError { child.append(Data(), isError: false, closed: true) }
             }
         }

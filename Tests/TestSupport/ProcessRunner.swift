@@ -83,12 +83,19 @@ package enum ProcessRunner {
             throw Failure.launchFailed(path: executable.path, reason: "\(error)")
         }
         let pid = process.processIdentifier
+        // The child has its own copies: the parent's ends it does not use are closed at once, and the ends it
+        // reads are closed when read (a long suite otherwise runs past 1024 descriptors, where Foundation's
+        // select(2)-based process monitor stops working).
+        try? outPipe.fileHandleForWriting.close()
+        try? errorPipe.fileHandleForWriting.close()
+        try? inPipe.fileHandleForReading.close()
 
         // Readers run on their own threads: a full pipe would otherwise stall the child.
         for (pipe, isError) in [(outPipe, false), (errorPipe, true)] {
             group.enter()
             DispatchQueue.global().async {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                try? pipe.fileHandleForReading.close()
                 state.withLock { state in
                     if isError { state.error = data } else { state.out = data }
                 }

@@ -31,7 +31,7 @@ enum CheckCommand {
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
     {
-        guard let folder = arguments.positional else { throw UsageError("missing <folder>") }
+        guard let folder = arguments.positional else { throw UsageError("missing <folder>", command: "check") }
         let thresholds = RangeThresholds(
             highlightLevel: Float(try arguments.value("highlight-level", default: 235, level)),
             maximumClipped: try arguments.value("max-clipped", default: 0.02, percent) / 100,
