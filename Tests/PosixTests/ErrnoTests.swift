@@ -46,8 +46,19 @@ struct ErrnoTests {
         }
 
         let reader = InterruptibleReader(descriptor: ends[0])
-        let thread = Thread { reader.run() }
-        thread.start()
+        // A plain pthread, not Foundation's Thread: after a long run of child processes Foundation's own
+        // threads (its process monitor) share locks with Thread, and this test must not depend on them.
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(reader).toOpaque()
+        try #require(
+            pthread_create(
+                &thread, nil,
+                { argument in
+                    guard let argument else { return nil }
+                    Unmanaged<InterruptibleReader>.fromOpaque(argument).takeRetainedValue().run()
+                    return nil
+                }, context) == 0)
+        defer { pthread_join(thread, nil) }
         let readerThread = reader.waitForThread()
         // Each signal that lands while the thread sits in read(2) makes the wrapper call read again.
         for _ in 0..<10_000 where reader.calls < 2 {
