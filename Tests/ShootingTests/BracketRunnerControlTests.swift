@@ -126,7 +126,8 @@ import Testing
                 await runner.pause(reason: PauseReason(.network, detail: "DIRECT-ab"))
                 camera.releaseCapture()
             }
-            if event.isPhase(.saved, set: 1, frame: 1) {
+            // Parked with the network down: nothing is downloaded or fired until the network hold goes.
+            if event.isPhase(.inCamera, set: 1, frame: 1) {
                 await runner.resume(reason: PauseReason(.network))
                 shotsAfterFirstRelease = await camera.shotSettings.count
                 #expect(await runner.activeHolds == [PauseReason(.user)])
