@@ -123,6 +123,20 @@ struct RunCommandTests {
             run.errorLines.first == "error: --reconnect-timeout: 'soon' is not a duration; write it like 90s, 5m or 1h")
     }
 
+    @Test(arguments: [
+        (["--buffer", "0"], "error: --buffer: '0' is not a buffer size; give a whole number of frames from 1 to 999"),
+        (
+            ["--buffer", "lots"],
+            "error: --buffer: 'lots' is not a buffer size; give a whole number of frames from 1 to 999"
+        ),
+        (["--transfer", "raw"], "error: --transfer: 'raw' is not a transfer choice; use all, jpeg or none")
+    ])
+    func badBufferOrTransferIsAUsageErrorBeforeConnecting(flags: [String], message: String) async {
+        let run = await runCLI(["run", "--shadow", "1", "--highlight", "1/1000", "--confirm"] + flags)
+        #expect(run.exitCode == 64)
+        #expect(run.errorLines.first.map(String.init) == message, "\(run.standardError)")
+    }
+
     @Test func runDoesNotTakeRestartSet() async {
         let run = await runCLI(["run", "--shadow", "1", "--highlight", "1/1000", "--restart-set"])
         #expect(run.exitCode == 64)
