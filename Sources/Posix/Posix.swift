@@ -7,6 +7,7 @@
 //   rename, link, flock) for the journal and the images
 // - Socket.swift, Socket+IO.swift, SocketAddress.swift: non-blocking TCP sockets and addresses
 // - IOEventLoop.swift: the poll(2) thread that sockets park on, `SocketFailure`, `IOInterest`
+// - CurrentProcess.swift: this process's id and its host's name
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
 // `Errno` in it (`PTPIPError.systemCallFailed`, `JournalError.writeFailed`, `NetworkMonitorError.system`).

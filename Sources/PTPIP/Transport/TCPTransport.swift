@@ -53,7 +53,13 @@ package final class TCPTransport: Transport {
                 after: timeout, on: clock,
                 throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
             ) {
-                try await SocketAddress.resolve(host: host, port: port)
+                do {
+                    return try await SocketAddress.resolve(host: host, port: port)
+                } catch let failure as NameResolutionFailure {
+                    throw PTPIPError.nameResolutionFailed(host: failure.host, reason: failure.reason)
+                } catch is CancellationError {
+                    throw PTPIPError.cancelled(during: "name resolution of \(host)")
+                }
             }
         }
         var lastError: any Error = PTPIPError.nameResolutionFailed(host: host, reason: "no address")
