@@ -8,6 +8,8 @@
 // - Socket.swift, Socket+IO.swift, SocketAddress.swift: non-blocking TCP sockets and addresses
 // - IOEventLoop.swift: the poll(2) thread that sockets park on, `SocketFailure`, `IOInterest`
 // - CurrentProcess.swift: this process's id and its host's name
+// - NumericAddress.swift: numeric IPv4/IPv6 text to and from network-order bytes (netlink carries bytes)
+// - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
 // `Errno` in it (`PTPIPError.systemCallFailed`, `JournalError.writeFailed`, `NetworkMonitorError.system`).
