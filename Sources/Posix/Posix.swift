@@ -10,6 +10,8 @@
 // - CurrentProcess.swift: this process's id and its host's name
 // - NumericAddress.swift: numeric IPv4/IPv6 text to and from network-order bytes (netlink carries bytes)
 // - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code
+// - SocketAddress+Resolve.swift: the one resolver (getaddrinfo through runBlocking)
+// - NetlinkSocket.swift: AF_NETLINK sockets, the self-pipe `Wakeup` and `pollReadable` (the network monitor)
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
 // `Errno` in it (`PTPIPError.systemCallFailed`, `JournalError.writeFailed`, `NetworkMonitorError.system`).
