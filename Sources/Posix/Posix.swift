@@ -11,6 +11,7 @@
 // - NumericAddress.swift: numeric IPv4/IPv6 text to and from network-order bytes (netlink carries bytes)
 // - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code
 // - SocketAddress+Resolve.swift: the one resolver (getaddrinfo through runBlocking)
+// - Socket+UDP.swift: UDP datagrams and multicast on `Socket`, `HostInterfaceAddress` (getifaddrs)
 // - NetlinkSocket.swift: AF_NETLINK sockets, the self-pipe `Wakeup` and `pollReadable` (the network monitor)
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
