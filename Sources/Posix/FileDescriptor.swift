@@ -17,6 +17,10 @@ package struct FileDescriptor: Sendable, Hashable {
 
     /// Standard input (descriptor 0).
     package static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    /// Standard output (descriptor 1).
+    package static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    /// Standard error (descriptor 2).
+    package static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
 
     /// How a file is opened: for reading, writing or both (`O_RDONLY`, `O_WRONLY`, `O_RDWR`).
     package enum Access: Sendable, Hashable {

@@ -13,6 +13,7 @@
 // - SocketAddress+Resolve.swift: the one resolver (getaddrinfo through runBlocking)
 // - Socket+UDP.swift: UDP datagrams and multicast on `Socket`, `HostInterfaceAddress` (getifaddrs)
 // - NetlinkSocket.swift: AF_NETLINK sockets, the self-pipe `Wakeup` and `pollReadable` (the network monitor)
+// - TerminalMode.swift, SignalEvents.swift: the terminal (character mode, width, isatty) and signals as a stream
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
 // `Errno` in it (`PTPIPError.systemCallFailed`, `JournalError.writeFailed`, `NetworkMonitorError.system`).

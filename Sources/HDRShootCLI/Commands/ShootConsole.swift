@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import Shooting
 import SonyCamera
 
@@ -93,8 +94,9 @@ enum ShootConsole {
         return Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
-            interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
-            liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"),
+            interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
+            liveOutput: real && TerminalMode.isTerminal(.standardOutput),
+            networkMonitor: !arguments.flag("no-network-monitor"),
             bufferLimit: buffer, transfer: transfer)
     }
 
