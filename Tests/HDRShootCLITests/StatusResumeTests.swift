@@ -119,8 +119,9 @@ struct StatusResumeTests {
     @Test func statusSaysWhichProcessIsShootingTheShoot() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // A slow link keeps the run going while the test asks for the status.
-        let ((text, json, runPID, exit), _) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
+        // A slow link (40 ms a round trip) keeps the run going while the test asks for the status twice, even on a
+        // loaded host (20 ms was not always enough once the frames fire first and download behind).
+        let ((text, json, runPID, exit), _) = try await sandbox.withSimulator(extra: ["--rtt", "40"]) { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
                 + sandbox.shootArguments

@@ -63,7 +63,9 @@ struct SeriesSession: Sendable {
         defer { terminal?.restore() }
         let readsKeys = terminal != nil
         let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let controls = SeriesControls(runner: runner, display: display, output: output, abandon: abandonSink)
+        let controls = ShootControls(
+            runner: runner, display: SeriesControlledDisplay(display: display, output: output), terminal: terminal,
+            texts: .series, abandon: abandonSink)
 
         let result: SeriesResult = await ConsoleTasks.run(
             work: {
@@ -153,73 +155,14 @@ final class DetachableOutput: OutputStreams {
     func writeError(_ text: String) { if !detached.withLock({ $0 }) { base.writeError(text) } }
 }
 
-/// What Ctrl-C, SIGTERM, SIGHUP and the keys do to a running series.
-private final class SeriesControls: Sendable {
-    let runner: SeriesRunner
+/// The series' display as the controls see it: a stop is always "after the current frame" (a repetition may
+/// start any moment), and a hangup silences the series' output.
+private struct SeriesControlledDisplay: ControlledDisplay {
     let display: SeriesDisplay
     let output: DetachableOutput
-    let abandon: AsyncStream<Void>.Continuation
-    private let requests = ConsoleRequests()
 
-    init(
-        runner: SeriesRunner, display: SeriesDisplay, output: DetachableOutput, abandon: AsyncStream<Void>.Continuation
-    ) {
-        self.runner = runner
-        self.display = display
-        self.output = output
-        self.abandon = abandon
-    }
-
-    /// Handles signals (and keys) until cancelled.
-    func run(readingKeys: Bool) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await number in SignalEvents.stream(
-                    [.interrupt, .terminate, .hangup], keepIgnored: TerminalDetachment.keepsIgnored)
-                {
-                    if number == .hangup {
-                        self.display.note("The terminal hung up; the series goes on (follow it with `hdrshoot status`)")
-                        self.output.detach()
-                    } else {
-                        await self.interrupt()
-                    }
-                }
-            }
-            if readingKeys {
-                group.addTask {
-                    for await key in KeyboardInput.keys() { await self.press(key) }
-                }
-            }
-        }
-    }
-
-    /// First: stop after the frame in flight (or at once while waiting). Second: abandon the frame.
-    func interrupt() async {
-        if requests.interrupt() == 1 {
-            display.note("Stopping the series after the current frame (press Ctrl-C again to abandon it)")
-            await runner.stop()
-        } else {
-            display.note("Abandoning the frame in flight; it is shot again on resume")
-            abandon.yield()
-        }
-    }
-
-    /// Space or p: pause or continue; q: stop after the current frame.
-    func press(_ key: UInt8) async {
-        switch key {
-        case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"):
-            if requests.togglePause() {
-                await runner.pause(reason: PauseReason(.user))
-            } else {
-                await runner.resume(reason: PauseReason(.user))
-            }
-        case UInt8(ascii: "q"), UInt8(ascii: "Q"):
-            if requests.quit() {
-                display.note("Stopping the series after the current frame")
-                await runner.stop()
-            }
-        default:
-            break
-        }
-    }
+    var isParked: Bool { false }
+    func note(_ text: String) { display.note(text) }
+    func markStopping() {}
+    func detach() { output.detach() }
 }
