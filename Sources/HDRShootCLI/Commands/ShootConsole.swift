@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ImageLuminance
 import Shooting
 import SonyCamera
 
@@ -27,7 +28,10 @@ enum ShootConsole {
         .value(
             "transfer", placeholder: "<all|jpeg|none>",
             help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
-            default: "all")
+            default: "all"),
+        .value(
+            "scene", placeholder: "<name>",
+            help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help').")
     ]
 
     /// The parsed shared options.
@@ -52,6 +56,8 @@ enum ShootConsole {
         var bufferLimit = BracketRunner.Configuration.defaultBufferLimit
         /// `--transfer`.
         var transfer: TransferChoice = .all
+        /// `--scene`: what the built-in simulator's images show.
+        var scene: Scene.Name?
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -87,6 +93,18 @@ enum ShootConsole {
             }
             return choice
         }
+        let scene = try arguments.string("scene").map { text throws(UsageError) in
+            guard let name = Scene.Name(rawValue: text.lowercased()) else {
+                throw UsageError(
+                    "'\(text)' is not a scene; use "
+                        + Scene.Name.allCases.map(\.rawValue).joined(separator: ", "), command: arguments.command)
+            }
+            guard case .simulator? = target else {
+                throw UsageError(
+                    "--scene needs --camera simulator (a real camera shoots what it sees)", command: arguments.command)
+            }
+            return name
+        }
         let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output is StandardStreams
@@ -95,7 +113,7 @@ enum ShootConsole {
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
             liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"),
-            bufferLimit: buffer, transfer: transfer)
+            bufferLimit: buffer, transfer: transfer, scene: scene)
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
