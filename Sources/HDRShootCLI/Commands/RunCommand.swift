@@ -125,6 +125,8 @@ enum RunCommand {
                     camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
                     planned: planned, actual: [:], overhead: planOptions.overhead)
                 shoot.removesUnusedOutput = madeOutput
+                shoot.offered = OfferedSpeeds(check.offered, offersBulb: check.settings.contains(.bulb))
+                shoot.longest = planOptions.longest.speed
                 return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()
