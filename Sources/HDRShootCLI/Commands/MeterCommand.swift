@@ -30,6 +30,18 @@ enum AutoMetering {
             }
         }
 
+        /// The readings to plan from: the found ones, or for a flat scene (every speed from the shadow reading to
+        /// the highlight reading holds both ends) one speed in the middle of that span, for both.
+        var readings: (highlight: ShutterSpeed, shadow: ShutterSpeed) {
+            let (highlight, shadow) = (result.highlight, result.shadow)
+            guard highlight > shadow else { return (highlight, shadow) }
+            let seconds = (highlight.seconds * shadow.seconds).squareRoot()
+            let middle = ShutterScale.third.allSpeeds.min {
+                abs(log2($0.seconds / seconds)) < abs(log2($1.seconds / seconds))
+            }!
+            return (middle, middle)
+        }
+
         /// The line that shows the readings found.
         var line: String {
             let meter = metered.map { "meter \($0.label); " } ?? "no body meter; "

@@ -108,7 +108,8 @@ enum ResumeCommand {
                     output.writeOut(ShootText.jsonLine(summaryJSON(journal: journal, start: start, check: check)))
                 }
                 try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
-                let earlier = await ShootManifest.load(from: journal.outputDirectory)?.recordedSpeeds
+                let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
+                let earlier = earlierManifest?.recordedSpeeds
                 var planned = earlier?.planned ?? [:]
                 if earlier == nil {
                     // No manifest to read them from: a substitution whose used speed is unambiguous names the plan's.
@@ -124,7 +125,8 @@ enum ResumeCommand {
                 if options.target != nil { current.camera.address = check.identity.address }
                 let shoot = ShootConsole.Shoot(
                     camera: camera, journal: current, store: options.store, start: resumePosition,
-                    restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:], overhead: 0.25)
+                    restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:], overhead: 0.25,
+                    probes: earlierManifest?.probes ?? [])
                 return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()

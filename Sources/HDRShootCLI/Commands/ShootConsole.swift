@@ -198,6 +198,8 @@ enum ShootConsole {
         var offered: OfferedSpeeds<ShutterSpeed>?
         /// `--longest` (`--check extend` adds nothing longer); nil: 30".
         var longest: ShutterSpeed?
+        /// `--auto`'s probe frames, listed apart in the manifest.
+        var probes: [AutoMetering.ProbeRecord] = []
     }
 
     /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
@@ -220,7 +222,8 @@ enum ShootConsole {
         let noiseReduction: TimeLeftEstimator.NoiseReduction =
             await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
         let manifest = ManifestKeeper(
-            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
+            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
+            probes: shoot.probes)
         // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
         try? FileManager.default.createDirectory(
             atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)

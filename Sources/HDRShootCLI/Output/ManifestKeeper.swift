@@ -17,9 +17,15 @@ actor ManifestKeeper {
     private var rangeChecks: [RangeWatch.Record] = []
     private var reopening = false
 
-    /// A keeper writing into `directory`, starting from the speeds known so far.
-    init(directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
+    private let probes: [AutoMetering.ProbeRecord]
+
+    /// A keeper writing into `directory`, starting from the speeds known so far; `probes` are `--auto`'s.
+    init(
+        directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String],
+        probes: [AutoMetering.ProbeRecord] = []
+    ) {
         self.directory = directory
+        self.probes = probes
         self.planned = planned
         self.actual = actual
     }
@@ -48,6 +54,7 @@ actor ManifestKeeper {
             manifest.frames[index].luminance = luminance[ShootPosition(set: frame.set, frame: frame.frame)]
         }
         manifest.rangeChecks = rangeChecks.isEmpty ? nil : rangeChecks
+        manifest.probes = probes.isEmpty ? nil : probes
         do {
             switch try await manifest.write(to: directory, reopening: reopening) {
             case .written:

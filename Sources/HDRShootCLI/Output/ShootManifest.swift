@@ -26,6 +26,8 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// The range check's verdicts (`--check`): each set's once its frames are saved, then the whole bracket's;
     /// absent with `--check off` and before the first.
     var rangeChecks: [RangeWatch.Record]?
+    /// `--auto`'s probe frames (in `probes/`), apart from the bracket; absent without `--auto`.
+    var probes: [AutoMetering.ProbeRecord]?
 
     /// One set's bracket.
     struct SetBracket: Codable, Sendable, Equatable {
