@@ -35,7 +35,7 @@ struct CompletionScriptTests {
 
     @Test func completesCommandsAndTheirOptions() async throws {
         #expect(try await Self.complete(["hdrshoot", "r"]) == ["run", "resume"])
-        #expect(try await Self.complete(["hdrshoot", "m"]) == ["man", "merge"])
+        #expect(try await Self.complete(["hdrshoot", "m"]) == ["meter", "man", "merge"])
         #expect(try await Self.complete(["hdrshoot", "plan", "--sc"]) == ["--scale"])
         #expect(try await Self.complete(["hdrshoot", "run", "--no"]) == ["--no-dedupe", "--no-network-monitor"])
         #expect(try await Self.complete(["hdrshoot", "help", "co"]) == ["config", "completions"])
