@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Glibc
 import ImageLuminance
 import TestSupport
 import Testing
@@ -132,6 +133,45 @@ struct RangeCheckOptionsEndToEndTests {
         #expect(fired.contains("1/20"), "\(fired)")
         let status = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
         #expect(!status.standardOutput.contains("in progress"))
+    }
+
+    /// A 3 x 5 plan killed after set 1's verdict: `resume` measures the frames saved before, says each set's
+    /// verdict and the bracket's, and the manifest holds a histogram for all 15 frames.
+    @Test func resumeChecksTheFramesOfTheEarlierRunToo() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (resumed, fired) = try await sandbox.withSimulator(extra: ["--scene", "interior-window", "--rtt", "40"]) {
+            port in
+            let arguments =
+                ["run"] + ThreeByFive.flags + [
+                    "--camera", "127.0.0.1:\(port)", "--confirm", "--json", "--no-network-monitor"
+                ] + sandbox.shootArguments
+            try await BackgroundProcess.with(
+                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            ) { run in
+                _ = try await run.waitForLine(timeout: .seconds(120)) { line in
+                    guard let object = jsonObject(line) else { return false }
+                    return object["event"] as? String == "rangeCheck" && object["set"] as? Int == 1
+                }
+                run.send(SIGKILL)
+                _ = await run.waitForExit()
+            }
+            return try await sandbox.hdrshoot([
+                "resume", "--confirm", "--json", "--no-network-monitor", "--state-dir", sandbox.stateDirectory
+            ])
+        }
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(fired.count >= 15)
+        let checks = resumed.standardOutput.split(separator: "\n").compactMap { jsonObject(String($0)) }
+            .filter { $0["event"] as? String == "rangeCheck" }
+        #expect(Set(checks.compactMap { $0["set"] as? Int }) == [1, 2, 3], "\(resumed.standardOutput)")
+        let bracket = try #require(checks.last { $0["scope"] as? String == "bracket" })
+        #expect(bracket["holds"] as? Bool == true, "\(bracket)")
+        let manifest = try sandbox.manifest()
+        let frames = try #require(manifest["frames"] as? [[String: Any]])
+        #expect(frames.count == 15)
+        #expect(frames.allSatisfy { ($0["luminance"] as? [String: Any])?["histogram"] is [Int] })
+        #expect((manifest["rangeChecks"] as? [[String: Any]])?.last?["scope"] as? String == "bracket")
     }
 
     @Test func offReadsNoImage() async throws {
