@@ -54,16 +54,24 @@ struct AutoMeterEndToEndTests {
             try await sandbox.hdrshoot(
                 [
                     "run", "--auto", "--camera", "127.0.0.1:\(port)", "--frames", "5", "--ev", "2", "--confirm",
-                    "--no-network-monitor"
+                    "--no-network-monitor", "--json"
                 ] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         let truth = Scene.named(.interiorWindow).trueRange()
+        // People read the confirmation (and the metering) on standard error with --json.
         #expect(
-            result.standardOutput.contains(
+            result.standardError.contains(
                 "--auto: highlight \(truth.highlight.label), shadow \(truth.shadow.label) (meter "),
-            "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("bracket range: range ok"), "\(result.standardOutput)")
+            "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").compactMap { jsonObject(String($0)) }
+        let summary = try #require(lines.first { $0["event"] as? String == "summary" })
+        let auto = try #require(summary["auto"] as? [String: Any])
+        #expect(auto["highlight"] as? String == truth.highlight.label)
+        #expect(auto["shadow"] as? String == truth.shadow.label)
+        #expect((auto["probes"] as? Int ?? 99) <= 8)
+        let bracket = try #require(lines.last { $0["event"] as? String == "rangeCheck" })
+        #expect(bracket["holds"] as? Bool == true, "\(bracket)")
         let manifest = try sandbox.manifest()
         let probes = try #require(manifest["probes"] as? [[String: Any]])
         let frames = try #require(manifest["frames"] as? [[String: Any]])

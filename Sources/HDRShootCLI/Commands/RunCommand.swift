@@ -97,11 +97,19 @@ enum RunCommand {
                 if summary.first == planLine { summary.removeFirst() }
                 if let metering { summary.insert(metering.line, at: 0) }
                 if options.json {
-                    output.writeOut(
-                        ShootText.jsonLine(
-                            summaryJSON(
-                                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
-                                overhead: planOptions.overhead)))
+                    var object = summaryJSON(
+                        plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
+                        overhead: planOptions.overhead)
+                    if let metering {
+                        // `--auto`: the readings found, and how.
+                        var auto: [String: Any] = [
+                            "highlight": metering.result.highlight.label, "shadow": metering.result.shadow.label,
+                            "probes": metering.result.probes.count, "converged": metering.result.converged
+                        ]
+                        if let metered = metering.metered { auto["metered"] = metered.label }
+                        object["auto"] = auto
+                    }
+                    output.writeOut(ShootText.jsonLine(object))
                 }
                 try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
 
