@@ -107,7 +107,9 @@ actor RangeWatch {
         if brackets.count > 1 {
             for (index, positions) in brackets.enumerated() where !checkedSets.contains(index + 1) {
                 let measured = positions.compactMap { frames[$0] }
-                guard measured.count == positions.count, let verdict = check(measured) else { continue }
+                // Only the bracket's line suggests new readings (as `hdrshoot check` words it).
+                guard measured.count == positions.count, let verdict = check(measured, suggestingReadings: false)
+                else { continue }
                 checkedSets.insert(index + 1)
                 due.append(Self.record(verdict, scope: "set", set: index + 1))
             }
@@ -137,8 +139,9 @@ actor RangeWatch {
         }
     }
 
-    private func check(_ measured: [FrameLuminance]) -> RangeVerdict? {
-        RangeCheck.check(measured, scale: scale, thresholds: thresholds, readings: readings)
+    private func check(_ measured: [FrameLuminance], suggestingReadings: Bool = true) -> RangeVerdict? {
+        RangeCheck.check(
+            measured, scale: scale, thresholds: thresholds, readings: suggestingReadings ? readings : nil)
     }
 
     /// The luma of the first readable file of a frame (the JPEG before the ARW, as a body sends them), off the
