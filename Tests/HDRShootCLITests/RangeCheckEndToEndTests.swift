@@ -174,6 +174,25 @@ struct RangeCheckOptionsEndToEndTests {
         #expect((manifest["rangeChecks"] as? [[String: Any]])?.last?["scope"] as? String == "bracket")
     }
 
+    /// The verdicts `run` says while shooting are the ones `hdrshoot check` gives on the folder afterwards.
+    @Test func theShootsVerdictsAreTheOnesCheckGivesAfterwards() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, _) = try await sandbox.withSimulator(extra: ["--scene", "interior-window"]) { port in
+            try await sandbox.hdrshoot(
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor"]
+                    + sandbox.shootArguments)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let said = result.standardOutput.split(separator: "\n").filter { $0.contains(" range: ") }.map {
+            $0.replacingOccurrences(of: " range: ", with: ": ")
+        }
+        let check = try await sandbox.hdrshoot(["check", sandbox.outputDirectory])
+        #expect(check.exitCode == 0)
+        #expect(said.count == 4, "\(result.standardOutput)")
+        #expect(said == check.standardOutput.split(separator: "\n").map(String.init))
+    }
+
     @Test func offReadsNoImage() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
