@@ -226,6 +226,14 @@ struct RangeCheckOptionsEndToEndTests {
             "error: 'beach' is not a scene; use interior-window, sunset, night-street, grey-card"
         ),
         (
+            [
+                "run", "--shadow", "1", "--highlight", "1/1000", "--camera", "simulator", "--check", "extend",
+                "--every",
+                "2m", "--count", "2"
+            ],
+            "error: --check extend does not go with --every (a series shoots the same bracket each time)"
+        ),
+        (
             ["simulate", "--scene", "beach"],
             "error: 'beach' is not valid for --scene; expected interior-window, sunset, night-street, grey-card"
         )

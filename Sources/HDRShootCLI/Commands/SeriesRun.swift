@@ -114,6 +114,12 @@ enum SeriesRun {
         let planOptions = try PlanCommand.options(from: arguments)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
+        if options.check == .extend {
+            // A series keeps its bracket the same for every repetition; its images are not range-checked yet.
+            throw UsageError(
+                "--check extend does not go with --every (a series shoots the same bracket each time)",
+                command: arguments.command)
+        }
         let environment = ProcessInfo.processInfo.environment
         let addressStore = CameraAddressStore(environment: environment)
         guard let target = options.target ?? addressStore.load().map({ .address($0) }) else {
