@@ -92,19 +92,28 @@ enum AutoMetering {
                 }
                 try await camera.setShutterSpeed(setting)
                 _ = try await camera.release(exposure: speed) {}
+                // The release's files: a file left over from an earlier probe (an ARW arriving after its JPEG) is
+                // passed over by its EXIF exposure; the first readable file of this exposure is read.
                 var saved: [SavedImage] = []
-                // Every file of the release (a RAW+JPEG body without small JPEGs sends two); the JPEG is read.
-                while let image = try await camera.nextImage(
-                    to: destination, waitingAtMost: saved.isEmpty ? .seconds(30) + .seconds(speed.seconds * 2) : .zero)
+                var mine: [SavedImage] = []
+                while mine.isEmpty, saved.count < 4,
+                    let image = try await camera.nextImage(
+                        to: destination, waitingAtMost: .seconds(30) + .seconds(speed.seconds * 2))
                 {
                     saved.append(image)
+                    if image.exposure.map({ $0 == speed }) ?? true { mine.append(image) }
                 }
-                guard !saved.isEmpty else {
-                    throw ShootCommandError.blocked(["the probe at \(speed.label) sent no image"])
+                // Files that came with it (the ARW of a RAW+JPEG body without small JPEGs) are saved too.
+                while saved.count < 4, let image = try await camera.nextImage(to: destination, waitingAtMost: .zero) {
+                    saved.append(image)
+                    if image.exposure.map({ $0 == speed }) ?? true { mine.append(image) }
                 }
-                files.append(saved[0].path)
-                say("probe \(files.count): \(speed.label) \(saved[0].fileName)")
-                for image in saved {
+                guard let first = mine.first else {
+                    throw ShootCommandError.blocked(["the probe at \(speed.label) sent no image of its exposure"])
+                }
+                files.append(first.path)
+                say("probe \(files.count): \(speed.label) \(first.fileName)")
+                for image in mine {
                     if let data = FileManager.default.contents(atPath: image.path),
                         let luma = try? LumaReader.read([UInt8](data))
                     {
