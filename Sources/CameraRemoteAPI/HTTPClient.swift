@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 import Synchronization
 import Timing
@@ -116,7 +115,7 @@ package final class HTTPClient: Sendable {
             throw error.remoteAPI(address: server.description, during: "connect")
         }
         // Requests are small and latency-bound; best effort, a socket that refuses still works.
-        try? socket.setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, call: "setsockopt(TCP_NODELAY)")
+        try? socket.setNoDelay()
         return connection
     }
 

@@ -18,9 +18,13 @@ extension BracketPlan {
         sets.lazy.flatMap { $0 }.max()
     }
 
+    /// The per-frame overhead the estimates assume unless told otherwise, in seconds: the shutter, the write and
+    /// the command round trips of one frame (`hdrshoot plan --overhead` changes it).
+    package static let defaultOverheadPerFrame = 0.25
+
     /// The estimated shoot time in seconds: every exposure plus `overheadPerFrame` seconds per frame
     /// (shutter, write and command round trips).
-    package func estimatedSeconds(overheadPerFrame: Double = 0.25) -> Double {
+    package func estimatedSeconds(overheadPerFrame: Double = defaultOverheadPerFrame) -> Double {
         var total = 0.0
         for set in sets {
             for speed in set { total += speed.seconds + overheadPerFrame }
@@ -46,7 +50,7 @@ extension BracketPlan {
 
     /// The estimated shoot time with Long Exposure NR counted (`longExposureNR`: on, off, or `nil` for not
     /// known and assumed on): `estimatedSeconds(overheadPerFrame:)` plus `noiseReductionSeconds`.
-    package func estimatedSeconds(overheadPerFrame: Double = 0.25, longExposureNR: Bool?) -> Double {
+    package func estimatedSeconds(overheadPerFrame: Double = defaultOverheadPerFrame, longExposureNR: Bool?) -> Double {
         estimatedSeconds(overheadPerFrame: overheadPerFrame) + noiseReductionSeconds(longExposureNR: longExposureNR)
     }
 

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// An IPv4 or IPv6 address as netlink carries it (network-order bytes).
 package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
@@ -9,8 +9,8 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Wraps raw bytes of a known family; nil when the length does not match the family.
     package init?(family: UInt8, bytes: [UInt8]) {
-        switch (Int32(family), bytes.count) {
-        case (AF_INET, 4), (AF_INET6, 16): break
+        switch (family, bytes.count) {
+        case (NumericAddress.ipv4Family, 4), (NumericAddress.ipv6Family, 16): break
         default: return nil
         }
         self.family = family
@@ -19,26 +19,10 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a numeric IPv4 or IPv6 literal ("192.168.122.1", "fe80::1"); nil for anything else.
     package init?(_ text: String) {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            self.init(family: UInt8(AF_INET), bytes: withUnsafeBytes(of: &v4) { Array($0) })
-            return
-        }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 {
-            self.init(family: UInt8(AF_INET6), bytes: withUnsafeBytes(of: &v6) { Array($0) })
-            return
-        }
-        return nil
+        guard let parsed = NumericAddress.parse(text) else { return nil }
+        self.init(family: parsed.family, bytes: parsed.bytes)
     }
 
     /// The usual text form (dotted quad or RFC 5952 IPv6).
-    package var description: String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let written = bytes.withUnsafeBytes { raw in
-            inet_ntop(Int32(family), raw.baseAddress, &buffer, socklen_t(buffer.count))
-        }
-        guard written != nil else { return "?" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    package var description: String { NumericAddress.text(family: family, bytes: bytes) ?? "?" }
 }

@@ -1,3 +1,5 @@
+import Posix
+
 /// The netlink side of the monitor: owns the sockets and the watched interface's state.
 ///
 /// Confined to the monitor's dedicated thread: every method blocks on netlink and must never run
@@ -139,7 +141,7 @@ final class MonitorEngine {
         while true {
             var descriptors = [wakeup.descriptor, routeEvents.descriptor]
             if let wireless { descriptors.append(wireless.events.descriptor) }
-            let ready = try pollReadable(descriptors)
+            let ready = try monitorCall { () throws(SocketFailure) in try pollReadable(descriptors) }
             if ready.contains(0) { return }
             try handlePendingEvents()
             publish(snapshot)

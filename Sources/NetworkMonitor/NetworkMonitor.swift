@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Synchronization
 
 /// Watches the host's network through netlink and reports changes of one interface as an `AsyncSequence`.
@@ -54,7 +55,7 @@ package actor NetworkMonitor {
     /// - Throws: `NetworkMonitorError` (for example `.interfaceNotFound` when nothing routes to the camera).
     package func start() async throws -> NetworkSnapshot {
         guard case .idle = state else { throw NetworkMonitorError.closed }
-        let wakeup = try Wakeup()
+        let wakeup = try monitorCall { () throws(SocketFailure) in try Wakeup() }
         let exit = ThreadExit()
         state = .starting(wakeup, exit)
         let configuration = configuration

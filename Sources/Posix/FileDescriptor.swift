@@ -1,5 +1,8 @@
 import Glibc
 
+/// A file's permission bits (`0o600`), as `open` and `fchmod` take them.
+package typealias FilePermissions = mode_t
+
 /// An open file, its blocking calls wrapped once (swift-system style): `errno` read at once, `EINTR`
 /// retried, failures thrown as a typed `Errno`.
 ///
@@ -12,10 +15,55 @@ package struct FileDescriptor: Sendable, Hashable {
     /// Wraps a descriptor number opened elsewhere.
     package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// Opens `path` with `flags` (`O_WRONLY | O_CREAT | O_EXCL`, ...; `O_CLOEXEC` is always added), creating
-    /// it with `permissions` (before the umask) when `O_CREAT` is among the flags.
-    package static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0) throws(Errno) -> FileDescriptor {
-        let fd = try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, permissions) }.get()
+    /// Standard input (descriptor 0).
+    package static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    /// Standard output (descriptor 1).
+    package static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    /// Standard error (descriptor 2).
+    package static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    /// How a file is opened: for reading, writing or both (`O_RDONLY`, `O_WRONLY`, `O_RDWR`).
+    package enum Access: Sendable, Hashable {
+        /// `O_RDONLY`.
+        case readOnly
+        /// `O_WRONLY`.
+        case writeOnly
+        /// `O_RDWR`.
+        case readWrite
+
+        var flags: Int32 {
+            switch self {
+            case .readOnly: O_RDONLY
+            case .writeOnly: O_WRONLY
+            case .readWrite: O_RDWR
+            }
+        }
+    }
+
+    /// What else `open` does, so no caller above Posix needs Glibc's `O_*` constants.
+    package struct OpenOptions: OptionSet, Sendable, Hashable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// Create the file when it does not exist (`O_CREAT`), with the permissions given.
+        package static let create = OpenOptions(rawValue: O_CREAT)
+        /// With `.create`: fail with `.fileExists` rather than open an existing file (`O_EXCL`).
+        package static let exclusive = OpenOptions(rawValue: O_EXCL)
+        /// Cut an existing file to length 0 (`O_TRUNC`).
+        package static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// Every write goes to the end of the file (`O_APPEND`).
+        package static let append = OpenOptions(rawValue: O_APPEND)
+        /// Fail unless `path` is a directory (`O_DIRECTORY`): opened to fsync a folder.
+        package static let directory = OpenOptions(rawValue: O_DIRECTORY)
+    }
+
+    /// Opens `path` for `access` with `options` (`O_CLOEXEC` is always added), creating it with `permissions`
+    /// (before the umask) when `options` has `.create`.
+    package static func open(
+        _ path: String, _ access: Access, _ options: OpenOptions = [], permissions: FilePermissions = 0
+    ) throws(Errno) -> FileDescriptor {
+        let flags = access.flags | options.rawValue | O_CLOEXEC
+        let fd = try retryingInterrupts { Glibc.open(path, flags, permissions) }.get()
         return FileDescriptor(rawValue: fd)
     }
 
@@ -49,6 +97,16 @@ package struct FileDescriptor: Sendable, Hashable {
         }.get()
     }
 
+    /// Waits until the descriptor has something to read, an end of input or an error (`poll` for `POLLIN`), at
+    /// most `timeout` (rounded to milliseconds); returns false when the time ran out first. A signal's `EINTR`
+    /// is retried with the whole timeout again, which only lengthens a wait that is polled anyway.
+    package func waitUntilReadable(timeout: Duration) throws(Errno) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        var poller = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return try retryingInterrupts { poll(&poller, 1, max(milliseconds, 0)) }.get() > 0
+    }
+
     /// Reads up to `buffer.count` bytes at the file position; 0 means the end of the file.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try retryingInterrupts { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }.get()
@@ -69,7 +127,7 @@ package struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Sets the file's permission bits, whatever the umask was at creation (`fchmod`).
-    package func setPermissions(_ permissions: mode_t) throws(Errno) {
+    package func setPermissions(_ permissions: FilePermissions) throws(Errno) {
         _ = try retryingInterrupts { fchmod(rawValue, permissions) }.get()
     }
 

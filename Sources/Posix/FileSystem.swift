@@ -39,7 +39,7 @@ package enum FileSystem {
     /// Makes the names in `directory` durable (a create, rename or link there survives a power cut): `fsync`
     /// of the directory itself.
     package static func syncDirectory(_ directory: String) throws(Errno) {
-        let folder = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
+        let folder = try FileDescriptor.open(directory, .readOnly, .directory)
         defer { folder.closeIgnoringErrors() }
         try folder.sync()
     }
@@ -81,7 +81,7 @@ package enum FileSystem {
 
     /// The whole content of `path`, read into one buffer sized by `fstat` (grown if the file grows meanwhile).
     package static func readAll(_ path: String) throws(Errno) -> [UInt8] {
-        let file = try FileDescriptor.open(path, O_RDONLY)
+        let file = try FileDescriptor.open(path, .readOnly)
         defer { file.closeIgnoringErrors() }
         // One spare byte so reaching the end needs no second buffer when the size was right.
         var bytes = [UInt8](repeating: 0, count: try file.size() + 1)

@@ -7,6 +7,13 @@
 //   rename, link, flock) for the journal and the images
 // - Socket.swift, Socket+IO.swift, SocketAddress.swift: non-blocking TCP sockets and addresses
 // - IOEventLoop.swift: the poll(2) thread that sockets park on, `SocketFailure`, `IOInterest`
+// - CurrentProcess.swift: this process's id and its host's name
+// - NumericAddress.swift: numeric IPv4/IPv6 text to and from network-order bytes (netlink carries bytes)
+// - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code
+// - SocketAddress+Resolve.swift: the one resolver (getaddrinfo through runBlocking)
+// - Socket+UDP.swift: UDP datagrams and multicast on `Socket`, `HostInterfaceAddress` (getifaddrs)
+// - NetlinkSocket.swift: AF_NETLINK sockets, the self-pipe `Wakeup` and `pollReadable` (the network monitor)
+// - TerminalMode.swift, SignalEvents.swift: the terminal (character mode, width, isatty) and signals as a stream
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps
 // `Errno` in it (`PTPIPError.systemCallFailed`, `JournalError.writeFailed`, `NetworkMonitorError.system`).

@@ -109,6 +109,12 @@ package final class Socket: Sendable {
         }
     }
 
+    /// Turns off Nagle's algorithm (`TCP_NODELAY`), so a small request leaves at once rather than waiting for
+    /// the acknowledgement of the last one: PTP/IP and HTTP requests are small and wait for their answers.
+    package func setNoDelay() throws(SocketFailure) {
+        try setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, call: "setsockopt(TCP_NODELAY)")
+    }
+
     /// The address the socket is bound to (after `bind` with port 0, the port the kernel chose).
     package func localAddress() throws(SocketFailure) -> SocketAddress? {
         try withDescriptor { fd throws(SocketFailure) in

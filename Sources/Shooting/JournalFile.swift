@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// Faults a test can inject into journal writes, to prove what a crash or a full disk leaves behind.
@@ -30,7 +29,7 @@ package enum JournalFile {
         let temp = temporaryPath(for: path, directory: directory)
         try? FileSystem.unlink(temp) // a stale temp file of an earlier crash
         do {
-            let file = try FileDescriptor.open(temp, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600)
+            let file = try FileDescriptor.open(temp, .writeOnly, [.create, .exclusive], permissions: 0o600)
             defer { file.closeIgnoringErrors() }
             try file.setPermissions(0o600) // whatever the umask
             if let injected = faults.failWriteWith { throw Errno(rawValue: injected) }

@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// An exclusive claim on one shoot's journal, held by the process that shoots it (`run` or `resume`).
@@ -32,7 +31,7 @@ package final class JournalLock: Sendable {
         let path = path(ofJournal: id, in: directory)
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(path, O_RDWR | O_CREAT, permissions: 0o600)
+            descriptor = try FileDescriptor.open(path, .readWrite, .create, permissions: 0o600)
         } catch {
             throw .writeFailed(path: path, errno: JournalStore.errno(of: error))
         }
@@ -47,7 +46,7 @@ package final class JournalLock: Sendable {
         }
         let lock = JournalLock(path: path, descriptor: descriptor)
         // The holder's pid, for a refused second process; a failure here only loses that detail.
-        let text = Array("\(getpid())\n".utf8)
+        let text = Array("\(CurrentProcess.id)\n".utf8)
         if (try? descriptor.truncate(to: 0)) != nil {
             _ = try? descriptor.write(text, atOffset: 0)
         }
@@ -61,7 +60,7 @@ package final class JournalLock: Sendable {
     /// claim in that same instant is refused as if the shoot were busy, and can simply be run again.
     static func holder(id: String, in directory: String) -> Int32?? {
         let path = path(ofJournal: id, in: directory)
-        guard let descriptor = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return nil }
         defer { descriptor.closeIgnoringErrors() }
         do {
             try descriptor.tryLock(exclusive: false)

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import ImageMetadata
 import Posix
 import Synchronization
@@ -36,7 +35,7 @@ final class ImageFile: Sendable {
                 let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
                 let path = directory.appendingPathComponent(candidate).path
                 do throws(Errno) {
-                    let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o644)
+                    let fd = try FileDescriptor.open(path, .writeOnly, [.create, .exclusive], permissions: 0o644)
                     return ImageFile(fileName: candidate, path: path, descriptor: fd, queue: queue)
                 } catch .fileExists {
                     continue
@@ -156,7 +155,7 @@ final class ImageFile: Sendable {
     private static func readPrefix(of path: String, length: Int) throws -> [UInt8] {
         let fd: FileDescriptor
         do throws(Errno) {
-            fd = try FileDescriptor.open(path, O_RDONLY)
+            fd = try FileDescriptor.open(path, .readOnly)
         } catch {
             throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
         }

@@ -78,13 +78,8 @@ struct ShootSandbox {
     /// Waits until the simulator's capture log lists `count` fired frames (polling the file, which the
     /// simulator appends to as exposures end); throws after `timeout`.
     func waitForCaptures(_ count: Int, timeout: Duration = .seconds(60)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try capturedLabels().count < count {
-            guard ContinuousClock.now < deadline else {
-                throw CaptureLogTimeout(expected: count, found: try capturedLabels().count)
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        guard try await eventually(timeout: timeout, every: .milliseconds(10), { try capturedLabels().count >= count })
+        else { throw CaptureLogTimeout(expected: count, found: try capturedLabels().count) }
     }
 
     /// The capture log did not reach the expected length in time.

@@ -176,13 +176,11 @@ struct EndToEndTerminalTests {
     static func waitForOutput(
         _ run: BackgroundProcess, containing text: String, timeout: Duration = .seconds(60)
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !run.standardOutput.contains(text) {
-            guard run.exitStatus == nil, ContinuousClock.now < deadline else {
-                throw BackgroundProcess.Failure.noMatchingLine(
-                    output: run.standardOutput, errorOutput: run.standardError)
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        let shown = try await eventually(timeout: timeout, every: .milliseconds(20)) {
+            run.standardOutput.contains(text) || run.exitStatus != nil
+        }
+        guard shown, run.standardOutput.contains(text) else {
+            throw BackgroundProcess.Failure.noMatchingLine(output: run.standardOutput, errorOutput: run.standardError)
         }
     }
 

@@ -110,10 +110,7 @@ struct EventLossAndCostTests {
                 try await pair.setCameraLink(up: true)
             }
             // The kernel may coalesce quick toggles; wait until the last "up" has been seen.
-            let upDeadline = ContinuousClock().now.advanced(by: .seconds(3))
-            while !monitor.snapshot.isUsable, ContinuousClock().now < upDeadline {
-                try await ContinuousClock().sleep(for: .milliseconds(5))
-            }
+            _ = try await eventually(timeout: .seconds(3)) { monitor.snapshot.isUsable }
             let handled = await log.events.count
             let rssAfter = residentBytes()
             let busyCPU = threadCPUNanoseconds(clock) - cpuStart - idleCPU

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 import Synchronization
 
 @testable import NetworkMonitor

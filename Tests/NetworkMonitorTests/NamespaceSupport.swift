@@ -34,12 +34,12 @@ actor EventLog {
         after start: Int = 0, timeout: Duration = .seconds(3), clock: ContinuousClock = ContinuousClock(),
         _ matches: (NetworkEvent) -> Bool
     ) async -> Int? {
-        let deadline = clock.now.advanced(by: timeout)
-        while true {
-            if start < events.count, let index = events[start...].firstIndex(where: matches) { return index }
-            if ended || clock.now >= deadline { return nil }
-            try? await clock.sleep(for: .milliseconds(5))
+        func found() -> Int? {
+            guard start < events.count else { return nil }
+            return events[start...].firstIndex(where: matches)
         }
+        _ = try? await eventually(timeout: timeout) { found() != nil || ended }
+        return found()
     }
 }
 

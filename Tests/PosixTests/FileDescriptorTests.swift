@@ -10,7 +10,7 @@ struct FileDescriptorTests {
             let temp = directory + "/.notes.tmp"
             let final = directory + "/notes"
             let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
-            let file = try FileDescriptor.open(temp, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600)
+            let file = try FileDescriptor.open(temp, .writeOnly, [.create, .exclusive], permissions: 0o600)
             try file.writeAll(bytes)
             try file.sync()
             try file.close()
@@ -25,9 +25,9 @@ struct FileDescriptorTests {
     @Test func anExclusiveCreateOfAnExistingFileSaysItExists() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/taken"
-            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600).close()
+            try FileDescriptor.open(path, .writeOnly, [.create, .exclusive], permissions: 0o600).close()
             #expect(throws: Errno.fileExists) {
-                try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600)
+                try FileDescriptor.open(path, .writeOnly, [.create, .exclusive], permissions: 0o600)
             }
         }
     }
@@ -36,10 +36,10 @@ struct FileDescriptorTests {
         try withTemporaryDirectory { directory in
             let first = directory + "/first"
             let second = directory + "/second"
-            let a = try FileDescriptor.open(first, O_WRONLY | O_CREAT, permissions: 0o600)
+            let a = try FileDescriptor.open(first, .writeOnly, .create, permissions: 0o600)
             try a.writeAll([1])
             try a.close()
-            let b = try FileDescriptor.open(second, O_WRONLY | O_CREAT, permissions: 0o600)
+            let b = try FileDescriptor.open(second, .writeOnly, .create, permissions: 0o600)
             try b.writeAll([2])
             try b.close()
             #expect(throws: Errno.fileExists) { try FileSystem.link(first, to: second) }
@@ -52,7 +52,7 @@ struct FileDescriptorTests {
 
     @Test func aWriteToAFullDeviceSaysNoSpace() throws {
         // /dev/full accepts the open and fails every write with ENOSPC, as a full disk does.
-        let full = try FileDescriptor.open("/dev/full", O_WRONLY)
+        let full = try FileDescriptor.open("/dev/full", .writeOnly)
         defer { full.closeIgnoringErrors() }
         #expect(throws: Errno.noSpace) { try full.writeAll([1, 2, 3]) }
     }
@@ -60,8 +60,8 @@ struct FileDescriptorTests {
     @Test func aWriteToAFileOpenedForReadingIsRefused() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/read-only"
-            try FileDescriptor.open(path, O_WRONLY | O_CREAT, permissions: 0o400).close()
-            let file = try FileDescriptor.open(path, O_RDONLY)
+            try FileDescriptor.open(path, .writeOnly, .create, permissions: 0o400).close()
+            let file = try FileDescriptor.open(path, .readOnly)
             defer { file.closeIgnoringErrors() }
             #expect(throws: Errno.badFileDescriptor) { try file.writeAll([1]) }
         }
@@ -91,9 +91,9 @@ struct FileDescriptorTests {
         try withTemporaryDirectory { directory in
             let path = directory + "/lock"
             // flock locks belong to an open file description, so two opens conflict even in one process.
-            let holder = try FileDescriptor.open(path, O_RDWR | O_CREAT, permissions: 0o600)
+            let holder = try FileDescriptor.open(path, .readWrite, .create, permissions: 0o600)
             try holder.tryLock(exclusive: true)
-            let contender = try FileDescriptor.open(path, O_RDONLY)
+            let contender = try FileDescriptor.open(path, .readOnly)
             defer { contender.closeIgnoringErrors() }
             #expect(throws: Errno.wouldBlock) { try contender.tryLock(exclusive: false) }
             try holder.close()
@@ -103,7 +103,7 @@ struct FileDescriptorTests {
 
     @Test func writesAndReadsAtAnOffsetAndTruncates() throws {
         try withTemporaryDirectory { directory in
-            let file = try FileDescriptor.open(directory + "/pid", O_RDWR | O_CREAT, permissions: 0o600)
+            let file = try FileDescriptor.open(directory + "/pid", .readWrite, .create, permissions: 0o600)
             defer { file.closeIgnoringErrors() }
             try file.writeAll(Array("123456789\n".utf8))
             try file.truncate(to: 0)

@@ -31,14 +31,8 @@ struct SonyCameraReleaseHookTests {
     /// Waits (real time: the simulator serves real TCP) until `condition` holds; fails the test after
     /// `TimingBounds.notAHang`.
     static func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + TimingBounds.notAHang
-        while await !condition() {
-            guard clock.now < deadline else {
-                Issue.record("timed out waiting until \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(2))
+        if try await !eventually(every: .milliseconds(2), condition) {
+            Issue.record("timed out waiting until \(what)")
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import NetworkMonitor
 import Posix
 import Shooting
@@ -165,44 +164,10 @@ struct NetworkWatch: Sendable {
         }
     }
 
-    /// `host` as an address: a literal at once, a name through getaddrinfo on a dedicated thread (it blocks).
+    /// `host` as an address: a literal at once, a name through Posix's one resolver (its first address).
     static func resolve(_ host: String) async -> IPAddress? {
         if let literal = IPAddress(host) { return literal }
-        return await withCheckedContinuation { (done: CheckedContinuation<IPAddress?, Never>) in
-            let thread = Thread { done.resume(returning: lookUp(host)) }
-            thread.name = "hdrshoot-resolve"
-            thread.start()
-        }
-    }
-
-    /// The first IPv4 or IPv6 address getaddrinfo gives for `host` (blocking).
-    private static func lookUp(_ host: String) -> IPAddress? {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let list else { return nil }
-        defer { freeaddrinfo(list) }
-        var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let current = entry {
-            if let socketAddress = current.pointee.ai_addr {
-                switch current.pointee.ai_family {
-                case AF_INET:
-                    let bytes = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                        withUnsafeBytes(of: pointer.pointee.sin_addr) { Array($0) }
-                    }
-                    if let address = IPAddress(family: UInt8(AF_INET), bytes: bytes) { return address }
-                case AF_INET6:
-                    let bytes = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                        withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
-                    }
-                    if let address = IPAddress(family: UInt8(AF_INET6), bytes: bytes) { return address }
-                default:
-                    break
-                }
-            }
-            entry = current.pointee.ai_next
-        }
-        return nil
+        let addresses = try? await SocketAddress.resolve(host: host, port: 0)
+        return addresses?.lazy.compactMap { IPAddress($0.host) }.first
     }
 }

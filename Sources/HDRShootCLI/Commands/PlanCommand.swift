@@ -32,7 +32,7 @@ enum PlanCommand {
             .flag("no-dedupe", help: "Shoot it in both sets (overrides 'dedupe = yes' in the config file)."),
             .value(
                 "overhead", placeholder: "<seconds>", help: "Per-frame overhead for the time estimate.",
-                default: "0.25"),
+                default: "\(BracketPlan.defaultOverheadPerFrame)"),
             .flag("json", help: "Print the plan as one JSON object.")
         ],
         run: run
@@ -81,7 +81,7 @@ enum PlanCommand {
         let defaultLongest = ParsedSpeed(
             speed: BracketPlanner.defaultLongest, typed: BracketPlanner.defaultLongest.label, wasSnapped: false)
         let longest = try arguments.value("longest", default: defaultLongest) { try scale.parseSpeed($0) }
-        let overhead = try arguments.value("overhead", default: 0.25) { text in
+        let overhead = try arguments.value("overhead", default: BracketPlan.defaultOverheadPerFrame) { text in
             let body = text.hasSuffix("s") ? String(text.dropLast()) : text
             guard let seconds = Double(body), seconds.isFinite, seconds >= 0, seconds <= 60 else {
                 throw UsageError("'\(text)' is not an overhead; use seconds from 0 to 60 (e.g. 0.25)")

@@ -125,8 +125,8 @@ enum ResumeCommand {
                 if options.target != nil { current.camera.address = check.identity.address }
                 let shoot = ShootConsole.Shoot(
                     camera: camera, journal: current, store: options.store, start: resumePosition,
-                    restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:], overhead: 0.25,
-                    probes: earlierManifest?.probes ?? [])
+                    restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
+                    overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])
                 return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()
@@ -164,9 +164,12 @@ enum ResumeCommand {
         ]
         let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
         let longest = remainingPlan.longestExposure?.label ?? "-"
-        let estimate = PlanReport.duration(remainingPlan.estimatedSeconds(overheadPerFrame: 0.25))
+        let estimate = PlanReport.duration(
+            remainingPlan.estimatedSeconds(overheadPerFrame: BracketPlan.defaultOverheadPerFrame))
         lines.append("Longest exposure: \(longest). Estimated time: ~\(estimate).")
-        if let line = LongExposureText.noiseReductionLine(remainingPlan, overhead: 0.25, longExposureNR: nil) {
+        if let line = LongExposureText.noiseReductionLine(
+            remainingPlan, overhead: BracketPlan.defaultOverheadPerFrame, longExposureNR: nil)
+        {
             lines.append(line)
         }
         for position in journal.interruptedFrames {

@@ -273,13 +273,14 @@ enum SeriesRun {
                 ]
                 lines += notes
                 lines += try SeriesPlans.summaryLines(
-                    record: record, check: check, overhead: 0.25, offered: check.offered, from: start)
+                    record: record, check: check, overhead: BracketPlan.defaultOverheadPerFrame, offered: check.offered,
+                    from: start)
                 try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
                 var current = journal
                 if options.target != nil { current.camera.address = check.identity.address }
                 let session = SeriesSession(
                     camera: camera, journal: current, store: options.store, offered: check.offered, planWarnings: [],
-                    overhead: 0.25)
+                    overhead: BracketPlan.defaultOverheadPerFrame)
                 return await session.execute(
                     from: start, skipping: skipped, continuing: continuing, options: options, output: output)
             } catch {

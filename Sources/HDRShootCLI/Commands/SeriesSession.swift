@@ -1,6 +1,6 @@
 import Exposure
 import Foundation
-import Glibc
+import Posix
 import Shooting
 import SonyCamera
 import Synchronization
@@ -174,8 +174,10 @@ private final class SeriesControls: Sendable {
     func run(readingKeys: Bool) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await number in SignalEvents.stream([SIGINT, SIGTERM, SIGHUP]) {
-                    if number == SIGHUP {
+                for await number in SignalEvents.stream(
+                    [.interrupt, .terminate, .hangup], keepIgnored: TerminalDetachment.keepsIgnored)
+                {
+                    if number == .hangup {
                         self.display.note("The terminal hung up; the series goes on (follow it with `hdrshoot status`)")
                         self.output.detach()
                     } else {

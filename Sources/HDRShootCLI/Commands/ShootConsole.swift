@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import ImageLuminance
+import Posix
 import Shooting
 import SonyCamera
 
@@ -123,8 +124,9 @@ enum ShootConsole {
         return Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
-            interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
-            liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"),
+            interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
+            liveOutput: real && TerminalMode.isTerminal(.standardOutput),
+            networkMonitor: !arguments.flag("no-network-monitor"),
             bufferLimit: buffer, transfer: transfer, scene: scene, check: check)
     }
 

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import Shooting
 import Synchronization
 
@@ -99,8 +100,10 @@ private final class Controls: Sendable {
         let (hangup, hangupSink) = AsyncStream.makeStream(of: Void.self)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await number in SignalEvents.stream([SIGINT, SIGTERM, SIGHUP]) {
-                    if number == SIGHUP {
+                for await number in SignalEvents.stream(
+                    [.interrupt, .terminate, .hangup], keepIgnored: TerminalDetachment.keepsIgnored)
+                {
+                    if number == .hangup {
                         await self.hangUp()
                         hangupSink.finish()
                     } else {

@@ -2,6 +2,7 @@ import CameraSimulator
 import Dispatch
 import Foundation
 import ImageLuminance
+import Posix
 import Synchronization
 
 /// `hdrshoot simulate`: runs a simulated Sony camera on PTP/IP until SIGINT or SIGTERM.
@@ -153,40 +154,7 @@ enum SimulateCommand {
 enum TerminationSignal {
     /// Returns when SIGINT or SIGTERM arrives, or when the calling task is cancelled.
     static func wait() async {
-        let state = Mutex<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
-        let queue = DispatchQueue(label: "hdrshoot.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                let waiting = state.withLock { value -> CheckedContinuation<Void, Never>? in
-                    value.fired = true
-                    defer { value.continuation = nil }
-                    return value.continuation
-                }
-                waiting?.resume()
-            }
-            source.resume()
-            return source
-        }
-        defer { for source in sources { source.cancel() } }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { value -> Bool in
-                    if value.fired || Task.isCancelled { return true }
-                    value.continuation = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let waiting = state.withLock { value -> CheckedContinuation<Void, Never>? in
-                value.fired = true
-                defer { value.continuation = nil }
-                return value.continuation
-            }
-            waiting?.resume()
-        }
+        for await _ in SignalEvents.stream([.interrupt, .terminate]) { return }
     }
 }
 

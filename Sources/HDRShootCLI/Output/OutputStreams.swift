@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Synchronization
 
 /// Where the CLI writes: standard output for results, standard error for diagnostics.
@@ -21,13 +22,13 @@ package struct StandardStreams: OutputStreams {
 
     /// Writes to the stream at once (no buffering to interleave wrongly with standard error).
     package func writeOut(_ text: String) {
-        guard !TerminalDetachment.isMuted(STDOUT_FILENO) else { return }
+        guard !TerminalDetachment.isMuted(.standardOutput) else { return }
         try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
     }
 
     /// Writes to standard error at once.
     package func writeError(_ text: String) {
-        guard !TerminalDetachment.isMuted(STDERR_FILENO) else { return }
+        guard !TerminalDetachment.isMuted(.standardError) else { return }
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 }

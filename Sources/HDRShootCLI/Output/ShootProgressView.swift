@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import Shooting
 import Synchronization
 
@@ -235,7 +236,7 @@ final class ShootProgressView: Sendable {
         }
         guard let line else { return nil }
         // Re-read at every redraw, so a resized terminal is followed within a second.
-        let columns = TerminalMode.columns(of: 1)
+        let columns = TerminalMode.columns(of: .standardOutput)
         return line.render(width: (columns > 0 ? columns : 80) - 1)
     }
 

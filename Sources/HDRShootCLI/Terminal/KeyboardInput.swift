@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import Posix
 import Synchronization
 
@@ -10,21 +9,18 @@ import Synchronization
 /// error, or when its consumer goes away.
 enum KeyboardInput {
     /// The bytes typed on `descriptor` from now on.
-    static func keys(descriptor: Int32 = STDIN_FILENO) -> AsyncStream<UInt8> {
+    static func keys(descriptor: FileDescriptor = .standardInput) -> AsyncStream<UInt8> {
         let (stream, continuation) = AsyncStream.makeStream(of: UInt8.self, bufferingPolicy: .unbounded)
         let stopped = StopFlag()
         continuation.onTermination = { _ in stopped.set() }
         DispatchQueue(label: "hdrshoot.keyboard").async {
             var buffer = [UInt8](repeating: 0, count: 16)
             while !stopped.isSet {
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                // Posix's wrapper retries EINTR; any other failure, like end of input, ends the stream.
-                guard case let .success(ready) = retryingInterrupts({ poll(&poller, 1, 100) }) else { break }
-                if ready == 0 { continue }
-                let outcome = buffer.withUnsafeMutableBytes { raw in
-                    retryingInterrupts { read(descriptor, raw.baseAddress, raw.count) }
-                }
-                guard case let .success(count) = outcome, count > 0 else { break }
+                // Posix retries EINTR; any other failure, like end of input, ends the stream.
+                guard let ready = try? descriptor.waitUntilReadable(timeout: .milliseconds(100)) else { break }
+                if !ready { continue }
+                let count = buffer.withUnsafeMutableBytes { raw in (try? descriptor.read(into: raw)) ?? 0 }
+                guard count > 0 else { break }
                 for byte in buffer[0..<count] { continuation.yield(byte) }
             }
             continuation.finish()

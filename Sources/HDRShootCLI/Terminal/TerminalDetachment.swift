@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import Synchronization
 
 /// After SIGHUP (a dropped SSH session, a closed terminal window) the terminal is gone, but the shoot goes on:
@@ -13,21 +13,24 @@ enum TerminalDetachment {
     /// Lets the terminal go: mutes each standard stream that is a terminal and keeps SIGHUP ignored.
     static func detach() {
         var bits: UInt8 = 0b100
-        if isatty(STDOUT_FILENO) == 1 { bits |= 0b001 }
-        if isatty(STDERR_FILENO) == 1 { bits |= 0b010 }
+        if TerminalMode.isTerminal(.standardOutput) { bits |= 0b001 }
+        if TerminalMode.isTerminal(.standardError) { bits |= 0b010 }
         state.bitwiseOr(bits, ordering: .sequentiallyConsistent)
-        signal(SIGHUP, SIG_IGN)
+        Signal.hangup.ignore()
     }
+
+    /// Whether `signal` stays ignored when a signal stream ends: a hangup once the terminal was let go.
+    @Sendable static func keepsIgnored(_ signal: Signal) -> Bool { signal == .hangup && isDetached }
 
     /// Whether the terminal was let go.
     static var isDetached: Bool { state.load(ordering: .acquiring) & 0b100 != 0 }
 
     /// Whether writes to `descriptor` (1 or 2) are dropped.
-    static func isMuted(_ descriptor: Int32) -> Bool {
+    static func isMuted(_ descriptor: FileDescriptor) -> Bool {
         let bits = state.load(ordering: .acquiring)
         switch descriptor {
-        case STDOUT_FILENO: return bits & 0b001 != 0
-        case STDERR_FILENO: return bits & 0b010 != 0
+        case .standardOutput: return bits & 0b001 != 0
+        case .standardError: return bits & 0b010 != 0
         default: return false
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Posix
 
 /// Who this host is to a camera: the GUID and friendly name sent in the Init Command Request.
@@ -20,10 +19,7 @@ package struct HostIdentity: Sendable, Equatable {
 
     /// "hdrshoot@<host name>", cut to a length every camera accepts.
     package static var defaultFriendlyName: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let host =
-            gethostname(&buffer, buffer.count) == 0
-            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let host = CurrentProcess.hostName
         return String((host.isEmpty ? "hdrshoot" : "hdrshoot@\(host)").prefix(64))
     }
 
@@ -80,10 +76,10 @@ package struct HostIdentity: Sendable, Equatable {
         } catch {
             throw PTPIPError.invalidState("cannot create \(directory) for the host GUID: \(error.localizedDescription)")
         }
-        let temporary = "\(path).\(getpid()).tmp"
+        let temporary = "\(path).\(CurrentProcess.id).tmp"
         defer { try? FileSystem.unlink(temporary) }
         do throws(Errno) {
-            let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
+            let file = try FileDescriptor.open(temporary, .writeOnly, [.create, .truncate], permissions: 0o600)
             defer { file.closeIgnoringErrors() }
             try file.writeAll(Array((guid.description + "\n").utf8))
         } catch {

@@ -4,86 +4,10 @@
 /// the standard codes only; a vendor's codes (0x9000-0x9FFF, ISO 15740 §10.4) are declared by the vendor's
 /// layer with `init(vendor:name:)`, so the name travels with the constant into every message. Two codes are
 /// equal when their numbers are: the name is a label, not part of the identity.
-package struct OperationCode: PTPCode {
-    /// The code as it travels on the wire.
-    package let rawValue: UInt16
-    /// The vendor's name of a vendor-extension code, as its declaring layer gave it.
-    package let vendorName: String?
+package typealias OperationCode = PTPCode<OperationKind>
 
-    /// Wraps a raw operation code.
-    package init(rawValue: UInt16) {
-        self.rawValue = rawValue
-        vendorName = nil
-    }
-
-    /// Wraps a raw operation code.
-    package init(_ rawValue: UInt16) { self.init(rawValue: rawValue) }
-
-    /// A vendor's extension code with the vendor's name for it (e.g. Sony's `SDIO_Connect = 0x9201`).
-    package init(vendor rawValue: UInt16, name: String) {
-        self.rawValue = rawValue
-        vendorName = name
-    }
-
-    // MARK: - Standard PTP operations (ISO 15740 §10.4)
-
-    /// GetDeviceInfo = 0x1001.
-    package static let getDeviceInfo = OperationCode(0x1001)
-    /// OpenSession = 0x1002.
-    package static let openSession = OperationCode(0x1002)
-    /// CloseSession = 0x1003.
-    package static let closeSession = OperationCode(0x1003)
-    /// GetStorageIDs = 0x1004.
-    package static let getStorageIDs = OperationCode(0x1004)
-    /// GetStorageInfo = 0x1005.
-    package static let getStorageInfo = OperationCode(0x1005)
-    /// GetNumObjects = 0x1006.
-    package static let getNumObjects = OperationCode(0x1006)
-    /// GetObjectHandles = 0x1007.
-    package static let getObjectHandles = OperationCode(0x1007)
-    /// GetObjectInfo = 0x1008.
-    package static let getObjectInfo = OperationCode(0x1008)
-    /// GetObject = 0x1009.
-    package static let getObject = OperationCode(0x1009)
-    /// GetThumb = 0x100A.
-    package static let getThumb = OperationCode(0x100A)
-    /// DeleteObject = 0x100B.
-    package static let deleteObject = OperationCode(0x100B)
-    /// SendObjectInfo = 0x100C.
-    package static let sendObjectInfo = OperationCode(0x100C)
-    /// SendObject = 0x100D.
-    package static let sendObject = OperationCode(0x100D)
-    /// InitiateCapture = 0x100E.
-    package static let initiateCapture = OperationCode(0x100E)
-    /// FormatStore = 0x100F.
-    package static let formatStore = OperationCode(0x100F)
-    /// ResetDevice = 0x1010.
-    package static let resetDevice = OperationCode(0x1010)
-    /// SelfTest = 0x1011.
-    package static let selfTest = OperationCode(0x1011)
-    /// SetObjectProtection = 0x1012.
-    package static let setObjectProtection = OperationCode(0x1012)
-    /// PowerDown = 0x1013.
-    package static let powerDown = OperationCode(0x1013)
-    /// GetDevicePropDesc = 0x1014.
-    package static let getDevicePropDesc = OperationCode(0x1014)
-    /// GetDevicePropValue = 0x1015.
-    package static let getDevicePropValue = OperationCode(0x1015)
-    /// SetDevicePropValue = 0x1016.
-    package static let setDevicePropValue = OperationCode(0x1016)
-    /// ResetDevicePropValue = 0x1017.
-    package static let resetDevicePropValue = OperationCode(0x1017)
-    /// TerminateOpenCapture = 0x1018.
-    package static let terminateOpenCapture = OperationCode(0x1018)
-    /// MoveObject = 0x1019.
-    package static let moveObject = OperationCode(0x1019)
-    /// CopyObject = 0x101A.
-    package static let copyObject = OperationCode(0x101A)
-    /// GetPartialObject = 0x101B.
-    package static let getPartialObject = OperationCode(0x101B)
-    /// InitiateOpenCapture = 0x101C.
-    package static let initiateOpenCapture = OperationCode(0x101C)
-
+/// What makes a `PTPCode` an operation code: its word in messages and the standard names.
+package enum OperationKind: PTPCodeKind {
     /// The word for a code without a name in messages.
     package static let kind = "operation"
 
@@ -98,6 +22,68 @@ package struct OperationCode: PTPCode {
         0x1018: "TerminateOpenCapture", 0x1019: "MoveObject", 0x101A: "CopyObject", 0x101B: "GetPartialObject",
         0x101C: "InitiateOpenCapture"
     ]
+}
+
+extension OperationCode {
+    // MARK: - Standard PTP operations (ISO 15740 §10.4)
+
+    /// GetDeviceInfo = 0x1001.
+    package static var getDeviceInfo: Self { Self(0x1001) }
+    /// OpenSession = 0x1002.
+    package static var openSession: Self { Self(0x1002) }
+    /// CloseSession = 0x1003.
+    package static var closeSession: Self { Self(0x1003) }
+    /// GetStorageIDs = 0x1004.
+    package static var getStorageIDs: Self { Self(0x1004) }
+    /// GetStorageInfo = 0x1005.
+    package static var getStorageInfo: Self { Self(0x1005) }
+    /// GetNumObjects = 0x1006.
+    package static var getNumObjects: Self { Self(0x1006) }
+    /// GetObjectHandles = 0x1007.
+    package static var getObjectHandles: Self { Self(0x1007) }
+    /// GetObjectInfo = 0x1008.
+    package static var getObjectInfo: Self { Self(0x1008) }
+    /// GetObject = 0x1009.
+    package static var getObject: Self { Self(0x1009) }
+    /// GetThumb = 0x100A.
+    package static var getThumb: Self { Self(0x100A) }
+    /// DeleteObject = 0x100B.
+    package static var deleteObject: Self { Self(0x100B) }
+    /// SendObjectInfo = 0x100C.
+    package static var sendObjectInfo: Self { Self(0x100C) }
+    /// SendObject = 0x100D.
+    package static var sendObject: Self { Self(0x100D) }
+    /// InitiateCapture = 0x100E.
+    package static var initiateCapture: Self { Self(0x100E) }
+    /// FormatStore = 0x100F.
+    package static var formatStore: Self { Self(0x100F) }
+    /// ResetDevice = 0x1010.
+    package static var resetDevice: Self { Self(0x1010) }
+    /// SelfTest = 0x1011.
+    package static var selfTest: Self { Self(0x1011) }
+    /// SetObjectProtection = 0x1012.
+    package static var setObjectProtection: Self { Self(0x1012) }
+    /// PowerDown = 0x1013.
+    package static var powerDown: Self { Self(0x1013) }
+    /// GetDevicePropDesc = 0x1014.
+    package static var getDevicePropDesc: Self { Self(0x1014) }
+    /// GetDevicePropValue = 0x1015.
+    package static var getDevicePropValue: Self { Self(0x1015) }
+    /// SetDevicePropValue = 0x1016.
+    package static var setDevicePropValue: Self { Self(0x1016) }
+    /// ResetDevicePropValue = 0x1017.
+    package static var resetDevicePropValue: Self { Self(0x1017) }
+    /// TerminateOpenCapture = 0x1018.
+    package static var terminateOpenCapture: Self { Self(0x1018) }
+    /// MoveObject = 0x1019.
+    package static var moveObject: Self { Self(0x1019) }
+    /// CopyObject = 0x101A.
+    package static var copyObject: Self { Self(0x101A) }
+    /// GetPartialObject = 0x101B.
+    package static var getPartialObject: Self { Self(0x101B) }
+    /// InitiateOpenCapture = 0x101C.
+    package static var initiateOpenCapture: Self { Self(0x101C) }
+
 }
 
 /// Formats a 16-bit code as `0xNNNN` (upper-case digits, zero-padded).

@@ -1,81 +1,8 @@
 /// A PTP response code (ISO 15740 §11.2), carried by an Operation Response.
-package struct ResponseCode: PTPCode {
-    /// The code as it travels on the wire.
-    package let rawValue: UInt16
-    /// Response codes are never declared with a vendor's name.
-    package var vendorName: String? { nil }
+package typealias ResponseCode = PTPCode<ResponseKind>
 
-    /// Wraps a raw response code.
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
-
-    /// Wraps a raw response code.
-    package init(_ rawValue: UInt16) { self.rawValue = rawValue }
-
-    /// OK = 0x2001.
-    package static let ok = ResponseCode(0x2001)
-    /// General_Error = 0x2002.
-    package static let generalError = ResponseCode(0x2002)
-    /// Session_Not_Open = 0x2003.
-    package static let sessionNotOpen = ResponseCode(0x2003)
-    /// Invalid_TransactionID = 0x2004.
-    package static let invalidTransactionID = ResponseCode(0x2004)
-    /// Operation_Not_Supported = 0x2005.
-    package static let operationNotSupported = ResponseCode(0x2005)
-    /// Parameter_Not_Supported = 0x2006.
-    package static let parameterNotSupported = ResponseCode(0x2006)
-    /// Incomplete_Transfer = 0x2007.
-    package static let incompleteTransfer = ResponseCode(0x2007)
-    /// Invalid_StorageID = 0x2008.
-    package static let invalidStorageID = ResponseCode(0x2008)
-    /// Invalid_ObjectHandle = 0x2009.
-    package static let invalidObjectHandle = ResponseCode(0x2009)
-    /// DeviceProp_Not_Supported = 0x200A.
-    package static let devicePropNotSupported = ResponseCode(0x200A)
-    /// Invalid_ObjectFormatCode = 0x200B.
-    package static let invalidObjectFormatCode = ResponseCode(0x200B)
-    /// Store_Full = 0x200C.
-    package static let storeFull = ResponseCode(0x200C)
-    /// Object_WriteProtected = 0x200D.
-    package static let objectWriteProtected = ResponseCode(0x200D)
-    /// Store_Read_Only = 0x200E.
-    package static let storeReadOnly = ResponseCode(0x200E)
-    /// Access_Denied = 0x200F.
-    package static let accessDenied = ResponseCode(0x200F)
-    /// No_Thumbnail_Present = 0x2010.
-    package static let noThumbnailPresent = ResponseCode(0x2010)
-    /// SelfTest_Failed = 0x2011.
-    package static let selfTestFailed = ResponseCode(0x2011)
-    /// Partial_Deletion = 0x2012.
-    package static let partialDeletion = ResponseCode(0x2012)
-    /// Store_Not_Available = 0x2013.
-    package static let storeNotAvailable = ResponseCode(0x2013)
-    /// Specification_By_Format_Unsupported = 0x2014.
-    package static let specificationByFormatUnsupported = ResponseCode(0x2014)
-    /// No_Valid_ObjectInfo = 0x2015.
-    package static let noValidObjectInfo = ResponseCode(0x2015)
-    /// Invalid_Code_Format = 0x2016.
-    package static let invalidCodeFormat = ResponseCode(0x2016)
-    /// Unknown_Vendor_Code = 0x2017.
-    package static let unknownVendorCode = ResponseCode(0x2017)
-    /// Capture_Already_Terminated = 0x2018.
-    package static let captureAlreadyTerminated = ResponseCode(0x2018)
-    /// Device_Busy = 0x2019: the only response worth retrying as is.
-    package static let deviceBusy = ResponseCode(0x2019)
-    /// Invalid_ParentObject = 0x201A.
-    package static let invalidParentObject = ResponseCode(0x201A)
-    /// Invalid_DeviceProp_Format = 0x201B.
-    package static let invalidDevicePropFormat = ResponseCode(0x201B)
-    /// Invalid_DeviceProp_Value = 0x201C.
-    package static let invalidDevicePropValue = ResponseCode(0x201C)
-    /// Invalid_Parameter = 0x201D.
-    package static let invalidParameter = ResponseCode(0x201D)
-    /// Session_Already_Open = 0x201E.
-    package static let sessionAlreadyOpen = ResponseCode(0x201E)
-    /// Transaction_Cancelled = 0x201F.
-    package static let transactionCancelled = ResponseCode(0x201F)
-    /// Specification_of_Destination_Unsupported = 0x2020.
-    package static let specificationOfDestinationUnsupported = ResponseCode(0x2020)
-
+/// What makes a `PTPCode` an response code: its word in messages and the standard names.
+package enum ResponseKind: PTPCodeKind {
     /// The word for a code without a name in messages.
     package static let kind = "response"
 
@@ -92,6 +19,73 @@ package struct ResponseCode: PTPCode {
         0x201B: "InvalidDevicePropFormat", 0x201C: "InvalidDevicePropValue", 0x201D: "InvalidParameter",
         0x201E: "SessionAlreadyOpen", 0x201F: "TransactionCancelled", 0x2020: "SpecificationOfDestinationUnsupported"
     ]
+}
+
+extension ResponseCode {
+    /// OK = 0x2001.
+    package static var ok: Self { Self(0x2001) }
+    /// General_Error = 0x2002.
+    package static var generalError: Self { Self(0x2002) }
+    /// Session_Not_Open = 0x2003.
+    package static var sessionNotOpen: Self { Self(0x2003) }
+    /// Invalid_TransactionID = 0x2004.
+    package static var invalidTransactionID: Self { Self(0x2004) }
+    /// Operation_Not_Supported = 0x2005.
+    package static var operationNotSupported: Self { Self(0x2005) }
+    /// Parameter_Not_Supported = 0x2006.
+    package static var parameterNotSupported: Self { Self(0x2006) }
+    /// Incomplete_Transfer = 0x2007.
+    package static var incompleteTransfer: Self { Self(0x2007) }
+    /// Invalid_StorageID = 0x2008.
+    package static var invalidStorageID: Self { Self(0x2008) }
+    /// Invalid_ObjectHandle = 0x2009.
+    package static var invalidObjectHandle: Self { Self(0x2009) }
+    /// DeviceProp_Not_Supported = 0x200A.
+    package static var devicePropNotSupported: Self { Self(0x200A) }
+    /// Invalid_ObjectFormatCode = 0x200B.
+    package static var invalidObjectFormatCode: Self { Self(0x200B) }
+    /// Store_Full = 0x200C.
+    package static var storeFull: Self { Self(0x200C) }
+    /// Object_WriteProtected = 0x200D.
+    package static var objectWriteProtected: Self { Self(0x200D) }
+    /// Store_Read_Only = 0x200E.
+    package static var storeReadOnly: Self { Self(0x200E) }
+    /// Access_Denied = 0x200F.
+    package static var accessDenied: Self { Self(0x200F) }
+    /// No_Thumbnail_Present = 0x2010.
+    package static var noThumbnailPresent: Self { Self(0x2010) }
+    /// SelfTest_Failed = 0x2011.
+    package static var selfTestFailed: Self { Self(0x2011) }
+    /// Partial_Deletion = 0x2012.
+    package static var partialDeletion: Self { Self(0x2012) }
+    /// Store_Not_Available = 0x2013.
+    package static var storeNotAvailable: Self { Self(0x2013) }
+    /// Specification_By_Format_Unsupported = 0x2014.
+    package static var specificationByFormatUnsupported: Self { Self(0x2014) }
+    /// No_Valid_ObjectInfo = 0x2015.
+    package static var noValidObjectInfo: Self { Self(0x2015) }
+    /// Invalid_Code_Format = 0x2016.
+    package static var invalidCodeFormat: Self { Self(0x2016) }
+    /// Unknown_Vendor_Code = 0x2017.
+    package static var unknownVendorCode: Self { Self(0x2017) }
+    /// Capture_Already_Terminated = 0x2018.
+    package static var captureAlreadyTerminated: Self { Self(0x2018) }
+    /// Device_Busy = 0x2019: the only response worth retrying as is.
+    package static var deviceBusy: Self { Self(0x2019) }
+    /// Invalid_ParentObject = 0x201A.
+    package static var invalidParentObject: Self { Self(0x201A) }
+    /// Invalid_DeviceProp_Format = 0x201B.
+    package static var invalidDevicePropFormat: Self { Self(0x201B) }
+    /// Invalid_DeviceProp_Value = 0x201C.
+    package static var invalidDevicePropValue: Self { Self(0x201C) }
+    /// Invalid_Parameter = 0x201D.
+    package static var invalidParameter: Self { Self(0x201D) }
+    /// Session_Already_Open = 0x201E.
+    package static var sessionAlreadyOpen: Self { Self(0x201E) }
+    /// Transaction_Cancelled = 0x201F.
+    package static var transactionCancelled: Self { Self(0x201F) }
+    /// Specification_of_Destination_Unsupported = 0x2020.
+    package static var specificationOfDestinationUnsupported: Self { Self(0x2020) }
 
     /// Whether the code reports success.
     package var isOK: Bool { self == .ok }

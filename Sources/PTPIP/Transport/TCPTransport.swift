@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 import Synchronization
 import Timing
@@ -30,7 +29,7 @@ package final class TCPTransport: Transport {
         self.clock = clock
         self.scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
         // Best effort: a socket that refuses TCP_NODELAY still works, only slower.
-        try? socket.setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, call: "setsockopt(TCP_NODELAY)")
+        try? socket.setNoDelay()
     }
 
     deinit {
@@ -53,7 +52,13 @@ package final class TCPTransport: Transport {
                 after: timeout, on: clock,
                 throwing: PTPIPError.timedOut(address: "\(host):\(port)", during: "name resolution")
             ) {
-                try await SocketAddress.resolve(host: host, port: port)
+                do {
+                    return try await SocketAddress.resolve(host: host, port: port)
+                } catch let failure as NameResolutionFailure {
+                    throw PTPIPError.nameResolutionFailed(host: failure.host, reason: failure.reason)
+                } catch is CancellationError {
+                    throw PTPIPError.cancelled(during: "name resolution of \(host)")
+                }
             }
         }
         var lastError: any Error = PTPIPError.nameResolutionFailed(host: host, reason: "no address")

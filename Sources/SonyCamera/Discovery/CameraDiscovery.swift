@@ -59,7 +59,16 @@ package struct CameraDiscovery: Sendable {
     ///
     /// Throws (`PTPIPError`) only when no search socket could be opened at all.
     package func run() async throws -> [DiscoveredCamera] {
-        let hostAddresses = try configuration.hostAddresses ?? HostInterfaceAddress.current()
+        let hostAddresses: [HostInterfaceAddress]
+        if let given = configuration.hostAddresses {
+            hostAddresses = given
+        } else {
+            do throws(Errno) {
+                hostAddresses = try HostInterfaceAddress.current()
+            } catch {
+                throw PTPIPError.systemCallFailed(call: "getifaddrs", errno: error)
+            }
+        }
         let answers = try await search(hostAddresses: hostAddresses)
         var candidates = Self.candidates(from: answers, ptpipPort: configuration.ptpipPort)
         let network = configuration.accessPointNetwork

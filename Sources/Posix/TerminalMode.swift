@@ -4,39 +4,40 @@ import Glibc
 ///
 /// Signals stay on (ISIG): Ctrl-C still raises SIGINT, which the shoot handles through `SignalEvents`.
 /// Call `restore()` on every path out (the commands do it in `defer`).
-struct TerminalMode: Sendable {
+package struct TerminalMode: Sendable {
     /// The descriptor whose mode was changed.
-    let descriptor: Int32
+    package let descriptor: FileDescriptor
     private let saved: termios
 
     /// Switches `descriptor` to character mode; `nil` when it is not a terminal or the mode cannot change.
-    static func enterCharacterMode(descriptor: Int32 = STDIN_FILENO) -> TerminalMode? {
-        guard isatty(descriptor) == 1 else { return nil }
+    package static func enterCharacterMode(descriptor: FileDescriptor = .standardInput) -> TerminalMode? {
+        let fd = descriptor.rawValue
+        guard isatty(fd) == 1 else { return nil }
         var original = termios()
-        guard tcgetattr(descriptor, &original) == 0 else { return nil }
+        guard tcgetattr(fd, &original) == 0 else { return nil }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
             bytes[Int(VMIN)] = 1
             bytes[Int(VTIME)] = 0
         }
-        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+        guard tcsetattr(fd, TCSANOW, &raw) == 0 else { return nil }
         return TerminalMode(descriptor: descriptor, saved: original)
     }
 
     /// Puts the terminal back as it was.
-    func restore() {
+    package func restore() {
         var original = saved
-        _ = tcsetattr(descriptor, TCSANOW, &original)
+        _ = tcsetattr(descriptor.rawValue, TCSANOW, &original)
     }
 
     /// The width of the terminal on `descriptor` in columns, or 0 when unknown.
-    static func columns(of descriptor: Int32) -> Int {
+    package static func columns(of descriptor: FileDescriptor) -> Int {
         var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
+        guard ioctl(descriptor.rawValue, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
         return Int(size.ws_col)
     }
 
     /// Whether `descriptor` is a terminal.
-    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    package static func isTerminal(_ descriptor: FileDescriptor) -> Bool { isatty(descriptor.rawValue) == 1 }
 }

@@ -1,0 +1,64 @@
+import Dispatch
+import Synchronization
+
+/// Runs `work`, a call that blocks (a name lookup, a read of a terminal), on a Dispatch worker, never on the
+/// cooperative pool, and returns its result. The one bridge from blocking calls to `async` code.
+///
+/// Cancelling the caller throws `CancellationError` at once; the blocking call itself cannot be interrupted,
+/// so it finishes on its worker and its result is dropped.
+package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    let resumer = OnceResumer<Value>()
+    return try await withTaskCancellationHandler {
+        try await withUnsafeThrowingContinuation { continuation in
+            resumer.install(continuation)
+            DispatchQueue.global().async { resumer.resume(with: Result { try work() }) }
+        }
+    } onCancel: {
+        resumer.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// A continuation that the first of several racing parties resumes; the others are ignored.
+final class OnceResumer<Value: Sendable>: Sendable {
+    private enum State {
+        case waiting
+        case installed(UnsafeContinuation<Value, any Error>)
+        case finished(Result<Value, any Error>?)
+    }
+
+    private let state = Mutex(State.waiting)
+
+    /// Installs the continuation; resumes it at once if a result came first.
+    func install(_ continuation: UnsafeContinuation<Value, any Error>) {
+        let early: Result<Value, any Error>?? = state.withLock { state in
+            switch state {
+            case .waiting:
+                state = .installed(continuation)
+                return .none
+            case let .finished(result):
+                state = .finished(nil)
+                return .some(result)
+            case .installed:
+                preconditionFailure("continuation installed twice")
+            }
+        }
+        if case let .some(result?) = early { continuation.resume(with: result) }
+    }
+
+    /// Resumes with `result` unless someone already did.
+    func resume(with result: Result<Value, any Error>) {
+        let continuation: UnsafeContinuation<Value, any Error>? = state.withLock { state in
+            switch state {
+            case .waiting:
+                state = .finished(result)
+                return nil
+            case let .installed(continuation):
+                state = .finished(nil)
+                return continuation
+            case .finished:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
+}
