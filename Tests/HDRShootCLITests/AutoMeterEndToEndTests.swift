@@ -81,6 +81,21 @@ struct AutoMeterEndToEndTests {
         #expect(plan["shadow"] as? String == truth.shadow.label)
     }
 
+    /// A body whose dial is on A cannot be probed at set speeds: exit 69, one line, no probe fired.
+    @Test func meterOnABodyInAperturePriorityFiresNothing() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--mode", "A", "--scene", "sunset"]) { port in
+            try await sandbox.hdrshoot(["meter", "--camera", "127.0.0.1:\(port)", "--output", sandbox.outputDirectory])
+        }
+        #expect(result.exitCode == 69)
+        #expect(
+            result.errorLines == [
+                "error: the camera cannot shoot now: the mode dial is on A; turn it to M (manual) or S (shutter priority)"
+            ], "\(result.standardError)")
+        #expect(fired.isEmpty)
+    }
+
     @Test func autoWithTypedReadingsIsOneUsageLine() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
