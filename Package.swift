@@ -38,7 +38,9 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "CameraSimulator",
-            dependencies: ["SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix"],
+            dependencies: [
+                "SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix", "ImageLuminance", "Exposure"
+            ],
             swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
@@ -105,7 +107,8 @@ let package = Package(
         .testTarget(
             name: "CameraSimulatorTests",
             dependencies: [
-                "CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport", "Timing"
+                "CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport", "Timing",
+                "ImageLuminance", "Exposure"
             ],
             swiftSettings: strict
         ),

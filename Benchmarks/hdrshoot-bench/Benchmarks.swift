@@ -33,6 +33,7 @@ enum Benchmarks {
         },
         NetworkMonitorBenchmark.benchmark,
         LumaBenchmark.benchmark,
+        AutoMeterBenchmark.benchmark,
         Benchmark(
             name: "remote-api",
             summary: "Camera Remote API call on loopback: our HTTP client over Posix sockets vs URLSession [--calls N]"

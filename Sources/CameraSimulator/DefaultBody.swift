@@ -58,6 +58,10 @@ enum DefaultBody {
                 currentValue: .uint32(UInt32(clamping: configuration.cardShots)),
                 form: .range(minimum: .uint32(0), maximum: .uint32(UInt32.max), step: .uint32(1))))
         properties = withImageSettings(properties, configuration: configuration)
+        if let scene = configuration.scene {
+            let shutter = properties.first { $0.code == .shutterSpeed }.flatMap { SonyShutterValue($0.currentValue) }
+            properties.append(SceneMeter.descriptor(scene: scene, shutter: shutter))
+        }
         if quirks.shutterListInD229, let shutter = properties.first(where: { $0.code == .shutterSpeed }) {
             // The speeds 0xD20D no longer lists, in its encoding; read only, follows 0xD20D.
             properties.append(

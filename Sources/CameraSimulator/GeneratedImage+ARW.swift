@@ -34,8 +34,10 @@ extension GeneratedImage {
     /// (JPEGInterchangeFormat / JPEGInterchangeFormatLength); zeros stand for the sensor data after it.
     ///
     /// Like the JPEG, any slice is produced on demand: a 25 MB ARW is never built in memory.
-    package init(rawSize: Int, fileName: String, exif: ExifFields, previewSize: Int, comment: String) {
-        let preview = GeneratedImage(size: previewSize, fileName: fileName, comment: comment)
+    package init(
+        rawSize: Int, fileName: String, exif: ExifFields, previewSize: Int, comment: String, picture: [UInt8]? = nil
+    ) {
+        let preview = GeneratedImage(size: previewSize, fileName: fileName, comment: comment, picture: picture)
         let head = ExifWriter.rawFileHead(exif, embeddedJPEGLength: preview.size)
         self.init(
             size: max(rawSize, head.count + preview.size), fileName: fileName, exif: exif,

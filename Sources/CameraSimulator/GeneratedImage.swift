@@ -5,8 +5,9 @@ import ImageMetadata
 ///
 /// JPEG layout: SOI, then either an EXIF APP1 (as a Sony body writes it: no JFIF header) or a JFIF APP0,
 /// a comment naming the shot, as many padding comment segments (COM, 0xFFFE) as the size needs, then
-/// a tiny but complete 8x8 grey baseline image (DQT, SOF0, DHT, SOS, one scan byte, EOI). Decoders
-/// skip comment segments, so every size from `minimumSize(comment:exif:)` up is a real JPEG.
+/// a tiny but complete 8x8 grey baseline image (DQT, SOF0, DHT, SOS, one scan byte, EOI), or, with
+/// `--scene`, the scene rendered at the frame's exposure (see `SceneImage`). Decoders skip comment segments,
+/// so every size from `minimumSize(comment:exif:)` up is a real JPEG.
 package struct GeneratedImage: Sendable, Equatable {
     /// The total number of bytes.
     package let size: Int
@@ -20,8 +21,8 @@ package struct GeneratedImage: Sendable, Equatable {
     /// The two kinds of file a body writes, each described by what is needed to produce any slice of it.
     indirect enum Layout: Sendable, Equatable {
         /// A JPEG: the bytes before the padding segments (SOI, APP1 or APP0, the naming comment), then the
-        /// padding comment segments, then the tiny image.
-        case jpeg(head: [UInt8], padding: [PaddingRun])
+        /// padding comment segments, then the picture (tables, frame, scan, EOI: the tiny image or a scene).
+        case jpeg(head: [UInt8], padding: [PaddingRun], picture: [UInt8])
         /// A TIFF-structured RAW (ARW): the TIFF head, the embedded preview JPEG right after it, then zeros
         /// (standing for the sensor data) up to the size.
         case raw(head: [UInt8], preview: GeneratedImage)
@@ -44,15 +45,19 @@ package struct GeneratedImage: Sendable, Equatable {
     private static let paddingByte: UInt8 = 0x20
 
     /// The smallest image this generator can produce with the given comment and EXIF fields.
-    package static func minimumSize(comment: String, exif: ExifFields? = nil) -> Int {
-        head(exif: exif, comment: comment, extra: 0).count + tinyImage.count
+    package static func minimumSize(comment: String, exif: ExifFields? = nil, picture: [UInt8]? = nil) -> Int {
+        head(exif: exif, comment: comment, extra: 0).count + (picture ?? tinyImage).count
     }
 
-    /// Creates an image of `size` bytes (raised to the minimum when smaller) carrying `comment` and `exif`.
-    package init(size requested: Int, fileName: String, comment: String, exif: ExifFields? = nil) {
+    /// Creates an image of `size` bytes (raised to the minimum when smaller) carrying `comment` and `exif`;
+    /// `picture` (the segments of a JPEG after its SOI and APP0, see `SceneImage`) replaces the tiny grey image.
+    package init(
+        size requested: Int, fileName: String, comment: String, exif: ExifFields? = nil, picture: [UInt8]? = nil
+    ) {
         self.fileName = fileName
         self.exif = exif
-        let base = Self.minimumSize(comment: comment, exif: exif)
+        let picture = picture ?? Self.tinyImage
+        let base = Self.minimumSize(comment: comment, exif: exif, picture: picture)
         size = max(requested, base)
         var spare = size - base
         // Fewer than 4 spare bytes cannot form a segment of their own: lengthen the naming comment instead.
@@ -73,7 +78,7 @@ package struct GeneratedImage: Sendable, Equatable {
             runs.append(PaddingRun(length: Self.maximumSegment - 4, repeats: 1))
             runs.append(PaddingRun(length: rest + 4, repeats: 1))
         }
-        layout = .jpeg(head: head, padding: runs)
+        layout = .jpeg(head: head, padding: runs, picture: picture)
     }
 
     /// An image with an explicit layout (the ARW initialiser builds one).
@@ -91,12 +96,13 @@ package struct GeneratedImage: Sendable, Equatable {
         guard lower < upper else { return [] }
         let window = lower..<upper
         switch layout {
-        case let .jpeg(head, padding): return jpegBytes(in: window, head: head, padding: padding)
+        case let .jpeg(head, padding, picture):
+            return jpegBytes(in: window, head: head, padding: padding, picture: picture)
         case let .raw(head, preview): return rawBytes(in: window, head: head, preview: preview)
         }
     }
 
-    private func jpegBytes(in window: Range<Int>, head: [UInt8], padding: [PaddingRun]) -> [UInt8] {
+    private func jpegBytes(in window: Range<Int>, head: [UInt8], padding: [PaddingRun], picture: [UInt8]) -> [UInt8] {
         let lower = window.lowerBound
         let upper = window.upperBound
         var out = [UInt8](repeating: Self.paddingByte, count: upper - lower)
@@ -118,7 +124,7 @@ package struct GeneratedImage: Sendable, Equatable {
             }
             offset = runEnd
         }
-        Self.copy(Self.tinyImage, at: size - Self.tinyImage.count, into: &out, window: window)
+        Self.copy(picture, at: size - picture.count, into: &out, window: window)
         return out
     }
 

@@ -20,19 +20,27 @@ extension SimulatedCamera {
             dateTimeOriginal: clock.adding(seconds: Int(capture.started.components.seconds)).exifString,
             make: "SONY", model: datasets.modelName)
         let comment = "hdrshoot simulator frame \(capture.frame) shutter \(value.label)"
+        // With --scene, the picture is the scene at the time EXIF states (the set speed; BULB: the time held).
+        let picture = configuration.scene.map { scene in
+            SceneImage.picture(
+                of: scene,
+                seconds: .init(
+                    numerator: max(1, Int(exif.exposureTime?.numerator ?? 1)),
+                    denominator: max(1, Int(exif.exposureTime?.denominator ?? 1))))
+        }
         let smallSize = max(configuration.imageSize / 16, Self.smallJPEGMinimum)
         switch kind {
         case .jpeg, .smallJPEG:
             return GeneratedImage(
                 size: kind == .jpeg ? configuration.imageSize : smallSize,
                 fileName: Self.fileName(frame: capture.frame, label: value.label, format: .jpeg), comment: comment,
-                exif: exif)
+                exif: exif, picture: picture)
         case .raw:
             // The preview a body embeds is a small JPEG too; zeros for the sensor data fill up to the size.
             return GeneratedImage(
                 rawSize: configuration.imageSize,
                 fileName: Self.fileName(frame: capture.frame, label: value.label, format: .arw), exif: exif,
-                previewSize: smallSize, comment: comment)
+                previewSize: smallSize, comment: comment, picture: picture)
         }
     }
 

@@ -302,6 +302,11 @@ package struct SimulatedCamera: Sendable {
         propertyChanged(properties[index].code)
         // shutter-range:d229: 0xD229 follows the shutter speed.
         if properties[index].code == .shutterSpeed { setValue(value, of: QuirkProperty.shutterSpeedList) }
+        // --scene: the meter (0xD1B5) follows the shutter speed.
+        if properties[index].code == .shutterSpeed, let scene = configuration.scene {
+            setValue(
+                SceneMeter.value(scene: scene, shutter: SonyShutterValue(value)), of: SceneMeter.meteredManualLevel)
+        }
     }
 
     /// Sets a property the body has (nothing happens for one it lacks), announcing a change.

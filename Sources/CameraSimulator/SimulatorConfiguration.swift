@@ -1,4 +1,5 @@
 import Foundation
+import ImageLuminance
 import ImageMetadata
 import SonyProtocol
 
@@ -60,6 +61,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var quirks: [SimulatorQuirk] = []
     /// The focus mode (0x500A) at start-up: manual focus by default, so S1 never waits for autofocus.
     package var focusMode: SonyFocusMode = .manual
+    /// The scene every image shows, rendered at the frame's exposure (`--scene`); nil: a tiny flat grey image.
+    package var scene: Scene.Name?
 
     /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
     package init() {}
@@ -92,6 +95,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                                   hang-at-op:N, refuse-connections:N, never-idle, mode-at-frame:N:A
                                   (repeatable)
         --focus MF|AF-S|AF-C|AF-A|DMF   focus mode at start (default MF)
+        --scene NAME              every image shows a scene at its exposure: interior-window, sunset,
+                                  night-street, grey-card
         --quirk NAME[:ARG][,...]  idle-drop:SECONDS, startup-nofire:SECONDS, focus-switch, af-lock:MS,
                                   af-fail, shutter-range[:d229], direct-set-refused[:CODE],
                                   direct-set-ignored, lost-notch:N, no-events, busy-at-start:N, d215-lag,
@@ -219,6 +224,14 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                     throw .invalidValue(option: option, value: text, expected: "MF, AF-S, AF-C, AF-A or DMF")
                 }
                 configuration.focusMode = mode
+            case "--scene":
+                let text = try next()
+                guard let scene = Scene.Name(rawValue: text.lowercased()) else {
+                    throw .invalidValue(
+                        option: option, value: text,
+                        expected: Scene.Name.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                configuration.scene = scene
             default:
                 throw .unknownOption(option)
             }

@@ -23,6 +23,7 @@ package enum HDRShoot {
         ResumeCommand.spec,
         StatusCommand.spec,
         CheckCommand.spec,
+        MeterCommand.spec,
         ConfigCommand.spec,
         CompletionsCommand.spec,
         ManCommand.spec,

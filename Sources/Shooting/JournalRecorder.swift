@@ -1,3 +1,4 @@
+import Exposure
 import Foundation
 
 /// Keeps a shoot's journal current: the runner's `ShootRecorder`, saving atomically at every milestone.
@@ -108,6 +109,23 @@ package actor JournalRecorder: ShootRecorder {
                 journal.log.append(.init(at: time, event: .completed))
             }
         }
+    }
+
+    /// Appends a set of `speeds` to the plan (`--check extend`: the frames a range check found missing), its
+    /// frames pending, the shoot in progress again and the extension counted in the recipe; returns the position
+    /// of its first frame.
+    ///
+    /// Recorded like any plan: a run stopped in the extension resumes in it.
+    package func appendSet(_ speeds: [ShutterSpeed]) async throws -> ShootPosition {
+        precondition(!speeds.isEmpty, "an appended set has frames")
+        try await change { journal, _ in
+            journal.plan.sets.append(speeds)
+            journal.frames.append(speeds.map { _ in .pending })
+            journal.status = .inProgress
+            let extensions = journal.recipe?.extensions ?? 0
+            journal.recipe?.extensions = extensions + 1
+        }
+        return ShootPosition(set: journal.plan.sets.count, frame: 1)
     }
 
     /// Applies `body` to the journal at once (so overlapping calls never lose each other's changes) and

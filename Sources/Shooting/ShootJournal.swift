@@ -275,6 +275,13 @@ package struct ShootRecipe: Sendable, Hashable, Codable {
     package var dedupe: Bool
     /// `--link-shared`: a shared frame is also hard-linked into the other set's folder.
     package var linkShared: Bool
+    /// `--check extend`: how many sets the range check appended to the plan (at most
+    /// `ShootRecipe.maximumExtensions`); nil before the first (and in journals written before the range check).
+    package var extensions: Int?
+
+    /// The most sets `--check extend` appends to one shoot: each is shot, checked, and extended again only while
+    /// an end still lacks (the check's estimate of what is missing is deliberately simple).
+    package static let maximumExtensions = 3
 
     /// Creates a recipe.
     package init(

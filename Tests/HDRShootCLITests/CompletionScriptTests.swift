@@ -35,7 +35,7 @@ struct CompletionScriptTests {
 
     @Test func completesCommandsAndTheirOptions() async throws {
         #expect(try await Self.complete(["hdrshoot", "r"]) == ["run", "resume"])
-        #expect(try await Self.complete(["hdrshoot", "m"]) == ["man", "merge"])
+        #expect(try await Self.complete(["hdrshoot", "m"]) == ["meter", "man", "merge"])
         #expect(try await Self.complete(["hdrshoot", "plan", "--sc"]) == ["--scale"])
         #expect(try await Self.complete(["hdrshoot", "run", "--no"]) == ["--no-dedupe", "--no-network-monitor"])
         #expect(try await Self.complete(["hdrshoot", "help", "co"]) == ["config", "completions"])
@@ -49,6 +49,8 @@ struct CompletionScriptTests {
         #expect(try await Self.complete(["hdrshoot", "simulate", "--focus", "AF"]) == ["AF-S", "AF-C", "AF-A"])
         #expect(try await Self.complete(["hdrshoot", "merge", "--format", ""]) == ["tif", "jpg"])
         #expect(try await Self.complete(["hdrshoot", "config", "--transfer", "j"]) == ["jpeg"])
+        #expect(try await Self.complete(["hdrshoot", "simulate", "--scene", "s"]) == ["sunset"])
+        #expect(try await Self.complete(["hdrshoot", "run", "--check", ""]) == ["off", "warn", "extend"])
         // A free value (a speed) offers nothing rather than the options.
         #expect(try await Self.complete(["hdrshoot", "plan", "--shadow", ""]) == [])
     }

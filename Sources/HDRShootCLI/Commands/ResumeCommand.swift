@@ -85,7 +85,7 @@ enum ResumeCommand {
         let output = context.output
         let environment = ProcessInfo.processInfo.environment
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
             do {
                 var check = try await CameraCheck.connect(
                     camera, address: address, say: ShootConsole.sayer(options: options, output: output))
@@ -108,7 +108,8 @@ enum ResumeCommand {
                     output.writeOut(ShootText.jsonLine(summaryJSON(journal: journal, start: start, check: check)))
                 }
                 try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
-                let earlier = await ShootManifest.load(from: journal.outputDirectory)?.recordedSpeeds
+                let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
+                let earlier = earlierManifest?.recordedSpeeds
                 var planned = earlier?.planned ?? [:]
                 if earlier == nil {
                     // No manifest to read them from: a substitution whose used speed is unambiguous names the plan's.
@@ -125,7 +126,7 @@ enum ResumeCommand {
                 let shoot = ShootConsole.Shoot(
                     camera: camera, journal: current, store: options.store, start: resumePosition,
                     restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
-                    overhead: BracketPlan.defaultOverheadPerFrame)
+                    overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])
                 return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()

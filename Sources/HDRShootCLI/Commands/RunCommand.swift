@@ -18,18 +18,24 @@ enum RunCommand {
             69 camera unavailable, 75 stopped but resumable, 1 other failure. With --every and one of --count,
             --until or --forever the bracket is repeated on a schedule (interval HDR), one folder per repetition.
             """,
-        options: PlanCommand.spec.options.filter { $0.name != "json" } + ShootConsole.sharedOptions + [
+        options: readingOptions + ShootConsole.sharedOptions + [
             .value(
                 "output", placeholder: "<dir>", help: "Folder for the images (a new one, or one without a shoot).",
                 default: "./hdrshoot-<date>-<time>"),
-            .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders.")
+            .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders."),
+            .flag(
+                "auto",
+                help: "Find --shadow and --highlight with probe frames first (as 'hdrshoot meter'; probes in probes/).")
         ] + SeriesRun.options,
         run: run
     )
 
     @Sendable private static func run(
-        _ arguments: ParsedArguments, _ context: CommandContext
+        _ given: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
+        var arguments = given
+        // `--auto`: the readings come from probe frames (MeterCommand.swift), then the run goes on as typed.
+        let metering = try await autoMeter(&arguments, context)
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
         if let series = try SeriesRun.settings(from: arguments) {
             return try await SeriesRun.run(arguments, context, settings: series)
@@ -64,8 +70,9 @@ enum RunCommand {
         let say = ShootConsole.sayer(options: options, output: output)
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
+        let probes = metering?.records(relativeTo: outputDirectory) ?? []
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
             do {
                 var check = try await CameraCheck.connect(camera, address: address, say: say)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }
@@ -88,12 +95,21 @@ enum RunCommand {
                     overhead: planOptions.overhead,
                     longExposureNR: check.longExposureNR)
                 if summary.first == planLine { summary.removeFirst() }
+                if let metering { summary.insert(metering.line, at: 0) }
                 if options.json {
-                    output.writeOut(
-                        ShootText.jsonLine(
-                            summaryJSON(
-                                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
-                                overhead: planOptions.overhead)))
+                    var object = summaryJSON(
+                        plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
+                        overhead: planOptions.overhead)
+                    if let metering {
+                        // `--auto`: the readings found, and how.
+                        var auto: [String: Any] = [
+                            "highlight": metering.result.highlight.label, "shadow": metering.result.shadow.label,
+                            "probes": metering.result.probes.count, "converged": metering.result.converged
+                        ]
+                        if let metered = metering.metered { auto["metered"] = metered.label }
+                        object["auto"] = auto
+                    }
+                    output.writeOut(ShootText.jsonLine(object))
                 }
                 try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
 
@@ -125,12 +141,72 @@ enum RunCommand {
                     camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
                     planned: planned, actual: [:], overhead: planOptions.overhead)
                 shoot.removesUnusedOutput = madeOutput
+                shoot.probes = probes
+                shoot.offered = OfferedSpeeds(check.offered, offersBulb: check.settings.contains(.bulb))
+                shoot.longest = planOptions.longest.speed
                 return try await ShootConsole.execute(shoot, options: options, output: output)
             } catch {
                 await camera.disconnect()
                 throw error
             }
         }
+    }
+
+    /// The plan options of `hdrshoot plan` but `--json`; the readings are optional to the parser (`--auto` finds
+    /// them), and planning asks for them when they are missing without it.
+    private static var readingOptions: [OptionSpec] {
+        PlanCommand.spec.options.filter { $0.name != "json" }.map { option in
+            guard option.isRequired else { return option }
+            return OptionSpec(
+                name: option.name, kind: option.kind, help: option.help + " Not with --auto.",
+                defaultDescription: option.defaultDescription, isRequired: false, isRepeatable: option.isRepeatable,
+                isHidden: option.isHidden)
+        }
+    }
+
+    /// `--auto`: meters on the camera (its own connection, closed after) with probes in the output folder's
+    /// `probes/`, then sets `--shadow`, `--highlight` and `--output` as if typed; nil without `--auto`.
+    private static func autoMeter(
+        _ arguments: inout ParsedArguments, _ context: CommandContext
+    ) async throws -> AutoMetering.Outcome? {
+        guard arguments.flag("auto") else { return nil }
+        if arguments.string("shadow") != nil || arguments.string("highlight") != nil {
+            throw UsageError(
+                "--auto finds the readings itself; leave out --shadow and --highlight", command: arguments.command)
+        }
+        if arguments.string("every") != nil {
+            throw UsageError("--auto meters one bracket; it does not go with --every", command: arguments.command)
+        }
+        let options = try ShootConsole.options(from: arguments, context: context)
+        let environment = ProcessInfo.processInfo.environment
+        guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
+        else {
+            throw UsageError(
+                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
+                    + "without a camera", command: arguments.command)
+        }
+        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        if let occupant = await ShootManifest.occupant(of: outputDirectory) {
+            throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
+        }
+        let say = ShootConsole.sayer(options: options, output: context.output)
+        let outcome = try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
+            do {
+                let check = try await CameraCheck.connect(camera, address: address, say: say)
+                let probes = URL(fileURLWithPath: outputDirectory, isDirectory: true).appendingPathComponent("probes")
+                let outcome = try await AutoMetering.measure(camera, check: check, probes: probes, say: say)
+                await camera.disconnect()
+                return outcome
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+        say(outcome.line)
+        arguments.set("shadow", to: outcome.readings.shadow.label)
+        arguments.set("highlight", to: outcome.readings.highlight.label)
+        arguments.set("output", to: outputDirectory)
+        return outcome
     }
 
     /// The readings and planner options as the journal and the manifest record them.

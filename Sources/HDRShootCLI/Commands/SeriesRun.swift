@@ -114,6 +114,12 @@ enum SeriesRun {
         let planOptions = try PlanCommand.options(from: arguments)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
+        if options.check == .extend {
+            // A series keeps its bracket the same for every repetition; its images are not range-checked yet.
+            throw UsageError(
+                "--check extend does not go with --every (a series shoots the same bracket each time)",
+                command: arguments.command)
+        }
         let environment = ProcessInfo.processInfo.environment
         let addressStore = CameraAddressStore(environment: environment)
         guard let target = options.target ?? addressStore.load().map({ .address($0) }) else {
@@ -130,7 +136,7 @@ enum SeriesRun {
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
         let output = context.output
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }
@@ -259,7 +265,7 @@ enum SeriesRun {
             }
         }
         let environment = ProcessInfo.processInfo.environment
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
                 var lines = [

@@ -1,6 +1,7 @@
 import CameraSimulator
 import Exposure
 import Foundation
+import ImageLuminance
 import Shooting
 import SonyCamera
 
@@ -36,7 +37,7 @@ enum CameraTarget: Sendable, Equatable {
 
     /// Runs `body` with a (not yet connected) camera for this target; a simulator lives exactly as long as `body`.
     func withCamera<T: Sendable>(
-        environment: [String: String], _ body: (SonyCamera, String) async throws -> T
+        environment: [String: String], scene: Scene.Name? = nil, _ body: (SonyCamera, String) async throws -> T
     ) async throws -> T {
         switch self {
         case .address(let address):
@@ -48,6 +49,7 @@ enum CameraTarget: Sendable, Equatable {
             configuration.port = 0
             // A faithful body (real exposure times); small images keep the demo folder light.
             configuration.imageSize = 100_000
+            configuration.scene = scene
             return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
                 let address = CameraAddress(host: "127.0.0.1", port: simulator.port)
                 let camera = SonyCamera(

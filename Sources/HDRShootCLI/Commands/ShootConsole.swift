@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ImageLuminance
 import Posix
 import Shooting
 import SonyCamera
@@ -28,7 +29,14 @@ enum ShootConsole {
         .value(
             "transfer", placeholder: "<all|jpeg|none>",
             help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
-            default: "all")
+            default: "all"),
+        .value(
+            "check", placeholder: "<off|warn|extend>",
+            help: "Range check of the saved images after each set: off, warn, or extend (shoot the missing frames).",
+            default: "warn"),
+        .value(
+            "scene", placeholder: "<name>",
+            help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help').")
     ]
 
     /// The parsed shared options.
@@ -53,6 +61,10 @@ enum ShootConsole {
         var bufferLimit = BracketRunner.Configuration.defaultBufferLimit
         /// `--transfer`.
         var transfer: TransferChoice = .all
+        /// `--scene`: what the built-in simulator's images show.
+        var scene: Scene.Name?
+        /// `--check`: the range check after each set and for the bracket.
+        var check: RangeCheckMode = .warn
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -88,6 +100,24 @@ enum ShootConsole {
             }
             return choice
         }
+        let scene = try arguments.string("scene").map { text throws(UsageError) in
+            guard let name = Scene.Name(rawValue: text.lowercased()) else {
+                throw UsageError(
+                    "'\(text)' is not a scene; use "
+                        + Scene.Name.allCases.map(\.rawValue).joined(separator: ", "), command: arguments.command)
+            }
+            guard case .simulator? = target else {
+                throw UsageError(
+                    "--scene needs --camera simulator (a real camera shoots what it sees)", command: arguments.command)
+            }
+            return name
+        }
+        let check = try arguments.value("check", default: RangeCheckMode.warn) { text in
+            guard let mode = RangeCheckMode(rawValue: text) else {
+                throw UsageError("'\(text)' is not a range check; use off, warn or extend")
+            }
+            return mode
+        }
         let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output is StandardStreams
@@ -97,7 +127,7 @@ enum ShootConsole {
             interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
             liveOutput: real && TerminalMode.isTerminal(.standardOutput),
             networkMonitor: !arguments.flag("no-network-monitor"),
-            bufferLimit: buffer, transfer: transfer)
+            bufferLimit: buffer, transfer: transfer, scene: scene, check: check)
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
@@ -166,36 +196,81 @@ enum ShootConsole {
         var overhead: Double
         /// Whether the output folder was made for this run, so it is removed again if nothing is fired into it.
         var removesUnusedOutput = false
+        /// The speeds the camera offers (`--check extend` adds only these); nil: any of the scale.
+        var offered: OfferedSpeeds<ShutterSpeed>?
+        /// `--longest` (`--check extend` adds nothing longer); nil: 30".
+        var longest: ShutterSpeed?
+        /// `--auto`'s probe frames, listed apart in the manifest.
+        var probes: [AutoMetering.ProbeRecord] = []
     }
 
     /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
-    static func execute(_ shoot: Shoot, options: Options, output: any OutputStreams) async throws -> ExitCode {
-        var shoot = shoot
+    static func execute(_ given: Shoot, options: Options, output: any OutputStreams) async throws -> ExitCode {
+        var shoot = given
         let network = await NetworkWatch.start(
             forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
         if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
+        return try await execute(shoot, network: network, options: options, output: output)
+    }
+
+    private static func execute(
+        _ shoot: Shoot, network: NetworkWatch?, options: Options, output: any OutputStreams
+    ) async throws -> ExitCode {
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
         let downloads = try await prepareTransfer(shoot.camera, choice: options.transfer, output: output)
-        let runner = BracketRunner(
-            camera: shoot.camera, plan: shoot.journal.plan,
-            configuration: .init(
-                outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout),
-                bufferLimit: options.bufferLimit, downloads: downloads),
-            recorder: recorder)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
         let noiseReduction: TimeLeftEstimator.NoiseReduction =
             await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
-        let view = ShootProgressView(
-            style: style, output: output, plan: shoot.journal.plan, overhead: shoot.overhead,
-            noiseReduction: noiseReduction)
         let manifest = ManifestKeeper(
-            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual)
+            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
+            probes: shoot.probes)
         // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
         try? FileManager.default.createDirectory(
             atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
-        await manifest.write(await recorder.journal, output: output)
+        let watch = options.check == .off ? nil : RangeWatch(journal: shoot.journal)
+
+        /// One runner over the journal's plan as it is now, from `start`, with its own progress view.
+        @Sendable func shootFrom(
+            _ start: ShootPosition, restartingSet: Bool, resuming: ResumeState, announce: Bool
+        ) async -> ShootResult {
+            let plan = await recorder.journal.plan
+            let runner = BracketRunner(
+                camera: shoot.camera, plan: plan,
+                configuration: .init(
+                    outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout),
+                    bufferLimit: options.bufferLimit, downloads: downloads),
+                recorder: recorder)
+            let view = ShootProgressView(
+                style: style, output: output, plan: plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
+            if announce, let watch {
+                // Frames saved by earlier runs are measured first (their verdicts said again).
+                await checkRange(watch, journal: await recorder.journal, manifest: manifest, view: view, output: output)
+            }
+            await manifest.write(await recorder.journal, output: output)
+            let session = ShootSession(
+                runner: runner, view: view, readsKeys: options.interactive, start: start,
+                restartingSet: restartingSet, resuming: resuming,
+                frameSaved: { progress in
+                    await manifest.saved(progress)
+                    if let watch {
+                        await checkRange(
+                            watch, journal: await recorder.journal, manifest: manifest, view: view, output: output)
+                    }
+                    await manifest.write(await recorder.journal, output: output)
+                })
+            let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) {
+                await session.run()
+            }
+            if !result.isComplete || options.check != .extend { return result }
+            let extended = await extendIfNeeded(
+                shoot, watch: watch!, recorder: recorder, manifest: manifest, view: view, output: output
+            ) { start in
+                await shootFrom(start, restartingSet: false, resuming: ResumeState(), announce: false)
+            }
+            return extended ?? result
+        }
 
         let journalNow = await recorder.journal
         let resuming = ResumeState(
@@ -206,16 +281,8 @@ enum ShootConsole {
                 }),
             inCamera: journalNow.framesInCamera,
             mayHaveFired: journalNow.interruptedFrames)
-        let session = ShootSession(
-            runner: runner, view: view, readsKeys: options.interactive, start: shoot.start,
-            restartingSet: shoot.restartingSet, resuming: resuming,
-            frameSaved: { progress in
-                await manifest.saved(progress)
-                await manifest.write(await recorder.journal, output: output)
-            })
-        let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) {
-            await session.run()
-        }
+        let result = await shootFrom(
+            shoot.start, restartingSet: shoot.restartingSet, resuming: resuming, announce: true)
         await shoot.camera.disconnect()
         let journal = await recorder.journal
         await manifest.write(journal, output: output)

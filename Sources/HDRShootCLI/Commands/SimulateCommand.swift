@@ -1,6 +1,7 @@
 import CameraSimulator
 import Dispatch
 import Foundation
+import ImageLuminance
 import Posix
 import Synchronization
 
@@ -43,6 +44,10 @@ enum SimulateCommand {
         (
             "quirk", "<name[:arg][,...]>",
             "A field behaviour of real bodies (repeatable), e.g. idle-drop:10 (listed above).", nil
+        ),
+        (
+            "scene", "<name>",
+            "Every image shows this scene at its exposure, and 0xD1B5 meters it (scenes and ranges above).", nil
         )
     ]
 
@@ -85,7 +90,7 @@ enum SimulateCommand {
                                       wait in the buffer or process
               busy-while-buffered     a one-image buffer: DeviceBusy to a release while a capture processes
                                       or waits
-            """,
+            """ + "\n\n" + sceneTable,
         options: valueOptions.map {
             .value(
                 $0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default,
@@ -125,6 +130,18 @@ enum SimulateCommand {
         }
         context.output.writeOut(summary)
         return .success
+    }
+
+    /// The `--scene` names with each scene's true range: the longest speed that holds its highlights and the
+    /// shortest that opens its shadows (1/3-stop scale; see `Scene.trueRange`).
+    static var sceneTable: String {
+        var text = "Scenes (--scene): each image is the scene at its exposure, 0xD1B5 meters it; true range:"
+        for scene in Scene.all {
+            let range = scene.trueRange()
+            let name = scene.name.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
+            text += "\n  \(name)--highlight \(range.highlight.label) --shadow \(range.shadow.label)  \(scene.summary)"
+        }
+        return text
     }
 
     private static func configurationSummary(_ configuration: SimulatorConfiguration) -> String {

@@ -1,3 +1,5 @@
+import ImageLuminance
+
 /// What a shell offers for an option's value, derived from the option's declaration (so it cannot drift
 /// from what the parser accepts and `--help` shows).
 enum ValueCompletion: Sendable, Equatable {
@@ -22,6 +24,7 @@ extension OptionSpec {
         switch name {
         case "camera": return .cameras
         case "id": return .shootIDs
+        case "scene": return .words(Scene.Name.allCases.map(\.rawValue))
         default: break
         }
         if placeholder == "<dir>" { return .directories }

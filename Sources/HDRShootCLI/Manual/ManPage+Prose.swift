@@ -94,6 +94,10 @@ extension ManPage {
                 "hdrshoot run --shadow 1/15 --highlight 1/2000 --every 2m --until 19:45 --shift 1/3"
             ),
             ("Continue the last stopped shoot:", "hdrshoot status\nhdrshoot resume"),
+            (
+                "Meter a simulated scene with probe frames, then shoot what it found, extending the bracket if short:",
+                "hdrshoot run --auto --check extend --camera simulator --scene interior-window --confirm"
+            ),
             ("Tab completion in bash:", "source <(hdrshoot completions bash)")
         ]
     }

@@ -13,10 +13,19 @@ actor ManifestKeeper {
     private let planned: [ShootPosition: ShutterSpeed]
     private var actual: [ShootPosition: String]
     private var warned = false
+    private var luminance: [ShootPosition: RangeWatch.FrameRecord] = [:]
+    private var rangeChecks: [RangeWatch.Record] = []
+    private var reopening = false
 
-    /// A keeper writing into `directory`, starting from the speeds known so far.
-    init(directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
+    private let probes: [AutoMetering.ProbeRecord]
+
+    /// A keeper writing into `directory`, starting from the speeds known so far; `probes` are `--auto`'s.
+    init(
+        directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String],
+        probes: [AutoMetering.ProbeRecord] = []
+    ) {
         self.directory = directory
+        self.probes = probes
         self.planned = planned
         self.actual = actual
     }
@@ -26,14 +35,30 @@ actor ManifestKeeper {
         actual[progress.position] = (progress.saved?.actualSpeed ?? progress.setting).description
     }
 
+    /// Notes the range check's measurements and verdicts so far (written with the next manifest).
+    func noteRange(frames: [ShootPosition: RangeWatch.FrameRecord], checks: [RangeWatch.Record]) {
+        luminance = frames
+        rangeChecks = checks
+    }
+
+    /// The next write replaces a manifest that says complete: `--check extend` appended frames.
+    func reopen() { reopening = true }
+
     /// Writes the manifest of `journal` (linking shared frames first when the recipe asks); a failure is
     /// reported once and does not stop the shoot (the journal is the record that matters).
     func write(_ journal: ShootJournal, output: any OutputStreams) async {
         let linked = await Self.linkShared(journal)
-        let manifest = ShootManifest(journal: journal, planned: planned, actual: actual, linked: linked)
+        var manifest = ShootManifest(journal: journal, planned: planned, actual: actual, linked: linked)
+        for index in manifest.frames.indices {
+            let frame = manifest.frames[index]
+            manifest.frames[index].luminance = luminance[ShootPosition(set: frame.set, frame: frame.frame)]
+        }
+        manifest.rangeChecks = rangeChecks.isEmpty ? nil : rangeChecks
+        manifest.probes = probes.isEmpty ? nil : probes
         do {
-            switch try await manifest.write(to: directory) {
+            switch try await manifest.write(to: directory, reopening: reopening) {
             case .written:
+                reopening = false
                 // Each finished set gets its merge.sh from the list just written (MergeScript.swift).
                 if let failure = await Self.writeMergeScripts(manifest, in: directory) {
                     warnOnce(output, "cannot write a merge.sh in \(directory): \(failure.localizedDescription)")

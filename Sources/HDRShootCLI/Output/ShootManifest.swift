@@ -23,6 +23,11 @@ struct ShootManifest: Codable, Sendable, Equatable {
     var sets: [SetBracket]?
     /// Every frame of the plan, in shooting order.
     var frames: [Frame]
+    /// The range check's verdicts (`--check`): each set's once its frames are saved, then the whole bracket's;
+    /// absent with `--check off` and before the first.
+    var rangeChecks: [RangeWatch.Record]?
+    /// `--auto`'s probe frames (in `probes/`), apart from the bracket; absent without `--auto`.
+    var probes: [AutoMetering.ProbeRecord]?
 
     /// One set's bracket.
     struct SetBracket: Codable, Sendable, Equatable {
@@ -65,6 +70,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
         /// What went wrong with the frame's files (a transfer of the wrong length, no name, not the frame's
         /// exposure), one line per file; absent when nothing did.
         var problems: [String]?
+        /// The range check's measurement of the frame (64-bin histogram, clipped and blocked); absent when
+        /// not measured.
+        var luminance: RangeWatch.FrameRecord?
     }
 
     /// The file name in the output folder.
@@ -245,8 +253,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
     }
 
     /// Writes the manifest into `directory` atomically, off the cooperative pool, unless the folder's manifest
-    /// belongs to another shoot or already says this shoot is complete; throws when the write fails.
-    func write(to directory: String) async throws -> WriteOutcome {
+    /// belongs to another shoot or already says this shoot is complete (unless `reopening`: `--check extend`
+    /// appended frames to a finished bracket); throws when the write fails.
+    func write(to directory: String, reopening: Bool = false) async throws -> WriteOutcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -260,7 +269,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
                     continuation.resume(returning: .success(.keptAnotherShoot(id: nil)))
                 case let .shoot(id, _) where id != shoot:
                     continuation.resume(returning: .success(.keptAnotherShoot(id: id)))
-                case let .shoot(_, current) where current == "complete" && status != "complete":
+                case let .shoot(_, current) where current == "complete" && status != "complete" && !reopening:
                     continuation.resume(returning: .success(.keptFinished))
                 default:
                     continuation.resume(

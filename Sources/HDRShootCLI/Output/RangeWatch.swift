@@ -1,0 +1,201 @@
+import Dispatch
+import Exposure
+import Foundation
+import ImageLuminance
+import Shooting
+
+/// `--check`: what the range check does after each set and for the whole bracket.
+enum RangeCheckMode: String, Sendable, CaseIterable {
+    /// No check: images are not read.
+    case off
+    /// Check and say the verdict (the default).
+    case warn
+    /// Check, and when an end of the bracket lacks, shoot the missing frames as one more set.
+    case extend
+}
+
+/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once a
+/// set's frames are all measured gives that set's verdict; once every frame is, the whole bracket's.
+///
+/// It lives in the CLI layer on the runner's events (the runner never reads an image), so `Shooting` stays free
+/// of image decoding; `--check extend` appends a set through the journal and runs the runner again.
+actor RangeWatch {
+    /// One verdict as the manifest and the JSON events carry it.
+    struct Record: Codable, Sendable, Equatable {
+        /// `set` or `bracket`.
+        var scope: String
+        /// The set (from 1) for a set's verdict.
+        var set: Int?
+        /// Whether both ends hold.
+        var holds: Bool
+        /// The verdict's line.
+        var line: String
+        /// The highlight end.
+        var highlights: End
+        /// The shadow end.
+        var shadows: End
+    }
+
+    /// One end of a verdict.
+    struct End: Codable, Sendable, Equatable {
+        /// The frame looked at.
+        var speed: String
+        /// The percentage of it clipped (highlights) or blocked (shadows).
+        var percent: Double
+        /// The EV the end lacks (`2`, `1.3`), absent when it holds.
+        var missingEV: String?
+        /// The speed to add, absent when the end holds or the scale ends there.
+        var add: String?
+    }
+
+    /// A frame's luma in the manifest: its 64-bin histogram and the fractions the check counts.
+    struct FrameRecord: Codable, Sendable, Equatable {
+        /// 64 bins of 4 levels each, counts of 8x8-block means.
+        var histogram: [Int]
+        /// Percentage of blocks above the highlight level.
+        var clippedPercent: Double
+        /// Percentage of blocks below the shadow level.
+        var blockedPercent: Double
+    }
+
+    private let scale: ShutterScale
+    private let readings: MeterReadings?
+    private let thresholds: RangeThresholds
+    private(set) var frames: [ShootPosition: FrameLuminance] = [:]
+    private(set) var records: [Record] = []
+    private var checkedSets: Set<Int> = []
+    private var checkedBracket: Set<Int> = []
+    private static let queue = DispatchQueue(label: "hdrshoot.luminance")
+
+    /// A watch for a shoot planned on `scale` from `readings` (the rerun hint), with `thresholds`.
+    init(scale: ShutterScale, readings: MeterReadings?, thresholds: RangeThresholds = .magicLantern) {
+        self.scale = scale
+        self.readings = readings
+        self.thresholds = thresholds
+    }
+
+    /// A watch for the shoot of `journal`: its recipe's scale and readings.
+    init(journal: ShootJournal) {
+        let recipe = journal.recipe
+        let scale = recipe.flatMap { ShutterScale(rawValue: $0.scale) } ?? .third
+        var readings: MeterReadings?
+        if let recipe, let shadow = try? scale.parseSpeed(recipe.shadow).speed,
+            let highlight = try? scale.parseSpeed(recipe.highlight).speed
+        {
+            readings = MeterReadings(shadow: shadow, highlight: highlight)
+        }
+        self.init(scale: scale, readings: readings)
+    }
+
+    /// Measures every saved frame of `journal` not measured yet (frames of earlier runs on `resume`, and the one
+    /// just saved), then returns the verdicts that became due: a set whose frames are all measured, and the
+    /// whole bracket once every frame is. A file that cannot be read leaves its frame unmeasured.
+    func update(_ journal: ShootJournal) async -> [Record] {
+        for position in journal.plan.positions where frames[position] == nil {
+            guard case .done(let images, _) = journal.frame(at: position).state,
+                let speed = journal.plan.speed(at: position)
+            else { continue }
+            if let frame = await Self.measure(images, speed: speed, thresholds: thresholds) {
+                frames[position] = frame
+            }
+        }
+        var due: [Record] = []
+        // The planned sets (not those `--check extend` appended); a plan of one set: its verdict is the bracket's,
+        // said once.
+        let planned = journal.plan.sets.count - (journal.recipe?.extensions ?? 0)
+        let brackets = ShootManifest.brackets(of: journal.plan, recipe: journal.recipe).prefix(planned)
+        if brackets.count > 1 {
+            for (index, positions) in brackets.enumerated() where !checkedSets.contains(index + 1) {
+                let measured = positions.compactMap { frames[$0] }
+                // Only the bracket's line suggests new readings (as `hdrshoot check` words it).
+                guard measured.count == positions.count, let verdict = check(measured, suggestingReadings: false)
+                else { continue }
+                checkedSets.insert(index + 1)
+                due.append(Self.record(verdict, scope: "set", set: index + 1))
+            }
+        }
+        let all = journal.plan.positions
+        if !checkedBracket.contains(all.count), let verdict = check(all.compactMap { frames[$0] }),
+            all.allSatisfy({ frames[$0] != nil })
+        {
+            checkedBracket.insert(all.count)
+            due.append(Self.record(verdict, scope: "bracket", set: nil))
+        }
+        records += due
+        return due
+    }
+
+    /// The whole bracket's verdict over the frames measured so far (nil when none is).
+    func bracketVerdict(_ journal: ShootJournal) -> RangeVerdict? {
+        check(journal.plan.positions.compactMap { frames[$0] })
+    }
+
+    /// The manifest's luma of each measured frame.
+    var frameRecords: [ShootPosition: FrameRecord] {
+        frames.mapValues { frame in
+            FrameRecord(
+                histogram: frame.histogram, clippedPercent: Self.percent(frame.clippedFraction),
+                blockedPercent: Self.percent(frame.blockedFraction))
+        }
+    }
+
+    private func check(_ measured: [FrameLuminance], suggestingReadings: Bool = true) -> RangeVerdict? {
+        RangeCheck.check(
+            measured, scale: scale, thresholds: thresholds, readings: suggestingReadings ? readings : nil)
+    }
+
+    /// The luma of the first readable file of a frame (the JPEG before the ARW, as a body sends them), off the
+    /// cooperative pool.
+    static func measure(
+        _ images: [SavedImage], speed: ShutterSpeed, thresholds: RangeThresholds
+    ) async -> FrameLuminance? {
+        let paths = images.map(\.path)
+        return await withCheckedContinuation { continuation in
+            queue.async {
+                for path in paths {
+                    guard let data = FileManager.default.contents(atPath: path),
+                        let image = try? LumaReader.read([UInt8](data))
+                    else { continue }
+                    continuation.resume(returning: FrameLuminance(speed: speed, image: image, thresholds: thresholds))
+                    return
+                }
+                continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    static func record(_ verdict: RangeVerdict, scope: String, set: Int?) -> Record {
+        func end(_ finding: RangeFinding) -> End {
+            End(
+                speed: finding.speed.label, percent: percent(finding.fraction), missingEV: finding.missing?.label,
+                add: finding.addition?.label)
+        }
+        return Record(
+            scope: scope, set: set, holds: verdict.holds, line: verdict.line, highlights: end(verdict.highlights),
+            shadows: end(verdict.shadows))
+    }
+
+    /// A fraction as a percentage to 4 decimals (0.0002 is 0.02).
+    static func percent(_ fraction: Double) -> Double { (fraction * 1_000_000).rounded() / 10_000 }
+
+    /// The line a person reads: `set 2 range: …` or `bracket range: …`.
+    static func text(_ record: Record) -> String {
+        (record.set.map { "set \($0) " } ?? "bracket ") + "range: " + record.line
+    }
+
+    /// The JSON event of a verdict.
+    static func json(_ record: Record) -> [String: Any] {
+        func end(_ end: End) -> [String: Any] {
+            var object: [String: Any] = ["speed": end.speed, "percent": end.percent]
+            if let missing = end.missingEV { object["missingEV"] = missing }
+            if let add = end.add { object["add"] = add }
+            return object
+        }
+        var object: [String: Any] = [
+            "event": "rangeCheck", "scope": record.scope, "holds": record.holds, "line": record.line,
+            "highlights": end(record.highlights), "shadows": end(record.shadows)
+        ]
+        if let set = record.set { object["set"] = set }
+        return object
+    }
+}
