@@ -72,6 +72,8 @@ enum CameraCommand {
         // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
         configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        // The session log hears every operation, event and connection attempt (nil when there is no log).
+        configuration.ptpipObserver = SessionLogging.observer
         return configuration
     }
 }

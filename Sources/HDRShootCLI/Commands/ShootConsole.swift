@@ -172,6 +172,19 @@ enum ShootConsole {
         let network = await NetworkWatch.start(
             forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
         if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
+        // The session log carries the shoot id in its name, and the journal (so the manifest) links to it.
+        if let log = SessionLogging.current {
+            let path = log.attach(shootID: shoot.journal.id)
+            shoot.journal.sessionLogs = (shoot.journal.sessionLogs ?? []) + [path]
+            log.record(
+                "shoot",
+                [
+                    ("id", .string(shoot.journal.id)),
+                    ("journal", .string(shoot.store.directory.appendingPathComponent(shoot.journal.id + ".json").path)),
+                    ("output", .string(shoot.journal.outputDirectory)),
+                    ("camera", .string(shoot.journal.camera.model))
+                ])
+        }
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
         let downloads = try await prepareTransfer(shoot.camera, choice: options.transfer, output: output)

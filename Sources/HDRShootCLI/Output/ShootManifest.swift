@@ -23,6 +23,8 @@ struct ShootManifest: Codable, Sendable, Equatable {
     var sets: [SetBracket]?
     /// Every frame of the plan, in shooting order.
     var frames: [Frame]
+    /// The session logs of the runs of this shoot (`hdrshoot log show`), absent when none was kept.
+    var sessionLogs: [String]?
 
     /// One set's bracket.
     struct SetBracket: Codable, Sendable, Equatable {
@@ -78,6 +80,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
     ) {
         shoot = journal.id
         camera = journal.camera
+        sessionLogs = journal.sessionLogs
         plan = journal.recipe
         status =
             switch journal.status {
