@@ -22,7 +22,8 @@ enum CameraCommand {
                 help:
                     "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used).",
                 default: nil),
-            .flag("json", help: "Print one JSON object.")
+            .flag("json", help: "Print one JSON object."),
+            SessionReplay.option
         ],
         run: run
     )
@@ -40,7 +41,8 @@ enum CameraCommand {
                 "no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover'), "
                     + "or --camera simulator to try hdrshoot without a camera", command: spec.name)
         }
-        let (info, shown) = try await target.withCamera(environment: environment) { camera, address in
+        let replay = try SessionReplay.fromOption(arguments, output: context.output)
+        let (info, shown) = try await target.withCamera(environment: environment, replay: replay) { camera, address in
             do {
                 try await camera.connectRetrying()
                 let info = try await camera.info()

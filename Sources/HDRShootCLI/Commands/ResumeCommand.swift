@@ -85,7 +85,7 @@ enum ResumeCommand {
         let output = context.output
         let environment = ProcessInfo.processInfo.environment
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, replay: options.replay) { camera, address in
             do {
                 var check = try await CameraCheck.connect(
                     camera, address: address, say: ShootConsole.sayer(options: options, output: output))

@@ -65,7 +65,7 @@ enum RunCommand {
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, replay: options.replay) { camera, address in
             do {
                 var check = try await CameraCheck.connect(camera, address: address, say: say)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }

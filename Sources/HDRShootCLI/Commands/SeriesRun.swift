@@ -130,7 +130,7 @@ enum SeriesRun {
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
         let output = context.output
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, replay: options.replay) { camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }

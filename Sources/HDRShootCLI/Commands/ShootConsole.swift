@@ -27,7 +27,8 @@ enum ShootConsole {
         .value(
             "transfer", placeholder: "<all|jpeg|none>",
             help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
-            default: "all")
+            default: "all"),
+        SessionReplay.option
     ]
 
     /// The parsed shared options.
@@ -52,6 +53,8 @@ enum ShootConsole {
         var bufferLimit = BracketRunner.Configuration.defaultBufferLimit
         /// `--transfer`.
         var transfer: TransferChoice = .all
+        /// `--replay-session`: the log whose body the simulator becomes.
+        var replay: SessionReplay?
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -90,12 +93,13 @@ enum ShootConsole {
         let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output is StandardStreams
+        let replay = try SessionReplay.fromOption(arguments, output: context.output)
         return Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(0) && TerminalMode.isTerminal(1),
             liveOutput: real && TerminalMode.isTerminal(1), networkMonitor: !arguments.flag("no-network-monitor"),
-            bufferLimit: buffer, transfer: transfer)
+            bufferLimit: buffer, transfer: transfer, replay: replay)
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
