@@ -21,6 +21,7 @@ package enum HDRShoot {
         DiscoverCommand.spec,
         RunCommand.spec,
         ResumeCommand.spec,
+        LogCommand.spec,
         StatusCommand.spec,
         CheckCommand.spec,
         ConfigCommand.spec,
