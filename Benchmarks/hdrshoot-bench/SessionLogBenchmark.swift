@@ -51,7 +51,8 @@ enum SessionLogBenchmark {
         simulator.imageSize = 50_000
         do {
             let plan = try BracketPlanner(frames: 5).plan(
-                shadow: ShutterSpeed(numerator: 1, denominator: 4), highlight: ShutterSpeed(numerator: 1, denominator: 1000))
+                shadow: ShutterSpeed(numerator: 1, denominator: 4),
+                highlight: ShutterSpeed(numerator: 1, denominator: 1000))
             let frames = plan.sets.reduce(0) { $0 + $1.count }
             return try await CameraSimulator.withRunning(configuration: simulator) { running in
                 var configuration = SonyCameraConfiguration(
@@ -61,7 +62,8 @@ enum SessionLogBenchmark {
                 let camera = SonyCamera(configuration: configuration)
                 try await camera.connect()
                 let runner = BracketRunner(
-                    camera: camera, plan: plan, configuration: .init(outputDirectory: folder.appendingPathComponent("out")))
+                    camera: camera, plan: plan,
+                    configuration: .init(outputDirectory: folder.appendingPathComponent("out")))
                 let result = await runner.run()
                 await camera.disconnect()
                 let clock = ContinuousClock()

@@ -100,7 +100,8 @@ package final class SessionLogWriter: Sendable {
             return true
         }
         if let echo { echo(String(decoding: line, as: UTF8.self)) }
-        if schedule { queue.async { self.flush() } }
+        // One write per `flushDelay` at most: the shooting path only appends, it never wakes the writer per line.
+        if schedule { queue.asyncAfter(deadline: .now() + Self.flushDelay) { self.flush() } }
     }
 
     /// Renames the file to carry `shootID` (the journal and the manifest link to the new path); returns it.
@@ -170,6 +171,9 @@ package final class SessionLogWriter: Sendable {
         }
         file.closeIgnoringErrors()
     }
+
+    /// How long lines gather in the buffer before the queue writes them (a crash loses at most this much).
+    static let flushDelay = DispatchTimeInterval.milliseconds(50)
 
     /// The one warning a failed log gives.
     static func warning(path: String, error: Errno) -> String {
