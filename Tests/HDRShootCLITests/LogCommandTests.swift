@@ -102,3 +102,40 @@ struct LogCommandTests {
         #expect(result.standardError.contains("'log export' needs the file to write"))
     }
 }
+
+/// The rotation limits from the defaults file, on the binary with real files.
+@Suite("Session log rotation from the defaults file")
+struct SessionLogRotationConfigTests {
+    @Test func theFilesLimitsRemoveTheOldestAndTheTooOldAtTheNextSession() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let state = sandbox.root.appendingPathComponent("xdg-state").path
+        let folder = state + "/hdrshoot/logs"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let now = Date()
+        let names = (1...4).map { "20260101-00000\($0)-000-camera.jsonl" }
+        let ages: [Double] = [3 * 86_400, 3600, 1800, 60]
+        for (name, age) in zip(names, ages) {
+            let path = folder + "/" + name
+            try Data(repeating: UInt8(ascii: "x"), count: 2000).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: path)
+        }
+        let config = sandbox.root.appendingPathComponent("config/hdrshoot")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("log-max-size = 5KB\nlog-max-age = 2d\n".utf8).write(to: config.appendingPathComponent("config"))
+        let result = try await sandbox.hdrshoot(
+            ["camera", "--camera", "simulator"], environment: ["XDG_STATE_HOME": state])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        // The 3-day-old one went for its age, the oldest of the rest for the size; the new session's log came.
+        #expect(Array(left.prefix(2)) == Array(names.suffix(2)))
+        #expect(left.count == 3)
+
+        try Data("log-max-size = lots\n".utf8).write(to: config.appendingPathComponent("config"))
+        let refused = try await sandbox.hdrshoot(
+            ["camera", "--camera", "simulator"], environment: ["XDG_STATE_HOME": state])
+        #expect(refused.exitCode != 0)
+        #expect(refused.errorLines.count == 1)
+        #expect(refused.standardError.contains("'lots' is not a size"))
+    }
+}
