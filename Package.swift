@@ -43,6 +43,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
+        // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
+        .target(name: "SessionLog", dependencies: ["PTPIP", "Posix", "Timing"], swiftSettings: strict),
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
         // the legacy simulator, the client over Posix sockets, the typed methods and the shutter labels.
         .target(
@@ -59,7 +61,7 @@ let package = Package(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "Posix", "ImageLuminance"
+                "Posix", "ImageLuminance", "SessionLog"
             ],
             swiftSettings: strict
         ),
@@ -76,13 +78,15 @@ let package = Package(
             name: "hdrshoot-bench",
             dependencies: [
                 "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator"
+                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator", "SessionLog"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict
         ),
 
         .testTarget(name: "PosixTests", dependencies: ["Posix", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SessionLogTests", dependencies: ["SessionLog", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
@@ -128,7 +132,7 @@ let package = Package(
             name: "HDRShootCLITests",
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "TestSupport", "ImageLuminance"
+                "TestSupport", "ImageLuminance", "SessionLog", "Posix"
             ],
             swiftSettings: strict
         )

@@ -19,6 +19,7 @@ enum Benchmarks {
         ShootBenchmark.benchmark,
         JournalBenchmark.benchmark,
         BracketBenchmark.benchmark,
+        SessionLogBenchmark.benchmark,
         Benchmark(
             name: "codec", summary: "PTP/IP decode throughput: 1 MB Data packets (MB/s), small responses (packets/s)"
         ) { _ in

@@ -21,6 +21,7 @@ package enum HDRShoot {
         DiscoverCommand.spec,
         RunCommand.spec,
         ResumeCommand.spec,
+        LogCommand.spec,
         StatusCommand.spec,
         CheckCommand.spec,
         MeterCommand.spec,
@@ -67,11 +68,23 @@ package enum HDRShoot {
                 .map { " (did you mean '\($0)'?)" } ?? ""
             return report(UsageError("unknown \(kind) '\(first)'\(hint)"), command: nil, to: output).rawValue
         }
-        let rest = Array(arguments.dropFirst())
+        // `-v`/`--verbose` on any command: the session log's lines go to standard error as they happen.
+        let verbose = arguments.dropFirst().contains { $0 == "-v" || $0 == "--verbose" }
+        let rest = Array(arguments.dropFirst()).filter { $0 != "-v" && $0 != "--verbose" }
         if ArgumentParser.asksForHelp(rest) {
             output.writeOut(HelpFormatter.commandHelp(command))
             return ExitCode.success.rawValue
         }
+        let environment = ProcessInfo.processInfo.environment
+        return await SessionLogging.around(
+            command: command.name, arguments: rest, verbose: verbose, output: output, environment: environment
+        ) { output in
+            await run(command, rest, output: output)
+        }
+    }
+
+    /// Parses and runs `command` with `rest`, reporting any error.
+    private static func run(_ command: CommandSpec, _ rest: [String], output: any OutputStreams) async -> Int32 {
         do {
             var parsed = try ArgumentParser.parse(rest, for: command)
             // The defaults file fills in what the command line left out, before anything connects.

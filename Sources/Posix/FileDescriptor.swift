@@ -53,6 +53,8 @@ package struct FileDescriptor: Sendable, Hashable {
         package static let truncate = OpenOptions(rawValue: O_TRUNC)
         /// Every write goes to the end of the file (`O_APPEND`).
         package static let append = OpenOptions(rawValue: O_APPEND)
+        /// Fail rather than follow `path` when it is a symbolic link (`O_NOFOLLOW`).
+        package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// Fail unless `path` is a directory (`O_DIRECTORY`): opened to fsync a folder.
         package static let directory = OpenOptions(rawValue: O_DIRECTORY)
     }

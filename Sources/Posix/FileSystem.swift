@@ -65,6 +65,14 @@ package enum FileSystem {
         return created
     }
 
+    /// The size in bytes and the last modification (seconds since 1970) of the regular file at `path` (`stat`).
+    package static func fileStatus(_ path: String) throws(Errno) -> (size: Int, modified: Double, isRegular: Bool) {
+        var info = stat()
+        _ = try retryingInterrupts { stat(path, &info) }.get()
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return (Int(info.st_size), modified, (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
     /// The names in `directory` (with `.` and `..`).
     package static func contentsOfDirectory(_ directory: String) throws(Errno) -> [String] {
         guard let dir = opendir(directory) else { throw Errno.current }

@@ -39,6 +39,8 @@ package struct ShootJournal: Sendable, Hashable, Codable {
     package var recipe: ShootRecipe?
     /// The schedule and repetitions of an interval series (`run --every`); absent for a single bracket.
     package var series: SeriesRecord?
+    /// The session logs of the runs of this shoot (`hdrshoot log`), oldest first; absent when none was kept.
+    package var sessionLogs: [String]? = nil
 
     /// One frame's record.
     package struct FrameRecord: Sendable, Hashable, Codable {

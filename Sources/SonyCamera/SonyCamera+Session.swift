@@ -14,6 +14,7 @@ extension SonyCamera {
         clientConfiguration.connectTimeout = configuration.connectTimeout
         clientConfiguration.operationTimeout = configuration.operationTimeout
         clientConfiguration.disconnectTimeout = configuration.disconnectTimeout
+        clientConfiguration.observer = configuration.ptpipObserver
         let client = try await PTPIPClient.connect(
             host: configuration.host, port: configuration.port, configuration: clientConfiguration)
         // Owned by the link: cancelled and awaited in `tearDown()`.

@@ -61,6 +61,8 @@ package struct SonyCameraConfiguration: Sendable {
     /// How long after a release (beyond a timed exposure) the body must show a sign of capture (busy,
     /// 0xD215, ObjectAdded) before the release counts as ignored.
     package var releaseSettle: Duration = .seconds(1)
+    /// Hears every PTP/IP operation, event and connection attempt (the CLI's session log); nil by default.
+    package var ptpipObserver: (any PTPIPObserver)?
 
     /// A configuration for the camera at `host:port`.
     package init(host: String, port: UInt16 = PTPIPClient.defaultPort, identity: HostIdentity) {

@@ -119,9 +119,9 @@ struct StatusResumeTests {
     @Test func statusSaysWhichProcessIsShootingTheShoot() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // A slow link (40 ms a round trip) keeps the run going while the test asks for the status twice, even on a
-        // loaded host (20 ms was not always enough once the frames fire first and download behind).
-        let ((text, json, runPID, exit), _) = try await sandbox.withSimulator(extra: ["--rtt", "40"]) { port in
+        // The run is stopped (SIGSTOP) while the test asks for the status, so it is still shooting whatever the
+        // host's load; it continues (SIGCONT) and completes afterwards.
+        let ((text, json, runPID, exit), _) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
                 + sandbox.shootArguments
@@ -129,8 +129,10 @@ struct StatusResumeTests {
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
                 _ = try await run.waitForLine(timeout: .seconds(120)) { jsonObject($0)?["phase"] as? String == "saved" }
+                kill(run.pid, SIGSTOP)
                 let text = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
                 let json = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
+                kill(run.pid, SIGCONT)
                 return (text, json, run.pid, await run.waitForExit(timeout: .seconds(120)))
             }
         }

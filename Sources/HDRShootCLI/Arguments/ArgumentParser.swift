@@ -23,6 +23,11 @@ package enum ArgumentParser {
                     parsed.positional = token
                     continue
                 }
+                // A command may take a few words (`hdrshoot log export ID FILE`).
+                if let spec = command.positional, 1 + parsed.morePositionals.count < spec.maximumCount {
+                    parsed.morePositionals.append(token)
+                    continue
+                }
                 throw fail("unexpected argument '\(token)'")
             }
             let body = token.dropFirst(2)

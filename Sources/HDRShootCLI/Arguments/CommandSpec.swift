@@ -58,6 +58,8 @@ package struct PositionalSpec: Sendable, Hashable {
     package let choices: [String]
     /// Whether it names a folder (completed as one).
     package let isDirectory: Bool
+    /// How many words it may be (1 unless the command takes a verb and its arguments).
+    package var maximumCount = 1
 
     /// Declares a positional argument.
     package init(placeholder: String, help: String, choices: [String] = [], isDirectory: Bool = false) {

@@ -10,6 +10,8 @@ package struct ParsedArguments: Sendable, Hashable {
     package private(set) var allValues: [String: [String]] = [:]
     /// The command's non-option argument, when it declares one and it was given.
     package internal(set) var positional: String?
+    /// The words after the first, for a command that takes more than one (`PositionalSpec.maximumCount`).
+    package internal(set) var morePositionals: [String] = []
 
     /// Creates an empty result for `command`.
     package init(command: String) {

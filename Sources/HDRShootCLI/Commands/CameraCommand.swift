@@ -22,7 +22,8 @@ enum CameraCommand {
                 help:
                     "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used).",
                 default: nil),
-            .flag("json", help: "Print one JSON object.")
+            .flag("json", help: "Print one JSON object."),
+            SessionReplay.option
         ],
         run: run
     )
@@ -40,7 +41,8 @@ enum CameraCommand {
                 "no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover'), "
                     + "or --camera simulator to try hdrshoot without a camera", command: spec.name)
         }
-        let (info, shown) = try await target.withCamera(environment: environment) { camera, address in
+        let replay = try SessionReplay.fromOption(arguments, output: context.output)
+        let (info, shown) = try await target.withCamera(environment: environment, replay: replay) { camera, address in
             do {
                 try await camera.connectRetrying()
                 let info = try await camera.info()
@@ -72,6 +74,8 @@ enum CameraCommand {
         // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
         configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        // The session log hears every operation, event and connection attempt (nil when there is no log).
+        configuration.ptpipObserver = SessionLogging.observer
         return configuration
     }
 }

@@ -127,9 +127,11 @@ struct NetworkWatch: Sendable {
             // Every event (eventsLost included) is answered from the latest snapshot: after lost events the
             // monitor has re-read the full state, and a burst of events needs only its final state.
             for try await event in events where event != .wirelessUnavailable {
+                SessionLogging.record("network", [("event", .string("\(event)"))])
                 await apply(snapshot())
             }
         } catch {
+            SessionLogging.record("network", [("event", "monitorStopped"), ("error", .string("\(error)"))])
             failed(error)
             // Nothing would ever release the hold now; the runner's reconnect still waits for the camera.
             if case .held = hold {

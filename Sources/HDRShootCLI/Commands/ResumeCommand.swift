@@ -85,7 +85,8 @@ enum ResumeCommand {
         let output = context.output
         let environment = ProcessInfo.processInfo.environment
 
-        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene, replay: options.replay) {
+            camera, address in
             do {
                 var check = try await CameraCheck.connect(
                     camera, address: address, say: ShootConsole.sayer(options: options, output: output))

@@ -72,7 +72,8 @@ enum RunCommand {
         say(planLine)
         let probes = metering?.records(relativeTo: outputDirectory) ?? []
 
-        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene, replay: options.replay) {
+            camera, address in
             do {
                 var check = try await CameraCheck.connect(camera, address: address, say: say)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }

@@ -136,7 +136,8 @@ enum SeriesRun {
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
         let output = context.output
 
-        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene, replay: options.replay) {
+            camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
                 if case .address(let remembered) = target { await addressStore.save(remembered) }

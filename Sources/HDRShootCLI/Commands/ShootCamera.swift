@@ -37,7 +37,8 @@ enum CameraTarget: Sendable, Equatable {
 
     /// Runs `body` with a (not yet connected) camera for this target; a simulator lives exactly as long as `body`.
     func withCamera<T: Sendable>(
-        environment: [String: String], scene: Scene.Name? = nil, _ body: (SonyCamera, String) async throws -> T
+        environment: [String: String], scene: Scene.Name? = nil, replay: SessionReplay? = nil,
+        _ body: (SonyCamera, String) async throws -> T
     ) async throws -> T {
         switch self {
         case .address(let address):
@@ -50,6 +51,12 @@ enum CameraTarget: Sendable, Equatable {
             // A faithful body (real exposure times); small images keep the demo folder light.
             configuration.imageSize = 100_000
             configuration.scene = scene
+            // `--replay-session LOG`: the simulator becomes the logged body (files read as it starts).
+            let replayFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "hdrshoot-replay-\(UUID())"
+            ).path
+            defer { try? FileManager.default.removeItem(atPath: replayFolder) }
+            try replay?.apply(to: &configuration, folder: replayFolder)
             return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
                 let address = CameraAddress(host: "127.0.0.1", port: simulator.port)
                 let camera = SonyCamera(

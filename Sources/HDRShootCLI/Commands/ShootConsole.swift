@@ -36,7 +36,8 @@ enum ShootConsole {
             default: "warn"),
         .value(
             "scene", placeholder: "<name>",
-            help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help').")
+            help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help')."),
+        SessionReplay.option
     ]
 
     /// The parsed shared options.
@@ -65,6 +66,8 @@ enum ShootConsole {
         var scene: Scene.Name?
         /// `--check`: the range check after each set and for the bracket.
         var check: RangeCheckMode = .warn
+        /// `--replay-session`: the log whose body the simulator becomes.
+        var replay: SessionReplay?
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -121,13 +124,14 @@ enum ShootConsole {
         let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output is StandardStreams
+        let replay = try SessionReplay.fromOption(arguments, output: context.output)
         return Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
             liveOutput: real && TerminalMode.isTerminal(.standardOutput),
             networkMonitor: !arguments.flag("no-network-monitor"),
-            bufferLimit: buffer, transfer: transfer, scene: scene, check: check)
+            bufferLimit: buffer, transfer: transfer, scene: scene, check: check, replay: replay)
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
@@ -210,6 +214,19 @@ enum ShootConsole {
         let network = await NetworkWatch.start(
             forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
         if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
+        // The session log carries the shoot id in its name, and the journal (so the manifest) links to it.
+        if let log = SessionLogging.current {
+            let path = log.attach(shootID: shoot.journal.id)
+            shoot.journal.sessionLogs = (shoot.journal.sessionLogs ?? []) + [path]
+            log.record(
+                "shoot",
+                [
+                    ("id", .string(shoot.journal.id)),
+                    ("journal", .string(shoot.store.directory.appendingPathComponent(shoot.journal.id + ".json").path)),
+                    ("output", .string(shoot.journal.outputDirectory)),
+                    ("camera", .string(shoot.journal.camera.model))
+                ])
+        }
         return try await execute(shoot, network: network, options: options, output: output)
     }
 

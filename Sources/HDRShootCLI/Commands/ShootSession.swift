@@ -47,6 +47,7 @@ struct ShootSession: Sendable {
             },
             showEvents: {
                 for await event in runner.events {
+                    SessionLogging.record(event)
                     view.show(event)
                     if case .progress(let progress) = event, progress.phase == .saved { await frameSaved(progress) }
                 }

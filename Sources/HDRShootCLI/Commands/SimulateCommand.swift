@@ -36,6 +36,7 @@ enum SimulateCommand {
         ("replay-device-info", "<file>", "Serve a recorded GetDeviceInfo data phase.", nil),
         ("replay-ext-device-info", "<file>", "Serve a recorded SDIO_GetExtDeviceInfo data phase.", nil),
         ("replay-props", "<file>", "Serve a recorded SDIO_GetAllExtDevicePropInfo data phase.", nil),
+        ("replay-session", "<log>", "Become the body a session log recorded (see 'hdrshoot log').", nil),
         (
             "fault", "<spec[,spec...]>",
             "A scripted fault (repeatable), e.g. busy:0x9205:2 or drop-at-op:12 (see below).", nil
@@ -101,14 +102,25 @@ enum SimulateCommand {
 
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         var raw: [String] = []
-        for option in valueOptions {
+        for option in valueOptions where option.name != "replay-session" {
             for value in arguments.strings(option.name) { raw += ["--\(option.name)", value] }
         }
-        let configuration: SimulatorConfiguration
+        var configuration: SimulatorConfiguration
         do {
             configuration = try SimulatorConfiguration.parse(arguments: raw)
         } catch {
             throw UsageError(error.cliMessage, command: spec.name)
+        }
+        // `--replay-session LOG`: the body a session log recorded (its data phases are read at the start).
+        let replayFolder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-replay-\(UUID())")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: replayFolder) }
+        if let log = arguments.string("replay-session") {
+            let replay = try SessionReplay.load(log)
+            try replay.apply(
+                to: &configuration, folder: replayFolder, keepRoundTrip: arguments.string("rtt") != nil,
+                keepProcessing: arguments.string("processing-ms") != nil)
+            context.output.writeError(replay.summary)
         }
         let simulator = try CameraSimulator(configuration: configuration)
         let display = simulator.host.contains(":") ? "[\(simulator.host)]" : simulator.host

@@ -54,6 +54,24 @@ struct ConfigKey: Sendable {
             guard transferChoices.contains(value) else {
                 throw UsageError("'\(value)' is not a transfer choice; use all, jpeg or none")
             }
+        },
+        // Not options of any command: the session logs' rotation (SessionLogging reads them).
+        ConfigKey(
+            name: "log-max-size", option: "log-max-size", isFlag: false,
+            help: "Most the session logs may take together (50MB, 500KB, bytes).", builtIn: "50MB",
+            excludedCommands: []
+        ) { value, _ throws(UsageError) in
+            guard SessionLogLimits.bytes(value) != nil else {
+                throw UsageError("'\(value)' is not a size; write it like 50MB, 500KB or 1000000")
+            }
+        },
+        ConfigKey(
+            name: "log-max-age", option: "log-max-age", isFlag: false,
+            help: "How long a session log is kept (30d, 12h).", builtIn: "30d", excludedCommands: []
+        ) { value, _ throws(UsageError) in
+            guard SessionLogLimits.age(value) != nil else {
+                throw UsageError("'\(value)' is not an age; write it like 30d or 12h")
+            }
         }
     ]
 

@@ -76,6 +76,10 @@ extension ManPage {
             ("$XDG_CONFIG_HOME/hdrshoot/last-camera", "The camera address used last, for --camera left out."),
             ("$XDG_STATE_HOME/hdrshoot/ID.json", "A shoot's journal, which resume and status read."),
             (
+                "$XDG_STATE_HOME/hdrshoot/logs/",
+                "Session logs (JSON Lines) of run, resume, camera and discover; hdrshoot log lists and exports them."
+            ),
+            (
                 "OUTPUT/manifest.json",
                 "Every set's bracket and every frame of a shoot: planned, used and actual speed, files, time."
             ),

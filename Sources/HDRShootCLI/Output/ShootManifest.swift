@@ -28,6 +28,8 @@ struct ShootManifest: Codable, Sendable, Equatable {
     var rangeChecks: [RangeWatch.Record]?
     /// `--auto`'s probe frames (in `probes/`), apart from the bracket; absent without `--auto`.
     var probes: [AutoMetering.ProbeRecord]?
+    /// The session logs of the runs of this shoot (`hdrshoot log show`), absent when none was kept.
+    var sessionLogs: [String]?
 
     /// One set's bracket.
     struct SetBracket: Codable, Sendable, Equatable {
@@ -86,6 +88,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
     ) {
         shoot = journal.id
         camera = journal.camera
+        sessionLogs = journal.sessionLogs
         plan = journal.recipe
         status =
             switch journal.status {

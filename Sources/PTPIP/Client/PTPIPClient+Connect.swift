@@ -1,4 +1,5 @@
 import Posix
+import Timing
 
 /// Opens one byte stream to the camera; called twice per session (command, then event connection).
 package typealias TransportConnector = @Sendable (_ timeout: Duration) async throws -> any Transport
@@ -28,6 +29,26 @@ extension PTPIPClient {
     package static func connect(
         address: String, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(),
         connector: TransportConnector
+    ) async throws -> PTPIPClient {
+        guard let observer = configuration.observer else {
+            return try await handshake(
+                address: address, configuration: configuration, clock: clock, connector: connector)
+        }
+        let stopwatch = Stopwatch(clock: clock)
+        do {
+            let client = try await handshake(
+                address: address, configuration: configuration, clock: clock, connector: connector)
+            observer.observeConnect(address: address, duration: stopwatch.elapsed, error: nil)
+            return client
+        } catch {
+            observer.observeConnect(address: address, duration: stopwatch.elapsed, error: error)
+            throw error
+        }
+    }
+
+    /// Both Init handshakes (see `connect(address:configuration:clock:connector:)`).
+    private static func handshake(
+        address: String, configuration: Configuration, clock: any Clock<Duration>, connector: TransportConnector
     ) async throws -> PTPIPClient {
         let command = try await connector(configuration.connectTimeout)
         do {

@@ -5,7 +5,7 @@ extension PTPIPClient {
     /// error when the camera closes it or sends something that is not an Event or Probe Request.
     static func readEvents(
         from transport: any Transport, framer: PacketFramer,
-        into continuation: AsyncThrowingStream<PTPEvent, any Error>.Continuation,
+        into continuation: AsyncThrowingStream<PTPEvent, any Error>.Continuation, observer: (any PTPIPObserver)?,
         chunkSize: Int, sendTimeout: Duration
     ) async {
         var framer = framer
@@ -14,6 +14,7 @@ extension PTPIPClient {
                 while let packet = try framer.nextPacket() {
                     switch packet {
                     case let .event(event):
+                        observer?.observe(event)
                         continuation.yield(event)
                     case .probeRequest:
                         // CIPA DC-005 §2.3.16: the responder proves it is alive with a Probe Response.

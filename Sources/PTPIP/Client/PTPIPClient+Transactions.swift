@@ -1,3 +1,6 @@
+import Synchronization
+import Timing
+
 /// How far a data-in phase has come.
 package struct DataProgress: Sendable, Equatable {
     /// Payload bytes received so far.
@@ -123,6 +126,11 @@ extension PTPIPClient {
         }
         let timeout = timeout ?? configuration.operationTimeout
         let result: OperationResult
+        // Only measured when someone listens (the session log): the hot path stays as it was otherwise.
+        let observer = configuration.observer
+        let stopwatch = observer.map { _ in Stopwatch(clock: clock) }
+        let streamed = StreamedLength()
+        let sink = observer == nil ? sink : sink.map { sink in streamed.watching(sink) }
         do {
             let request = OperationRequest(
                 dataPhase: dataOut == nil ? .noDataOrDataIn : .dataOut,
@@ -135,7 +143,31 @@ extension PTPIPClient {
                 to: code, transactionID: transactionID, sink: sink, timeout: timeout)
         } catch {
             breakConnection(because: error, during: code)
+            if let observer, let stopwatch {
+                observer.observe(
+                    PTPIPOperationRecord(
+                        code: code, parameters: parameters, transactionID: transactionID, response: nil,
+                        responseParameters: [], direction: dataOut == nil ? (sink == nil ? .none : .dataIn) : .dataOut,
+                        dataLength: UInt64(dataOut?.count ?? 0), data: [], duration: stopwatch.elapsed, error: error))
+            }
             throw error
+        }
+        if let observer, let stopwatch {
+            let direction: PTPIPOperationRecord.DataDirection
+            let length: UInt64
+            if let dataOut {
+                (direction, length) = (.dataOut, UInt64(dataOut.count))
+            } else if sink != nil {
+                length = streamed.total
+                direction = length > 0 ? .dataIn : .none
+            } else {
+                (direction, length) = (result.data.isEmpty ? .none : .dataIn, UInt64(result.data.count))
+            }
+            observer.observe(
+                PTPIPOperationRecord(
+                    code: code, parameters: parameters, transactionID: transactionID, response: result.code,
+                    responseParameters: result.parameters, direction: direction, dataLength: length,
+                    data: dataOut ?? (sink == nil ? result.data : []), duration: stopwatch.elapsed, error: nil))
         }
         advanceTransactionID(after: code, transactionID: transactionID, parameters: parameters)
         applySessionChange(code, response: result.code, requestParameters: parameters)
@@ -177,6 +209,22 @@ extension PTPIPClient {
             state = .failed(reason)
             command.close()
             event.close()
+        }
+    }
+}
+
+/// The total a streamed data-in phase announced, noted for the observer as chunks pass.
+private final class StreamedLength: Sendable {
+    private let value = Mutex<UInt64>(0)
+
+    /// The announced total (0 when no data came).
+    var total: UInt64 { value.withLock { $0 } }
+
+    /// `sink`, noting each chunk's announced total on the way.
+    func watching(_ sink: @escaping DataSink) -> DataSink {
+        { [self] chunk, progress in
+            value.withLock { $0 = progress.total }
+            try await sink(chunk, progress)
         }
     }
 }

@@ -34,6 +34,8 @@ package actor PTPIPClient {
         package var receiveChunkSize: Int = 256 << 10
         /// Events kept for a slow consumer of `events`; older ones are dropped beyond this.
         package var eventBufferLimit: Int = 1024
+        /// Hears of every transaction, event and connection attempt (a session log); nil hears nothing.
+        package var observer: (any PTPIPObserver)?
 
         /// A configuration with default timeouts for `identity`.
         package init(identity: HostIdentity) {
@@ -95,7 +97,7 @@ package actor PTPIPClient {
         // Owned, not fire-and-forget: `disconnect()` cancels this task and waits for it.
         self.eventReader = Task { [event, configuration] in
             await Self.readEvents(
-                from: event, framer: eventFramer, into: continuation,
+                from: event, framer: eventFramer, into: continuation, observer: configuration.observer,
                 chunkSize: min(configuration.receiveChunkSize, Self.eventReadSize),
                 sendTimeout: configuration.operationTimeout)
         }

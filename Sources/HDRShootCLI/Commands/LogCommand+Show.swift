@@ -1,0 +1,102 @@
+import Foundation
+import PTPIP
+import SessionLog
+
+extension LogCommand {
+    // MARK: - Show
+
+    /// The session as a timeline a person reads: one line per record, slow operations and errors marked.
+    static func show(_ lines: [LogValue]) -> String {
+        let summary = Summary(lines)
+        var out = "Session: \(summary.command), started \(summary.started) UTC, camera \(summary.camera), "
+        out += "outcome \(summary.outcome)\n"
+        out += "Marks: '!' an error or a refused operation, 'S' an operation slower than \(Int(slowOperation)) ms.\n\n"
+        var operations = 0
+        var events = 0
+        var slow = 0
+        var errors = 0
+        for line in lines {
+            let time = String(format: "%9.3f s", line["t"]?.doubleValue ?? 0)
+            var mark = " "
+            var text: String
+            switch line["kind"]?.stringValue ?? "?" {
+            case "session":
+                continue
+            case "op":
+                operations += 1
+                let name = line["name"]?.stringValue ?? "?"
+                let code = line["code"]?.stringValue ?? "?"
+                let parameters = (line["params"]?.arrayValue ?? []).compactMap(\.intValue).map {
+                    "0x" + String($0, radix: 16, uppercase: true)
+                }
+                let ms = line["ms"]?.doubleValue ?? 0
+                text = "op     \(name) (\(code))"
+                if !parameters.isEmpty { text += " [" + parameters.joined(separator: ", ") + "]" }
+                if let response = line["responseName"]?.stringValue { text += " -> \(response)" }
+                if let error = line["error"]?.stringValue { text += " -> failed: \(error)" }
+                let direction = line["data"]?.stringValue ?? "none"
+                if direction != "none" { text += ", data \(direction) \(line["length"]?.intValue ?? 0) B" }
+                text += String(format: ", %.1f ms", ms)
+                if ms >= slowOperation {
+                    mark = "S"
+                    slow += 1
+                }
+                if line["error"] != nil || (line["response"]?.stringValue).map({ $0 != "0x2001" }) == true {
+                    mark = "!"
+                    errors += 1
+                }
+            case "event":
+                events += 1
+                let parameters = (line["params"]?.arrayValue ?? []).compactMap(\.intValue).map {
+                    "0x" + String($0, radix: 16, uppercase: true)
+                }
+                text = "event  \(line["name"]?.stringValue ?? "?") (\(line["code"]?.stringValue ?? "?"))"
+                if !parameters.isEmpty { text += " [" + parameters.joined(separator: ", ") + "]" }
+            case "connect":
+                text = "connect \(line["address"]?.stringValue ?? "?"): \(line["outcome"]?.stringValue ?? "?")"
+                text += String(format: " after %.1f ms", line["ms"]?.doubleValue ?? 0)
+                if let error = line["error"]?.stringValue {
+                    text += " (\(error))"
+                    mark = "!"
+                    errors += 1
+                }
+            case "shown":
+                let shown = (line["text"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                if shown.hasPrefix("error:") {
+                    mark = "!"
+                    errors += 1
+                }
+                text =
+                    "shown  "
+                    + (shown.count > 160 ? String(shown.prefix(157)) + "..." : shown)
+                    .replacingOccurrences(of: "\n", with: " | ")
+            case let kind:
+                text = kind.padding(toLength: 6, withPad: " ", startingAt: 0) + " " + fields(of: line)
+                if line["error"] != nil {
+                    mark = "!"
+                    errors += 1
+                }
+            }
+            out += "\(mark) \(time)  \(text)\n"
+        }
+        out += "\n\(operations) operation(s), \(events) event(s), \(slow) slow, \(errors) error(s)\n"
+        return out
+    }
+
+    /// `key=value` for every field but `t` and `kind`.
+    private static func fields(of line: LogValue) -> String {
+        guard case let .object(pairs) = line else { return "" }
+        return pairs.filter { $0.0 != "t" && $0.0 != "kind" }.map { key, value in
+            switch value {
+            case let .string(text): "\(key)=\(text)"
+            default:
+                "\(key)="
+                    + {
+                        var bytes: [UInt8] = []
+                        value.encode(into: &bytes)
+                        return String(decoding: bytes, as: UTF8.self)
+                    }()
+            }
+        }.joined(separator: " ")
+    }
+}

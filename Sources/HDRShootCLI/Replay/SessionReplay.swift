@@ -1,0 +1,219 @@
+import CameraSimulator
+import Foundation
+import Posix
+import SessionLog
+import SonyProtocol
+
+/// A session log read back as a body for the simulator: the data phases it served and the manners it showed.
+///
+/// The logged GetDeviceInfo (0x1001), SDIO_GetExtDeviceInfo (0x9202) and first full 0x9209 dump are served
+/// verbatim (Sony "Camera Control PTP" reference, /work/shared/reference/ pp. 20-31); the round trip is the
+/// median time of the operations answered OK; where the log shows a behaviour the simulator has as a quirk
+/// (`SimulatorQuirk`), the quirk is turned on, each with the reason read from the log.
+struct SessionReplay: Sendable {
+    /// The log.
+    var path: String
+    /// The logged GetDeviceInfo data phase.
+    var deviceInfo: [UInt8]?
+    /// The logged SDIO_GetExtDeviceInfo data phase.
+    var extDeviceInfo: [UInt8]?
+    /// The first full SDIO_GetAllExtDevicePropInfo dump.
+    var properties: [UInt8]?
+    /// The median time of the operations answered OK (the body's round trip plus its handling).
+    var roundTrip: Duration = .zero
+    /// The shortest time from a release to its ObjectAdded event (processing behind the shutter), if any.
+    var processing: Duration?
+    /// Quirks the log shows, each with why.
+    var quirks: [(quirk: SimulatorQuirk, reason: String)] = []
+    /// Busy answers after the start-up, as faults at the operations they came to.
+    var faults: [(fault: SimulatorFault, reason: String)] = []
+
+    /// Reads the log at `path`; throws when it is unreadable or shows no PTP/IP session.
+    static func load(_ path: String) throws(SessionReplayError) -> SessionReplay {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readAll(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { LogValue(json: $0) }
+        var replay = SessionReplay(path: path)
+        replay.read(lines)
+        guard replay.deviceInfo != nil else {
+            throw .noSession(path: path)
+        }
+        return replay
+    }
+
+    /// Fills the replay from the log's lines.
+    private mutating func read(_ lines: [LogValue]) {
+        let operations = lines.filter { $0["kind"]?.stringValue == "op" }
+        func code(_ line: LogValue) -> String { line["code"]?.stringValue ?? "" }
+        func ok(_ line: LogValue) -> Bool { line["response"]?.stringValue == "0x2001" }
+        func hex(_ line: LogValue) -> [UInt8]? { line["hex"]?.stringValue.flatMap(LogValue.bytes(fromHex:)) }
+        deviceInfo = operations.first { code($0) == "0x1001" && ok($0) }.flatMap(hex)
+        extDeviceInfo = operations.first { code($0) == "0x9202" && ok($0) && $0["length"]?.intValue ?? 0 > 0 }
+            .flatMap(hex)
+        // The start-up dump is a full one (parameter 0); it is the body as it stood when hdrshoot connected.
+        properties = operations.first { line in
+            code(line) == "0x9209" && ok(line) && line["params"]?.arrayValue?.first?.intValue == 0
+        }.flatMap(hex)
+
+        let times = operations.filter(ok).compactMap { $0["ms"]?.doubleValue }.sorted()
+        if !times.isEmpty {
+            let median = times[times.count / 2]
+            roundTrip = .milliseconds(Int64(median.rounded(.down)))
+        }
+
+        let events = lines.filter { $0["kind"]?.stringValue == "event" }
+        if events.isEmpty, operations.count >= 10 {
+            quirks.append((.noEvents, "the body sent no event in \(operations.count) operations"))
+        }
+
+        // Busy answers to SDIO_Connect and 0x9209 before the first readable dump of the first session.
+        var busyAtStart = 0
+        var startupOver = false
+        var busyLater: [String: Int] = [:]
+        for line in operations {
+            let isBusy = line["response"]?.stringValue == "0x2019"
+            if !startupOver {
+                if ["0x9201", "0x9209"].contains(code(line)), isBusy { busyAtStart += 1 }
+                if code(line) == "0x9209", ok(line) { startupOver = true }
+            } else if isBusy, code(line) != "0x9201", code(line) != "0x9209" {
+                busyLater[code(line), default: 0] += 1
+            }
+        }
+        if busyAtStart > 0 {
+            quirks.append(
+                (.busyAtStart(busyAtStart), "SDIO_Connect/0x9209 answered DeviceBusy \(busyAtStart) times at start-up"))
+        }
+        for (operation, count) in busyLater.sorted(by: { $0.key < $1.key }) {
+            guard let number = UInt16(operation.dropFirst(2), radix: 16) else { continue }
+            faults.append((.busy(operation: number, count: count), "\(operation) answered DeviceBusy \(count) times"))
+        }
+
+        let notes = lines.compactMap { $0["note"]?.stringValue }
+        if notes.contains(where: { $0.contains("ignored the first shutter release") }) {
+            quirks.append(
+                (
+                    .startupNoFire(Self.startupNoFireWindow(operations)),
+                    "the body ignored the first shutter release after connecting"
+                ))
+        }
+        processing = Self.processingTime(lines)
+    }
+
+    /// The window in which the body ignored a release: from OpenSession to just after the first release.
+    private static func startupNoFireWindow(_ operations: [LogValue]) -> Duration {
+        let open = operations.first { $0["code"]?.stringValue == "0x1002" }?["t"]?.doubleValue ?? 0
+        let release = operations.first { $0["code"]?.stringValue == "0x9207" }?["t"]?.doubleValue ?? open
+        return .seconds(max(1, Int((release - open).rounded(.up)) + 1))
+    }
+
+    /// The shortest time from the end of a release to the next ObjectAdded event, nil without events.
+    private static func processingTime(_ lines: [LogValue]) -> Duration? {
+        var lastRelease: Double?
+        var shortest: Double?
+        for line in lines {
+            if line["kind"]?.stringValue == "op", line["code"]?.stringValue == "0x9207",
+                line["params"]?.arrayValue?.first?.intValue == 0xD2C2
+            {
+                lastRelease = line["t"]?.doubleValue
+            } else if line["kind"]?.stringValue == "event",
+                ["0xC201", "0x4002"].contains(line["code"]?.stringValue ?? ""), let release = lastRelease,
+                let time = line["t"]?.doubleValue
+            {
+                shortest = min(shortest ?? .infinity, time - release)
+                lastRelease = nil
+            }
+        }
+        return shortest.map { .milliseconds(Int64(($0 * 1000).rounded(.down))) }
+    }
+
+    /// `configuration` turned into the logged body: its data phases (written to `folder`, which must outlive
+    /// the simulator's start), its round trip and processing, its quirks and busy answers. Options already given
+    /// (`explicitRoundTrip`, `explicitProcessing`) are kept.
+    func apply(
+        to configuration: inout SimulatorConfiguration, folder: String, keepRoundTrip: Bool = false,
+        keepProcessing: Bool = false
+    ) throws(SessionReplayError) {
+        func write(_ bytes: [UInt8]?, _ name: String) throws(SessionReplayError) -> String? {
+            guard let bytes else { return nil }
+            let file = folder + "/" + name
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Data(bytes).write(to: URL(fileURLWithPath: file))
+            } catch {
+                throw .unreadable(path: file, reason: "cannot write the replayed data phase (\(error))")
+            }
+            return file
+        }
+        configuration.replayDeviceInfoPath = try write(deviceInfo, "device-info.bin")
+        configuration.replayExtDeviceInfoPath = try write(extDeviceInfo, "ext-device-info.bin")
+        configuration.replayPropertiesPath = try write(properties, "properties.bin")
+        if !keepRoundTrip { configuration.roundTripDelay = roundTrip }
+        if !keepProcessing, let processing { configuration.processingTime = processing }
+        for (quirk, _) in quirks where !configuration.quirks.contains(quirk) { configuration.quirks.append(quirk) }
+        configuration.faults += faults.map(\.fault)
+    }
+
+    /// One line saying what the replay reproduces: `replaying LOG: round trip 15 ms; quirks on: no-events (...)`.
+    var summary: String {
+        var parts = [
+            "round trip \(roundTrip.components.seconds * 1000 + roundTrip.components.attoseconds / 1_000_000_000_000_000) ms"
+        ]
+        if let processing {
+            parts.append(
+                "processing \(processing.components.seconds * 1000 + processing.components.attoseconds / 1_000_000_000_000_000) ms"
+            )
+        }
+        if !quirks.isEmpty {
+            parts.append(
+                "quirks on from the log: " + quirks.map { "\($0.quirk) (\($0.reason))" }.joined(separator: ", "))
+        }
+        if !faults.isEmpty {
+            parts.append("busy answers: " + faults.map { "\($0.fault) (\($0.reason))" }.joined(separator: ", "))
+        }
+        return "replaying \(path): " + parts.joined(separator: "; ") + "\n"
+    }
+}
+
+/// A session log that cannot be replayed.
+enum SessionReplayError: Error, CLIReportable, Equatable {
+    /// The file cannot be read.
+    case unreadable(path: String, reason: String)
+    /// The file holds no PTP/IP session (no GetDeviceInfo was logged).
+    case noSession(path: String)
+
+    var cliMessage: String {
+        switch self {
+        case let .unreadable(path, reason): "cannot read the session log \(path): \(reason)"
+        case let .noSession(path):
+            "\(path) is not a session log of a camera session (it has no GetDeviceInfo); "
+                + "`hdrshoot log` lists the sessions"
+        }
+    }
+
+    var exitCode: ExitCode { .failure }
+}
+
+extension SessionReplay {
+    /// `--replay-session LOG` of `camera`, `run` and `resume` (with `--camera simulator`).
+    static let option = OptionSpec.value(
+        "replay-session", placeholder: "<log>",
+        help: "With --camera simulator: the simulator becomes the body this session log recorded.")
+
+    /// The replay `--replay-session` asks for, said on standard error; nil without the option. It needs
+    /// `--camera simulator` (a usage error otherwise).
+    static func fromOption(_ arguments: ParsedArguments, output: any OutputStreams) throws -> SessionReplay? {
+        guard let path = arguments.string("replay-session") else { return nil }
+        guard arguments.string("camera") == CameraTarget.simulatorAddress else {
+            throw UsageError(
+                "--replay-session needs --camera simulator (the simulator becomes the logged body)",
+                command: arguments.command)
+        }
+        let replay = try load(path)
+        output.writeError(replay.summary)
+        return replay
+    }
+}

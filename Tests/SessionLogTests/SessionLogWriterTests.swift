@@ -1,0 +1,96 @@
+import Foundation
+import Posix
+import SessionLog
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite("Session log writer")
+struct SessionLogWriterTests {
+    /// A writer that ignores warnings.
+    static func start(_ store: SessionLogStore, command: String, arguments: [String]) -> SessionLogWriter? {
+        SessionLogWriter.start(in: store, command: command, arguments: arguments, version: "test", warn: { _ in })
+    }
+
+    @Test func linesAreJSONWithMonotonicTimesAndOneWallClockAnchor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = SessionLogStore(directory: folder.url.path + "/logs")
+        let writer = try #require(Self.start(store, command: "camera", arguments: ["--camera", "simulator"]))
+        for index in 0..<100 { writer.record("op", [("index", .int(index)), ("text", .string("a \"quoted\"\nline"))]) }
+        writer.close()
+        let text = String(decoding: try FileSystem.readAll(writer.path), as: UTF8.self)
+        let lines = text.split(separator: "\n").map { LogValue(json: $0) }
+        #expect(lines.count == 101)
+        #expect(lines.allSatisfy { $0 != nil })
+        #expect(lines[0]?["kind"]?.stringValue == "session")
+        #expect(lines[0]?["wallClock"]?.stringValue?.hasSuffix("Z") == true)
+        #expect(lines.filter { $0?["wallClock"] != nil }.count == 1)
+        let times = lines.compactMap { $0?["t"]?.doubleValue }
+        #expect(times == times.sorted())
+        #expect(lines[100]?["text"]?.stringValue == "a \"quoted\"\nline")
+        #expect(lines[100]?["index"]?.intValue == 99)
+    }
+
+    @Test func theLogIsCreated0600InA0700Folder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = SessionLogStore(directory: folder.url.path + "/state/hdrshoot/logs")
+        let writer = try #require(Self.start(store, command: "run", arguments: []))
+        writer.close()
+        let fileMode = try #require(
+            try FileManager.default.attributesOfItem(atPath: writer.path)[.posixPermissions] as? Int)
+        let folderMode = try #require(
+            try FileManager.default.attributesOfItem(atPath: store.directory)[.posixPermissions] as? Int)
+        #expect(fileMode == 0o600)
+        #expect(folderMode == 0o700)
+    }
+
+    @Test func attachingAShootIdRenamesTheFileAndKeepsWriting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = SessionLogStore(directory: folder.url.path)
+        let writer = try #require(Self.start(store, command: "run", arguments: []))
+        writer.record("before", [])
+        let path = writer.attach(shootID: "20261124-221524-3fa9")
+        writer.record("after", [])
+        writer.close()
+        #expect(path.hasSuffix("-run-20261124-221524-3fa9.jsonl"))
+        let kinds = String(decoding: try FileSystem.readAll(path), as: UTF8.self).split(separator: "\n")
+            .compactMap { LogValue(json: $0)?["kind"]?.stringValue }
+        #expect(kinds == ["session", "before", "after"])
+    }
+
+    @Test func anUnwritableFolderGivesOneWarningAndNoLog() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A folder inside a regular file can never be made, even by root.
+        let blocker = folder.url.path + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let warnings = Mutex<[String]>([])
+        let writer = SessionLogWriter.start(
+            in: SessionLogStore(directory: blocker + "/logs"), command: "run", arguments: [], version: "test",
+            warn: { text in warnings.withLock { $0.append(text) } })
+        #expect(writer == nil)
+        let said = warnings.withLock { $0 }
+        #expect(said.count == 1)
+        #expect(said.first?.hasPrefix("warning: cannot write the session log") == true)
+    }
+
+    @Test func oneSessionStopsAtTheSizeCapWithATruncationLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var store = SessionLogStore(directory: folder.url.path)
+        store.maximumTotalBytes = 20_000
+        let writer = try #require(Self.start(store, command: "run", arguments: []))
+        for index in 0..<2000 {
+            writer.record("op", [("index", .int(index))])
+            if index % 100 == 0 { Thread.sleep(forTimeInterval: 0.002) } // several flushes, not one
+        }
+        writer.close()
+        let bytes = try FileSystem.readAll(writer.path)
+        #expect(bytes.count <= 20_000 + 200)
+        let last = String(decoding: bytes, as: UTF8.self).split(separator: "\n").last.flatMap { LogValue(json: $0) }
+        #expect(last?["kind"]?.stringValue == "truncated")
+    }
+}
