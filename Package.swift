@@ -51,6 +51,11 @@ let package = Package(
             dependencies: ["CameraRemoteAPI", "CameraSimulator", "Exposure", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
         .executableTarget(name: "legacy-simulator", dependencies: ["LegacyCameraSimulator"], swiftSettings: strict),
+        // A legacy body as a `RemoteCamera`: session, set-then-confirm, release and BULB, postviews as images.
+        .target(
+            name: "LegacyCamera",
+            dependencies: ["CameraRemoteAPI", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            swiftSettings: strict),
 
         // Front end.
         .target(
@@ -113,6 +118,12 @@ let package = Package(
             name: "CameraRemoteAPITests",
             dependencies: [
                 "CameraRemoteAPI", "LegacyCameraSimulator", "Exposure", "ImageMetadata", "Posix", "TestSupport"
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LegacyCameraTests",
+            dependencies: [
+                "LegacyCamera", "LegacyCameraSimulator", "CameraRemoteAPI", "Shooting", "Exposure", "TestSupport"
             ],
             swiftSettings: strict),
         .testTarget(
