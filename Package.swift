@@ -62,7 +62,7 @@ let package = Package(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "Posix", "ImageLuminance"
+                "Posix", "ImageLuminance", "CameraRemoteAPI", "LegacyCamera", "LegacyCameraSimulator", "Timing"
             ],
             swiftSettings: strict
         ),

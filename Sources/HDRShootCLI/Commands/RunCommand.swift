@@ -47,8 +47,8 @@ enum RunCommand {
         let target: CameraTarget
         if let given = options.target {
             target = given
-        } else if let remembered = addressStore.load() {
-            target = .address(remembered)
+        } else if let remembered = addressStore.loadTarget() {
+            target = remembered
         } else {
             throw UsageError(
                 "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
@@ -65,10 +65,10 @@ enum RunCommand {
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
 
-        return try await target.withCamera(environment: environment) { camera, address in
+        return try await target.withCamera(environment: environment, say: say) { camera, address in
             do {
                 var check = try await CameraCheck.connect(camera, address: address, say: say)
-                if case .address(let remembered) = target { await addressStore.save(remembered) }
+                await addressStore.remember(address)
                 let matched: MatchedPlan
                 do {
                     // Planned again on the camera's own range, so a speed it lacks never shoots one exposure twice.
@@ -82,6 +82,7 @@ enum RunCommand {
                 if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) {
                     check.blockers.append(bulb)
                 }
+                check.blockers = check.blockers(shooting: plan)
                 let substitutions = matched.substitutions
                 var summary = summaryLines(
                     plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
