@@ -48,7 +48,9 @@ let package = Package(
         // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
         .target(
             name: "LegacyCameraSimulator",
-            dependencies: ["CameraRemoteAPI", "CameraSimulator", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            dependencies: [
+                "CameraRemoteAPI", "CameraSimulator", "PTPIP", "Exposure", "ImageMetadata", "Timing", "Posix"
+            ],
             swiftSettings: strict),
         .executableTarget(name: "legacy-simulator", dependencies: ["LegacyCameraSimulator"], swiftSettings: strict),
         // A legacy body as a `RemoteCamera`: session, set-then-confirm, release and BULB, postviews as images.
@@ -136,7 +138,7 @@ let package = Package(
             name: "HDRShootCLITests",
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "TestSupport", "ImageLuminance"
+                "TestSupport", "ImageLuminance", "LegacyCameraSimulator"
             ],
             swiftSettings: strict
         )

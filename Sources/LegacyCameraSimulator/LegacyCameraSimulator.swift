@@ -1,5 +1,7 @@
 import CameraRemoteAPI
 import CameraSimulator
+import Foundation
+import PTPIP
 import Posix
 import Synchronization
 
@@ -19,6 +21,13 @@ package final class LegacyCameraSimulator: Sendable {
     private let clock: any Clock<Duration>
     private let roundTripDelay: Duration
     private let captureLog: JSONLineWriter?
+    private let ssdp: UDPSocket?
+
+    /// The UDP port SSDP searches are answered on, when the body answers them.
+    package var ssdpPort: UInt16? { ssdp?.localAddress.port }
+
+    /// The SSDP search target the body answers (reference v2.10 p. 20).
+    package static let scalarWebAPI = "urn:schemas-sony-com:service:ScalarWebAPI:1"
 
     /// The port the server listens on.
     package var port: UInt16 { address.port }
@@ -58,6 +67,12 @@ package final class LegacyCameraSimulator: Sendable {
             captureLog = try configuration.captureLogPath.map { path throws(SimulatorError) in
                 try JSONLineWriter(path: path)
             }
+        } catch {
+            socket.close()
+            throw error
+        }
+        do {
+            ssdp = try configuration.ssdpPort.map { port in try UDPSocket.bind(host: host, port: port, clock: clock) }
         } catch {
             socket.close()
             throw error
@@ -110,6 +125,7 @@ package final class LegacyCameraSimulator: Sendable {
     /// Accepts and serves connections until `close()` or cancellation; each connection is a child task.
     package func run() async {
         await withTaskGroup(of: Void.self) { group in
+            if let ssdp { group.addTask { await self.answerSearches(on: ssdp) } }
             while let client = await accept() {
                 group.addTask { await self.serve(client) }
             }
@@ -120,12 +136,29 @@ package final class LegacyCameraSimulator: Sendable {
     /// Stops listening and closes every connection; `run()` then returns. Idempotent.
     package func close() {
         listener.close()
+        ssdp?.close()
         let open = connections.withLock { state -> [Socket] in
             state.closed = true
             defer { state.open = [:] }
             return Array(state.open.values)
         }
         for socket in open { socket.close() }
+    }
+
+    /// Answers every M-SEARCH for ScalarWebAPI (or `ssdp:all`) with the description's LOCATION, until closed.
+    private func answerSearches(on socket: UDPSocket) async {
+        while let datagram = try? await socket.receive(timeout: nil) {
+            let text = String(decoding: datagram.bytes, as: UTF8.self)
+            guard text.hasPrefix("M-SEARCH * HTTP/1.1") else { continue }
+            let target = text.split(separator: "\r\n").first { $0.uppercased().hasPrefix("ST:") }
+                .map { $0.dropFirst(3).trimmingCharacters(in: .whitespaces) }
+            guard let target, target == Self.scalarWebAPI || target == "ssdp:all" else { continue }
+            let answer =
+                "HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nEXT:\r\nLOCATION: \(descriptionURL)\r\n"
+                + "SERVER: Linux/1 UPnP/1.0 SonyImagingDevice/1.0\r\nST: \(Self.scalarWebAPI)\r\n"
+                + "USN: uuid:00000000-0000-0000-0000-000000000000::\(Self.scalarWebAPI)\r\n\r\n"
+            try? await socket.send(Array(answer.utf8), to: datagram.sender)
+        }
     }
 
     private func accept() async -> Socket? {

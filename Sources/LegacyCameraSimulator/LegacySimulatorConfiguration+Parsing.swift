@@ -14,6 +14,7 @@ extension LegacySimulatorConfiguration {
         --processing-ms MS        StillSaving after each exposure (default 100)
         --rtt MS                  added delay before each HTTP answer
         --capture-log FILE        append one JSON line per fired frame
+        --ssdp-port N             answer SSDP M-SEARCHes for ScalarWebAPI on this UDP port (unicast, on --host)
         --quirk NAME[:ARG],...    no-rec-mode, set-delay:MS, set-fails:N, drop-at-shot:N
         --fault drop-at-frame:N   the same as --quirk drop-at-shot:N
         --no-rec-mode             the same as --quirk no-rec-mode
@@ -22,7 +23,7 @@ extension LegacySimulatorConfiguration {
     /// The option names that take a value (the rest are flags).
     package static let valueOptions: Set<String> = [
         "--host", "--port", "--mode", "--iso", "--image-size", "--exposure-cap", "--processing-ms", "--rtt",
-        "--capture-log", "--quirk", "--fault"
+        "--capture-log", "--quirk", "--fault", "--ssdp-port"
     ]
 
     /// Reads options like `--port 8080 --quirk set-fails:3` into a configuration (defaults: port 8080, the
@@ -79,6 +80,12 @@ extension LegacySimulatorConfiguration {
                 configuration.roundTripDelay = .milliseconds(try integer(option, try next()))
             case "--capture-log":
                 configuration.captureLogPath = try next()
+            case "--ssdp-port":
+                let text = try next()
+                guard let port = UInt16(text) else {
+                    throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
+                }
+                configuration.ssdpPort = port
             case "--quirk":
                 for spec in try next().split(separator: ",") { try configuration.apply(quirk: String(spec)) }
             case "--fault":

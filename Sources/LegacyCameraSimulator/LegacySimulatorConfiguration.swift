@@ -46,6 +46,9 @@ package struct LegacySimulatorConfiguration: Sendable, Equatable {
     package var roundTripDelay: Duration = .zero
     /// File to append one JSON line per fired frame to (`LegacyCaptureRecord`).
     package var captureLogPath: String?
+    /// The UDP port SSDP M-SEARCHes for `urn:schemas-sony-com:service:ScalarWebAPI:1` are answered on (on `host`,
+    /// unicast only; 0 lets the kernel choose); nil: no SSDP.
+    package var ssdpPort: UInt16?
 
     /// The defaults: an ILCE-6000 in M needing startRecMode, sets applying late, no failures, no drop.
     package init() {}

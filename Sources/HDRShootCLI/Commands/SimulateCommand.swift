@@ -44,13 +44,14 @@ enum SimulateCommand {
             "quirk", "<name[:arg][,...]>",
             "A field behaviour of real bodies (repeatable), e.g. idle-drop:10 (listed above).", nil
         ),
-        ("iso", "<AUTO|100|...>", "With --api: the ISO setting (BULB is refused with Auto ISO).", nil)
+        ("iso", "<AUTO|100|...>", "With --api: the ISO setting (BULB is refused with Auto ISO).", nil),
+        ("ssdp-port", "<n>", "With --api: answer SSDP searches for ScalarWebAPI on this UDP port (unicast).", nil)
     ]
 
     /// The options a simulated legacy body (`--api`) takes; the others are PTP/IP's only.
     private static let apiOptions: Set<String> = [
         "host", "port", "mode", "image-size", "exposure-cap", "processing-ms", "rtt", "capture-log", "quirk", "fault",
-        "iso"
+        "iso", "ssdp-port"
     ]
 
     /// The command's declaration.
@@ -118,8 +119,8 @@ enum SimulateCommand {
             for value in arguments.strings(option.name) { raw += ["--\(option.name)", value] }
         }
         if arguments.flag("api") { return try await runRemoteAPI(arguments, context) }
-        if !arguments.strings("iso").isEmpty {
-            throw UsageError("--iso is an option of the simulated legacy body; add --api", command: spec.name)
+        for option in ["iso", "ssdp-port"] where !arguments.strings(option).isEmpty {
+            throw UsageError("--\(option) is an option of the simulated legacy body; add --api", command: spec.name)
         }
         let configuration: SimulatorConfiguration
         do {
