@@ -170,7 +170,8 @@ enum ProtocolProbe {
     /// Probes `host` (a numeric address; a name is left to PTP/IP's own connect); nil when nothing answered (the
     /// caller then connects over PTP/IP with its retries, as before, so a camera still waking up is waited for).
     static func find(
-        host: String, ptpipPort: UInt16, timeout: Duration = .seconds(3), clock: any Clock<Duration> = ContinuousClock()
+        host: String, ptpipPort: UInt16, remoteAPIPorts: [UInt16] = Self.remoteAPIPorts,
+        timeout: Duration = .seconds(3), clock: any Clock<Duration> = ContinuousClock()
     ) async -> Found? {
         guard let ptpip = SocketAddress(numericHost: host, port: ptpipPort) else { return nil }
         let shown = host.contains(":") ? "[\(host)]" : host
