@@ -54,11 +54,12 @@ struct DiscoverCommandTests {
         configuration.ssdpPort = 0
         let peer = try LoopbackCameraPeer()
         defer { peer.stop() }
-        // No PTP/IP at the body (a port that refuses): only its Camera Remote API answers.
+        // No PTP/IP at the body (a port that refuses): only its Camera Remote API answers. Its SSDP responder runs
+        // in this (busy) test process, so the search window is a generous one.
         let (result, text) = try await LegacyCameraSimulator.withRunning(configuration: configuration) { simulator in
             let ssdp = try #require(simulator.ssdpPort)
             let common = [
-                "--ssdp-target", "127.0.0.1:\(ssdp)", "--ptpip-port", "\(peer.refusingPort)", "--timeout", "800ms"
+                "--ssdp-target", "127.0.0.1:\(ssdp)", "--ptpip-port", "\(peer.refusingPort)", "--timeout", "3s"
             ]
             return (try await Self.runDiscover(common + ["--json"]), try await Self.runDiscover(common))
         }
