@@ -52,16 +52,24 @@ let package = Package(
         // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
         .target(
             name: "LegacyCameraSimulator",
-            dependencies: ["CameraRemoteAPI", "CameraSimulator", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            dependencies: [
+                "CameraRemoteAPI", "CameraSimulator", "PTPIP", "Exposure", "ImageMetadata", "Timing", "Posix"
+            ],
             swiftSettings: strict),
         .executableTarget(name: "legacy-simulator", dependencies: ["LegacyCameraSimulator"], swiftSettings: strict),
+        // A legacy body as a `RemoteCamera`: session, set-then-confirm, release and BULB, postviews as images.
+        .target(
+            name: "LegacyCamera",
+            dependencies: ["CameraRemoteAPI", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            swiftSettings: strict),
 
         // Front end.
         .target(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "Posix", "ImageLuminance", "SessionLog"
+                "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera", "LegacyCameraSimulator",
+                "Timing"
             ],
             swiftSettings: strict
         ),
@@ -123,6 +131,12 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
+            name: "LegacyCameraTests",
+            dependencies: [
+                "LegacyCamera", "LegacyCameraSimulator", "CameraRemoteAPI", "Shooting", "Exposure", "TestSupport"
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "LegacyCameraSimulatorTests",
             dependencies: ["LegacyCameraSimulator", "CameraRemoteAPI", "Posix"], swiftSettings: strict),
         .testTarget(
@@ -132,7 +146,7 @@ let package = Package(
             name: "HDRShootCLITests",
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "TestSupport", "ImageLuminance", "SessionLog", "Posix"
+                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator"
             ],
             swiftSettings: strict
         )

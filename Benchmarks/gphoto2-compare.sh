@@ -9,8 +9,8 @@
 # did not complete is reported as FAILED, never timed. Prints one table (medians of the runs).
 #
 # Usage: Benchmarks/gphoto2-compare.sh [--quick] [--runs N] [--in-process] [--keep]
-#   --quick       two configurations (3.00 capped, no added latency, 200 KB; 2.00 capped with 20 ms RTT),
-#                 one run each: a smoke run for CI (about 30 s plus the build)
+#   --quick       two configurations (3.00 capped, no added latency, 200 KB; 2.00 capped with 20 ms RTT) and the
+#                 legacy Camera Remote API row (20 ms RTT), one run each: a smoke run for CI (about 40 s plus the build)
 #   --runs N      runs of A and of B per configuration (default 3; the table shows medians)
 #   --in-process  time `hdrshoot-bench bracket` (SonyCamera + BracketRunner in-process) instead of `hdrshoot run`
 #   --only REGEX  run only the configurations whose name matches (e.g. --only '2.00')
@@ -252,6 +252,58 @@ for entry in "${configurations[@]}"; do
     [ "$keep" = 1 ] || rm -rf "$work/c$index"
 done
 
+# MARK: - The legacy row: hdrshoot on the Camera Remote API (gphoto2 cannot drive it, so A only)
+
+# The simulated legacy body (`simulate --api`) with 20 ms added before every HTTP answer, exposures capped at 10 ms,
+# 10 ms StillSaving and sets applying 20 ms late; hdrshoot sets, confirms, fires and downloads each postview
+# (200 KB) before the next frame. Overhead per frame = (wall - exposures held) / 15, from its capture log.
+legacy_name="legacy API capped 20ms 200KB"
+if [ -z "$only" ] || grep -Eq -- "$only" <<<"$legacy_name"; then
+    legacy_walls=(); legacy_overheads=(); legacy_rss=(); legacy_fail=""
+    for run in $(seq 1 "$runs"); do
+        dir="$work/legacy/A$run"
+        mkdir -p "$dir/images" "$dir/home"
+        echo "gphoto2-compare: [$legacy_name] A run $run" >&2
+        "$hdrshoot" simulate --api --port 0 --rtt 20 --exposure-cap 0.01 --processing-ms 10 --quirk set-delay:20 \
+            --image-size 200000 --capture-log "$dir/captures.jsonl" >"$dir/simulator.out" 2>&1 &
+        sim_pid=$!
+        for _ in $(seq 1 200); do
+            grep -qs 'listening on' "$dir/simulator.out" && break
+            sleep 0.05
+        done
+        url="$(sed -n 's/.*listening on \(http:\/\/127\.0\.0\.1:[0-9][0-9]*\).*/\1/p' "$dir/simulator.out")"
+        status=0
+        start="$(now)"
+        if [ -n "$url" ]; then
+            HOME="$dir/home" /usr/bin/time -f %M -o "$dir/rss" timeout 600 "$hdrshoot" run --confirm --camera "$url" \
+                --output "$dir/images" --state-dir "$dir/state" "${plan_args[@]}" >"$dir/tool.out" 2>&1 </dev/null \
+                || status=$?
+        else
+            status=99
+        fi
+        end="$(now)"
+        stop_simulator
+        files="$(find "$dir/images" -type f -iname '*.jpg' | wc -l)"
+        if [ "$status" -ne 0 ] || [ "$files" -ne "$frames" ]; then
+            legacy_fail="FAILED(exit-$status,$files-of-$frames-files)"
+            [ "$keep" = 1 ] || tail -5 "$dir/tool.out" >&2
+            continue
+        fi
+        wall="$(python3 -c "print($end - $start)")"
+        legacy_walls+=("$wall")
+        legacy_overheads+=("$(python3 -c "print(1000 * $(beyond_exposure "$dir" "$wall") / $frames)")")
+        legacy_rss+=("$(tail -1 "$dir/rss")")
+    done
+    if [ -z "$legacy_fail" ]; then
+        printf '%s\t%.2f\t-\t-\t-\t%.0f\t-\t-\t-\t%.1f\n' "$legacy_name" "$(median "${legacy_walls[@]}")" \
+            "$(median "${legacy_overheads[@]}")" \
+            "$(python3 -c "print(max(int(x) for x in '${legacy_rss[*]}'.split()) / 1024)")" >>"$table"
+    else
+        printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\n' "$legacy_name" "$legacy_fail" >>"$table"
+    fi
+    [ "$keep" = 1 ] || rm -rf "$work/legacy"
+fi
+
 a_label="hdrshoot run --confirm"
 [ "$in_process" = 1 ] && a_label="hdrshoot-bench bracket (in-process)"
 echo
@@ -262,6 +314,8 @@ echo "A/B beyond exposure = (A wall - exposures A's camera held) / (B wall - exp
 echo "adds to the exposures themselves; overhead/frame = (A wall - exposure held) / 15; steady = median time from one release (S1 down) to the next minus"
 echo "the exposure held (no start-up); ops/frame = all PTP operations of A (start-up and close included) / 15;"
 echo "download MB/s = image bytes / time from each GetObject request to the next request (A); RSS = A's peak."
+echo "legacy API = hdrshoot on the simulated Camera Remote API body (simulate --api --rtt 20, exposures capped at 10 ms,"
+echo "10 ms saving, sets applying 20 ms late, 200 KB postviews); gphoto2 cannot drive that API, so only A is timed."
 column -t -s $'\t' "$table"
 # A configuration whose shoot did not complete is a failure of the benchmark run, not a figure.
 if grep -q FAILED "$table"; then

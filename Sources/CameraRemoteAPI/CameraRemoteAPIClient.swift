@@ -40,6 +40,15 @@ package final class CameraRemoteAPIClient: Sendable {
     package static func connect(
         descriptionURL: String, clock: any Clock<Duration> = ContinuousClock(), timeout: Duration = .seconds(10)
     ) async throws(CameraRemoteAPIError) -> (client: CameraRemoteAPIClient, description: DeviceDescription) {
+        let description = try await fetchDescription(descriptionURL, clock: clock, timeout: timeout)
+        let client = try CameraRemoteAPIClient(endpoint: try description.cameraEndpoint(), clock: clock)
+        return (client, description)
+    }
+
+    /// Fetches and parses the device description at `descriptionURL` (the SSDP LOCATION), bounded by `timeout`.
+    package static func fetchDescription(
+        _ descriptionURL: String, clock: any Clock<Duration> = ContinuousClock(), timeout: Duration = .seconds(10)
+    ) async throws(CameraRemoteAPIError) -> DeviceDescription {
         let url = try RemoteURL(descriptionURL)
         let http = try HTTPClient(host: url.host, port: url.port, clock: clock)
         defer { http.close() }
@@ -49,9 +58,7 @@ package final class CameraRemoteAPIClient: Sendable {
         guard response.status == 200 else {
             throw .httpStatus(response.status, reason: response.reason, path: url.path)
         }
-        let description = try DeviceDescription(xml: response.body)
-        let client = try CameraRemoteAPIClient(endpoint: try description.cameraEndpoint(), clock: clock)
-        return (client, description)
+        return try DeviceDescription(xml: response.body)
     }
 
     /// Closes every connection; calls under way fail with `.cancelled`.

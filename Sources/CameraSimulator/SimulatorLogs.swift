@@ -24,12 +24,12 @@ package struct OperationRecord: Sendable, Equatable, Codable {
 }
 
 /// Appends JSON lines to a file from a dedicated serial queue, so no cooperative thread ever blocks on disk.
-final class JSONLineWriter: Sendable {
+package final class JSONLineWriter: Sendable {
     private let handle: FileHandle
     private let queue = DispatchQueue(label: "hdrshoot.simulator.log")
 
     /// Opens `path` for appending, creating it when absent.
-    init(path: String) throws(SimulatorError) {
+    package init(path: String) throws(SimulatorError) {
         if !FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 throw .unwritableLog(path: path, reason: "cannot create the file")
@@ -43,7 +43,7 @@ final class JSONLineWriter: Sendable {
     }
 
     /// Queues one record as a JSON line.
-    func append<Record: Encodable>(_ record: Record) {
+    package func append<Record: Encodable>(_ record: Record) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(record) else { return }
@@ -52,7 +52,7 @@ final class JSONLineWriter: Sendable {
     }
 
     /// Waits until every queued line is written, then closes the file (call once).
-    func close() async {
+    package func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async { [handle] in
                 try? handle.close()

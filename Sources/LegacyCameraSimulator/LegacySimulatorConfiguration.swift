@@ -2,7 +2,13 @@ import ImageMetadata
 
 /// How the simulated legacy body behaves: its model, its timings and the quirks real bodies show over the
 /// Camera Remote API, each of which a client must survive.
+///
+/// Build one in code (tests) or with `parse(arguments:)` (`hdrshoot simulate --api`, `legacy-simulator`).
 package struct LegacySimulatorConfiguration: Sendable, Equatable {
+    /// The address to listen on (loopback unless told otherwise).
+    package var host = "127.0.0.1"
+    /// The TCP port; 0 lets the kernel choose (`LegacyCameraSimulator.port` says which).
+    package var port: UInt16 = 0
     /// The model name (`friendlyName`, EXIF Model).
     package var model = "ILCE-6000"
     /// The mode dial: `Manual`, `Shutter`, `Aperture`, `Program Auto`, `Intelligent Auto`. Outside M and S the
@@ -32,6 +38,17 @@ package struct LegacySimulatorConfiguration: Sendable, Equatable {
     package var imageSize = 200_000
     /// The body's clock at start, for EXIF DateTimeOriginal.
     package var cameraClock = ExifDateTime(year: 2026, month: 1, day: 1)!
+    /// The ISO setting (`AUTO` or one of `isoLabels`); BULB is refused with Auto ISO, as bodies do.
+    package var isoSpeedRate = "AUTO"
+    /// Holds every timed exposure at most this long (tests, benchmarks); EXIF still records the label's time.
+    package var exposureCap: Duration?
+    /// Added before each HTTP answer, like a Wi-Fi round trip.
+    package var roundTripDelay: Duration = .zero
+    /// File to append one JSON line per fired frame to (`LegacyCaptureRecord`).
+    package var captureLogPath: String?
+    /// The UDP port SSDP M-SEARCHes for `urn:schemas-sony-com:service:ScalarWebAPI:1` are answered on (on `host`,
+    /// unicast only; 0 lets the kernel choose); nil: no SSDP.
+    package var ssdpPort: UInt16?
 
     /// The defaults: an ILCE-6000 in M needing startRecMode, sets applying late, no failures, no drop.
     package init() {}
@@ -45,6 +62,9 @@ package struct LegacySimulatorConfiguration: Sendable, Equatable {
         "1/320", "1/400", "1/500", "1/640", "1/800", "1/1000", "1/1250", "1/1600", "1/2000", "1/2500", "1/3200",
         "1/4000"
     ]
+
+    /// The ISO labels the body offers (`setIsoSpeedRate` takes one of them).
+    package static let isoLabels = ["AUTO", "100", "200", "400", "800", "1600", "3200", "6400"]
 
     /// The methods before startRecMode (when the body needs it).
     package static let methodsBeforeRecMode = [

@@ -156,7 +156,9 @@ import Testing
     }
 
     @Test func aBulbExposureLastsFromStartToStopAndShowsUpInTheEvents() async throws {
-        try await withLegacySimulator(plainConfiguration()) { _, client in
+        var configuration = plainConfiguration()
+        configuration.isoSpeedRate = "100"
+        try await withLegacySimulator(configuration) { _, client in
             try await client.setShutterSpeed("BULB")
             _ = try await client.getEvent(longPoll: false)
             try await client.startBulbShooting()
@@ -168,6 +170,18 @@ import Testing
             let exif = try ExifReader.read(try await client.downloadPostview(event.takePictureURLs[0]))
             let seconds = try #require(exif.exposureSeconds)
             #expect(seconds >= 0.4 && seconds < 1.5)
+        }
+    }
+
+    @Test func bulbWithAutoISOIsRefusedAsBodiesDo() async throws {
+        try await withLegacySimulator(plainConfiguration()) { _, client in
+            try await client.setShutterSpeed("BULB")
+            #expect(try await client.getIsoSpeedRate() == "AUTO")
+            await #expect(
+                throws: CameraRemoteAPIError.api(.shootingFail, message: "Shooting Fail", method: "startBulbShooting")
+            ) {
+                try await client.startBulbShooting()
+            }
         }
     }
 

@@ -43,7 +43,8 @@ struct CameraCommandTests {
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "model", "firmware", "protocolVersion", "exposureMode", "canShoot", "blockers", "saveDestination",
+                "protocol", "model", "firmware", "protocolVersion", "exposureMode", "canShoot", "blockers",
+                "saveDestination",
                 "focusMode", "currentShutterSpeed", "availableShutterSpeeds"
             ])
         #expect(object["model"] as? String == "DSC-RX100M7")

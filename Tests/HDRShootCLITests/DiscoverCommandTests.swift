@@ -1,6 +1,7 @@
 import CameraSimulator
 import Foundation
 import Glibc
+import LegacyCameraSimulator
 import Synchronization
 import TestSupport
 import Testing
@@ -46,6 +47,36 @@ struct DiscoverCommandTests {
         #expect(camera["pairingRequired"] as? Bool == false)
         #expect(camera["sshRequired"] as? Bool == false)
         #expect(camera["problems"] as? [String] == [])
+    }
+
+    @Test func anOlderBodyIsFoundByItsScalarWebAPIAnswerAndConfirmedOverTheCameraRemoteAPI() async throws {
+        var configuration = LegacySimulatorConfiguration()
+        configuration.ssdpPort = 0
+        let peer = try LoopbackCameraPeer()
+        defer { peer.stop() }
+        // No PTP/IP at the body (a port that refuses): only its Camera Remote API answers. Its SSDP responder runs
+        // in this (busy) test process, so the search window is a generous one.
+        let (result, text) = try await LegacyCameraSimulator.withRunning(configuration: configuration) { simulator in
+            let ssdp = try #require(simulator.ssdpPort)
+            let common = [
+                "--ssdp-target", "127.0.0.1:\(ssdp)", "--ptpip-port", "\(peer.refusingPort)", "--timeout", "3s"
+            ]
+            return (try await Self.runDiscover(common + ["--json"]), try await Self.runDiscover(common))
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let cameras = try #require(object["cameras"] as? [[String: Any]])
+        try #require(cameras.count == 1)
+        #expect(cameras[0]["services"] as? [String] == ["urn:schemas-sony-com:service:ScalarWebAPI:1"])
+        #expect(cameras[0]["ready"] as? Bool == false)
+        let api = try #require(cameras[0]["remoteAPI"] as? [String: Any])
+        #expect((api["address"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
+        #expect(api["ready"] as? Bool == true)
+        #expect(api["exposureMode"] as? String == "Manual")
+        #expect(api["apiVersions"] as? [String] == ["1.0", "1.1", "1.2", "1.3"])
+        #expect(text.standardOutput.contains("Camera Remote API at http://127.0.0.1:"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains(": ready (mode Manual)"))
     }
 
     @Test func aClosedPTPIPPortIsListedAsNotReadyInText() async throws {

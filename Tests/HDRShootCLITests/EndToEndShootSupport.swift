@@ -53,12 +53,43 @@ struct ShootSandbox {
         ]
         arguments += extra
         if !faults.isEmpty { arguments += ["--fault", faults.joined(separator: ",")] }
+        return try await withSimulatorProcess(arguments) { line in
+            let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
+            return try await body(port)
+        }
+    }
+
+    /// Starts `hdrshoot simulate --api` (the simulated legacy body, Camera Remote API) on a free loopback port
+    /// with fast exposures, small images and the capture log, runs `body` with its `http://127.0.0.1:PORT`, stops
+    /// it, and returns `body`'s result with the labels of every fired frame.
+    func withLegacySimulator<T>(
+        faults: [String] = [], processingMilliseconds: Int = 20, extra: [String] = [],
+        _ body: (String) async throws -> T
+    ) async throws -> (T, [String]) {
+        var arguments = [
+            "simulate", "--api", "--port", "0", "--exposure-cap", "0.02", "--processing-ms",
+            String(processingMilliseconds), "--image-size", "4000", "--capture-log", captureLog
+        ]
+        arguments += extra
+        if !faults.isEmpty { arguments += ["--fault", faults.joined(separator: ",")] }
+        return try await withSimulatorProcess(arguments) { line in
+            let url = try #require(
+                line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+            return try await body(url)
+        }
+    }
+
+    /// Runs `hdrshoot <arguments>` (a simulator) until it says "listening on", runs `body` with that line, stops
+    /// it (SIGTERM, so the capture log is flushed; SIGKILL after 10 s) and returns `body`'s result with the
+    /// labels of every fired frame.
+    private func withSimulatorProcess<T>(
+        _ arguments: [String], _ body: (String) async throws -> T
+    ) async throws -> (T, [String]) {
         let result = try await BackgroundProcess.with(
             try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: environment
         ) { simulator in
             let line = try await simulator.waitForLine { $0.contains("listening on") }
-            let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
-            let value = try await body(port)
+            let value = try await body(line)
             simulator.send(SIGTERM)
             await simulator.waitForExit(timeout: .seconds(10))
             return value

@@ -70,6 +70,23 @@ struct NetworkPauseEndToEndTests {
         #expect(holds.first?.detail == paused.object["detail"] as? String)
     }
 
+    @Test func aCameraRemoteAPIShootPausesTooAndCompletesWhenTheLinkIsBack() async throws {
+        let outage = try await Self.shootThroughOutage(monitor: true, remoteAPI: true)
+        #expect(outage.exitCode == 0, "\(outage.standardError)")
+        let events = outage.lines.compactMap { $0["event"] as? String }
+        let paused = try #require(outage.paused, "no paused line after the link went down; events: \(events)")
+        #expect(paused.latency < .seconds(1), "paused \(paused.latency) after the link went down")
+        #expect(paused.object["reason"] as? String == "network")
+        #expect(events.contains("resumed"))
+        Self.expectNoFrameFiredWhileDown(outage)
+        #expect(
+            ThreeByFive.isEveryFrameWithAtMostOneRepeat(outage.captures.map(\.label)), "\(outage.captures.map(\.label))"
+        )
+        let finished = try #require(outage.lines.last { $0["event"] as? String == "finished" })
+        #expect(finished["completed"] as? Int == 15)
+        #expect(outage.holds.filter { $0.kind == "network" }.map(\.event) == ["paused", "resumed"])
+    }
+
     @Test func resumeIsWatchedToo() async throws {
         let outage = try await Self.shootThroughOutage(monitor: true, resuming: true)
         #expect(outage.exitCode == 0, "\(outage.standardError)")
@@ -126,25 +143,31 @@ struct NetworkPauseEndToEndTests {
     /// host's link down for `outageLength` once `savedBeforeOutage` frames are saved by this process, brings
     /// it back, and collects everything. With `resuming`, a first `run` is stopped (SIGINT: after the frame
     /// in flight) once 3 frames are saved and the outage hits `hdrshoot resume`. Every child is killed by its
-    /// PID and both namespaces are deleted on every path.
-    static func shootThroughOutage(monitor: Bool, resuming: Bool = false) async throws -> Outage {
+    /// PID and both namespaces are deleted on every path. With `remoteAPI` the camera is the simulated legacy body
+    /// (`simulate --api` on port 8080, `--camera http://ADDRESS:8080`).
+    static func shootThroughOutage(
+        monitor: Bool, resuming: Bool = false, remoteAPI: Bool = false
+    ) async throws
+        -> Outage
+    {
         try await VethNamespaces.with { namespaces in
             let sandbox = try ShootSandbox()
             defer { sandbox.remove() }
             let clock = ContinuousClock()
             let (simulatorExecutable, simulatorArguments) = try namespaces.hdrshootCommand(
                 in: namespaces.cameraNamespace,
-                [
-                    "simulate", "--host", namespaces.cameraAddress, "--port", "15740", "--exposure-cap", "0.02",
-                    "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog
+                ["simulate"] + (remoteAPI ? ["--api"] : []) + [
+                    "--host", namespaces.cameraAddress, "--port", remoteAPI ? "8080" : "15740", "--exposure-cap",
+                    "0.02", "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog
                 ])
+            let camera = remoteAPI ? "http://\(namespaces.cameraAddress):8080" : namespaces.cameraAddress
             var outage = try await BackgroundProcess.with(
                 simulatorExecutable, arguments: simulatorArguments, environment: sandbox.environment
             ) { simulator in
                 _ = try await simulator.waitForLine { $0.contains("listening on") }
                 let anchor = clock.now // the simulator's capture times count from (just before) this instant
                 let runCommand =
-                    ["run"] + ThreeByFive.flags + ["--camera", namespaces.cameraAddress, "--confirm", "--json"]
+                    ["run"] + ThreeByFive.flags + ["--camera", camera, "--confirm", "--json"]
                     + sandbox.shootArguments
                 if resuming {
                     let (executable, arguments) = try namespaces.hdrshootCommand(

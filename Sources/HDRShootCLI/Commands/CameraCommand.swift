@@ -13,15 +13,20 @@ enum CameraCommand {
         discussion: """
             Connects over Wi-Fi (PTP/IP) to the camera at --camera, or to the one used last time, and prints
             model, firmware, Sony protocol version, exposure mode (hdrshoot needs M or S), current and available
-            shutter speeds, and the save destination. The camera address is remembered for next time in
+            shutter speeds, and the save destination. An http://HOST:PORT address (or --api) uses Sony's older
+            Camera Remote API instead and shows its API version, application and available API list; a bare
+            address is tried with PTP/IP first, then with the Camera Remote API. The camera address is remembered for next time in
             $XDG_CONFIG_HOME/hdrshoot/last-camera. --camera simulator starts the built-in simulated camera.
             """,
         options: [
             .value(
-                "camera", placeholder: "<host[:port]|simulator>",
+                "camera", placeholder: "<host[:port]|http://host:port|simulator>",
                 help:
                     "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used).",
                 default: nil),
+            .flag(
+                "api",
+                help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."),
             .flag("json", help: "Print one JSON object."),
             SessionReplay.option
         ],
@@ -33,29 +38,24 @@ enum CameraCommand {
         let store = CameraAddressStore(environment: environment)
         let target: CameraTarget
         if let given = arguments.string("camera") {
-            target = try CameraTarget(parsing: given, command: spec.name)
-        } else if let remembered = store.load() {
-            target = .address(remembered)
+            target = try CameraTarget(parsing: given, command: spec.name, api: arguments.flag("api"))
+        } else if let remembered = store.loadTarget() {
+            target = remembered
         } else {
             throw UsageError(
                 "no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover'), "
                     + "or --camera simulator to try hdrshoot without a camera", command: spec.name)
         }
         let replay = try SessionReplay.fromOption(arguments, output: context.output)
-        let (info, shown) = try await target.withCamera(environment: environment, replay: replay) { camera, address in
-            do {
-                try await camera.connectRetrying()
-                let info = try await camera.info()
-                await camera.disconnect()
-                return (info, address)
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
+        let json = arguments.flag("json")
+        let output = context.output
+        let (report, shown) = try await target.withCamera(
+            environment: environment, replay: replay, say: { line in if !json { output.writeOut(line + "\n") } }
+        ) { camera, address in
+            (try await camera.report(address: address, json: json), address)
         }
-        if case .address(let address) = target { await store.save(address) }
-        context.output.writeOut(
-            arguments.flag("json") ? try CameraReport.json(info) : CameraReport.text(info, address: shown))
+        await store.remember(shown)
+        output.writeOut(report)
         return .success
     }
 
@@ -179,18 +179,39 @@ struct CameraAddressStore {
         }
     }
 
-    /// The remembered address, if any.
+    /// The remembered address, if any (a PTP/IP one: see `loadTarget()` for every kind).
     func load() -> CameraAddress? {
+        guard let text = loadText() else { return nil }
+        return CameraAddress(parsing: text)
+    }
+
+    /// The remembered camera, whichever protocol it speaks (`host:port` or `http://HOST:PORT`).
+    func loadTarget() -> CameraTarget? {
+        loadText().flatMap { CameraTarget(stored: $0) }
+    }
+
+    private func loadText() -> String? {
         guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
-        return CameraAddress(
-            parsing: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Remembers the camera a command used at `address` (as shown and journaled); a simulator is not remembered.
+    func remember(_ address: String) async {
+        guard address != CameraTarget.simulatorAddress, address != CameraTarget.apiSimulatorAddress,
+            CameraTarget(stored: address) != nil
+        else { return }
+        await save(line: address)
     }
 
     /// Remembers `address`; best effort (a read-only home only loses the convenience). The file calls block,
     /// so they run on a queue of their own, never on the cooperative pool.
     func save(_ address: CameraAddress) async {
+        await save(line: address.description)
+    }
+
+    private func save(line text: String) async {
         guard let path else { return }
-        let line = address.description + "\n"
+        let line = text + "\n"
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Self.queue.async {
                 let url = URL(fileURLWithPath: path)

@@ -1,4 +1,5 @@
 import Foundation
+import LegacyCamera
 import PTPIP
 import Posix
 import SonyCamera
@@ -62,19 +63,64 @@ enum DiscoverCommand {
             // Explicit targets replace the whole real-network search, the access-point fallback included.
             configuration.hostAddresses = []
         }
-        let cameras: [DiscoveredCamera]
+        var cameras: [DiscoveredCamera]
         do {
             cameras = try await CameraDiscovery(configuration: configuration).run()
         } catch {
             throw DiscoverCommandError.searchFailed(reason: "\(error)")
         }
-        let ready = cameras.filter(\.isReady)
-        if ready.count == 1, let address = CameraAddress(parsing: ready[0].address) {
-            await CameraAddressStore(environment: environment).save(address)
+        var remoteAPI: [String: RemoteAPIReadiness] = [:]
+        for camera in cameras {
+            guard let url = camera.remoteAPIURL else { continue }
+            remoteAPI[camera.host] = await RemoteAPIReadiness.confirm(url)
         }
+        // One address per camera: PTP/IP when it is ready there, else the Camera Remote API when it is.
+        let ready = cameras.compactMap { camera -> String? in
+            if camera.isReady { return camera.address }
+            return remoteAPI[camera.host].flatMap { $0.isReady ? $0.address : nil }
+        }
+        if ready.count == 1 { await CameraAddressStore(environment: environment).remember(ready[0]) }
         context.output.writeOut(
-            arguments.flag("json") ? try json(cameras) : text(cameras, timeout: timeout, remembered: ready.count == 1))
+            arguments.flag("json")
+                ? try json(cameras, remoteAPI: remoteAPI)
+                : text(cameras, timeout: timeout, remembered: ready.count == 1, remoteAPI: remoteAPI))
         return .success
+    }
+
+    /// What the Camera Remote API of a discovered body said: whether it can shoot, in which mode, or why not.
+    struct RemoteAPIReadiness: Sendable {
+        /// `http://HOST:PORT`.
+        var address: String
+        /// The exposure mode, when it answered.
+        var exposureMode: String?
+        /// The API versions, when it answered.
+        var apiVersions: [String] = []
+        /// What stops a shoot (or why it could not be reached); empty when ready.
+        var problems: [String]
+
+        /// Whether a session opened and nothing blocks a shoot.
+        var isReady: Bool { problems.isEmpty }
+
+        /// Opens a session to the API at `url` (its ActionList_URL), reads what blocks a shoot, and closes it.
+        static func confirm(_ url: String) async -> RemoteAPIReadiness {
+            guard var configuration = try? LegacySonyCameraConfiguration(url: url) else {
+                return RemoteAPIReadiness(address: url, problems: ["the description names an unusable API address"])
+            }
+            configuration.callTimeout = .seconds(3)
+            configuration.recModeTimeout = .seconds(5)
+            let camera = LegacySonyCamera(configuration: configuration)
+            do {
+                try await camera.connect()
+                let info = try await camera.info()
+                await camera.disconnect()
+                return RemoteAPIReadiness(
+                    address: configuration.address, exposureMode: info.exposureMode, apiVersions: info.apiVersions,
+                    problems: info.blockers)
+            } catch {
+                await camera.disconnect()
+                return RemoteAPIReadiness(address: configuration.address, problems: [HDRShoot.message(for: error)])
+            }
+        }
     }
 
     /// `5s`, `1500ms`, `2.5s`, `2` (seconds); between 100 ms and 60 s.
@@ -95,7 +141,10 @@ enum DiscoverCommand {
     // MARK: - Output
 
     /// One line per camera, then notes indented below it.
-    static func text(_ cameras: [DiscoveredCamera], timeout: Duration, remembered: Bool) -> String {
+    static func text(
+        _ cameras: [DiscoveredCamera], timeout: Duration, remembered: Bool,
+        remoteAPI: [String: RemoteAPIReadiness] = [:]
+    ) -> String {
         guard !cameras.isEmpty else {
             return "No Sony camera answered within \(format(timeout)). Check that the camera's 'Ctrl w/ Smartphone' "
                 + "(or 'PC Remote') is on and that this computer has joined the camera's Wi-Fi.\n"
@@ -118,6 +167,11 @@ enum DiscoverCommand {
             if let problem = camera.descriptionProblem {
                 out += "      note: \(problem)\n"
             }
+            if let api = remoteAPI[camera.host] {
+                let state = api.isReady ? "ready (mode \(api.exposureMode ?? "?"))" : "not ready"
+                out += "      Camera Remote API at \(api.address): \(state)\n"
+                for problem in api.problems { out += "      - \(problem)\n" }
+            }
         }
         if remembered { out += "The ready camera is remembered: 'hdrshoot camera' will use it.\n" }
         return out
@@ -126,7 +180,7 @@ enum DiscoverCommand {
     /// `{"cameras": [...]}`, each with `name`, `model`, `address`, `host`, `port`, `ready`, `exposureMode`,
     /// `protocolVersion`, `problems`, `udn`, `services`, `pairingRequired`, `sshRequired`, `source`,
     /// `descriptionProblem` (unknown values are null).
-    static func json(_ cameras: [DiscoveredCamera]) throws -> String {
+    static func json(_ cameras: [DiscoveredCamera], remoteAPI: [String: RemoteAPIReadiness] = [:]) throws -> String {
         let list: [[String: Any]] = cameras.map { camera in
             var mode: Any = NSNull()
             var version: Any = NSNull()
@@ -140,7 +194,13 @@ enum DiscoverCommand {
                 "protocolVersion": version, "problems": camera.problems, "udn": camera.udn ?? NSNull(),
                 "services": camera.services, "pairingRequired": camera.digitalImaging.pairingRequired ?? NSNull(),
                 "sshRequired": camera.digitalImaging.sshRequired ?? NSNull(), "source": camera.source.rawValue,
-                "descriptionProblem": camera.descriptionProblem ?? NSNull()
+                "descriptionProblem": camera.descriptionProblem ?? NSNull(),
+                "remoteAPI": remoteAPI[camera.host].map { api -> Any in
+                    [
+                        "address": api.address, "ready": api.isReady, "exposureMode": api.exposureMode ?? NSNull(),
+                        "apiVersions": api.apiVersions, "problems": api.problems
+                    ]
+                } ?? NSNull()
             ]
         }
         let data = try JSONSerialization.data(

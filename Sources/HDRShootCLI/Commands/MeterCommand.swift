@@ -194,6 +194,12 @@ enum MeterCommand {
         }
         let outcome = try await chosen.withCamera(environment: environment, scene: scene) { camera, address in
             do {
+                guard let camera = camera as? SonyCamera else {
+                    throw ShootCommandError.blocked([
+                        "--auto and meter measure over PTP/IP; this body speaks the Camera Remote API, so give "
+                            + "--shadow and --highlight"
+                    ])
+                }
                 let check = try await CameraCheck.connect(camera, address: address, say: say)
                 let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
                 let outcome = try await AutoMetering.measure(camera, check: check, probes: probes, say: say)

@@ -1,4 +1,5 @@
 import Foundation
+import LegacyCamera
 import NetworkMonitor
 import Posix
 import Shooting
@@ -149,10 +150,16 @@ struct NetworkWatch: Sendable {
     static func start(
         forJournalAddress address: String, enabled: Bool, output: any OutputStreams
     ) async -> NetworkWatch? {
-        guard enabled, address != CameraTarget.simulatorAddress, let parsed = CameraAddress(parsing: address) else {
+        guard enabled else { return nil }
+        switch CameraTarget(stored: address) {
+        case let .address(parsed)?, let .host(parsed)?:
+            return await start(cameraHost: parsed.host, output: output)
+        case let .remoteAPI(url)?:
+            guard let configuration = try? LegacySonyCameraConfiguration(url: url) else { return nil }
+            return await start(cameraHost: configuration.host, output: output)
+        case .simulator?, .apiSimulator?, nil:
             return nil
         }
-        return await start(cameraHost: parsed.host, output: output)
     }
 
     /// The reason a monitor failed, as a person reads it.

@@ -62,10 +62,8 @@ enum ResumeCommand {
         let target: CameraTarget
         if let given = options.target {
             target = given
-        } else if journal.camera.address == CameraTarget.simulatorAddress {
-            target = .simulator
-        } else if let address = CameraAddress(parsing: journal.camera.address) {
-            target = .address(address)
+        } else if let stored = CameraTarget(stored: journal.camera.address) {
+            target = stored
         } else {
             throw UsageError(
                 "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
@@ -85,17 +83,19 @@ enum ResumeCommand {
         let output = context.output
         let environment = ProcessInfo.processInfo.environment
 
-        return try await target.withCamera(environment: environment, scene: options.scene, replay: options.replay) {
-            camera, address in
+        let say = ShootConsole.sayer(options: options, output: output)
+        return try await target.withCamera(
+            environment: environment, scene: options.scene, replay: options.replay, resuming: true, say: say
+        ) { camera, address in
             do {
-                var check = try await CameraCheck.connect(
-                    camera, address: address, say: ShootConsole.sayer(options: options, output: output))
+                var check = try await CameraCheck.connect(camera, address: address, say: say)
                 let plan = journal.plan
                 let remaining = plan.positions.filter { $0 >= start }
                 let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
                 // Bulb frames in S mode: one blocker naming them all (turn the dial to M), not "no longer offers".
                 let bulbBlocker = LongExposureText.bulbBlocker(remainingPlan, settings: check.settings)
                 if let bulbBlocker { check.blockers.append(bulbBlocker) }
+                check.blockers = check.blockers(shooting: remainingPlan)
                 for position in remaining {
                     guard let speed = plan.speed(at: position), !(speed.isBulb && bulbBlocker != nil) else { continue }
                     if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {

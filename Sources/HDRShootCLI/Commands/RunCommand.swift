@@ -53,8 +53,8 @@ enum RunCommand {
         let target: CameraTarget
         if let given = options.target {
             target = given
-        } else if let remembered = addressStore.load() {
-            target = .address(remembered)
+        } else if let remembered = addressStore.loadTarget() {
+            target = remembered
         } else {
             throw UsageError(
                 "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
@@ -72,11 +72,12 @@ enum RunCommand {
         say(planLine)
         let probes = metering?.records(relativeTo: outputDirectory) ?? []
 
-        return try await target.withCamera(environment: environment, scene: options.scene, replay: options.replay) {
-            camera, address in
+        return try await target.withCamera(
+            environment: environment, scene: options.scene, replay: options.replay, say: say
+        ) { camera, address in
             do {
                 var check = try await CameraCheck.connect(camera, address: address, say: say)
-                if case .address(let remembered) = target { await addressStore.save(remembered) }
+                await addressStore.remember(address)
                 let matched: MatchedPlan
                 do {
                     // Planned again on the camera's own range, so a speed it lacks never shoots one exposure twice.
@@ -90,6 +91,7 @@ enum RunCommand {
                 if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) {
                     check.blockers.append(bulb)
                 }
+                check.blockers = check.blockers(shooting: plan)
                 let substitutions = matched.substitutions
                 var summary = summaryLines(
                     plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
@@ -193,6 +195,12 @@ enum RunCommand {
         let say = ShootConsole.sayer(options: options, output: context.output)
         let outcome = try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
             do {
+                guard let camera = camera as? SonyCamera else {
+                    throw ShootCommandError.blocked([
+                        "--auto and meter measure over PTP/IP; this body speaks the Camera Remote API, so give "
+                            + "--shadow and --highlight"
+                    ])
+                }
                 let check = try await CameraCheck.connect(camera, address: address, say: say)
                 let probes = URL(fileURLWithPath: outputDirectory, isDirectory: true).appendingPathComponent("probes")
                 let outcome = try await AutoMetering.measure(camera, check: check, probes: probes, say: say)

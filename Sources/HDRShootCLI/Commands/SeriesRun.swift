@@ -122,7 +122,7 @@ enum SeriesRun {
         }
         let environment = ProcessInfo.processInfo.environment
         let addressStore = CameraAddressStore(environment: environment)
-        guard let target = options.target ?? addressStore.load().map({ .address($0) }) else {
+        guard let target = options.target ?? addressStore.loadTarget() else {
             throw UsageError(
                 "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
                     + "without a camera", command: arguments.command)
@@ -140,7 +140,7 @@ enum SeriesRun {
             camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
-                if case .address(let remembered) = target { await addressStore.save(remembered) }
+                await addressStore.remember(address)
                 var record = SeriesRecord(
                     every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift,
                     longest: longest,
@@ -266,7 +266,8 @@ enum SeriesRun {
             }
         }
         let environment = ProcessInfo.processInfo.environment
-        return try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
+        return try await target.withCamera(environment: environment, scene: options.scene, resuming: true) {
+            camera, address in
             do {
                 let check = try await CameraCheck.connect(camera, address: address)
                 var lines = [

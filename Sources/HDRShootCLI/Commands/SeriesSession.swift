@@ -13,7 +13,7 @@ import Synchronization
 /// written to the terminal and the journal shows progress to `hdrshoot status`.
 struct SeriesSession: Sendable {
     /// The connected camera.
-    let camera: SonyCamera
+    let camera: any CommandCamera
     /// The series journal, already in the store.
     let journal: ShootJournal
     /// Where the journal is saved.
@@ -52,7 +52,8 @@ struct SeriesSession: Sendable {
             camera: camera, schedule: record.schedule,
             configuration: .init(
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory),
-                reconnect: .standard(timeout: options.reconnectTimeout)),
+                reconnect: .standard(timeout: options.reconnectTimeout),
+                bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit),
             recorder: recorder, elapsed: record.offset(of: Date()),
             runGuard: { runner, body in
                 guard let network else { return await body() }

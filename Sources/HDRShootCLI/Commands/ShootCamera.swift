@@ -2,23 +2,44 @@ import CameraSimulator
 import Exposure
 import Foundation
 import ImageLuminance
+import LegacyCamera
+import LegacyCameraSimulator
 import Shooting
 import SonyCamera
 
-/// Which camera a shoot uses: one at an address, or the built-in simulated camera.
+/// Which camera a shoot uses: one at an address (PTP/IP, the Camera Remote API, or a bare host that is probed
+/// for both), or a built-in simulated camera.
 enum CameraTarget: Sendable, Equatable {
-    /// A camera at `host:port`.
+    /// PTP/IP at `host:port` (a port given, or an address remembered or journaled).
     case address(CameraAddress)
-    /// `--camera simulator`: a simulated Sony body started in-process on a free loopback port.
+    /// A bare host (`192.168.122.1`): PTP/IP is tried first, then the Camera Remote API, and the one found is said.
+    case host(CameraAddress)
+    /// Sony's Camera Remote API at `http://HOST:PORT` (older bodies; `:10000` for the A7 III family's own API).
+    case remoteAPI(String)
+    /// `--camera simulator`: a simulated PTP/IP body started in-process on a free loopback port.
     case simulator
+    /// `--camera simulator --api`: a simulated legacy body (Camera Remote API) started in-process.
+    case apiSimulator
 
     /// The address stored in the journal for the simulator (resume starts a new one).
     static let simulatorAddress = "simulator"
+    /// The address stored in the journal for the simulated legacy body (`--camera simulator --api`).
+    static let apiSimulatorAddress = "simulator-api"
 
-    /// Parses `--camera`: `simulator`, `HOST`, `HOST:PORT`, `[IPv6]:PORT`.
-    init(parsing text: String, command: String) throws(UsageError) {
-        if text == Self.simulatorAddress {
-            self = .simulator
+    /// Parses `--camera`: `simulator`, `simulator-api`, `http://HOST:PORT`, `HOST`, `HOST:PORT`, `[IPv6]:PORT`;
+    /// `api` (`--api`) asks for the Camera Remote API (the simulated legacy body, or port 8080 of a host).
+    init(parsing text: String, command: String, api: Bool = false) throws(UsageError) {
+        if text == Self.simulatorAddress || text == Self.apiSimulatorAddress {
+            self = api || text == Self.apiSimulatorAddress ? .apiSimulator : .simulator
+            return
+        }
+        if text.lowercased().hasPrefix("http://") || text.lowercased().hasPrefix("https://") {
+            guard (try? LegacySonyCameraConfiguration(url: text)) != nil else {
+                throw UsageError(
+                    "'\(text)' is not a Camera Remote API address; write it like http://192.168.122.1:8080",
+                    command: command)
+            }
+            self = .remoteAPI(text)
             return
         }
         // `simulater`, `Simulator`, `simulatr` would otherwise be looked up as host names.
@@ -29,22 +50,55 @@ enum CameraTarget: Sendable, Equatable {
         }
         guard let address = CameraAddress(parsing: text) else {
             throw UsageError(
-                "'\(text)' is not a camera address; write it like 192.168.122.1 or 192.168.122.1:15740, or use 'simulator'",
+                "'\(text)' is not a camera address; write it like 192.168.122.1, 192.168.122.1:15740 or "
+                    + "http://192.168.122.1:8080, or use 'simulator'",
                 command: command)
         }
-        self = .address(address)
+        if api {
+            let port = CameraAddress.hasPort(text) ? address.port : LegacySonyCameraConfiguration.defaultPort
+            self = .remoteAPI("http://\(CameraAddress(host: address.host, port: port).description)")
+        } else {
+            self = CameraAddress.hasPort(text) ? .address(address) : .host(address)
+        }
     }
 
-    /// Runs `body` with a (not yet connected) camera for this target; a simulator lives exactly as long as `body`.
+    /// The target of a remembered or journaled address (`http://...`, `simulator-api`, or PTP/IP `host:port`).
+    init?(stored text: String) {
+        if text == Self.simulatorAddress {
+            self = .simulator
+        } else if text == Self.apiSimulatorAddress {
+            self = .apiSimulator
+        } else if text.hasPrefix("http://"), (try? LegacySonyCameraConfiguration(url: text)) != nil {
+            self = .remoteAPI(text)
+        } else if let address = CameraAddress(parsing: text) {
+            self = .address(address)
+        } else {
+            return nil
+        }
+    }
+
+    /// Runs `body` with a (not yet connected) camera for this target and the address to show and journal; a
+    /// simulator lives exactly as long as `body`. A bare host is probed first (`say` hears which protocol was
+    /// found). `resuming` lets a legacy body hand over a picture an earlier run left in it.
     func withCamera<T: Sendable>(
-        environment: [String: String], scene: Scene.Name? = nil, replay: SessionReplay? = nil,
-        _ body: (SonyCamera, String) async throws -> T
+        environment: [String: String], scene: Scene.Name? = nil, replay: SessionReplay? = nil, resuming: Bool = false,
+        say: @escaping @Sendable (String) -> Void = { _ in }, _ body: (any CommandCamera, String) async throws -> T
     ) async throws -> T {
         switch self {
         case .address(let address):
             let camera = SonyCamera(
                 configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
             return try await body(camera, address.description)
+        case .host(let address):
+            let found = await ProtocolProbe.find(host: address.host, ptpipPort: address.port)
+            if let found { say(found.sentence) }
+            let resolved = found?.target ?? .address(address)
+            return try await resolved.withCamera(
+                environment: environment, scene: scene, replay: replay, resuming: resuming, say: say, body)
+        case .remoteAPI(let url):
+            var configuration = try LegacySonyCameraConfiguration(url: url)
+            try Self.adjust(&configuration, environment: environment, resuming: resuming)
+            return try await body(LegacySonyCamera(configuration: configuration), configuration.address)
         case .simulator:
             var configuration = SimulatorConfiguration()
             configuration.port = 0
@@ -63,7 +117,29 @@ enum CameraTarget: Sendable, Equatable {
                     configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
                 return try await body(camera, Self.simulatorAddress)
             }
+        case .apiSimulator:
+            var simulated = LegacySimulatorConfiguration()
+            // A faithful A6000 (real exposure times, startRecMode, sets applying late) set up for HDR: a fixed
+            // ISO, so BULB frames can be shot; small images keep the demo folder light.
+            simulated.isoSpeedRate = "100"
+            simulated.imageSize = 100_000
+            return try await LegacyCameraSimulator.withRunning(configuration: simulated) { simulator in
+                var configuration = try LegacySonyCameraConfiguration(url: simulator.descriptionURL)
+                configuration.address = Self.apiSimulatorAddress
+                try Self.adjust(&configuration, environment: environment, resuming: resuming)
+                return try await body(LegacySonyCamera(configuration: configuration), Self.apiSimulatorAddress)
+            }
         }
+    }
+
+    /// The environment's connect schedule, and whether earlier pictures are handed over.
+    private static func adjust(
+        _ configuration: inout LegacySonyCameraConfiguration, environment: [String: String], resuming: Bool
+    ) throws {
+        if let backoff = try CameraCommand.connectBackoff(environment: environment) {
+            configuration.connectBackoff = backoff
+        }
+        configuration.adoptsEarlierPictures = resuming
     }
 }
 
@@ -90,29 +166,30 @@ struct CameraCheck: Sendable {
     /// Its battery level and the shots left on its card, where it reports them.
     var media = MediaStatus()
 
-    /// Connects (with `connectRetrying`'s backoff) and reads the camera's report; errors pass through as they
+    /// What BULB frames need that the camera lacks now (a legacy body on Auto ISO), as a blocker; nil when
+    /// nothing is missing. Only plans with bulb frames are blocked by it.
+    var bulbRequirement: String? = nil
+
+    /// Connects (with the camera's connect backoff) and reads the camera's report; errors pass through as they
     /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
     /// retry with its wait (so the backoff's 17 s are never silent).
     static func connect(
-        _ camera: SonyCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }
+        _ camera: any CommandCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> CameraCheck {
         say(ConnectText.connecting(to: address))
-        try await camera.connectRetrying { retry in say(ConnectText.retry(retry)) }
-        let info = try await camera.info()
-        let settings = try await camera.availableShutterSpeeds()
-        var identity = await camera.identity
-        identity.address = address
-        if identity.model.isEmpty { identity.model = info.model }
-        say("Connected to \(identity.model.isEmpty ? "the camera" : identity.model).")
-        let offered = settings.compactMap { setting -> ShutterSpeed? in
-            if case .timed(let speed) = setting { return speed }
-            return nil
+        var check = try await camera.connectAndCheck(say: say)
+        check.identity.address = address
+        say("Connected to \(check.identity.model.isEmpty ? "the camera" : check.identity.model).")
+        if check.offered.isEmpty, check.blockers.isEmpty {
+            check.blockers.append("the camera offers no shutter speeds now")
         }
-        var blockers = info.blockers
-        if offered.isEmpty, blockers.isEmpty { blockers.append("the camera offers no shutter speeds now") }
-        return CameraCheck(
-            identity: identity, blockers: blockers, offered: offered, settings: settings,
-            longExposureNR: await camera.longExposureNR, media: await camera.mediaStatus())
+        return check
+    }
+
+    /// The blockers of a shoot of `plan`: the check's, and what its bulb frames need.
+    func blockers(shooting plan: BracketPlan) -> [String] {
+        guard !plan.bulbExposures.isEmpty, let bulbRequirement else { return blockers }
+        return blockers + [bulbRequirement]
     }
 }
 

@@ -10,9 +10,11 @@ enum ShootConsole {
     /// Options both `run` and `resume` take (after the plan options for `run`).
     static let sharedOptions: [OptionSpec] = [
         .value(
-            "camera", placeholder: "<host[:port]|simulator>",
+            "camera", placeholder: "<host[:port]|http://host:port|simulator>",
             help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."
         ),
+        .flag(
+            "api", help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."),
         .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
         .flag("json", help: "Print progress as JSON lines."),
         .value(
@@ -83,7 +85,7 @@ enum ShootConsole {
     /// Parses the shared options; `context` decides whether the process has a terminal.
     static func options(from arguments: ParsedArguments, context: CommandContext) throws -> Options {
         let target = try arguments.string("camera").map { text throws(UsageError) in
-            try CameraTarget(parsing: text, command: arguments.command)
+            try CameraTarget(parsing: text, command: arguments.command, api: arguments.flag("api"))
         }
         let timeout = try arguments.value("reconnect-timeout", default: Duration.seconds(300)) { text in
             guard let duration = parseDuration(text) else {
@@ -183,7 +185,7 @@ enum ShootConsole {
     /// Everything a shoot needs once the camera is connected and the photographer agreed.
     struct Shoot: Sendable {
         /// The connected camera.
-        var camera: SonyCamera
+        var camera: any CommandCamera
         /// The shoot's journal, already in the store (a new one for `run`, the loaded one for `resume`).
         var journal: ShootJournal
         /// Where the journal is saved.
@@ -235,7 +237,7 @@ enum ShootConsole {
     ) async throws -> ExitCode {
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
-        let downloads = try await prepareTransfer(shoot.camera, choice: options.transfer, output: output)
+        let downloads = try await shoot.camera.prepareTransfer(choice: options.transfer, output: output)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
         let noiseReduction: TimeLeftEstimator.NoiseReduction =
@@ -257,7 +259,8 @@ enum ShootConsole {
                 camera: shoot.camera, plan: plan,
                 configuration: .init(
                     outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout),
-                    bufferLimit: options.bufferLimit, downloads: downloads),
+                    bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
+                    downloads: downloads),
                 recorder: recorder)
             let view = ShootProgressView(
                 style: style, output: output, plan: plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
@@ -342,39 +345,5 @@ enum ShootConsole {
         let end = ShootText.endLine(result) + "\n" + folder
         if options.json { output.writeError(end) } else { output.writeOut(end) }
         return exitCode
-    }
-}
-
-extension ShootConsole {
-    /// Reads what the camera sends over the link and sets it up for `choice`; returns whether images are
-    /// downloaded. A body that keeps its images on its card is shot without downloads (said once, with what that
-    /// means for attribution); `--transfer none` on a body that sends them is refused before anything fires.
-    static func prepareTransfer(
-        _ camera: SonyCamera, choice: TransferChoice, output: any OutputStreams
-    ) async throws
-        -> Bool
-    {
-        let settings = await camera.transferSettings()
-        if settings.destination == .camera {
-            output.writeOut(
-                "The camera saves to its card only (Still Img. Save Dest.: Camera Only): nothing is downloaded, and a "
-                    + "frame counts as shot when the camera confirms its release; which file is which frame cannot be "
-                    + "verified.\n")
-            return false
-        }
-        switch choice {
-        case .all:
-            return true
-        case .jpeg:
-            let done = try await camera.sendJPEGOnly()
-            output.writeOut(
-                done.isEmpty
-                    ? "The camera has no setting to send only its JPEGs; every file it sends is downloaded.\n"
-                    : "Only the JPEGs cross the Wi-Fi (\(done.joined(separator: ", "))); the RAW files stay on the card.\n"
-            )
-            return true
-        case .none:
-            throw ShootCommandError.transferNeedsCameraOnly
-        }
     }
 }

@@ -2,6 +2,7 @@ import CameraSimulator
 import Dispatch
 import Foundation
 import ImageLuminance
+import LegacyCameraSimulator
 import Posix
 import Synchronization
 
@@ -49,7 +50,15 @@ enum SimulateCommand {
         (
             "scene", "<name>",
             "Every image shows this scene at its exposure, and 0xD1B5 meters it (scenes and ranges above).", nil
-        )
+        ),
+        ("iso", "<AUTO|100|...>", "With --api: the ISO setting (BULB is refused with Auto ISO).", nil),
+        ("ssdp-port", "<n>", "With --api: answer SSDP searches for ScalarWebAPI on this UDP port (unicast).", nil)
+    ]
+
+    /// The options a simulated legacy body (`--api`) takes; the others are PTP/IP's only.
+    private static let apiOptions: Set<String> = [
+        "host", "port", "mode", "image-size", "exposure-cap", "processing-ms", "rtt", "capture-log", "quirk", "fault",
+        "iso", "ssdp-port"
     ]
 
     /// The command's declaration.
@@ -91,12 +100,23 @@ enum SimulateCommand {
                                       wait in the buffer or process
               busy-while-buffered     a one-image buffer: DeviceBusy to a release while a capture processes
                                       or waits
+
+            With --api it is an older body speaking Sony's Camera Remote API (JSON-RPC over HTTP, "Smart Remote
+            Control") instead, on port 8080 by default: the device description at /dd.xml, the API at
+            /sony/camera, postviews with EXIF. It needs startRecMode, applies shutter sets late, answers a second
+            getEvent long poll with 40402, offers no shutter speeds outside M and S, and refuses BULB with Auto
+            ISO. It takes --host, --port, --mode, --iso, --image-size, --exposure-cap, --processing-ms, --rtt,
+            --capture-log, --fault drop-at-frame:N and these quirks:
+              no-rec-mode             no startRecMode needed (like the A7 III family's built-in API)
+              set-delay:MS            a shutter speed set applies MS later (default 150)
+              set-fails:N             every N-th shutter speed set fails with [1, "Any"]
+              drop-at-shot:N          the N-th actTakePicture takes the picture, then closes the connection
             """ + "\n\n" + sceneTable,
         options: valueOptions.map {
             .value(
                 $0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default,
                 repeatable: $0.name == "fault" || $0.name == "quirk")
-        },
+        } + [.flag("api", help: "Simulate an older body speaking Sony's Camera Remote API (see below).")],
         run: run
     )
 
@@ -104,6 +124,10 @@ enum SimulateCommand {
         var raw: [String] = []
         for option in valueOptions where option.name != "replay-session" {
             for value in arguments.strings(option.name) { raw += ["--\(option.name)", value] }
+        }
+        if arguments.flag("api") { return try await runRemoteAPI(arguments, context) }
+        for option in ["iso", "ssdp-port"] where !arguments.strings(option).isEmpty {
+            throw UsageError("--\(option) is an option of the simulated legacy body; add --api", command: spec.name)
         }
         var configuration: SimulatorConfiguration
         do {
@@ -154,6 +178,56 @@ enum SimulateCommand {
             text += "\n  \(name)--highlight \(range.highlight.label) --shadow \(range.shadow.label)  \(scene.summary)"
         }
         return text
+    }
+
+    /// `simulate --api`: the simulated legacy body (Camera Remote API) until SIGINT or SIGTERM.
+    private static func runRemoteAPI(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
+        var raw: [String] = []
+        for option in valueOptions {
+            let values = arguments.strings(option.name)
+            guard !values.isEmpty else { continue }
+            guard apiOptions.contains(option.name) else {
+                throw UsageError(
+                    "--\(option.name) is an option of the PTP/IP simulator; the Camera Remote API body (--api) takes "
+                        + apiOptions.sorted().map { "--\($0)" }.joined(separator: ", "), command: spec.name)
+            }
+            for value in values { raw += ["--\(option.name)", value] }
+        }
+        let configuration: LegacySimulatorConfiguration
+        do {
+            configuration = try LegacySimulatorConfiguration.parse(arguments: raw)
+        } catch {
+            throw UsageError(error.cliMessage, command: spec.name)
+        }
+        let simulator: LegacyCameraSimulator
+        do {
+            simulator = try LegacyCameraSimulator(configuration: configuration)
+        } catch let error as SimulatorError {
+            throw error
+        } catch {
+            throw SimulatorError.cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+        let base = "http://\(simulator.address.description)"
+        context.output.writeOut(
+            "simulated Sony camera (Camera Remote API) listening on \(base) (API \(base)/sony/camera, description "
+                + "\(simulator.descriptionURL))\n")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await simulator.run() }
+            group.addTask { await TerminationSignal.wait() }
+            _ = await group.next()
+            simulator.close()
+            group.cancelAll()
+        }
+        await simulator.flushLogs()
+        let captures = await simulator.captures
+        var summary =
+            "simulator stopped: \(captures.count) frame(s) fired, \(await simulator.calls.count) call(s) answered\n"
+        for capture in captures {
+            summary +=
+                "  frame \(capture.frame): \(capture.label) (held \(String(format: "%.3f", capture.exposureSeconds)) s)\n"
+        }
+        context.output.writeOut(summary)
+        return .success
     }
 
     private static func configurationSummary(_ configuration: SimulatorConfiguration) -> String {

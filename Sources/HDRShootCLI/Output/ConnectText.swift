@@ -1,3 +1,5 @@
+import CameraRemoteAPI
+import LegacyCamera
 import PTPIP
 import SonyCamera
 
@@ -7,6 +9,10 @@ enum ConnectText {
     /// `Connecting to 192.168.122.1…` (the port only when it is not PTP/IP's 15740).
     static func connecting(to address: String) -> String {
         if address == CameraTarget.simulatorAddress { return "Connecting to the built-in simulated camera…" }
+        if address == CameraTarget.apiSimulatorAddress {
+            return "Connecting to the built-in simulated camera (Camera Remote API)…"
+        }
+        if address.hasPrefix("http://") { return "Connecting to \(address) (Camera Remote API)…" }
         let suffix = ":\(PTPIPClient.defaultPort)"
         let shown = address.hasSuffix(suffix) ? String(address.dropLast(suffix.count)) : address
         let host = shown.hasPrefix("[") && shown.hasSuffix("]") ? String(shown.dropFirst().dropLast()) : shown
@@ -15,12 +21,20 @@ enum ConnectText {
 
     /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
     static func retry(_ retry: SonyCamera.ConnectRetry) -> String {
-        "\(failure(retry.error)); trying again in \(ShootText.duration(retry.delay)) "
-            + "(attempt \(retry.failedAttempt + 1) of \(retry.maximumAttempts))"
+        Self.retry(failure: retry.error, delay: retry.delay, attempt: retry.failedAttempt, of: retry.maximumAttempts)
+    }
+
+    /// The same line for any camera's failed attempt `attempt` of `maximum`.
+    static func retry(failure error: any Error, delay: Duration, attempt: Int, of maximum: Int) -> String {
+        "\(failure(error)); trying again in \(ShootText.duration(delay)) (attempt \(attempt + 1) of \(maximum))"
     }
 
     /// A failed connection attempt in a few words: `no answer (connection refused)`, `the camera is busy`.
     static func failure(_ error: any Error) -> String {
+        if let cause = remoteAPICause(error) {
+            return ["connection refused", "timed out", "the camera closed the connection"].contains(cause)
+                ? "no answer (\(cause))" : cause
+        }
         guard let ptp = innermost(error) else { return HDRShoot.message(for: error) }
         switch ptp {
         case .connectionRefused, .timedOut, .peerClosed, .connectionReset: return "no answer (\(cause(error)))"
@@ -30,6 +44,7 @@ enum ConnectText {
 
     /// Why a connection failed, without the wrappers' advice: `connection refused`, `timed out`.
     static func cause(_ error: any Error) -> String {
+        if let cause = remoteAPICause(error) { return cause }
         guard let ptp = innermost(error) else { return HDRShoot.message(for: error) }
         switch ptp {
         case .connectionRefused: return "connection refused"
@@ -41,6 +56,25 @@ enum ConnectText {
         case let .nameResolutionFailed(host, _): return "cannot resolve '\(host)'"
         case let .initFailed(reason): return "the camera refused the session (\(reason))"
         default: return ptp.description
+        }
+    }
+
+    /// A Camera Remote API failure in a few words, if that is what `error` is.
+    private static func remoteAPICause(_ error: any Error) -> String? {
+        let api: CameraRemoteAPIError
+        switch error {
+        case let direct as CameraRemoteAPIError: api = direct
+        case let LegacySonyCameraError.connectFailed(_, _, last): api = last
+        case let LegacySonyCameraError.connectionLost(_, underlying): api = underlying
+        case let LegacySonyCameraError.unreachable(_, underlying): api = underlying
+        default: return nil
+        }
+        switch api {
+        case .connectionRefused: return "connection refused"
+        case .timedOut: return "timed out"
+        case .connectionLost: return "the camera closed the connection"
+        case .unreachable: return "no route to the camera"
+        default: return api.description
         }
     }
 

@@ -253,6 +253,10 @@ package struct CameraDiscovery: Sendable {
             camera.udn = description.udn
             camera.friendlyName = description.friendlyName.isEmpty ? nil : description.friendlyName
             camera.digitalImaging = description.digitalImaging
+            // The Camera Remote API of an older body: never followed to another machine either.
+            if let api = description.scalarWebAPICameraURL, let apiURL = HTTPURL(api), apiURL.host == camera.host {
+                camera.remoteAPIURL = api
+            }
             if !description.modelName.isEmpty, description.modelName != "SonyImagingDevice" {
                 camera.model = description.modelName
             }

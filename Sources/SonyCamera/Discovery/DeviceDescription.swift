@@ -20,6 +20,9 @@ package struct DeviceDescription: Sendable, Hashable {
     package var scalarWebAPIServices: [String]
     /// Pairing and SSH flags, for bodies that put the DigitalImaging fields into the device description itself.
     package var digitalImaging: DigitalImagingDescription
+    /// The `X_ScalarWebAPI_ActionList_URL` of the `camera` service (`http://192.168.122.1:8080/sony`): where an
+    /// older body's Camera Remote API answers (reference v2.10 p. 20), when listed.
+    package var scalarWebAPICameraURL: String?
 
     /// Extracts the fields from the description's text; nil when it has no `<UDN>`.
     ///
@@ -36,6 +39,10 @@ package struct DeviceDescription: Sendable, Hashable {
             .flatMap { $0.isEmpty ? nil : $0 }
         scalarWebAPIServices = XMLScan.blocks("X_ScalarWebAPI_Service", in: xml[...])
             .compactMap { XMLScan.element("X_ScalarWebAPI_ServiceType", in: $0) }
+        scalarWebAPICameraURL = XMLScan.blocks("X_ScalarWebAPI_Service", in: xml[...])
+            .first { XMLScan.element("X_ScalarWebAPI_ServiceType", in: $0) == "camera" }
+            .flatMap { XMLScan.element("X_ScalarWebAPI_ActionList_URL", in: $0) }
+            .flatMap { $0.isEmpty ? nil : $0 }
         digitalImaging = DigitalImagingDescription(xml: xml)
     }
 }

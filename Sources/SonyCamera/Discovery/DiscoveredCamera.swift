@@ -31,6 +31,9 @@ package struct DiscoveredCamera: Sendable, Hashable {
     package var descriptionProblem: String?
     /// The handshake's outcome.
     package var readiness: Readiness
+    /// Where the `camera` service of Sony's older Camera Remote API answers (the description's
+    /// `X_ScalarWebAPI_ActionList_URL`, on the answering address only), when the body offers it.
+    package var remoteAPIURL: String?
 
     /// Whether a PTP/IP session could be opened and what it says about shooting.
     package enum Readiness: Sendable, Hashable {

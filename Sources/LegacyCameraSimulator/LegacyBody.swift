@@ -10,7 +10,7 @@ import Timing
 /// Time is elapsed time on the injected clock since start; a capture is a time span, so its status
 /// (IDLE -> StillCapturing -> StillSaving -> IDLE, reference p. 27) is read off the clock and needs no
 /// background task. Exposures take their real time.
-actor LegacyCamera {
+actor LegacyBody {
     /// What the server does with a call.
     enum Reply: Sendable {
         /// Answer with this JSON-RPC response.
@@ -49,19 +49,32 @@ actor LegacyCamera {
     private var longPolling = false
     private var reportedURLs: Set<String> = []
     private var lastReported: CameraEvent?
+    private var isoSpeedRate: String
+    private let captureLog: JSONLineWriter?
     /// Images by postview path (`/postview/pict1.JPG`).
     private(set) var images: [String: GeneratedImage] = [:]
     /// Every call's method name, in order (for tests and the log).
     private(set) var calls: [String] = []
 
-    init(configuration: LegacySimulatorConfiguration, clock: any Clock<Duration>, postviewBase: String) {
+    init(
+        configuration: LegacySimulatorConfiguration, clock: any Clock<Duration>, postviewBase: String,
+        captureLog: JSONLineWriter?
+    ) {
         self.configuration = configuration
         self.clock = clock
         self.stopwatch = Stopwatch(clock: clock)
         self.postviewBase = postviewBase
         self.recMode = configuration.needsStartRecMode ? .off : .on
         self.shutter = configuration.initialShutter
+        self.isoSpeedRate = configuration.isoSpeedRate
+        self.captureLog = captureLog
     }
+
+    /// Long polls answered 40402 (one was already waiting).
+    private(set) var refusedLongPolls = 0
+
+    /// Every fired frame as the capture log records it, in firing order.
+    private(set) var captures: [LegacyCaptureRecord] = []
 
     private var now: Duration { stopwatch.elapsed }
 
@@ -105,7 +118,13 @@ actor LegacyCamera {
             guard let flag = request.params.first?.bool else { throw fail(.illegalArgument, "Illegal Argument") }
             return try await getEvent(longPoll: flag).result
         case "getExposureMode": return [.string(configuration.exposureMode)]
-        case "getIsoSpeedRate": return [.string("AUTO")]
+        case "getIsoSpeedRate": return [.string(isoSpeedRate)]
+        case "setIsoSpeedRate":
+            guard let iso = request.params.first?.string, LegacySimulatorConfiguration.isoLabels.contains(iso) else {
+                throw fail(.illegalArgument, "Illegal Argument")
+            }
+            isoSpeedRate = iso
+            return [.integer(0)]
         case "getShutterSpeed": return [.string(shutter)]
         case "getAvailableShutterSpeed": return [.string(shutter), .array(candidates.map(JSONValue.string))]
         case "setShutterSpeed": return try setShutterSpeed(request.params)
@@ -188,9 +207,19 @@ actor LegacyCamera {
         event.shutterSpeed = AvailableSetting(current: shutter, candidates: candidates)
         event.exposureMode = AvailableSetting(
             current: configuration.exposureMode, candidates: ["Program Auto", "Aperture", "Shutter", "Manual"])
-        event.isoSpeedRate = AvailableSetting(current: "AUTO", candidates: ["AUTO", "100", "200", "400", "800"])
+        event.isoSpeedRate = AvailableSetting(
+            current: isoSpeedRate, candidates: LegacySimulatorConfiguration.isoLabels)
         event.postviewImageSize = AvailableSetting(current: postviewSize, candidates: ["Original", "2M"])
-        if let capture, status == .idle, !reportedURLs.contains(capture.url) { event.takePictureURLs = [capture.url] }
+        return event
+    }
+
+    /// The snapshot with the last picture: a long poll reports it once (a change), a snapshot (no long-poll
+    /// flag) whenever the body is idle after it, as "the server state at the time" (p. 239).
+    private func snapshot(longPoll: Bool) -> CameraEvent {
+        var event = snapshot()
+        if let capture, status == .idle, !longPoll || !reportedURLs.contains(capture.url) {
+            event.takePictureURLs = [capture.url]
+        }
         return event
     }
 
@@ -198,17 +227,20 @@ actor LegacyCamera {
     /// long poll while one waits answers 40402 (p. 275).
     private func getEvent(longPoll: Bool) async throws -> CameraEvent {
         if longPoll {
-            guard !longPolling else { throw fail(.alreadyPolling, "Already Running Polling Api") }
+            guard !longPolling else {
+                refusedLongPolls += 1
+                throw fail(.alreadyPolling, "Already Running Polling Api")
+            }
             longPolling = true
             defer { longPolling = false }
             let deadline = now + configuration.longPollTimeout
             // State changes are read off the clock, so a short poll of our own state finds them.
-            while snapshot() == lastReported, now < deadline {
+            while snapshot(longPoll: true) == lastReported, now < deadline {
                 try await clock.sleep(for: .milliseconds(20))
                 applyPendingSetting()
             }
         }
-        let event = snapshot()
+        let event = snapshot(longPoll: longPoll)
         lastReported = event
         reportedURLs.formUnion(event.takePictureURLs)
         return event
@@ -225,7 +257,7 @@ actor LegacyCamera {
         guard status == .idle else { throw fail(.cameraNotReady, "Camera Not Ready") }
         guard shutter != "BULB" else { throw fail(.illegalState, "Illegal State") }
         let length = exposure(of: shutter)
-        release(exposure: length, exposureTime: Self.exifTime(of: shutter))
+        release(exposure: length, exposureTime: Self.exifTime(of: shutter), label: shutter)
         if let dropAt = configuration.dropConnectionAtShot, shots == dropAt, !dropped {
             dropped = true
             throw DropConnection()
@@ -251,13 +283,19 @@ actor LegacyCamera {
         return [.array([.string(capture.url)])]
     }
 
-    private func release(exposure length: Duration, exposureTime: ExifRational) {
+    private func release(exposure requested: Duration, exposureTime: ExifRational, label: String, held: Duration? = nil)
+    {
         shots += 1
-        let started = now
+        let length = configuration.exposureCap.map { min($0, requested) } ?? requested
+        let started = now - (held ?? .zero)
         let url = "\(postviewBase)/postview/pict\(shots).JPG"
         capture = Capture(
-            frame: shots, exposureEnds: started + length, savingEnds: started + length + configuration.saveDuration,
+            frame: shots, exposureEnds: now + length, savingEnds: now + length + configuration.saveDuration,
             url: url)
+        let record = LegacyCaptureRecord(
+            frame: shots, started: started, label: label, exposure: held ?? length)
+        captures.append(record)
+        captureLog?.append(record)
         let exif = ExifFields(
             exposureTime: exposureTime,
             dateTimeOriginal: configuration.cameraClock.adding(seconds: Int(started.components.seconds)).exifString,
@@ -270,6 +308,8 @@ actor LegacyCamera {
     private func startBulb() throws -> [JSONValue] {
         guard shutter == "BULB" else { throw fail(.illegalState, "Illegal State") }
         guard status == .idle else { throw fail(.cameraNotReady, "Camera Not Ready") }
+        // Bodies refuse BULB with Auto ISO (Bloodevil/sony_camera_api#52).
+        guard !isoSpeedRate.uppercased().hasPrefix("AUTO") else { throw fail(.shootingFail, "Shooting Fail") }
         bulbStarted = now
         return [.integer(0)]
     }
@@ -281,7 +321,7 @@ actor LegacyCamera {
         let tenths = max(
             1, Int(held.components.seconds) * 10 + Int(held.components.attoseconds / 100_000_000_000_000_000))
         let time = ExifRational(numerator: UInt32(clamping: tenths), denominator: 10)
-        release(exposure: .zero, exposureTime: time)
+        release(exposure: .zero, exposureTime: time, label: "BULB", held: held)
         return [.integer(0)]
     }
 
