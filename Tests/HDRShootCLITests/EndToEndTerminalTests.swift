@@ -100,7 +100,12 @@ struct EndToEndTerminalTests {
                 let shownBeforeTheEnd = run.standardOutput
                 // Keys are no longer read: a q (and Enter, the terminal being back in line mode) stops nothing.
                 run.type("q\n")
+                // Stopped while another session asks, so it is still shooting then whatever the host's load. `script`
+                // stops itself when its child stops (job control), so both are continued afterwards.
+                kill(pid, SIGSTOP)
                 let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
+                kill(pid, SIGCONT)
+                kill(run.pid, SIGCONT)
                 let exit = await run.waitForExit(timeout: .seconds(120))
                 return (exit: exit, before: shownBeforeTheEnd, after: run.standardOutput, status: status)
             }

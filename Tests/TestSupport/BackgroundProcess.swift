@@ -67,7 +67,7 @@ package final class BackgroundProcess: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = ChildEnvironment.of(environment)
         let outPipe = Pipe()
         let errorPipe = Pipe()
         process.standardOutput = outPipe

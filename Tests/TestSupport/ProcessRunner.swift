@@ -61,7 +61,7 @@ package enum ProcessRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = ChildEnvironment.of(environment)
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let outPipe = Pipe()
         let errorPipe = Pipe()
@@ -211,5 +211,25 @@ package final class ProcessSlots: Sendable {
             return state.waiters.removeFirst()
         }
         next?.resume()
+    }
+}
+
+/// The environment a test's child process gets: `environment` (or this process's), with the state the commands
+/// keep by default (session logs, journals without `--state-dir`) in a folder of the test run's own
+/// (`$XDG_STATE_HOME` under the temporary folder) unless the test chose its own `XDG_STATE_HOME` or `HOME`, so
+/// no test writes into the real home folder.
+package enum ChildEnvironment {
+    /// The state folder the tests' children log into, unless a test sets `XDG_STATE_HOME`.
+    package static let stateHome = FileManager.default.temporaryDirectory
+        .appendingPathComponent("hdrshoot-tests-state-\(ProcessInfo.processInfo.processIdentifier)").path
+
+    /// `environment` with `XDG_STATE_HOME` pointed at `stateHome` where the test left it and `HOME` as inherited.
+    package static func of(_ environment: [String: String]?) -> [String: String] {
+        let inherited = ProcessInfo.processInfo.environment
+        var result = environment ?? inherited
+        if result["XDG_STATE_HOME"] == inherited["XDG_STATE_HOME"], result["HOME"] == inherited["HOME"] {
+            result["XDG_STATE_HOME"] = stateHome
+        }
+        return result
     }
 }

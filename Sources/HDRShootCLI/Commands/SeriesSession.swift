@@ -146,6 +146,9 @@ final class DetachableOutput: OutputStreams {
     /// Wraps `base`.
     init(_ base: any OutputStreams) { self.base = base }
 
+    /// Whether the wrapped streams are the process's own.
+    var reachesProcessStreams: Bool { base.reachesProcessStreams }
+
     /// Drops everything written from now on.
     func detach() { detached.withLock { $0 = true } }
 

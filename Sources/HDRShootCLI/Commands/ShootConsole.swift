@@ -125,7 +125,7 @@ enum ShootConsole {
         }
         let directory = try JournalStore.resolveDirectory(option: arguments.string("state-dir"))
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
-        let real = context.output is StandardStreams
+        let real = context.output.reachesProcessStreams
         let replay = try SessionReplay.fromOption(arguments, output: context.output)
         return Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),

@@ -10,6 +10,14 @@ package protocol OutputStreams: Sendable {
     func writeOut(_ text: String)
     /// Writes `text` (newlines included by the caller) to standard error.
     func writeError(_ text: String)
+    /// Whether the text ends up on the process's own standard streams (which may be a terminal), through any
+    /// wrappers; in-process runs (tests, benchmarks) never are.
+    var reachesProcessStreams: Bool { get }
+}
+
+extension OutputStreams {
+    /// Most streams are captures.
+    package var reachesProcessStreams: Bool { false }
 }
 
 /// The process's real standard output and standard error, unbuffered.
@@ -19,6 +27,9 @@ package protocol OutputStreams: Sendable {
 package struct StandardStreams: OutputStreams {
     /// Creates the writer for the process's own streams.
     package init() {}
+
+    /// These are the process's own streams.
+    package var reachesProcessStreams: Bool { true }
 
     /// Writes to the stream at once (no buffering to interleave wrongly with standard error).
     package func writeOut(_ text: String) {

@@ -150,6 +150,9 @@ final class LoggedOutput: OutputStreams {
         self.writer = writer
     }
 
+    /// Whether the wrapped streams are the process's own.
+    var reachesProcessStreams: Bool { base.reachesProcessStreams }
+
     /// Logs and writes to standard output.
     func writeOut(_ text: String) {
         base.writeOut(text)
