@@ -109,42 +109,28 @@ package actor LegacySonyCamera: RemoteCamera {
     /// `configuration.connectBackoff` (2 s, 5 s, 10 s) and tries again; an unreachable network or an answer that
     /// is not the API fails at once. `onRetry` hears of each failed attempt before the wait.
     package func connectRetrying(onRetry: @Sendable (ConnectRetry) async -> Void = { _ in }) async throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            if case .ready = state { return }
-            await tearDown()
-            do {
-                try await openSession()
-                return
-            } catch {
+        try await connectWithBackoff(
+            configuration.connectBackoff, on: clock,
+            isConnected: {
+                if case .ready = state { return true }
+                return false
+            },
+            attempt: {
                 await tearDown()
-                guard Self.isRetryableConnectFailure(error), attempt <= configuration.connectBackoff.count,
-                    !Task.isCancelled
-                else {
-                    throw Self.connectError(error, address: configuration.address, attempts: attempt)
+                do {
+                    try await openSession()
+                } catch {
+                    await tearDown()
+                    throw error
                 }
-                let delay = configuration.connectBackoff[attempt - 1]
-                await onRetry(
-                    ConnectRetry(
-                        failedAttempt: attempt, maximumAttempts: configuration.connectBackoff.count + 1, delay: delay,
-                        error: error))
-                try await clock.sleep(for: delay)
-            }
-        }
+            },
+            isRetryable: Self.isRetryableConnectFailure,
+            failure: { Self.connectError($0, address: configuration.address, attempts: $1) },
+            onRetry: onRetry)
     }
 
     /// One failed attempt of `connectRetrying` that is tried again after `delay`.
-    package struct ConnectRetry: Sendable {
-        /// The attempt that failed, from 1.
-        package var failedAttempt: Int
-        /// How many attempts `connectRetrying` makes at most.
-        package var maximumAttempts: Int
-        /// The wait before the next attempt.
-        package var delay: Duration
-        /// Why the attempt failed.
-        package var error: any Error
-    }
+    package typealias ConnectRetry = Shooting.ConnectRetry
 
     /// Stops following the body and closes the connections; pictures not downloaded stay pending (the next
     /// session fetches them). Bounded (closing cancels every call under way); never throws.

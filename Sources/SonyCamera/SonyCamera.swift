@@ -132,41 +132,28 @@ package actor SonyCamera: RemoteCamera {
     /// `onRetry` hears of each failed attempt that will be tried again, before the wait (so a front end
     /// can say "trying again in 5 s" at once).
     package func connectRetrying(onRetry: @Sendable (ConnectRetry) async -> Void = { _ in }) async throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            if case .ready = state { return }
-            await tearDown()
-            do {
-                try await startSession()
-                return
-            } catch {
+        try await connectWithBackoff(
+            configuration.connectBackoff, on: clock,
+            isConnected: {
+                if case .ready = state { return true }
+                return false
+            },
+            attempt: {
                 await tearDown()
-                let retryable = Self.isRetryableConnectFailure(error)
-                guard retryable, attempt <= configuration.connectBackoff.count, !Task.isCancelled else {
-                    throw Self.connectError(error, address: configuration.address, attempts: attempt)
+                do {
+                    try await startSession()
+                } catch {
+                    await tearDown()
+                    throw error
                 }
-                let delay = configuration.connectBackoff[attempt - 1]
-                await onRetry(
-                    ConnectRetry(
-                        failedAttempt: attempt, maximumAttempts: configuration.connectBackoff.count + 1, delay: delay,
-                        error: error))
-                try await clock.sleep(for: delay)
-            }
-        }
+            },
+            isRetryable: Self.isRetryableConnectFailure,
+            failure: { Self.connectError($0, address: configuration.address, attempts: $1) },
+            onRetry: onRetry)
     }
 
     /// One failed attempt of `connectRetrying` that is tried again after `delay`.
-    package struct ConnectRetry: Sendable {
-        /// The attempt that failed, from 1; the next one is `failedAttempt + 1`.
-        package var failedAttempt: Int
-        /// How many attempts `connectRetrying` makes at most.
-        package var maximumAttempts: Int
-        /// The wait before the next attempt.
-        package var delay: Duration
-        /// Why the attempt failed (a refused, timed-out or reset connection, or Init Fail "busy").
-        package var error: any Error
-    }
+    package typealias ConnectRetry = Shooting.ConnectRetry
 
     /// Fetches any image the last capture left in the camera (so 0xD215 reads 0; best effort, bounded by
     /// `configuration.transferTimeout`), then stops the event reader and closes the session and both
