@@ -96,6 +96,21 @@ struct AutoMeterEndToEndTests {
         #expect(fired.isEmpty)
     }
 
+    @Test func autoOnACameraRemoteAPIBodyIsRefusedBeforeAnythingFires() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let result = try await sandbox.hdrshoot(
+            ["run", "--auto", "--camera", "simulator", "--api", "--confirm"] + sandbox.shootArguments)
+        #expect(result.exitCode == 69)
+        #expect(
+            result.errorLines == [
+                "error: the camera cannot shoot now: --auto and meter measure over PTP/IP; this body speaks the "
+                    + "Camera Remote API, so give --shadow and --highlight"
+            ], "\(result.standardError)")
+        // Nothing was probed: no probes folder, no frames.
+        #expect(!FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/probes"))
+    }
+
     @Test func autoWithTypedReadingsIsOneUsageLine() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }

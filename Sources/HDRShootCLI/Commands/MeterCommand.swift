@@ -63,6 +63,33 @@ enum AutoMetering {
         var opensShadows: Bool
     }
 
+    /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
+    /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
+    /// small, and it reports no meter), before anything fires.
+    static func measure(
+        with target: CameraTarget, environment: [String: String], scene: Scene.Name?, folder: String,
+        say: @escaping @Sendable (String) -> Void
+    ) async throws -> Outcome {
+        try await target.withCamera(environment: environment, scene: scene) { camera, address in
+            do {
+                guard let camera = camera as? SonyCamera else {
+                    throw ShootCommandError.blocked([
+                        "--auto and meter measure over PTP/IP; this body speaks the Camera Remote API, so give "
+                            + "--shadow and --highlight"
+                    ])
+                }
+                let check = try await CameraCheck.connect(camera, address: address, say: say)
+                let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
+                let outcome = try await measure(camera, check: check, probes: probes, say: say)
+                await camera.disconnect()
+                return outcome
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+    }
+
     /// Meters with probes saved into `probes` (created when missing); the camera is connected and was checked.
     /// The small-JPEG transfer (0xD268, p. 491) is on for the probes where the body has it, and put back after.
     static func measure(
@@ -192,24 +219,8 @@ enum MeterCommand {
         let say: @Sendable (String) -> Void = { text in
             if json { output.writeError(text + "\n") } else { output.writeOut(text + "\n") }
         }
-        let outcome = try await chosen.withCamera(environment: environment, scene: scene) { camera, address in
-            do {
-                guard let camera = camera as? SonyCamera else {
-                    throw ShootCommandError.blocked([
-                        "--auto and meter measure over PTP/IP; this body speaks the Camera Remote API, so give "
-                            + "--shadow and --highlight"
-                    ])
-                }
-                let check = try await CameraCheck.connect(camera, address: address, say: say)
-                let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
-                let outcome = try await AutoMetering.measure(camera, check: check, probes: probes, say: say)
-                await camera.disconnect()
-                return outcome
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
-        }
+        let outcome = try await AutoMetering.measure(
+            with: chosen, environment: environment, scene: scene, folder: folder, say: say)
         if json {
             let probes = outcome.records(relativeTo: folder).map { probe -> [String: Any] in
                 [

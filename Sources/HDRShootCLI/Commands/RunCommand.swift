@@ -193,24 +193,8 @@ enum RunCommand {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
         }
         let say = ShootConsole.sayer(options: options, output: context.output)
-        let outcome = try await target.withCamera(environment: environment, scene: options.scene) { camera, address in
-            do {
-                guard let camera = camera as? SonyCamera else {
-                    throw ShootCommandError.blocked([
-                        "--auto and meter measure over PTP/IP; this body speaks the Camera Remote API, so give "
-                            + "--shadow and --highlight"
-                    ])
-                }
-                let check = try await CameraCheck.connect(camera, address: address, say: say)
-                let probes = URL(fileURLWithPath: outputDirectory, isDirectory: true).appendingPathComponent("probes")
-                let outcome = try await AutoMetering.measure(camera, check: check, probes: probes, say: say)
-                await camera.disconnect()
-                return outcome
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
-        }
+        let outcome = try await AutoMetering.measure(
+            with: target, environment: environment, scene: options.scene, folder: outputDirectory, say: say)
         say(outcome.line)
         arguments.set("shadow", to: outcome.readings.shadow.label)
         arguments.set("highlight", to: outcome.readings.highlight.label)
