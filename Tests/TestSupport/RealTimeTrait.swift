@@ -1,0 +1,39 @@
+import Testing
+
+/// Marks tests whose checks span real time across processes: the built binary against a simulator child, a
+/// kernel namespace, a real-clock "not a hang" bound. Under the parallel run (`swift test`) such tests take
+/// turns: each test case carrying the trait runs alone among the others that carry it, while the tests in
+/// virtual time go on beside it.
+///
+/// On a 2-core machine, four end-to-end tests at once are eight debug-built child processes; each then waits
+/// seconds for a core, and a check like "pauses within one second of the link going down" or "the release
+/// waits for the 2 s exposure" measures the scheduler instead of hdrshoot. Taking turns keeps what those tests
+/// measure the same as under `--no-parallel`, without loosening a bound.
+package struct RealTimeTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The turns every real-time test case of the process takes.
+    static let turns = ProcessSlots(count: 1)
+
+    /// Applies to each test of a suite, and to each of their cases.
+    package var isRecursive: Bool { true }
+
+    /// A scope for each test case (a plain test has one); none around a suite or a whole parameterized test, so
+    /// the turn is held only while one case runs and a suite's tests never wait for their own suite.
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        test.isSuite || testCase == nil ? nil : self
+    }
+
+    /// Runs `function` in this case's turn.
+    package func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        await Self.turns.acquire()
+        defer { Self.turns.release() }
+        try await function()
+    }
+}
+
+extension Trait where Self == RealTimeTrait {
+    /// The test (or every test of the suite) measures real time across processes and takes turns with the
+    /// others that do; see `RealTimeTrait`.
+    package static var realTime: Self { RealTimeTrait() }
+}
