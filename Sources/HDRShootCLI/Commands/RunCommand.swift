@@ -191,11 +191,7 @@ enum RunCommand {
         let options = try ShootConsole.options(from: arguments, context: context)
         let environment = ProcessInfo.processInfo.environment
         guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
-        else {
-            throw UsageError(
-                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
-                    + "without a camera", command: arguments.command)
-        }
+        else { throw ShootPreparation.noCamera(command: arguments.command) }
         let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)

@@ -54,12 +54,15 @@ struct ShootPreparation {
     static func target(
         given: CameraTarget?, remembered store: CameraAddressStore, command: String
     ) throws(UsageError) -> CameraTarget {
-        guard let target = given ?? store.loadTarget() else {
-            throw UsageError(
-                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
-                    + "without a camera", command: command)
-        }
+        guard let target = given ?? store.loadTarget() else { throw noCamera(command: command) }
         return target
+    }
+
+    /// The refusal of a shoot command given no camera when none is remembered.
+    static func noCamera(command: String) -> UsageError {
+        UsageError(
+            "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
+                + "without a camera", command: command)
     }
 
     /// `--camera`, else the camera `journal` was shot on; a usage error when its address is not usable.
