@@ -1,11 +1,12 @@
 import Shooting
 
-/// An error the CLI knows how to tell a person about: its line of text and its exit code.
+/// An error (or why a shoot stopped) the CLI knows how to tell a person about: its line of text and its exit code.
 ///
 /// Each layer's error type conforms in a `<LayerError>+CLI.swift` file here (its table: one `case` line per
-/// error case, so adding a case to a layer's error is one line, and the compiler asks for it). Nothing reads
-/// these but `ErrorReport`.
-package protocol CLIReportable: Error {
+/// error case, so adding a case to a layer's error is one line, and the compiler asks for it), and so does
+/// Shooting's `StopReason` (`StopReason+CLI.swift`), which is not an error. Errors reach these only through
+/// `ErrorReport`.
+package protocol CLIReportable {
     /// What went wrong, in one line a person can act on, without the `error: ` prefix.
     var cliMessage: String { get }
     /// The process exit code for this error when it ends a command.
@@ -69,18 +70,10 @@ package struct ErrorReport: Sendable, Equatable {
     /// and this run captured nothing, which is the same as failing before the first frame (69).
     package static func exitCode(for result: ShootResult) -> ExitCode {
         guard let reason = result.stopReason else { return .success }
-        switch reason {
-        case .stopRequested, .cancelled, .reconnectGaveUp:
-            return .transientFailure
-        case .recordingFailed:
-            return .failure
-        case .failed(let error):
-            switch ErrorReport(error).exitCode {
-            case .internalError: return .internalError
-            case .unavailable where result.capturedThisRun == 0: return .unavailable
-            default: return .transientFailure
-            }
+        if case .failed(let error) = reason, result.capturedThisRun == 0, ErrorReport(error).exitCode == .unavailable {
+            return .unavailable
         }
+        return reason.exitCode
     }
 }
 

@@ -1,6 +1,8 @@
 import CameraSimulator
 import Exposure
+import NetworkMonitor
 import PTPIP
+import Posix
 import SonyCamera
 import Testing
 
@@ -81,6 +83,19 @@ struct ErrorReportTests {
             says: "the camera cannot shoot now: the mode dial is on A"),
         Row(ShootCommandError.needsConfirmation, 64, says: "pass --confirm", command: "run"),
         Row(ShootCommandError.declined, 1, says: "not confirmed; nothing was shot"),
+        Row(refused, 69, says: "the camera at 127.0.0.1:1 refused the connection"),
+        Row(
+            PTPIPError.timedOut(address: "10.0.0.5:15740", during: "connect"), 69,
+            says: "the camera at 10.0.0.5:15740 did not answer in time during connect"),
+        Row(PTPIPError.unknownPacketType(99), 1, says: "unknown PTP/IP packet type 99"),
+        Row(PTPIPError.invalidState("an operation before connect"), 70, says: "invalid state"),
+        Row(
+            NetworkMonitorError.system(operation: "socket", errno: .permissionDenied), 69,
+            says: "netlink is not available here: socket failed with EACCES"),
+        Row(
+            NetworkMonitorError.interfaceNotFound("route to 192.168.122.1"), 69,
+            says: "no network interface for the route to 192.168.122.1"),
+        Row(NetworkMonitorError.eventsLost, 75, says: "netlink events were lost"),
         Row(CancellationError(), 75, says: "cancelled"),
         Row(Unlisted(), 70, says: "hdrshoot failed unexpectedly; please report this")
     ]
@@ -145,5 +160,49 @@ struct ErrorReportTests {
             completed: row.capturedThisRun, total: 15, capturedThisRun: row.capturedThisRun, resumePosition: nil,
             stopReason: row.reason)
         #expect(ErrorReport.exitCode(for: result).rawValue == row.exitCode)
+    }
+
+    /// A stopped shoot's line on standard error, as a bracket and as a series between repetitions print it.
+    struct StopLineRow: Sendable, CustomTestStringConvertible {
+        let reason: StopReason
+        let bracket: String?
+        let series: String?
+        var testDescription: String { "\(reason.kind)" }
+    }
+
+    static let stopLines: [StopLineRow] = [
+        StopLineRow(reason: .stopRequested, bracket: nil, series: nil),
+        StopLineRow(
+            reason: .cancelled, bracket: "The frame in flight was abandoned; `hdrshoot resume` shoots it again.",
+            series: nil),
+        StopLineRow(
+            reason: .reconnectGaveUp(
+                attempts: 4, lastError: SonyCameraError.connectFailed(address: "a", attempts: 1, last: refused)),
+            bracket:
+                "error: lost the camera and could not reconnect within 5 min after 4 attempts (last: connection "
+                + "refused); check that the camera is on and in 'Ctrl w/ Smartphone'; `hdrshoot resume` will continue "
+                + "once the camera is back",
+            series:
+                "error: lost the camera and could not reconnect within 5 min after 4 attempts (last: connection "
+                + "refused); check that the camera is on and in 'Ctrl w/ Smartphone'; `hdrshoot resume` will continue "
+                + "once the camera is back"),
+        StopLineRow(
+            reason: .recordingFailed(JournalError.diskFull(path: "/state/x.json")),
+            bracket:
+                "error: no space left to write the shoot journal /state/x.json; free some space, then run `hdrshoot resume`",
+            series:
+                "error: no space left to write the shoot journal /state/x.json; free some space, then run `hdrshoot resume`"
+        ),
+        StopLineRow(
+            reason: .failed(ShootingError.unsupportedMode(.aperturePriority)),
+            bracket: "error: the camera's mode dial is on A; turn it to M (manual) or S (shutter priority)",
+            series: "error: the camera's mode dial is on A; turn it to M (manual) or S (shutter priority)")
+    ]
+
+    @Test(arguments: stopLines)
+    func aStoppedShootSaysWhyInOneLineOrNotAtAll(_ row: StopLineRow) {
+        #expect(row.reason.stopLine(reconnectTimeout: .seconds(300), frameInFlight: true) == row.bracket)
+        #expect(row.reason.stopLine(reconnectTimeout: .seconds(300), frameInFlight: false) == row.series)
+        #expect(!row.reason.cliMessage.contains("\n") && !row.reason.cliMessage.isEmpty)
     }
 }

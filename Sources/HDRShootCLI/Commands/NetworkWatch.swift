@@ -48,7 +48,7 @@ struct NetworkWatch: Sendable {
         } catch {
             await monitor.stop()
             output.writeError(
-                "warning: not watching the network to the camera (\(reason(error, address: cameraAddress))); "
+                "warning: not watching the network to the camera (\(HDRShoot.message(for: error))); "
                     + "the shoot goes on without pausing when the network drops\n")
             return nil
         }
@@ -95,7 +95,7 @@ struct NetworkWatch: Sendable {
             into: runner, note: note,
             failed: {
                 warn(
-                    "warning: the network monitor stopped (\(Self.reason($0, address: cameraAddress))); the shoot goes on without it"
+                    "warning: the network monitor stopped (\(HDRShoot.message(for: $0))); the shoot goes on without it"
                 )
             })
     }
@@ -159,17 +159,6 @@ struct NetworkWatch: Sendable {
             return await start(cameraHost: configuration.host, output: output)
         case .simulator?, .apiSimulator?, nil:
             return nil
-        }
-    }
-
-    /// The reason a monitor failed, as a person reads it.
-    static func reason(_ error: any Error, address: IPAddress) -> String {
-        guard let error = error as? NetworkMonitorError else { return "\(error)" }
-        switch error {
-        case .interfaceNotFound: return "no network interface routes to \(address)"
-        case let .system(operation, errno) where operation == "socket" || operation == "bind":
-            return "netlink is not available here: \(operation) failed with \(errno.name)"
-        default: return error.description
         }
     }
 

@@ -59,16 +59,7 @@ enum ResumeCommand {
             throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
         }
         let restartingSet = arguments.flag("restart-set")
-        let target: CameraTarget
-        if let given = options.target {
-            target = given
-        } else if let stored = CameraTarget(stored: journal.camera.address) {
-            target = stored
-        } else {
-            throw UsageError(
-                "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
-                command: arguments.command)
-        }
+        let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
         if journal.series != nil {
             return try await SeriesRun.resume(
                 journal, arguments: arguments, options: options, target: target, context: context)
@@ -79,60 +70,80 @@ enum ResumeCommand {
                 "Nothing left to shoot: all \(journal.plan.totalExposures) exposures are captured.\n")
             return .success
         }
-        let start = restartingSet ? ShootPosition(set: resumePosition.set, frame: 1) : resumePosition
         let output = context.output
-        let environment = ProcessInfo.processInfo.environment
+        let stages = ResumedBracket(
+            journal: journal, resumePosition: resumePosition, restartingSet: restartingSet, notes: notes,
+            followsCamera: options.target != nil)
+        let preparation = ShootPreparation(
+            options: options, output: output, environment: ProcessInfo.processInfo.environment,
+            say: ShootConsole.sayer(options: options, output: output), resuming: true)
+        return try await preparation.prepare(stages, on: target)
+    }
 
-        let say = ShootConsole.sayer(options: options, output: output)
-        return try await target.withCamera(
-            environment: environment, scene: options.scene, replay: options.replay, resuming: true, say: say
-        ) { camera, address in
-            do {
-                var check = try await CameraCheck.connect(camera, address: address, say: say)
-                let plan = journal.plan
-                let remaining = plan.positions.filter { $0 >= start }
-                let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
-                // Bulb frames in S mode: one blocker naming them all (turn the dial to M), not "no longer offers".
-                let bulbBlocker = LongExposureText.bulbBlocker(remainingPlan, settings: check.settings)
-                if let bulbBlocker { check.blockers.append(bulbBlocker) }
-                check.blockers = check.blockers(shooting: remainingPlan)
-                for position in remaining {
-                    guard let speed = plan.speed(at: position), !(speed.isBulb && bulbBlocker != nil) else { continue }
-                    if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {
-                        check.blockers.append("the camera no longer offers \(speed.label), needed by \(position)")
-                        break
-                    }
+    /// `resume`'s stages of the preparation: what remains of the journal's plan checked against the camera; the
+    /// journal (locked by the command) follows the camera used.
+    struct ResumedBracket: ShootStages {
+        /// The journal, read under its lock.
+        let journal: ShootJournal
+        /// Its first frame not saved.
+        let resumePosition: ShootPosition
+        /// `--restart-set`.
+        let restartingSet: Bool
+        /// Notes after the summary (older unfinished shoots).
+        let notes: [String]
+        /// Whether `--camera` was given: the journal then follows the camera actually used.
+        let followsCamera: Bool
+
+        /// Where shooting starts: the first frame not saved, or its set's first frame with `--restart-set`.
+        var start: ShootPosition {
+            restartingSet ? ShootPosition(set: resumePosition.set, frame: 1) : resumePosition
+        }
+
+        /// Checks the speeds of the frames that remain (a bulb frame in S mode: one blocker naming them all).
+        func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
+            let plan = journal.plan
+            let remaining = plan.positions.filter { $0 >= start }
+            let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
+            // Bulb frames in S mode: one blocker naming them all (turn the dial to M), not "no longer offers".
+            let bulbBlocker = LongExposureText.bulbBlocker(remainingPlan, settings: check.settings)
+            if let bulbBlocker { check.blockers.append(bulbBlocker) }
+            check.blockers = check.blockers(shooting: remainingPlan)
+            for position in remaining {
+                guard let speed = plan.speed(at: position), !(speed.isBulb && bulbBlocker != nil) else { continue }
+                if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {
+                    check.blockers.append("the camera no longer offers \(speed.label), needed by \(position)")
+                    break
                 }
-                let lines =
-                    summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
-                if options.json {
-                    output.writeOut(ShootText.jsonLine(summaryJSON(journal: journal, start: start, check: check)))
-                }
-                try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
-                let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
-                let earlier = earlierManifest?.recordedSpeeds
-                var planned = earlier?.planned ?? [:]
-                if earlier == nil {
-                    // No manifest to read them from: a substitution whose used speed is unambiguous names the plan's.
-                    for substitution in journal.substitutions
-                    where journal.substitutions.filter({ $0.used == substitution.used }).count == 1 {
-                        for position in plan.positions where plan.speed(at: position) == substitution.used {
-                            planned[position] = substitution.planned
-                        }
-                    }
-                }
-                var current = journal
-                // Reconnected elsewhere: the journal follows the camera actually used (so the next resume finds it).
-                if options.target != nil { current.camera.address = check.identity.address }
-                let shoot = ShootConsole.Shoot(
-                    camera: camera, journal: current, store: options.store, start: resumePosition,
-                    restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
-                    overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])
-                return try await ShootConsole.execute(shoot, options: options, output: output)
-            } catch {
-                await camera.disconnect()
-                throw error
             }
+            let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
+            return ((), ShootSummary(lines: lines, json: summaryJSON(journal: journal, start: start, check: check)))
+        }
+
+        /// The journal (already locked) with the camera used; the earlier runs' speeds from the manifest.
+        func record(
+            _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
+        ) async throws -> (ShootConsole.Shoot, JournalLock?) {
+            let plan = journal.plan
+            let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
+            let earlier = earlierManifest?.recordedSpeeds
+            var planned = earlier?.planned ?? [:]
+            if earlier == nil {
+                // No manifest to read them from: a substitution whose used speed is unambiguous names the plan's.
+                for substitution in journal.substitutions
+                where journal.substitutions.filter({ $0.used == substitution.used }).count == 1 {
+                    for position in plan.positions where plan.speed(at: position) == substitution.used {
+                        planned[position] = substitution.planned
+                    }
+                }
+            }
+            var current = journal
+            // Reconnected elsewhere: the journal follows the camera actually used (so the next resume finds it).
+            if followsCamera { current.camera.address = check.identity.address }
+            let shoot = ShootConsole.Shoot(
+                camera: camera, journal: current, store: preparation.options.store, start: resumePosition,
+                restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
+                overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])
+            return (shoot, nil)
         }
     }
 

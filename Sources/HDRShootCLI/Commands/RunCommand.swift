@@ -50,16 +50,8 @@ enum RunCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let addressStore = CameraAddressStore(environment: environment)
-        let target: CameraTarget
-        if let given = options.target {
-            target = given
-        } else if let remembered = addressStore.loadTarget() {
-            target = remembered
-        } else {
-            throw UsageError(
-                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
-                    + "without a camera", command: arguments.command)
-        }
+        let target = try ShootPreparation.target(
+            given: options.target, remembered: addressStore, command: arguments.command)
         let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
         // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
@@ -70,88 +62,104 @@ enum RunCommand {
         let say = ShootConsole.sayer(options: options, output: output)
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
-        let probes = metering?.records(relativeTo: outputDirectory) ?? []
+        let stages = NewBracket(
+            planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering,
+            outputDirectory: outputDirectory, linkShared: arguments.flag("link-shared"))
+        let preparation = ShootPreparation(
+            options: options, output: output, environment: environment, say: say, addressStore: addressStore)
+        return try await preparation.prepare(stages, on: target)
+    }
 
-        return try await target.withCamera(
-            environment: environment, scene: options.scene, replay: options.replay, say: say
-        ) { camera, address in
+    /// `run`'s stages of the preparation: a fresh plan matched to the camera's speeds, a new output folder and
+    /// journal.
+    struct NewBracket: ShootStages {
+        /// The plan options as typed (or found by `--auto`).
+        let planOptions: PlanCommand.Options
+        /// The planner's notes on the plan as typed, kept as the plan's warnings.
+        let notes: [String]
+        /// The plan's counts line, already said before connecting (not said twice).
+        let planLine: String
+        /// `--auto`'s readings and probes.
+        let metering: AutoMetering.Outcome?
+        /// The output folder (absolute).
+        let outputDirectory: String
+        /// `--link-shared`.
+        let linkShared: Bool
+
+        /// Plans again on the camera's own range, so a speed it lacks never shoots one exposure twice.
+        func match(
+            _ check: inout CameraCheck, in preparation: ShootPreparation
+        ) throws -> ((plan: BracketPlan, matched: MatchedPlan), ShootSummary) {
+            let matched: MatchedPlan
             do {
-                var check = try await CameraCheck.connect(camera, address: address, say: say)
-                await addressStore.remember(address)
-                let matched: MatchedPlan
-                do {
-                    // Planned again on the camera's own range, so a speed it lacks never shoots one exposure twice.
-                    matched = try SpeedMatcher.plan(
-                        planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
-                        offered: check.offered, offersBulb: check.settings.contains(.bulb))
-                } catch {
-                    throw ShootCommandError.blocked([HDRShoot.message(for: error)])
-                }
-                let plan = BracketPlan(sets: matched.sets, warnings: report.notes + matched.warnings)
-                if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) {
-                    check.blockers.append(bulb)
-                }
-                check.blockers = check.blockers(shooting: plan)
-                let substitutions = matched.substitutions
-                var summary = summaryLines(
-                    plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
-                    overhead: planOptions.overhead,
-                    longExposureNR: check.longExposureNR)
-                if summary.first == planLine { summary.removeFirst() }
-                if let metering { summary.insert(metering.line, at: 0) }
-                if options.json {
-                    var object = summaryJSON(
-                        plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
-                        overhead: planOptions.overhead)
-                    if let metering {
-                        // `--auto`: the readings found, and how.
-                        var auto: [String: Any] = [
-                            "highlight": metering.result.highlight.label, "shadow": metering.result.shadow.label,
-                            "probes": metering.result.probes.count, "converged": metering.result.converged
-                        ]
-                        if let metered = metering.metered { auto["metered"] = metered.label }
-                        object["auto"] = auto
-                    }
-                    output.writeOut(ShootText.jsonLine(object))
-                }
-                try await ShootConsole.confirm(summary, blockers: check.blockers, options: options, output: output)
-
-                let madeOutput = try OutputFolder.create(outputDirectory)
-                let journal = ShootJournal(
-                    plan: plan, camera: check.identity, substitutions: substitutions, outputDirectory: outputDirectory,
-                    recipe: recipe(planOptions, linkShared: arguments.flag("link-shared")))
-                // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
-                // Nothing is recorded yet: a state folder that cannot take the journal is not a shoot to resume.
-                let lock: JournalLock
-                do throws(JournalError) {
-                    lock = try await options.store.lock(id: journal.id)
-                    try await options.store.create(journal)
-                } catch {
-                    // Nothing was shot, so no empty folder stays.
-                    if madeOutput { OutputFolder.removeIfUnused(outputDirectory) }
-                    throw ShootCommandError.cannotRecord(stateDirectory: options.store.directory.path, cause: error)
-                }
-                defer { withExtendedLifetime(lock) {} }
-                var planned: [ShootPosition: ShutterSpeed] = [:]
-                for (set, frames) in matched.sets.enumerated() {
-                    for frame in frames.indices {
-                        if let substitution = matched.substitution(set: set, frame: frame) {
-                            planned[ShootPosition(set: set + 1, frame: frame + 1)] = substitution.planned
-                        }
-                    }
-                }
-                var shoot = ShootConsole.Shoot(
-                    camera: camera, journal: journal, store: options.store, start: .start, restartingSet: false,
-                    planned: planned, actual: [:], overhead: planOptions.overhead)
-                shoot.removesUnusedOutput = madeOutput
-                shoot.probes = probes
-                shoot.offered = OfferedSpeeds(check.offered, offersBulb: check.settings.contains(.bulb))
-                shoot.longest = planOptions.longest.speed
-                return try await ShootConsole.execute(shoot, options: options, output: output)
+                matched = try SpeedMatcher.plan(
+                    planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
+                    offered: check.offered, offersBulb: check.settings.contains(.bulb))
             } catch {
-                await camera.disconnect()
-                throw error
+                throw ShootCommandError.blocked([HDRShoot.message(for: error)])
             }
+            let plan = BracketPlan(sets: matched.sets, warnings: notes + matched.warnings)
+            if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) {
+                check.blockers.append(bulb)
+            }
+            check.blockers = check.blockers(shooting: plan)
+            let substitutions = matched.substitutions
+            var lines = summaryLines(
+                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
+                overhead: planOptions.overhead, longExposureNR: check.longExposureNR)
+            if lines.first == planLine { lines.removeFirst() }
+            if let metering { lines.insert(metering.line, at: 0) }
+            var json = summaryJSON(
+                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
+                overhead: planOptions.overhead)
+            if let metering {
+                // `--auto`: the readings found, and how.
+                var auto: [String: Any] = [
+                    "highlight": metering.result.highlight.label, "shadow": metering.result.shadow.label,
+                    "probes": metering.result.probes.count, "converged": metering.result.converged
+                ]
+                if let metered = metering.metered { auto["metered"] = metered.label }
+                json["auto"] = auto
+            }
+            return ((plan, matched), ShootSummary(lines: lines, json: json))
+        }
+
+        /// Makes the output folder and the new journal, and locks it.
+        func record(
+            _ matched: (plan: BracketPlan, matched: MatchedPlan), camera: any CommandCamera, check: CameraCheck,
+            in preparation: ShootPreparation
+        ) async throws -> (ShootConsole.Shoot, JournalLock?) {
+            let store = preparation.options.store
+            let madeOutput = try OutputFolder.create(outputDirectory)
+            let journal = ShootJournal(
+                plan: matched.plan, camera: check.identity, substitutions: matched.matched.substitutions,
+                outputDirectory: outputDirectory, recipe: recipe(planOptions, linkShared: linkShared))
+            // Nothing is recorded yet: a state folder that cannot take the journal is not a shoot to resume.
+            let lock: JournalLock
+            do throws(JournalError) {
+                lock = try await store.lock(id: journal.id)
+                try await store.create(journal)
+            } catch {
+                // Nothing was shot, so no empty folder stays.
+                if madeOutput { OutputFolder.removeIfUnused(outputDirectory) }
+                throw ShootCommandError.cannotRecord(stateDirectory: store.directory.path, cause: error)
+            }
+            var planned: [ShootPosition: ShutterSpeed] = [:]
+            for (set, frames) in matched.matched.sets.enumerated() {
+                for frame in frames.indices {
+                    if let substitution = matched.matched.substitution(set: set, frame: frame) {
+                        planned[ShootPosition(set: set + 1, frame: frame + 1)] = substitution.planned
+                    }
+                }
+            }
+            var shoot = ShootConsole.Shoot(
+                camera: camera, journal: journal, store: store, start: .start, restartingSet: false,
+                planned: planned, actual: [:], overhead: planOptions.overhead)
+            shoot.removesUnusedOutput = madeOutput
+            shoot.probes = metering?.records(relativeTo: outputDirectory) ?? []
+            shoot.offered = OfferedSpeeds(check.offered, offersBulb: check.settings.contains(.bulb))
+            shoot.longest = planOptions.longest.speed
+            return (shoot, lock)
         }
     }
 
@@ -183,11 +191,7 @@ enum RunCommand {
         let options = try ShootConsole.options(from: arguments, context: context)
         let environment = ProcessInfo.processInfo.environment
         guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
-        else {
-            throw UsageError(
-                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
-                    + "without a camera", command: arguments.command)
-        }
+        else { throw ShootPreparation.noCamera(command: arguments.command) }
         let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)

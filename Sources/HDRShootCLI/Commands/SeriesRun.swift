@@ -122,11 +122,8 @@ enum SeriesRun {
         }
         let environment = ProcessInfo.processInfo.environment
         let addressStore = CameraAddressStore(environment: environment)
-        guard let target = options.target ?? addressStore.loadTarget() else {
-            throw UsageError(
-                "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
-                    + "without a camera", command: arguments.command)
-        }
+        let target = try ShootPreparation.target(
+            given: options.target, remembered: addressStore, command: arguments.command)
         let root = RunCommand.absolutePath(arguments.string("output") ?? RunCommand.defaultOutputName(at: Date()))
         let planner = planOptions.planner
         let base = SeriesRecord.Base(
@@ -134,50 +131,85 @@ enum SeriesRun {
             spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order)
         // `--longest` (when the plan options have it) caps a shifted plan; the scale's longest speed otherwise.
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
-        let output = context.output
+        let stages = NewSeries(
+            settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
+            warnings: report.warnings)
+        // A series says nothing before its summary (no "Connecting to …").
+        let preparation = ShootPreparation(
+            options: options, output: context.output, environment: environment, say: nil, addressStore: addressStore)
+        return try await preparation.prepare(stages, on: target)
+    }
 
-        return try await target.withCamera(environment: environment, scene: options.scene, replay: options.replay) {
-            camera, address in
+    /// What a series' journal step hands to its shoot: the session and where its schedule starts.
+    struct Launch {
+        /// The series, with its camera and journal.
+        var session: SeriesSession
+        /// The repetition to start with.
+        var start: RepetitionSchedule.Start
+        /// Repetitions skipped (`--skip-missed`).
+        var skipping: [Int] = []
+        /// The interrupted repetition's frame to continue from, and `--restart-set`.
+        var continuing: (position: ShootPosition, restartingSet: Bool)? = nil
+    }
+
+    /// A new series' stages of the preparation: the first repetition's plan matched to the camera, then the
+    /// output root and the journal, whose schedule counts from the moment the photographer said yes.
+    struct NewSeries: ShootStages {
+        /// `--every`, the end, `--shift`.
+        let settings: Settings
+        /// The base bracket.
+        let base: SeriesRecord.Base
+        /// `--longest`, when given.
+        let longest: ShutterSpeed?
+        /// The output root (one folder per repetition below it).
+        let root: String
+        /// Seconds per frame for the estimates.
+        let overhead: Double
+        /// Warnings of the base plan.
+        let warnings: [String]
+
+        /// The series record and its first repetition's plan on the camera's speeds.
+        func match(
+            _ check: inout CameraCheck, in preparation: ShootPreparation
+        ) throws -> ((record: SeriesRecord, first: SeriesJournalRecorder.Prepared), ShootSummary) {
+            let record = SeriesRecord(
+                every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift, longest: longest,
+                base: base, rootDirectory: root)
+            let first = try SeriesPlans.prepared(1, record: record, offered: check.offered, warnings: warnings)
+            let lines = try SeriesPlans.summaryLines(
+                record: record, check: check, overhead: overhead, offered: check.offered)
+            return ((record, first), ShootSummary(lines: lines))
+        }
+
+        /// Makes the output root and the series journal, and locks it.
+        func record(
+            _ matched: (record: SeriesRecord, first: SeriesJournalRecorder.Prepared), camera: any CommandCamera,
+            check: CameraCheck, in preparation: ShootPreparation
+        ) async throws -> (Launch, JournalLock?) {
             do {
-                let check = try await CameraCheck.connect(camera, address: address)
-                await addressStore.remember(address)
-                var record = SeriesRecord(
-                    every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift,
-                    longest: longest,
-                    base: base, rootDirectory: root)
-                let first = try SeriesPlans.prepared(
-                    1, record: record, offered: check.offered, warnings: report.warnings)
-                let lines = try SeriesPlans.summaryLines(
-                    record: record, check: check, overhead: planOptions.overhead, offered: check.offered)
-                try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
-                do {
-                    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                } catch {
-                    throw ShootCommandError.outputUnavailable(path: root, reason: error.localizedDescription)
-                }
-                // The schedule counts from the moment the photographer said yes.
-                record.firstStart = Date()
-                if case .until(let date) = record.end, date <= record.firstStart {
-                    throw ShootCommandError.blocked([
-                        "the --until time passed while waiting for the answer; nothing was shot"
-                    ])
-                }
-                var journal = ShootJournal(
-                    plan: first.plan, camera: check.identity, substitutions: first.substitutions,
-                    outputDirectory: root + "/" + SeriesRepetition.folderName(1))
-                journal.series = record
-                let lock = try await options.store.lock(id: journal.id)
-                defer { withExtendedLifetime(lock) {} }
-                try await options.store.create(journal)
-                let session = SeriesSession(
-                    camera: camera, journal: journal, store: options.store, offered: check.offered,
-                    planWarnings: report.warnings, overhead: planOptions.overhead)
-                return await session.execute(
-                    from: record.schedule.first, skipping: [], continuing: nil, options: options, output: output)
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             } catch {
-                await camera.disconnect()
-                throw error
+                throw ShootCommandError.outputUnavailable(path: root, reason: error.localizedDescription)
             }
+            var record = matched.record
+            // The schedule counts from the moment the photographer said yes.
+            record.firstStart = Date()
+            if case .until(let date) = record.end, date <= record.firstStart {
+                throw ShootCommandError.blocked([
+                    "the --until time passed while waiting for the answer; nothing was shot"
+                ])
+            }
+            var journal = ShootJournal(
+                plan: matched.first.plan, camera: check.identity, substitutions: matched.first.substitutions,
+                outputDirectory: root + "/" + SeriesRepetition.folderName(1))
+            journal.series = record
+            let store = preparation.options.store
+            let lock = try await store.lock(id: journal.id)
+            try await store.create(journal)
+            let session = SeriesSession(
+                camera: camera, journal: journal, store: store, offered: check.offered, planWarnings: warnings,
+                overhead: overhead)
+            return (Launch(session: session, start: record.schedule.first), lock)
         }
     }
 
@@ -265,30 +297,64 @@ enum SeriesRun {
                 start = late
             }
         }
-        let environment = ProcessInfo.processInfo.environment
-        return try await target.withCamera(environment: environment, scene: options.scene, resuming: true) {
-            camera, address in
-            do {
-                let check = try await CameraCheck.connect(camera, address: address)
-                var lines = [
-                    "Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."
-                ]
-                lines += notes
-                lines += try SeriesPlans.summaryLines(
-                    record: record, check: check, overhead: BracketPlan.defaultOverheadPerFrame, offered: check.offered,
-                    from: start)
-                try await ShootConsole.confirm(lines, blockers: check.blockers, options: options, output: output)
-                var current = journal
-                if options.target != nil { current.camera.address = check.identity.address }
-                let session = SeriesSession(
-                    camera: camera, journal: current, store: options.store, offered: check.offered, planWarnings: [],
-                    overhead: BracketPlan.defaultOverheadPerFrame)
-                return await session.execute(
-                    from: start, skipping: skipped, continuing: continuing, options: options, output: output)
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
+        let stages = ResumedSeries(
+            journal: journal, record: record, start: start, skipping: skipped, continuing: continuing, notes: notes,
+            followsCamera: options.target != nil)
+        let preparation = ShootPreparation(
+            options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
+            resuming: true)
+        return try await preparation.prepare(stages, on: target)
+    }
+
+    /// A resumed series' stages of the preparation: the schedule from `start` checked against the camera; the
+    /// journal (locked by the command) follows the camera used.
+    struct ResumedSeries: ShootStages {
+        /// The series journal, read under its lock.
+        let journal: ShootJournal
+        /// Its series record.
+        let record: SeriesRecord
+        /// The repetition to start with.
+        let start: RepetitionSchedule.Start
+        /// Repetitions skipped (`--skip-missed`).
+        let skipping: [Int]
+        /// The interrupted repetition's frame to continue from, and `--restart-set`.
+        let continuing: (position: ShootPosition, restartingSet: Bool)?
+        /// Notes after the first summary line (an interrupted repetition, missed start times).
+        let notes: [String]
+        /// Whether `--camera` was given: the journal then follows the camera actually used.
+        let followsCamera: Bool
+
+        /// The repetitions done, the notes, and the schedule's summary from `start`.
+        func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
+            var lines = [
+                "Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."
+            ]
+            lines += notes
+            lines += try SeriesPlans.summaryLines(
+                record: record, check: check, overhead: BracketPlan.defaultOverheadPerFrame, offered: check.offered,
+                from: start)
+            return ((), ShootSummary(lines: lines))
         }
+
+        /// The journal (already locked) with the camera used.
+        func record(
+            _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
+        ) async throws -> (Launch, JournalLock?) {
+            var current = journal
+            if followsCamera { current.camera.address = check.identity.address }
+            let session = SeriesSession(
+                camera: camera, journal: current, store: preparation.options.store, offered: check.offered,
+                planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame)
+            return (Launch(session: session, start: start, skipping: skipping, continuing: continuing), nil)
+        }
+    }
+}
+
+extension ShootStages where Recorded == SeriesRun.Launch {
+    /// A series: `SeriesSession` shoots its repetitions on the schedule.
+    func execute(_ launch: SeriesRun.Launch, in preparation: ShootPreparation) async throws -> ExitCode {
+        await launch.session.execute(
+            from: launch.start, skipping: launch.skipping, continuing: launch.continuing,
+            options: preparation.options, output: preparation.output)
     }
 }

@@ -122,10 +122,10 @@ struct SeriesSession: Sendable {
         let text: String
         var code = ExitCode.success
         if let reason = result.stopReason {
-            code = .transientFailure
-            if case .recordingFailed(let error) = reason {
-                output.writeError("error: \(HDRShoot.message(for: error))\n")
-                code = .failure
+            // Between repetitions: no frame was in flight, and the reason's table gives the line and the code.
+            code = reason.exitCode
+            if let line = reason.stopLine(reconnectTimeout: options.reconnectTimeout, frameInFlight: false) {
+                output.writeError(line + "\n")
             }
             let next = result.resumeAt.map { " before repetition \($0.number)" } ?? ""
             text = "Series stopped\(next): \(done) repetition(s) done. Run `hdrshoot resume` to continue it.\n"

@@ -319,24 +319,8 @@ enum ShootConsole {
     ) -> ExitCode {
         if options.json { output.writeOut(ShootText.jsonLine(ShootProgressView.json(.finished(result)))) }
         let exitCode = ErrorReport.exitCode(for: result)
-        if let reason = result.stopReason {
-            switch reason {
-            case .stopRequested:
-                break
-            case .cancelled:
-                output.writeError("The frame in flight was abandoned; `hdrshoot resume` shoots it again.\n")
-            case .failed(let error):
-                output.writeError("error: \(HDRShoot.message(for: error))\n")
-            case let .reconnectGaveUp(attempts, lastError):
-                // The cause alone: the connect error's own "(last: …)" and advice would nest inside this line.
-                let last = lastError.map { " (last: \(ConnectText.cause($0)))" } ?? ""
-                output.writeError(
-                    "error: lost the camera and could not reconnect within \(ShootText.duration(options.reconnectTimeout)) "
-                        + "after \(PlanReport.counted(attempts, "attempt"))\(last); check that the camera is on and in "
-                        + "'Ctrl w/ Smartphone'; `hdrshoot resume` will continue once the camera is back\n")
-            case .recordingFailed(let error):
-                output.writeError("error: \(HDRShoot.message(for: error))\n")
-            }
+        if let line = result.stopReason?.stopLine(reconnectTimeout: options.reconnectTimeout, frameInFlight: true) {
+            output.writeError(line + "\n")
         }
         // A folder removed because nothing was fired into it is not shown.
         let folder =

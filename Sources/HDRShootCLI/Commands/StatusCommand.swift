@@ -80,16 +80,7 @@ enum StatusCommand {
         switch journal.status {
         case .complete: return "complete"
         case .inProgress: return "in progress (or interrupted: hdrshoot ended without finishing)"
-        case .stopped(let kind):
-            let why =
-                switch kind {
-                case .stopRequested: "you stopped it"
-                case .cancelled: "the frame in flight was abandoned"
-                case .failed: "the camera or a frame failed"
-                case .reconnectGaveUp: "the camera could not be reconnected"
-                case .recordingFailed: "the journal could not be written"
-                }
-            return "stopped (\(why))"
+        case .stopped(let kind): return "stopped (\(kind.statusText))"
         }
     }
 

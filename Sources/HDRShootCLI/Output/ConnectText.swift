@@ -36,27 +36,14 @@ enum ConnectText {
                 ? "no answer (\(cause))" : cause
         }
         guard let ptp = innermost(error) else { return HDRShoot.message(for: error) }
-        switch ptp {
-        case .connectionRefused, .timedOut, .peerClosed, .connectionReset: return "no answer (\(cause(error)))"
-        default: return cause(error)
-        }
+        return ptp.isNoAnswer ? "no answer (\(ptp.connectCause))" : ptp.connectCause
     }
 
-    /// Why a connection failed, without the wrappers' advice: `connection refused`, `timed out`.
+    /// Why a connection failed, without the wrappers' advice: `connection refused`, `timed out` (for PTP/IP, its
+    /// table's `connectCause`).
     static func cause(_ error: any Error) -> String {
         if let cause = remoteAPICause(error) { return cause }
-        guard let ptp = innermost(error) else { return HDRShoot.message(for: error) }
-        switch ptp {
-        case .connectionRefused: return "connection refused"
-        case .timedOut: return "timed out"
-        case .peerClosed: return "the camera closed the connection"
-        case .connectionReset: return "connection reset"
-        case .hostUnreachable: return "no route to the camera"
-        case .networkUnreachable: return "the network is unreachable"
-        case let .nameResolutionFailed(host, _): return "cannot resolve '\(host)'"
-        case let .initFailed(reason): return "the camera refused the session (\(reason))"
-        default: return ptp.description
-        }
+        return innermost(error)?.connectCause ?? HDRShoot.message(for: error)
     }
 
     /// A Camera Remote API failure in a few words, if that is what `error` is.

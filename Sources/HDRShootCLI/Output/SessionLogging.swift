@@ -102,7 +102,7 @@ enum SessionLogging {
                 ("event", "finished"), ("completed", .int(result.completed)), ("total", .int(result.total)),
                 ("capturedThisRun", .int(result.capturedThisRun))
             ]
-            if let stop = result.stopReason { fields.append(("stop", .string(describe(stop)))) }
+            if let stop = result.stopReason { fields.append(("stop", .string(stop.logText))) }
             current.record("runner", fields)
         case let .cameraNote(note):
             current.record("runner", [("event", "cameraNote"), ("note", .string(note))])
@@ -110,18 +110,6 @@ enum SessionLogging {
             current.record("runner", [("event", "fileDownloaded"), ("file", .string(fileName)), ("bytes", .int(bytes))])
         case let .allFired(waiting):
             current.record("runner", [("event", "allFired"), ("waiting", .int(waiting))])
-        }
-    }
-
-    /// Why a run stopped, in words.
-    private static func describe(_ reason: StopReason) -> String {
-        switch reason {
-        case .stopRequested: "stop requested"
-        case .cancelled: "cancelled"
-        case let .failed(error): "failed: " + HDRShoot.message(for: error)
-        case let .reconnectGaveUp(attempts, error):
-            "reconnect gave up after \(attempts) attempts" + (error.map { ": " + HDRShoot.message(for: $0) } ?? "")
-        case let .recordingFailed(error): "recording failed: " + HDRShoot.message(for: error)
         }
     }
 

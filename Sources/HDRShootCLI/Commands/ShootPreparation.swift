@@ -1,0 +1,116 @@
+import Foundation
+import Shooting
+
+/// The one way a shoot command gets from a camera target to its first frame: connect and check the camera, match
+/// the shoot to it, confirm, lock and journal, execute.
+///
+/// `run`, `resume`, `run --every` and the `resume` of a series go through `prepare(_:on:)`; what differs between
+/// them (a fresh plan or a journal to continue, a single bracket or a series) is their `ShootStages`. The
+/// pipeline owns what they share: the order, the `--json` summary line before the question, and the camera
+/// disconnected when a step fails.
+struct ShootPreparation {
+    /// The shared shoot options.
+    var options: ShootConsole.Options
+    /// Where the command prints.
+    var output: any OutputStreams
+    /// The process environment (the connect backoff of the tests).
+    var environment: [String: String]
+    /// Where "Connecting to …", its retries and a probed protocol are said; nil says nothing (a series prints its
+    /// summary only).
+    var say: (@Sendable (String) -> Void)?
+    /// Whether the shoot continues a journal (a legacy body may hand over a picture an earlier run left in it).
+    var resuming = false
+    /// Where the address of a camera that answered is remembered (`run`); nil leaves it (`resume` has its journal).
+    var addressStore: CameraAddressStore?
+
+    /// Prepares and shoots `stages` on the camera of `target`; returns the shoot's exit code. A step that throws
+    /// ends the shoot with the camera disconnected (`ErrorReport` gives the error its line and code).
+    func prepare<Stages: ShootStages>(_ stages: Stages, on target: CameraTarget) async throws -> ExitCode {
+        try await target.withCamera(
+            environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
+            say: say ?? { _ in }
+        ) { camera, address in
+            do {
+                var check = try await CameraCheck.connect(camera, address: address, say: say ?? { _ in })
+                await addressStore?.remember(address)
+                let (matched, summary) = try await stages.match(&check, in: self)
+                if options.json, let json = summary.json { output.writeOut(ShootText.jsonLine(json)) }
+                try await ShootConsole.confirm(
+                    summary.lines, blockers: check.blockers, options: options, output: output)
+                let (recorded, lock) = try await stages.record(matched, camera: camera, check: check, in: self)
+                // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
+                defer { withExtendedLifetime(lock) {} }
+                return try await stages.execute(recorded, in: self)
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
+        }
+    }
+
+    // MARK: - Target
+
+    /// `--camera`, else the camera remembered from the last shoot; a usage error when there is neither.
+    static func target(
+        given: CameraTarget?, remembered store: CameraAddressStore, command: String
+    ) throws(UsageError) -> CameraTarget {
+        guard let target = given ?? store.loadTarget() else { throw noCamera(command: command) }
+        return target
+    }
+
+    /// The refusal of a shoot command given no camera when none is remembered.
+    static func noCamera(command: String) -> UsageError {
+        UsageError(
+            "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator to try hdrshoot "
+                + "without a camera", command: command)
+    }
+
+    /// `--camera`, else the camera `journal` was shot on; a usage error when its address is not usable.
+    static func target(
+        given: CameraTarget?, journal: ShootJournal, command: String
+    ) throws(UsageError) -> CameraTarget {
+        guard let target = given ?? CameraTarget(stored: journal.camera.address) else {
+            throw UsageError(
+                "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
+                command: command)
+        }
+        return target
+    }
+}
+
+/// What is shown before the question: the summary's lines and, with `--json`, its JSON object.
+struct ShootSummary {
+    /// The lines, in order (blockers are not among them: they are the error line that refuses).
+    var lines: [String]
+    /// The `--json` summary object (`"event": "summary"`), printed on standard output; nil prints none.
+    var json: [String: Any]? = nil
+}
+
+/// The steps of `ShootPreparation` that differ between kinds of shoot (a new bracket, a resumed one, a new series,
+/// a resumed series), in the order the pipeline calls them.
+protocol ShootStages {
+    /// What matching found (the plan as the camera will shoot it), carried to the journal step.
+    associatedtype Matched
+    /// What the journal step made, carried to the shoot.
+    associatedtype Recorded
+
+    /// Matches the shoot to the connected camera: adds what stops it to `check.blockers` and returns the summary
+    /// to confirm.
+    func match(_ check: inout CameraCheck, in preparation: ShootPreparation) async throws -> (Matched, ShootSummary)
+
+    /// Once the photographer agreed: makes the output folder and the journal and locks it (the lock is held until
+    /// the shoot ends; nil when the command locked the journal before it was read).
+    func record(
+        _ matched: Matched, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
+    ) async throws -> (Recorded, JournalLock?)
+
+    /// Shoots; returns the exit code.
+    func execute(_ recorded: Recorded, in preparation: ShootPreparation) async throws -> ExitCode
+}
+
+extension ShootStages where Recorded == ShootConsole.Shoot {
+    /// A single bracket: `ShootConsole` shoots it with progress and controls.
+    func execute(_ shoot: ShootConsole.Shoot, in preparation: ShootPreparation) async throws -> ExitCode {
+        try await ShootConsole.execute(shoot, options: preparation.options, output: preparation.output)
+    }
+}
