@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 // MARK: - The buffer: captures processing behind the shutter, files waiting as 0xFFFFC001, transfers

@@ -1,6 +1,6 @@
 import Exposure
 import Foundation
-import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyProtocol
 import Synchronization

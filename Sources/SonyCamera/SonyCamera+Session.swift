@@ -1,4 +1,5 @@
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Timing
 

@@ -1,5 +1,6 @@
 import Exposure
 import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyProtocol
 import Timing

@@ -1,4 +1,4 @@
-@testable import PTPIP
+@testable import PTPIPCodec
 
 /// One packet of each of the 14 PTP/IP types, with non-trivial field values.
 enum PacketSamples {
