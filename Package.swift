@@ -88,7 +88,8 @@ let package = Package(
         // Test helpers shared by the test targets (a virtual clock, fixture loading, process running, loopback
         // sockets and simulators, network namespaces, runner setup).
         .target(
-            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator", "PTPIPCodec"],
+            path: "Tests/TestSupport",
             swiftSettings: strict),
 
         // Benchmarks: print figures, never assert timings.
@@ -114,6 +115,8 @@ let package = Package(
             dependencies: ["ImageLuminance", "ImageMetadata", "Exposure", "ByteCoding", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding"], swiftSettings: strict),
+        .testTarget(
+            name: "PTPIPCodecTests", dependencies: ["PTPIPCodec", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PTPIPTests", dependencies: ["PTPIPCodec", "PTPIP", "ByteCoding", "TestSupport"],
             swiftSettings: strict),

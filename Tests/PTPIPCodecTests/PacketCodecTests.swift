@@ -1,7 +1,7 @@
 import ByteCoding
+import TestSupport
 import Testing
 
-@testable import PTPIP
 @testable import PTPIPCodec
 
 @Suite struct PacketCodecTests {

@@ -1,7 +1,7 @@
 import ByteCoding
+import TestSupport
 import Testing
 
-@testable import PTPIP
 @testable import PTPIPCodec
 
 /// `PacketFramer.fill`: reads straight into the framer's persistent buffer (grow, compact, reuse).

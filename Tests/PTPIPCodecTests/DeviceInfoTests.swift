@@ -2,7 +2,6 @@ import ByteCoding
 import TestSupport
 import Testing
 
-@testable import PTPIP
 @testable import PTPIPCodec
 
 /// The real GetDeviceInfo data phases of a DSC-RX100M7 and an ILCE-9.

@@ -1,7 +1,6 @@
 import ByteCoding
 import Testing
 
-@testable import PTPIP
 @testable import PTPIPCodec
 
 @Suite struct DataPhaseReceiverTests {
