@@ -27,24 +27,33 @@ let package = Package(
         .target(name: "Posix", swiftSettings: strict),
 
         // Protocol and device layers.
-        .target(name: "PTPIP", dependencies: ["ByteCoding", "Timing", "Posix"], swiftSettings: strict),
+        // PTP/IP's wire format (pure): packets, the framer, the data-phase check, datasets, the generic codes and
+        // the codec's own error; shared by the client, the simulator, SonyProtocol and the fuzz target.
+        .target(name: "PTPIPCodec", dependencies: ["ByteCoding"], swiftSettings: strict),
+        // The PTP/IP client and its transports (TCP, UDP) over Posix sockets.
+        .target(name: "PTPIP", dependencies: ["PTPIPCodec", "Timing", "Posix"], swiftSettings: strict),
         .target(name: "Shooting", dependencies: ["Exposure", "Timing", "Posix"], swiftSettings: strict),
         // Sony's SDIO vocabulary and wire formats (pure): shared by the camera module and the simulator,
         // so the two never hold two codecs.
-        .target(name: "SonyProtocol", dependencies: ["PTPIP", "Exposure", "ByteCoding"], swiftSettings: strict),
+        .target(
+            name: "SonyProtocol", dependencies: ["PTPIPCodec", "Exposure", "ByteCoding"], swiftSettings: strict),
         .target(
             name: "SonyCamera",
-            dependencies: ["SonyProtocol", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
+            dependencies: [
+                "SonyProtocol", "PTPIPCodec", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"
+            ],
             swiftSettings: strict),
         .target(
             name: "CameraSimulator",
             dependencies: [
-                "SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix", "ImageLuminance", "Exposure"
+                "SonyProtocol", "PTPIPCodec", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix",
+                "ImageLuminance",
+                "Exposure"
             ],
             swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
-        .target(name: "SessionLog", dependencies: ["PTPIP", "Posix", "Timing"], swiftSettings: strict),
+        .target(name: "SessionLog", dependencies: ["PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
         // the legacy simulator, the client over Posix sockets, the typed methods and the shutter labels.
         .target(
@@ -56,7 +65,8 @@ let package = Package(
                 "CameraRemoteAPI", "CameraSimulator", "PTPIP", "Exposure", "ImageMetadata", "Timing", "Posix"
             ],
             swiftSettings: strict),
-        .executableTarget(name: "legacy-simulator", dependencies: ["LegacyCameraSimulator"], swiftSettings: strict),
+        .executableTarget(
+            name: "legacy-simulator", dependencies: ["LegacyCameraSimulator", "CameraSimulator"], swiftSettings: strict),
         // A legacy body as a `RemoteCamera`: session, set-then-confirm, release and BULB, postviews as images.
         .target(
             name: "LegacyCamera",
@@ -67,9 +77,9 @@ let package = Package(
         .target(
             name: "HDRShootCLI",
             dependencies: [
-                "Exposure", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera", "LegacyCameraSimulator",
-                "Timing"
+                "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
+                "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
+                "LegacyCameraSimulator", "Timing"
             ],
             swiftSettings: strict
         ),
@@ -78,14 +88,16 @@ let package = Package(
         // Test helpers shared by the test targets (a virtual clock, fixture loading, process running, loopback
         // sockets and simulators, network namespaces, runner setup).
         .target(
-            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator", "PTPIPCodec"],
+            path: "Tests/TestSupport",
             swiftSettings: strict),
 
         // Benchmarks: print figures, never assert timings.
         .executableTarget(
             name: "hdrshoot-bench",
             dependencies: [
-                "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "Exposure", "ByteCoding", "PTPIPCodec", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator",
+                "NetworkMonitor",
                 "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator", "SessionLog"
             ],
             path: "Benchmarks/hdrshoot-bench",
@@ -103,23 +115,30 @@ let package = Package(
             dependencies: ["ImageLuminance", "ImageMetadata", "Exposure", "ByteCoding", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ByteCoding"], swiftSettings: strict),
-        .testTarget(name: "PTPIPTests", dependencies: ["PTPIP", "ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "SonyProtocolTests", dependencies: ["SonyProtocol", "PTPIP", "Exposure", "ByteCoding", "TestSupport"],
+            name: "PTPIPCodecTests", dependencies: ["PTPIPCodec", "ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "PTPIPTests", dependencies: ["PTPIPCodec", "PTPIP", "ByteCoding", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SonyProtocolTests",
+            dependencies: ["SonyProtocol", "PTPIPCodec", "Exposure", "ByteCoding", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ShootingTests", dependencies: ["Shooting", "Exposure", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SonyCameraTests",
             dependencies: [
-                "SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIP", "Shooting", "Exposure", "TestSupport", "Posix"
+                "SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIPCodec", "PTPIP", "Shooting", "Exposure",
+                "TestSupport", "Posix"
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CameraSimulatorTests",
             dependencies: [
-                "CameraSimulator", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport", "Timing",
+                "CameraSimulator", "PTPIPCodec", "PTPIP", "SonyProtocol", "ByteCoding", "ImageMetadata", "TestSupport",
+                "Timing",
                 "ImageLuminance", "Exposure"
             ],
             swiftSettings: strict

@@ -1,7 +1,7 @@
 // libFuzzer entry point for the PTP/IP codec and the EXIF reader: arbitrary bytes go to both framer modes,
 // the whole-packet decoder, every body decoder, the datasets, and the EXIF reader (as they are, behind a
 // JPEG EXIF header, behind a TIFF header), and the Camera Remote API's HTTP framer (HTTPFuzzTarget.swift). Any trap is a bug: bad bytes must only ever cause a throw.
-// Built by Fuzz/run.sh together with the ByteCoding and PTPIP codec sources and the ImageMetadata module.
+// Built by Fuzz/run.sh together with the PTPIPCodec sources and the ByteCoding and ImageMetadata modules.
 
 import ImageMetadata
 

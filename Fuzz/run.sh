@@ -7,9 +7,9 @@
 #   Fuzz/run.sh -runs=100000          # any libFuzzer arguments replace the defaults
 #   Fuzz/run.sh --target luma -runs=50000
 #
-# Only the codec's sources go in (ByteCoding, ImageMetadata and the PTPIP codec: PTPIPError, Codec/, Datasets/),
-# plus Posix, whose Errno PTPIPError carries; the luma target takes ByteCoding, ImageMetadata, Exposure and
-# ImageLuminance. Both need nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
+# Only the codec's sources go in (ByteCoding, ImageMetadata and the pure PTPIPCodec target, which needs no Posix),
+# plus the Camera Remote API's parsers and Posix, whose Errno their error carries; the luma target takes ByteCoding,
+# ImageMetadata, Exposure and ImageLuminance. Both need nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
 set -eu
 cd "$(dirname "$0")/.."
 target=ptpip
@@ -21,10 +21,10 @@ out=.build/fuzz
 mkdir -p "$out/corpus" "$out/luma-corpus"
 flags="-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name hdrshoot"
 
-# ByteCoding as its own module (PTPIP imports it).
+# ByteCoding as its own module (PTPIPCodec imports it).
 swiftc $flags -module-name ByteCoding -emit-module -emit-module-path "$out/ByteCoding.swiftmodule" \
     -wmo -c -o "$out/ByteCoding.o" Sources/ByteCoding/*.swift
-# The system-call layer as its own module (PTPIPError carries its Errno; nothing in the codec calls it).
+# The system-call layer as its own module (CameraRemoteAPIError carries its Errno; no parser calls it).
 swiftc $flags -module-name Posix -emit-module -emit-module-path "$out/Posix.swiftmodule" \
     -wmo -c -o "$out/Posix.o" Sources/Posix/*.swift
 # The EXIF reader and writer as their own module (the entry point imports it).
@@ -54,9 +54,8 @@ swiftc $flags -module-name CameraRemoteAPI -I "$out" -emit-module \
     Sources/CameraRemoteAPI/HTTPParsers.swift Sources/CameraRemoteAPI/HTTPResponse.swift \
     Sources/CameraRemoteAPI/RemoteURL.swift Sources/CameraRemoteAPI/DeviceDescription.swift
 # The codec and the entry point as one module.
-swiftc $flags -module-name PTPIP -I "$out" \
-    Sources/PTPIP/PTPIPError.swift Sources/PTPIP/Codec/*.swift Sources/PTPIP/Datasets/*.swift Fuzz/FuzzTarget.swift \
-    Fuzz/HTTPFuzzTarget.swift \
+swiftc $flags -module-name PTPIPCodec -I "$out" \
+    Sources/PTPIPCodec/*.swift Sources/PTPIPCodec/Datasets/*.swift Fuzz/FuzzTarget.swift Fuzz/HTTPFuzzTarget.swift \
     "$out/ByteCoding.o" "$out/ImageMetadata.o" "$out/Posix.o" "$out/CameraRemoteAPI.o" -o "$out/ptpip-fuzz"
 
 # Seed the corpus with real camera bytes when the shared fixtures are there.

@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyCamera
 

@@ -2,6 +2,7 @@
 // Prints figures, asserts nothing. Run in release: `swift run -c release hdrshoot-bench`.
 import ByteCoding
 import PTPIP
+import PTPIPCodec
 
 /// Measures, against an in-process responder over loopback TCP, the time per empty operation
 /// (GetStorageIDs answered with OK, no data phase) through `PTPIPClient`, and the same exchange over a

@@ -1,7 +1,7 @@
 // Codec micro-benchmark: how fast the PTP/IP framer and decoder turn received bytes into packets.
 // Prints figures, asserts nothing. Run in release: `swift run -c release hdrshoot-bench`.
 import ByteCoding
-import PTPIP
+import PTPIPCodec
 
 /// Measures decode throughput for 1 MiB Data packets (whole and streamed) and small Operation Responses,
 /// feeding the framer 64 KiB at a time as a socket read would, and prints one line per figure.

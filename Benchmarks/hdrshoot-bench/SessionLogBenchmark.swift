@@ -2,6 +2,7 @@ import CameraSimulator
 import Exposure
 import Foundation
 import PTPIP
+import PTPIPCodec
 import SessionLog
 import Shooting
 import SonyCamera

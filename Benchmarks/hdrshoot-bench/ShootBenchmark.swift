@@ -5,6 +5,7 @@ import CameraSimulator
 import Exposure
 import Foundation
 import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyCamera
 

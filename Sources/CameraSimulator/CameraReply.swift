@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 
 /// The data-in phase of one answer: small buffers whole, images as a lazily produced byte range.
 package enum DataPhase: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 // MARK: - Serving one TCP connection (runs outside the actor; every socket call is awaited)

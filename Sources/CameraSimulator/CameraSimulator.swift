@@ -1,4 +1,5 @@
 import PTPIP
+import PTPIPCodec
 import Posix
 import SonyProtocol
 import Timing

@@ -1,4 +1,5 @@
 import PTPIP
+import PTPIPCodec
 
 /// Reads whole PTP/IP packets and data-out phases from one connection with the library's codec.
 ///
@@ -29,7 +30,13 @@ struct PacketReader {
                 throw PTPIPError.peerClosed(during: "the data-out phase of transaction \(transactionID)")
             }
             let expected = receiver.state == .awaitingStart ? "Start_Data" : "Data or End_Data"
-            guard try receiver.accept(packet, sink: { payload += $0 }) else {
+            let accepted: Bool
+            do {
+                accepted = try receiver.accept(packet, sink: { payload += $0 })
+            } catch {
+                throw PTPIPError.malformed(error)
+            }
+            guard accepted else {
                 throw PTPIPError.protocolViolation(
                     expected: "\(expected) for transaction \(transactionID)", received: "packet type \(packet.type)")
             }

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 /// The configured quirks, digested into what the simulated body consults, plus the budgets they consume.

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 // MARK: - The buffer: captures processing behind the shutter, files waiting as 0xFFFFC001, transfers
@@ -112,11 +112,10 @@ extension SimulatedCamera {
         }
     }
 
-    /// 0xD215 = 0x8000 | files waiting, 0 when none (reference pp. 448-449); with `d215-pairs`, captures waiting.
+    /// 0xD215 counts the files waiting (reference pp. 448-449); with `d215-pairs`, the captures waiting.
     mutating func updateShootingFileInfo() {
         let count = quirks.shootingFileInfoCountsCaptures ? waitingCaptures : buffer.count
-        let info = count == 0 ? SonyShootingFileInfo.empty : .waiting(min(count, 0x7FFF))
-        setValue(.uint16(info.rawValue), of: .shootingFileInfo)
+        setValue(.uint16(SonyShootingFileInfo(imagesWaiting: count).rawValue), of: .shootingFileInfo)
     }
 
     /// The last byte of the oldest file was sent: it leaves the buffer.

@@ -1,6 +1,6 @@
 import Foundation
 import ImageMetadata
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 extension SimulatedCamera {

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 // MARK: - Field quirks: the link, the session start, what the wire shows

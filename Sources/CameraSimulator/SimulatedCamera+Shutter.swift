@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 // MARK: - The shutter: buttons, notch steps, exposures

@@ -1,5 +1,5 @@
 import ByteCoding
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 /// The simulated Sony body as a pure state machine: requests and the passage of time go in,

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 /// What each capture writes, as the body's quality setting says (`--format`).

@@ -1,6 +1,6 @@
 import ByteCoding
 import Foundation
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 /// The data phases the simulated body serves: built from the default body, or recorded bytes replayed.

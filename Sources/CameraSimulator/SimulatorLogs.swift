@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 /// One operation the simulator handled, as written to `--op-log` (one JSON object per line).

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 
 /// A behaviour some real Sony bodies are reported to have in the field, modelled deterministically.
 ///

@@ -1,7 +1,7 @@
-import ByteCoding
+import PTPIPCodec
 import Posix
 
-/// The one error of the PTPIP layer: connections, framing, codec and PTP responses.
+/// The one error of the PTPIP layer: connections, PTP responses, and the codec's error as `.malformed`.
 ///
 /// Every case carries enough context for the CLI to say what failed, where and while doing what.
 /// `isTransient` tells retry policies whether the same step may succeed if tried again.
@@ -33,14 +33,9 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
     case response(code: ResponseCode, operation: OperationCode)
     /// The camera refused the Init Command or Init Event request.
     case initFailed(reason: InitFailReason)
-    /// A packet's bytes do not fit its layout (a field is short, a count is too large, bytes are left over).
-    case malformed(ByteCodingError)
-    /// A packet header declares a length below the 8-byte header.
-    case packetTooShort(declaredLength: UInt32)
-    /// A packet header declares a length above what we accept for that packet type.
-    case packetTooLarge(declaredLength: UInt32, maximum: Int, type: PacketType?)
-    /// A packet header carries a type outside 1...14.
-    case unknownPacketType(UInt32)
+    /// The peer's bytes break the codec's rules: a packet or dataset that does not fit its layout, a length
+    /// out of range, an unknown packet type, a data phase out of step (the codec's own error, wrapped).
+    case malformed(PTPIPCodecError)
 
     // MARK: - Local
 
@@ -60,8 +55,7 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
             return code.isTransient
         case let .initFailed(reason):
             return reason.isTransient
-        case .systemCallFailed, .protocolViolation, .malformed, .packetTooShort, .packetTooLarge,
-            .unknownPacketType, .cancelled, .invalidState:
+        case .systemCallFailed, .protocolViolation, .malformed, .cancelled, .invalidState:
             return false
         }
     }
@@ -92,15 +86,7 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .initFailed(reason):
             return "the camera refused the PTP/IP connection: \(reason)"
         case let .malformed(error):
-            return "malformed packet: \(error)"
-        case let .packetTooShort(declaredLength):
-            return "packet declares length \(declaredLength), shorter than its 8-byte header"
-        case let .packetTooLarge(declaredLength, maximum, type):
-            let kind = type.map { "\($0) " } ?? ""
-            return
-                "\(kind)packet declares length \(declaredLength) (\(hex32(declaredLength))), above the maximum of \(maximum)"
-        case let .unknownPacketType(type):
-            return "unknown PTP/IP packet type \(type) (\(hex32(type)))"
+            return error.description
         case let .cancelled(during):
             return "cancelled during \(during)"
         case let .invalidState(what):

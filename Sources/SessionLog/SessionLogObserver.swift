@@ -1,4 +1,5 @@
 import PTPIP
+import PTPIPCodec
 
 /// Turns what a `PTPIPClient` does into session-log lines: `op`, `event` and `connect`.
 ///

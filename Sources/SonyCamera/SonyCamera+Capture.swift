@@ -1,6 +1,6 @@
 import Exposure
 import Foundation
-import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyProtocol
 import Synchronization
@@ -402,7 +402,7 @@ extension SonyCamera {
                 let rang = left > .zero ? try await waitForEvent(after: generation, timeout: left) : false
                 if !rang {
                     throw SonyCameraError.imagesStillWaiting(
-                        fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
+                        fileInfo: properties.shootingFileInfo ?? .empty, waited: configuration.transferTimeout)
                 }
                 try await refreshProperties(full: true)
                 if properties.shootingFileInfo?.hasImages != true { return saved }
@@ -415,7 +415,8 @@ extension SonyCamera {
             if saved.count >= announced { return saved }
             if watch.elapsed > configuration.transferTimeout {
                 throw SonyCameraError.imagesStillWaiting(
-                    fileInfo: 0x8000 | UInt16(clamping: announced - saved.count), waited: configuration.transferTimeout)
+                    fileInfo: SonyShootingFileInfo(imagesWaiting: announced - saved.count),
+                    waited: configuration.transferTimeout)
             }
         }
     }

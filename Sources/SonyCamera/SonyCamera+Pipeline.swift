@@ -1,6 +1,6 @@
 import Exposure
 import Foundation
-import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyProtocol
 import Timing
@@ -83,7 +83,7 @@ extension SonyCamera {
         while true {
             let generation = doorbell.generation
             if session.images.objectsAdded > mark.images.objectsAdded { return true }
-            if let waiting = properties.shootingFileInfo?.imageCount, waiting > mark.waiting { return true }
+            if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return true }
             if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
                 || session.changedHints.contains(0)
             {
@@ -109,13 +109,13 @@ extension SonyCamera {
     private func releaseMark() -> ReleaseMark {
         ReleaseMark(
             images: session.images.mark, capturedEvents: session.images.capturedEvents,
-            waiting: properties.shootingFileInfo?.imageCount ?? 0,
+            waiting: properties.shootingFileInfo?.imagesWaiting ?? 0,
             shotsLeft: properties.currentValue(of: .remainingShots)?.integerValue)
     }
 
     /// The release record for `evidence`, with the buffer count as last read.
     private func confirmed(_ evidence: ReleaseEvidence) async throws -> Release {
-        Release(evidence: evidence, imagesWaiting: properties.shootingFileInfo?.imageCount)
+        Release(evidence: evidence, imagesWaiting: properties.shootingFileInfo?.imagesWaiting)
     }
 
     /// Waits at most `timeout` for the body to show a release since `mark`; nil when it showed none (after one
@@ -148,7 +148,7 @@ extension SonyCamera {
         if session.images.capturedEvents > mark.capturedEvents { return .capturedEvent }
         if confirmsByCapturedEvent { return nil }
         if session.images.objectsAdded > mark.images.objectsAdded { return .imageWaiting }
-        if let waiting = properties.shootingFileInfo?.imageCount, waiting > mark.waiting { return .imageWaiting }
+        if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return .imageWaiting }
         if let before = mark.shotsLeft, let now = properties.currentValue(of: .remainingShots)?.integerValue,
             now < before
         {
@@ -188,7 +188,7 @@ extension SonyCamera {
             try await refreshProperties(full: true)
             guard properties.shootingFileInfo?.hasImages == true else { return nil }
             throw SonyCameraError.imagesStillWaiting(
-                fileInfo: properties.shootingFileInfo?.rawValue ?? 0, waited: configuration.transferTimeout)
+                fileInfo: properties.shootingFileInfo ?? .empty, waited: configuration.transferTimeout)
         }
         let image = try await download(info, to: destination)
         session.lastDownloadedName = info?.filename ?? image.fileName

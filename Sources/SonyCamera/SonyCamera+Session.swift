@@ -1,4 +1,5 @@
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Timing
 
@@ -23,7 +24,6 @@ extension SonyCamera {
             await Self.pumpEvents(from: client, into: self)
         }
         state = .starting(Link(client: client, eventPump: pump, keepalive: nil, session: SessionState(clock: clock)))
-        properties = SonyPropertyTable()
 
         do {
             try await client.openSession(id: 1)
@@ -41,7 +41,7 @@ extension SonyCamera {
         else {
             throw SonyCameraError.notSonyCamera(manufacturer: device.manufacturer, model: device.model)
         }
-        deviceInfo = device
+        try changeLink { $0.deviceInfo = device }
 
         let started = Stopwatch(clock: clock)
         try await whileStarting(started) {
@@ -50,7 +50,8 @@ extension SonyCamera {
         try await whileStarting(started) {
             try await $0.run(.sdioConnect, [SonyConnectPhase.second.rawValue, 0, 0], during: "SDIO_Connect phase 2")
         }
-        extDeviceInfo = try await readExtDeviceInfo(started: started)
+        let extDeviceInfo = try await readExtDeviceInfo(started: started)
+        try changeLink { $0.extDeviceInfo = extDeviceInfo }
         try await whileStarting(started) {
             try await $0.run(.sdioConnect, [SonyConnectPhase.third.rawValue, 0, 0], during: "SDIO_Connect phase 3")
         }
@@ -60,7 +61,7 @@ extension SonyCamera {
         // release and the download); the first capture fetches them before it fires (no round trip here).
         session.images.claim(upTo: announcedBeforeRead)
         if properties.shootingFileInfo?.hasImages == true { session.images.deferredCheck = .unclaimed }
-        session.shutterControl = extDeviceInfo?.protocolVersion.setsShutterSpeedAbsolutely == true ? .direct : .stepping
+        session.shutterControl = extDeviceInfo.protocolVersion.setsShutterSpeedAbsolutely ? .direct : .stepping
         try await claimRemotePriority()
         guard case var .starting(link) = state else { throw try stateError() }
         if let interval = configuration.keepaliveInterval {
@@ -193,10 +194,12 @@ extension SonyCamera {
         let changed: [SonyPropertyCode]
         if full {
             session.changedHints.removeAll()
-            properties = SonyPropertyTable(dump)
-            changed = properties.codes
+            changed = try changeLink {
+                $0.properties = SonyPropertyTable(dump)
+                return $0.properties.codes
+            }
         } else {
-            changed = properties.apply(dump)
+            changed = try changeLink { $0.properties.apply(dump) }
         }
         if dump.descriptors.contains(where: { $0.code == .shootingFileInfo }) {
             session.images.noteBufferRead(hasImages: properties.shootingFileInfo?.hasImages == true)

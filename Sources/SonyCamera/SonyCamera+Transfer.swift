@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 import ImageMetadata
 import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyProtocol
 import Synchronization

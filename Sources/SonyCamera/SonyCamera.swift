@@ -1,5 +1,6 @@
 import Exposure
 import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyProtocol
 import Timing
@@ -31,6 +32,9 @@ package actor SonyCamera: RemoteCamera {
     }
 
     /// One PTP/IP connection, the tasks that serve it, and everything known about its session.
+    ///
+    /// What the body said about itself and its settings belongs to the session that heard it: a new
+    /// connection starts from nothing, and with no link there is nothing to write it to.
     struct Link {
         let client: PTPIPClient
         let eventPump: Task<Void, Never>
@@ -38,6 +42,12 @@ package actor SonyCamera: RemoteCamera {
         var keepalive: Task<Void, Never>?
         /// The session's bookkeeping; a new session starts with a new one.
         var session: SessionState
+        /// The decoded GetDeviceInfo, once the start-up has read it.
+        var deviceInfo: DeviceInfo?
+        /// The decoded SDIO_GetExtDeviceInfo, once the start-up has read it.
+        var extDeviceInfo: SonyExtDeviceInfo?
+        /// The camera's settings as last reported by 0x9209.
+        var properties = SonyPropertyTable()
     }
 
     /// The configuration this camera was made with.
@@ -46,12 +56,20 @@ package actor SonyCamera: RemoteCamera {
     let doorbell = EventDoorbell()
     var state: State = .disconnected
 
-    /// The decoded GetDeviceInfo of the current session.
-    package internal(set) var deviceInfo: DeviceInfo?
-    /// The decoded SDIO_GetExtDeviceInfo of the current session.
-    package internal(set) var extDeviceInfo: SonyExtDeviceInfo?
-    /// The camera's settings as last reported.
-    package internal(set) var properties = SonyPropertyTable()
+    /// The current link (starting, ready or lost); nil when disconnected.
+    var link: Link? {
+        switch state {
+        case let .starting(link), let .ready(link), let .lost(link, _): link
+        case .disconnected: nil
+        }
+    }
+
+    /// The decoded GetDeviceInfo of the current session (nil when disconnected).
+    package var deviceInfo: DeviceInfo? { link?.deviceInfo }
+    /// The decoded SDIO_GetExtDeviceInfo of the current session (nil when disconnected).
+    package var extDeviceInfo: SonyExtDeviceInfo? { link?.extDeviceInfo }
+    /// The camera's settings as last reported in the current session (empty when disconnected).
+    package var properties: SonyPropertyTable { link?.properties ?? SonyPropertyTable() }
     /// The status as last published, and who listens.
     let statusBroadcaster = StatusBroadcaster()
     /// The number of PTP operations run in this session (for tests and benchmarks).
@@ -63,28 +81,31 @@ package actor SonyCamera: RemoteCamera {
     /// What this camera said once and the caller may show (a fallback taken, a focus warning); see `takeNotes`.
     var pendingNotes: [String] = []
 
-    /// The open session's bookkeeping (a fresh value when there is no link; writes are then dropped).
+    /// The open session's bookkeeping (a fresh value when there is no link; writes are then dropped: the
+    /// `defer` of an operation the teardown cut short has no session left to count in).
     var session: SessionState {
-        get {
-            switch state {
-            case let .starting(link), let .ready(link), let .lost(link, _): link.session
-            case .disconnected: SessionState(clock: clock)
-            }
-        }
-        set {
-            switch state {
-            case var .starting(link):
-                link.session = newValue
-                state = .starting(link)
-            case var .ready(link):
-                link.session = newValue
-                state = .ready(link)
-            case .lost(var link, let reason):
-                link.session = newValue
-                state = .lost(link, reason)
-            case .disconnected:
-                break
-            }
+        get { link?.session ?? SessionState(clock: clock) }
+        set { _ = try? changeLink { $0.session = newValue } }
+    }
+
+    /// Changes the current link's session facts; throws when there is no link (a lost one is still changed),
+    /// so nothing learnt in one session outlives it or is written where no session is.
+    func changeLink<T>(_ change: (inout Link) throws -> T) throws -> T {
+        switch state {
+        case var .starting(link):
+            let result = try change(&link)
+            state = .starting(link)
+            return result
+        case var .ready(link):
+            let result = try change(&link)
+            state = .ready(link)
+            return result
+        case .lost(var link, let reason):
+            let result = try change(&link)
+            state = .lost(link, reason)
+            return result
+        case .disconnected:
+            throw SonyCameraError.notConnected
         }
     }
 

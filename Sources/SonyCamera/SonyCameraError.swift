@@ -45,7 +45,7 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     /// No image appeared within `waited` after the shutter release.
     case captureTimedOut(waited: Duration)
     /// The camera still reported images waiting (0xD215 = `fileInfo`) after `waited` of fetching.
-    case imagesStillWaiting(fileInfo: UInt16, waited: Duration)
+    case imagesStillWaiting(fileInfo: SonyShootingFileInfo, waited: Duration)
     /// Writing an image to disk failed.
     case fileWriteFailed(path: String, reason: String)
     /// A camera's device description (discovery's HTTP fetch) could not be read.
@@ -137,9 +137,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             return
                 "no image arrived within \(Self.format(waited)) after the shutter release; check the card and the camera's screen"
         case let .imagesStillWaiting(fileInfo, waited):
-            let count = Int(fileInfo & 0x7FFF)
+            let count = fileInfo.imagesWaiting
             return "the camera still reports \(count == 1 ? "an image" : "\(count) images") waiting to be fetched "
-                + "(0xD215 = 0x\(String(fileInfo, radix: 16, uppercase: true))) after \(Self.format(waited)); check its screen"
+                + "(0xD215 = \(fileInfo)) after \(Self.format(waited)); check its screen"
         case let .fileWriteFailed(path, reason):
             return "cannot write \(path): \(reason)"
         case let .releaseIgnored(waited):

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 
 /// What `hdrshoot camera` reports: who the body is, how it is set, and what would stop a shoot.

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 
 /// What a PTP DeviceInfo says about Sony's extensions.
 extension DeviceInfo {

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 
 /// Sony's 0xC2xx events (Sony "Camera Control PTP"), in PTP's vendor range 0xC000-0xCFFF.
 extension EventCode {

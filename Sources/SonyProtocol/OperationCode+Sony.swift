@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 
 /// Sony's SDIO operations (Sony "Camera Control PTP", protocol 3.00), in PTP's vendor range 0x9000-0x9FFF.
 ///

@@ -1,6 +1,6 @@
 import ByteCoding
 import CameraSimulator
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 

@@ -1,5 +1,6 @@
 import CameraSimulator
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import TestSupport
 import Testing
@@ -27,7 +28,7 @@ struct SimulatorBufferLoopbackTests {
             var names: [String] = []
             var counts: [Int] = []
             while let waiting = info, waiting.hasImages {
-                counts.append(waiting.imageCount)
+                counts.append(waiting.imagesWaiting)
                 let object = try ObjectInfo(
                     decoding: try await client.execute(.getObjectInfo, parameters: [SonyObjectHandle.stillImage]).data)
                 let image = try await client.execute(.getObject, parameters: [SonyObjectHandle.stillImage]).data

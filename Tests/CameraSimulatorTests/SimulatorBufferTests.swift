@@ -1,5 +1,5 @@
 import CameraSimulator
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 

@@ -1,6 +1,7 @@
 import CameraSimulator
 import ImageMetadata
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 

@@ -1,5 +1,6 @@
 import CameraSimulator
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 

@@ -1,6 +1,6 @@
 import CameraSimulator
 import ImageMetadata
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 

@@ -1,6 +1,7 @@
 import CameraSimulator
 import Foundation
 import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 

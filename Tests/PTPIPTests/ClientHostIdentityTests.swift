@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// The host GUID kept on disk so that paired cameras recognise this host.
 @Suite("Host identity storage")

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// Collects what a client reports to its observer.
 final class CollectingObserver: PTPIPObserver {

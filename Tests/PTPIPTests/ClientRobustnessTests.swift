@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// The client against peers that fail, stall, refuse or race: typed errors, bounded time, no interleaving.
 @Suite("PTP/IP client robustness")
@@ -37,8 +38,9 @@ struct ClientRobustnessTests {
         }) { peer in
             let client = try await PTPIPClient.connect(host: "127.0.0.1", port: peer.port, configuration: .testing())
             await #expect(
-                throws: PTPIPError.protocolViolation(
-                    expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")
+                throws: PTPIPError.malformed(
+                    .dataPhaseViolation(
+                        expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes"))
             ) {
                 _ = try await client.execute(.getObject)
             }

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// Serves requests until the client goes away, answering each with `reply(request, dataOut)`.
 func serve(

@@ -1,6 +1,8 @@
+import TestSupport
 import Testing
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// `PacketFramer.nextPacket(from:)`: the one "read until a packet", over real loopback TCP.
 @Suite struct PacketFramerTransportTests {
@@ -59,7 +61,7 @@ import Testing
         // A header declaring 4 bytes, below the 8-byte header itself.
         try await client.send([4, 0, 0, 0, 13, 0, 0, 0], timeout: .seconds(5))
         var framer = PacketFramer()
-        await #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) {
+        await #expect(throws: PTPIPError.malformed(.packetTooShort(declaredLength: 4))) {
             try await framer.nextPacket(from: server, timeout: .seconds(5))
         }
     }

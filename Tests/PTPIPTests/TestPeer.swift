@@ -1,6 +1,7 @@
 import ByteCoding
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// One side of a PTP/IP connection inside a test peer: whole packets in, packets out.
 actor PeerConnection {

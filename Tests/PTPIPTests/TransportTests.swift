@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import PTPIP
+@testable import PTPIPCodec
 
 /// The TCP transport and listener over real loopback sockets.
 @Suite("TCP transport")
@@ -149,8 +150,8 @@ struct TransportTests {
         defer { Self.close(listener, client, server) }
         var framer = PacketFramer()
         framer.append([4, 0, 0, 0])
-        #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
-        #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) {
+        #expect(throws: PTPIPCodecError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
+        #expect(throws: PTPIPError.malformed(.packetTooShort(declaredLength: 4))) {
             _ = try framer.read(from: client, maximumCount: 16)
         }
     }

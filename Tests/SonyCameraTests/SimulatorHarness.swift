@@ -1,6 +1,7 @@
 import CameraSimulator
 import Foundation
 import PTPIP
+import PTPIPCodec
 import Shooting
 import SonyCamera
 import TestSupport

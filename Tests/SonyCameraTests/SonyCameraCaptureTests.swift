@@ -149,7 +149,8 @@ struct SonyCameraCaptureTests {
                 _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
             } throws: { error in
                 guard case let .imagesStillWaiting(fileInfo, _)? = error as? SonyCameraError else { return false }
-                return fileInfo == 0x8001
+                return fileInfo == .waiting(1)
+                    && "\(error)".hasPrefix("the camera still reports an image waiting to be fetched (0xD215 = 0x8001)")
             }
             // The second frame was never fired, and the image that did arrive is on disk, nothing else.
             #expect(await simulator.captures.count == 1)

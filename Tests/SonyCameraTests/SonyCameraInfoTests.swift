@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyCamera
 import SonyProtocol
 import TestSupport

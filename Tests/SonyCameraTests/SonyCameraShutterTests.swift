@@ -22,6 +22,23 @@ struct SonyCameraShutterTests {
         }
     }
 
+    @Test func aSessionsFactsLiveAndEndWithItsLink() async throws {
+        try await SimulatorHarness.run { camera, _ in
+            #expect(await camera.deviceInfo?.model == "ILCE-7M3")
+            #expect(await camera.extDeviceInfo?.protocolVersion == .v3_00)
+            #expect(await camera.properties.shutterSpeed != nil)
+            await camera.disconnect()
+            // Nothing of the closed session is left to read, so nothing stale is shown as current.
+            #expect(await camera.deviceInfo == nil)
+            #expect(await camera.extDeviceInfo == nil)
+            #expect(await camera.properties.codes.isEmpty)
+            #expect(await camera.identity.model.isEmpty)
+            try await camera.connect()
+            #expect(await camera.deviceInfo?.model == "ILCE-7M3")
+            #expect(await camera.properties.shutterSpeed != nil)
+        }
+    }
+
     @Test func startUpClaimsRemotePriorityAndTheFirstReadBackConfirmsIt() async throws {
         try await SimulatorHarness.run { camera, simulator in
             // Start-up: OpenSession, GetDeviceInfo, SDIO_Connect 1 and 2, 0x9202, SDIO_Connect 3, a full

@@ -1,4 +1,4 @@
-import PTPIP
+import PTPIPCodec
 import SonyProtocol
 import Testing
 
@@ -83,9 +83,22 @@ struct SonyCodesTests {
     @Test func shootingFileInfoFlagsWaitingImagesWithBitFifteen() {
         #expect(SonyShootingFileInfo.waiting(1).rawValue == 0x8001)
         #expect(SonyShootingFileInfo(rawValue: 0x8001).hasImages)
-        #expect(SonyShootingFileInfo(rawValue: 0x8003).imageCount == 3)
+        #expect(SonyShootingFileInfo(rawValue: 0x8003).imagesWaiting == 3)
         #expect(!SonyShootingFileInfo(rawValue: 0x8000).hasImages)
         #expect(!SonyShootingFileInfo.empty.hasImages)
-        #expect(SonyShootingFileInfo(rawValue: 0x0005).imageCount == 0)
+        #expect(SonyShootingFileInfo(rawValue: 0x0005).imagesWaiting == 0)
+    }
+
+    @Test func shootingFileInfoEncodesACountAndClampsItToFifteenBits() {
+        #expect(SonyShootingFileInfo(imagesWaiting: 0) == .empty)
+        #expect(SonyShootingFileInfo(imagesWaiting: -1) == .empty)
+        #expect(SonyShootingFileInfo(imagesWaiting: 2).rawValue == 0x8002)
+        #expect(SonyShootingFileInfo(imagesWaiting: 40_000).rawValue == 0xFFFF)
+        #expect(SonyShootingFileInfo(imagesWaiting: 40_000).imagesWaiting == 0x7FFF)
+        for raw: UInt16 in [0, 0x8001, 0x8002, 0xFFFF] {
+            let info = SonyShootingFileInfo(rawValue: raw)
+            #expect(SonyShootingFileInfo(imagesWaiting: info.imagesWaiting) == info)
+        }
+        #expect("\(SonyShootingFileInfo.waiting(1))" == "0x8001")
     }
 }

@@ -45,7 +45,7 @@ struct SonyPropertyTableTests {
         #expect(changed == [.shutterSpeed, .shootingFileInfo])
         #expect(table.shutterSpeed?.label == "1/250")
         #expect(table.shootingFileInfo?.hasImages == true)
-        #expect(table.shootingFileInfo?.imageCount == 1)
+        #expect(table.shootingFileInfo?.imagesWaiting == 1)
         #expect(table.count == 3)
         #expect(table.apply(SonyPropertyDump(descriptors: [])).isEmpty)
     }

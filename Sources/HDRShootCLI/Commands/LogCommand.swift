@@ -1,5 +1,5 @@
 import Foundation
-import PTPIP
+import PTPIPCodec
 import Posix
 import SessionLog
 

@@ -1,4 +1,5 @@
 import Foundation
+import PTPIPCodec
 import Posix
 
 /// Who this host is to a camera: the GUID and friendly name sent in the Init Command Request.

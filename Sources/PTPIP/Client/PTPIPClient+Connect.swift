@@ -1,3 +1,4 @@
+import PTPIPCodec
 import Posix
 import Timing
 

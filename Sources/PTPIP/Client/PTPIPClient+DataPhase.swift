@@ -1,3 +1,5 @@
+import PTPIPCodec
+
 extension PTPIPClient {
     /// Reads the command connection until the Operation Response of `transactionID`, reassembling a
     /// data-in phase on the way (collected into the result, or streamed to `sink`).
@@ -12,7 +14,13 @@ extension PTPIPClient {
         var collected: [UInt8] = []
         let limit = configuration.maximumCollectedDataLength
         while true {
-            guard let frame = try commandFramer.nextFrame() else {
+            let next: Frame?
+            do {
+                next = try commandFramer.nextFrame()
+            } catch {
+                throw PTPIPError.malformed(error)
+            }
+            guard let frame = next else {
                 let inDataPhase = if case .receiving = receiver.state { true } else { false }
                 try await receiveCommandBytes(for: code, inDataPhase: inDataPhase, timeout: timeout)
                 continue
@@ -27,7 +35,13 @@ extension PTPIPClient {
                 collected.reserveCapacity(Int(total))
             }
             var piece: ArraySlice<UInt8>?
-            if try receiver.accept(frame, sink: { piece = $0 }) {
+            let accepted: Bool
+            do {
+                accepted = try receiver.accept(frame, sink: { piece = $0 })
+            } catch {
+                throw PTPIPError.malformed(error)
+            }
+            if accepted {
                 guard let piece else { continue }
                 if let sink {
                     try await sink(piece, Self.progress(of: receiver))

@@ -1,3 +1,5 @@
+import PTPIPCodec
+
 extension PTPIPClient {
     /// Reads the event connection until it ends, yielding events and answering Probe Requests.
     ///
@@ -11,7 +13,7 @@ extension PTPIPClient {
         var framer = framer
         do {
             while true {
-                while let packet = try framer.nextPacket() {
+                while let packet = try framer.nextPacketOrMalformed() {
                     switch packet {
                     case let .event(event):
                         observer?.observe(event)

@@ -1,3 +1,5 @@
+import PTPIPCodec
+
 /// Watches what a `PTPIPClient` does, for a session log or a trace; injected through `Configuration.observer`.
 ///
 /// PTPIP knows nothing of where the record goes: a front end conforms a log writer of its own. Calls come from

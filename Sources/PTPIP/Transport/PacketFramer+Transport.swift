@@ -1,11 +1,13 @@
+import PTPIPCodec
+
 extension PacketFramer {
     /// Reads what `transport` has ready straight into the framer's buffer, without waiting: nil when
     /// nothing has arrived yet, 0 when the peer closed its side, else the number of bytes added.
     ///
     /// One copy, kernel to framer, and no allocation once the buffer has reached its working size. Call
-    /// `nextPacket()`/`nextFrame()` first; a failed framer takes no bytes and this throws its error.
+    /// `nextPacket()`/`nextFrame()` first; a failed framer takes no bytes and this throws its error (as `.malformed`).
     package mutating func read(from transport: some Transport, maximumCount: Int) throws -> Int? {
-        if let failure { throw failure }
+        if let failure { throw PTPIPError.malformed(failure) }
         var outcome: Int?
         try fill(maximumCount: maximumCount) { room in
             outcome = try transport.readAvailable(into: room)
@@ -16,6 +18,15 @@ extension PacketFramer {
 }
 
 extension PacketFramer {
+    /// `nextPacket()` for a reader of a connection: the codec's error becomes the layer's `PTPIPError.malformed`.
+    mutating func nextPacketOrMalformed() throws(PTPIPError) -> Packet? {
+        do {
+            return try nextPacket()
+        } catch {
+            throw .malformed(error)
+        }
+    }
+
     /// What a close inside a packet is said to interrupt, unless the caller names its activity.
     package static let midPacketActivity = "receive (in the middle of a packet)"
 
@@ -31,7 +42,7 @@ extension PacketFramer {
         during: String = midPacketActivity
     ) async throws -> Packet? {
         while true {
-            if let packet = try nextPacket() { return packet }
+            if let packet = try nextPacketOrMalformed() { return packet }
             let count = try await transport.receive(into: &self, maximumCount: maximumCount, timeout: timeout)
             if count == 0 {
                 if isAtPacketBoundary { return nil }

@@ -1,3 +1,5 @@
+import PTPIPCodec
+
 /// A reliable, ordered byte stream to one peer: a TCP connection, or a test double.
 ///
 /// The PTP/IP client and the simulated camera both speak through this, so it is symmetrical: the same

@@ -71,13 +71,13 @@ package struct ObjectInfo: Sendable, Equatable {
     }
 
     /// Decodes a whole GetObjectInfo data phase; every byte must belong to the dataset.
-    package init<Bytes: Collection<UInt8>>(decoding bytes: Bytes) throws(PTPIPError) {
+    package init<Bytes: Collection<UInt8>>(decoding bytes: Bytes) throws(PTPIPCodecError) {
         var reader = ByteReader(bytes: bytes)
         do {
             self = try ObjectInfo(reading: &reader)
             try reader.expectEnd(after: "ObjectInfo")
         } catch {
-            throw PTPIPError.wrap(error)
+            throw PTPIPCodecError.wrap(error)
         }
     }
 

@@ -1,7 +1,7 @@
 import ByteCoding
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 @Suite struct PacketFramerStreamingTests {
     /// A data-in phase as a camera sends it (Start_Data, Data, empty End_Data), then the response.
@@ -54,7 +54,7 @@ import Testing
         // The framer above buffers at most 64 bytes whole, yet a 3000-byte Data packet passes as chunks.
         var framer = PacketFramer(maximumPacketLength: 64)
         framer.append(Self.stream)
-        #expect(throws: PTPIPError.packetTooLarge(declaredLength: 3012, maximum: 64, type: nil)) {
+        #expect(throws: PTPIPCodecError.packetTooLarge(declaredLength: 3012, maximum: 64, type: nil)) {
             for _ in 0..<3 { _ = try framer.nextPacket() }
         }
     }
@@ -62,7 +62,7 @@ import Testing
     @Test func streamedDataPacketsHaveTheirOwnLimit() {
         var framer = PacketFramer(maximumPacketLength: 64, maximumStreamedPacketLength: 1000)
         framer.append(Packet.data(transactionID: 1, payload: ArraySlice(repeating: 0, count: 2000)).encoded().prefix(8))
-        #expect(throws: PTPIPError.packetTooLarge(declaredLength: 2012, maximum: 1000, type: nil)) {
+        #expect(throws: PTPIPCodecError.packetTooLarge(declaredLength: 2012, maximum: 1000, type: nil)) {
             try framer.nextFrame()
         }
     }
@@ -70,12 +70,12 @@ import Testing
     @Test func dataPacketShorterThanItsTransactionIDIsMalformed() {
         var framer = PacketFramer()
         framer.append([10, 0, 0, 0, 10, 0, 0, 0, 1, 2])
-        #expect(throws: PTPIPError.malformed(.truncated(field: "transactionID", needed: 4, available: 2))) {
+        #expect(throws: PTPIPCodecError.layout(.truncated(field: "transactionID", needed: 4, available: 2))) {
             try framer.nextFrame()
         }
         var whole = PacketFramer()
         whole.append([10, 0, 0, 0, 12, 0, 0, 0, 1, 2])
-        #expect(throws: PTPIPError.malformed(.truncated(field: "transactionID", needed: 4, available: 2))) {
+        #expect(throws: PTPIPCodecError.layout(.truncated(field: "transactionID", needed: 4, available: 2))) {
             try whole.nextPacket()
         }
     }

@@ -1,7 +1,8 @@
 import ByteCoding
+import TestSupport
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 @Suite struct PacketCodecTests {
     @Test(arguments: PacketSamples.all)
@@ -37,7 +38,7 @@ import Testing
 
     @Test func wholePacketDecodeRejectsLeftoverBytes() {
         let bytes = Packet.probeRequest.encoded() + [0]
-        #expect(throws: PTPIPError.malformed(.trailingBytes(count: 1, after: "Probe_Request (13) packet"))) {
+        #expect(throws: PTPIPCodecError.layout(.trailingBytes(count: 1, after: "Probe_Request (13) packet"))) {
             try Packet.decode(bytes)
         }
     }
@@ -45,24 +46,26 @@ import Testing
     @Test func bodyWithExtraBytesIsRejected() {
         // An Init_Event_Ack whose header length admits 2 body bytes.
         let bytes: [UInt8] = [10, 0, 0, 0, 4, 0, 0, 0, 0xAA, 0xBB]
-        #expect(throws: PTPIPError.malformed(.trailingBytes(count: 2, after: "Init_Event_Ack (4) packet"))) {
+        #expect(throws: PTPIPCodecError.layout(.trailingBytes(count: 2, after: "Init_Event_Ack (4) packet"))) {
             try Packet.decode(bytes)
         }
     }
 
     @Test func unknownPacketTypeIsRejected() {
-        #expect(throws: PTPIPError.unknownPacketType(15)) { try Packet.decode([8, 0, 0, 0, 15, 0, 0, 0]) }
-        #expect(throws: PTPIPError.unknownPacketType(0)) { try Packet.decode([8, 0, 0, 0, 0, 0, 0, 0]) }
+        #expect(throws: PTPIPCodecError.unknownPacketType(15)) { try Packet.decode([8, 0, 0, 0, 15, 0, 0, 0]) }
+        #expect(throws: PTPIPCodecError.unknownPacketType(0)) { try Packet.decode([8, 0, 0, 0, 0, 0, 0, 0]) }
     }
 
     @Test func declaredLengthBelowTheHeaderIsRejected() {
-        #expect(throws: PTPIPError.packetTooShort(declaredLength: 7)) { try Packet.decode([7, 0, 0, 0, 13, 0, 0, 0]) }
+        #expect(throws: PTPIPCodecError.packetTooShort(declaredLength: 7)) {
+            try Packet.decode([7, 0, 0, 0, 13, 0, 0, 0])
+        }
     }
 
     @Test func shortPacketsAreTruncatedErrors() {
-        #expect(throws: PTPIPError.self) { try Packet.decode([8, 0, 0]) }
+        #expect(throws: PTPIPCodecError.self) { try Packet.decode([8, 0, 0]) }
         // Cancel without its transaction id.
-        #expect(throws: PTPIPError.malformed(.truncated(field: "transactionID", needed: 4, available: 2))) {
+        #expect(throws: PTPIPCodecError.layout(.truncated(field: "transactionID", needed: 4, available: 2))) {
             try Packet.decode([10, 0, 0, 0, 11, 0, 0, 0, 1, 2])
         }
     }
@@ -71,7 +74,7 @@ import Testing
         var bytes = Packet.operationResponse(OperationResponse(code: .ok, transactionID: 1)).encoded()
         bytes += [1, 2]
         bytes[0] = UInt8(bytes.count)
-        #expect(throws: PTPIPError.self) { try Packet.decode(bytes) }
+        #expect(throws: PTPIPCodecError.self) { try Packet.decode(bytes) }
     }
 
     @Test func moreThanThreeEventParametersAreRejected() {
@@ -81,14 +84,14 @@ import Testing
         writer.writeInteger(UInt16(0x4002))
         writer.writeInteger(UInt32(1))
         for parameter in 1...4 { writer.writeInteger(UInt32(parameter)) }
-        #expect(throws: PTPIPError.self) { try Packet.decode(writer.bytes) }
+        #expect(throws: PTPIPCodecError.self) { try Packet.decode(writer.bytes) }
     }
 
     @Test func unknownDataPhaseIsRejected() {
         var bytes = Packet.operationRequest(OperationRequest(code: .getDeviceInfo, transactionID: 1)).encoded()
         bytes[8] = 9
         #expect(
-            throws: PTPIPError.malformed(.invalidValue(field: "dataPhaseInfo", reason: "0x00000009 is not 1, 2 or 3"))
+            throws: PTPIPCodecError.layout(.invalidValue(field: "dataPhaseInfo", reason: "0x00000009 is not 1, 2 or 3"))
         ) {
             try Packet.decode(bytes)
         }
@@ -97,7 +100,7 @@ import Testing
     @Test func friendlyNameWithoutTerminatorIsTruncated() {
         // Init_Command_Request: GUID then "A" with no zero unit and no version.
         let bytes: [UInt8] = [26, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [0x41, 0]
-        #expect(throws: PTPIPError.malformed(.truncated(field: "friendlyName", needed: 2, available: 0))) {
+        #expect(throws: PTPIPCodecError.layout(.truncated(field: "friendlyName", needed: 2, available: 0))) {
             try Packet.decode(bytes)
         }
     }

@@ -31,10 +31,10 @@ package struct DataPhaseReceiver: Sendable {
     }
 
     /// Feeds a frame from `PacketFramer.nextFrame()`; returns false when the frame is no part of a data
-    /// phase (the caller handles it). Payload goes to `sink`; protocol breaches throw.
+    /// phase (the caller handles it). Payload goes to `sink`; protocol breaches throw `.dataPhaseViolation`.
     package mutating func accept(
-        _ frame: Frame, sink: (ArraySlice<UInt8>) throws -> Void
-    ) throws -> Bool {
+        _ frame: Frame, sink: (ArraySlice<UInt8>) -> Void
+    ) throws(PTPIPCodecError) -> Bool {
         switch frame {
         case let .packet(packet):
             return try accept(packet, sink: sink)
@@ -47,15 +47,15 @@ package struct DataPhaseReceiver: Sendable {
     }
 
     /// Feeds a whole packet from `PacketFramer.nextPacket()`; returns false when the packet is no part of
-    /// a data phase (the caller handles it). Payload goes to `sink`; protocol breaches throw.
+    /// a data phase (the caller handles it). Payload goes to `sink`; protocol breaches throw `.dataPhaseViolation`.
     package mutating func accept(
-        _ packet: Packet, sink: (ArraySlice<UInt8>) throws -> Void
-    ) throws -> Bool {
+        _ packet: Packet, sink: (ArraySlice<UInt8>) -> Void
+    ) throws(PTPIPCodecError) -> Bool {
         switch packet {
         case let .startData(transactionID, totalLength):
             try checkTransaction(transactionID, in: "Start_Data")
             guard case .awaitingStart = state else {
-                throw PTPIPError.protocolViolation(expected: "Data or End_Data", received: "a second Start_Data")
+                throw PTPIPCodecError.dataPhaseViolation(expected: "Data or End_Data", received: "a second Start_Data")
             }
             state = .receiving(total: totalLength, received: 0)
             return true
@@ -72,22 +72,22 @@ package struct DataPhaseReceiver: Sendable {
 
     private mutating func receive(
         type: PacketType, transactionID: UInt32, bytes: ArraySlice<UInt8>, endsPacket: Bool,
-        sink: (ArraySlice<UInt8>) throws -> Void
-    ) throws {
+        sink: (ArraySlice<UInt8>) -> Void
+    ) throws(PTPIPCodecError) {
         try checkTransaction(transactionID, in: type == .data ? "Data" : "End_Data")
         guard case let .receiving(total, received) = state else {
             let expected = isComplete ? "Operation_Response after End_Data" : "Start_Data"
-            throw PTPIPError.protocolViolation(expected: expected, received: "\(type)")
+            throw PTPIPCodecError.dataPhaseViolation(expected: expected, received: "\(type)")
         }
         let now = received + UInt64(bytes.count)
         guard now <= total else {
-            throw PTPIPError.protocolViolation(
+            throw PTPIPCodecError.dataPhaseViolation(
                 expected: "\(total) bytes of data as Start_Data announced", received: "at least \(now) bytes")
         }
-        if !bytes.isEmpty { try sink(bytes) }
+        if !bytes.isEmpty { sink(bytes) }
         if type == .endData, endsPacket {
             guard now == total else {
-                throw PTPIPError.protocolViolation(
+                throw PTPIPCodecError.dataPhaseViolation(
                     expected: "\(total) bytes of data as Start_Data announced", received: "\(now) bytes before End_Data"
                 )
             }
@@ -97,9 +97,9 @@ package struct DataPhaseReceiver: Sendable {
         }
     }
 
-    private func checkTransaction(_ received: UInt32, in packet: String) throws {
+    private func checkTransaction(_ received: UInt32, in packet: String) throws(PTPIPCodecError) {
         guard received == transactionID else {
-            throw PTPIPError.protocolViolation(
+            throw PTPIPCodecError.dataPhaseViolation(
                 expected: "\(packet) for transaction \(transactionID)",
                 received: "\(packet) for transaction \(received)")
         }

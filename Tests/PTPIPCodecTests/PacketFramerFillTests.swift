@@ -1,7 +1,8 @@
 import ByteCoding
+import TestSupport
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 /// `PacketFramer.fill`: reads straight into the framer's persistent buffer (grow, compact, reuse).
 @Suite struct PacketFramerFillTests {
@@ -136,7 +137,7 @@ import Testing
     @Test func aFailedFramerTakesNoMoreBytes() throws {
         var framer = PacketFramer()
         Self.fill(&framer, [4, 0, 0, 0])
-        #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
+        #expect(throws: PTPIPCodecError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
         var called = false
         let count = framer.fill(maximumCount: 16) { _ in
             called = true

@@ -2,7 +2,7 @@ import ByteCoding
 import TestSupport
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 /// The real GetDeviceInfo data phases of a DSC-RX100M7 and an ILCE-9.
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
@@ -36,9 +36,9 @@ struct DeviceInfoFixtureTests {
     @Test func everyTruncationOfTheRealDatasetIsATypedError() throws {
         let bytes = try Fixtures.load("sony/rx100m7_GetDeviceInfo_0x1001.payload.bin")
         for length in 0..<bytes.count {
-            #expect(throws: PTPIPError.self, "cut at \(length)") { try DeviceInfo(decoding: bytes[..<length]) }
+            #expect(throws: PTPIPCodecError.self, "cut at \(length)") { try DeviceInfo(decoding: bytes[..<length]) }
         }
-        #expect(throws: PTPIPError.malformed(.trailingBytes(count: 1, after: "DeviceInfo"))) {
+        #expect(throws: PTPIPCodecError.layout(.trailingBytes(count: 1, after: "DeviceInfo"))) {
             try DeviceInfo(decoding: bytes + [0])
         }
     }
@@ -66,7 +66,7 @@ struct DeviceInfoFixtureTests {
         writer.writeInteger(UInt32(0xFFFF_FFFF)) // OperationsSupported: 4 billion codes, 2 bytes follow
         writer.writeInteger(UInt16(0x1001))
         #expect(
-            throws: PTPIPError.malformed(
+            throws: PTPIPCodecError.layout(
                 .invalidValue(
                     field: "OperationsSupported.count", reason: "4294967295 elements of 2 bytes do not fit in 2 bytes"))
         ) {

@@ -1,7 +1,8 @@
 import ByteCoding
+import TestSupport
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 @Suite struct PacketFramerTests {
     /// All sample packets back to back, as one stream.
@@ -68,7 +69,7 @@ import Testing
         var framer = PacketFramer(maximumPacketLength: 1024)
         // "4 GiB follow": only the four length bytes have arrived.
         framer.append([0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(throws: PTPIPError.packetTooLarge(declaredLength: 0xFFFF_FFFF, maximum: 1024, type: nil)) {
+        #expect(throws: PTPIPCodecError.packetTooLarge(declaredLength: 0xFFFF_FFFF, maximum: 1024, type: nil)) {
             try framer.nextPacket()
         }
         #expect(framer.bufferedByteCount == 4)
@@ -77,7 +78,7 @@ import Testing
     @Test func declaredLengthAboveTheTypesOwnLimitFailsAtTheHeader() {
         var framer = PacketFramer()
         framer.append([0x00, 0x10, 0, 0, 13, 0, 0, 0]) // a 4096-byte Probe_Request
-        #expect(throws: PTPIPError.packetTooLarge(declaredLength: 4096, maximum: 8, type: .probeRequest)) {
+        #expect(throws: PTPIPCodecError.packetTooLarge(declaredLength: 4096, maximum: 8, type: .probeRequest)) {
             try framer.nextPacket()
         }
     }
@@ -85,14 +86,14 @@ import Testing
     @Test func declaredLengthBelowEightFails() {
         var framer = PacketFramer()
         framer.append([4, 0, 0, 0])
-        #expect(throws: PTPIPError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
+        #expect(throws: PTPIPCodecError.packetTooShort(declaredLength: 4)) { try framer.nextPacket() }
     }
 
     @Test func unknownTypeFailsAtTheHeaderAndTheFramerStaysFailed() {
         var framer = PacketFramer()
         framer.append([0x00, 0x01, 0, 0, 99, 0, 0, 0])
-        #expect(throws: PTPIPError.unknownPacketType(99)) { try framer.nextPacket() }
+        #expect(throws: PTPIPCodecError.unknownPacketType(99)) { try framer.nextPacket() }
         framer.append(Packet.probeRequest.encoded())
-        #expect(throws: PTPIPError.unknownPacketType(99)) { try framer.nextPacket() }
+        #expect(throws: PTPIPCodecError.unknownPacketType(99)) { try framer.nextPacket() }
     }
 }

@@ -2,12 +2,12 @@ import ByteCoding
 
 extension Packet {
     /// Decodes one whole packet (header included); the buffer must hold exactly the declared length.
-    package static func decode(_ bytes: [UInt8]) throws(PTPIPError) -> Packet {
+    package static func decode(_ bytes: [UInt8]) throws(PTPIPCodecError) -> Packet {
         try decode(packet: bytes[...])
     }
 
     /// Decodes one whole packet (header included) from a slice, sharing its storage for Data payloads.
-    package static func decode(packet bytes: ArraySlice<UInt8>) throws(PTPIPError) -> Packet {
+    package static func decode(packet bytes: ArraySlice<UInt8>) throws(PTPIPCodecError) -> Packet {
         var reader = ByteReader(slice: bytes)
         let length: UInt32
         let rawType: UInt32
@@ -15,22 +15,22 @@ extension Packet {
             length = try reader.readInteger(UInt32.self, field: "length")
             rawType = try reader.readInteger(UInt32.self, field: "packetType")
         } catch {
-            throw PTPIPError.wrap(error)
+            throw PTPIPCodecError.wrap(error)
         }
         guard length >= PacketHeader.size else { throw .packetTooShort(declaredLength: length) }
         guard let type = PacketType(rawValue: rawType) else { throw .unknownPacketType(rawType) }
         guard UInt64(length) == UInt64(bytes.count) else {
             if UInt64(length) > UInt64(bytes.count) {
-                throw .malformed(.truncated(field: "\(type) packet", needed: Int(length), available: bytes.count))
+                throw .layout(.truncated(field: "\(type) packet", needed: Int(length), available: bytes.count))
             }
-            throw .malformed(.trailingBytes(count: bytes.count - Int(length), after: "\(type) packet"))
+            throw .layout(.trailingBytes(count: bytes.count - Int(length), after: "\(type) packet"))
         }
         let body = bytes[(bytes.startIndex + PacketHeader.size)...]
         return try decode(type: type, body: body)
     }
 
     /// Decodes the body of a packet of `type` (the bytes after the 8-byte header); every byte must be used.
-    package static func decode(type: PacketType, body: ArraySlice<UInt8>) throws(PTPIPError) -> Packet {
+    package static func decode(type: PacketType, body: ArraySlice<UInt8>) throws(PTPIPCodecError) -> Packet {
         var reader = ByteReader(slice: body)
         do {
             let packet = try decodeBody(type: type, reader: &reader)
@@ -38,7 +38,7 @@ extension Packet {
             if !reader.isAtEnd { try reader.expectEnd(after: "\(type) packet") }
             return packet
         } catch {
-            throw PTPIPError.wrap(error)
+            throw PTPIPCodecError.wrap(error)
         }
     }
 
@@ -137,16 +137,5 @@ extension Packet {
             parameters.append(try reader.readInteger(UInt32.self, field: "parameter"))
         }
         return parameters
-    }
-}
-
-extension PTPIPError {
-    /// Maps an error from the codec internals to the layer's error (byte coding errors become `.malformed`).
-    static func wrap(_ error: any Error) -> PTPIPError {
-        switch error {
-        case let error as PTPIPError: return error
-        case let error as ByteCodingError: return .malformed(error)
-        default: return .malformed(.invalidValue(field: "packet", reason: "\(error)"))
-        }
     }
 }

@@ -1,10 +1,13 @@
-@testable import PTPIP
+import PTPIPCodec
 
-/// One packet of each of the 14 PTP/IP types, with non-trivial field values.
-enum PacketSamples {
-    static let hostGUID = PTPIPGUID(bytes: Array(0x10...0x1F))!
+/// One packet of each of the 14 PTP/IP types, with non-trivial field values (the codec's tests and the
+/// transport's share them).
+package enum PacketSamples {
+    /// A host GUID with a distinct byte in each place.
+    package static let hostGUID = PTPIPGUID(bytes: Array(0x10...0x1F))!
 
-    static let all: [Packet] = [
+    /// Every packet type at least once, Data and End_Data also empty.
+    package static let all: [Packet] = [
         .initCommandRequest(InitCommandRequest(guid: hostGUID, friendlyName: "hdrshoot on pi ✓")),
         .initCommandAck(InitCommandAck(connectionNumber: 0x51D9_8AEC, guid: .zero, friendlyName: "DSC-RX100M7")),
         .initEventRequest(connectionNumber: 1),

@@ -55,13 +55,13 @@ package struct DeviceInfo: Sendable, Equatable {
     }
 
     /// Decodes a whole GetDeviceInfo data phase; every byte must belong to the dataset.
-    package init<Bytes: Collection<UInt8>>(decoding bytes: Bytes) throws(PTPIPError) {
+    package init<Bytes: Collection<UInt8>>(decoding bytes: Bytes) throws(PTPIPCodecError) {
         var reader = ByteReader(bytes: bytes)
         do {
             self = try DeviceInfo(reading: &reader)
             try reader.expectEnd(after: "DeviceInfo")
         } catch {
-            throw PTPIPError.wrap(error)
+            throw PTPIPCodecError.wrap(error)
         }
     }
 

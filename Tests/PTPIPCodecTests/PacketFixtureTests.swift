@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 /// Real packets from a DSC-RX100M7 and an ILCE-9 (see ../shared/fixtures/sony/README.md).
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))

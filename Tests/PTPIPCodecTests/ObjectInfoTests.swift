@@ -1,7 +1,7 @@
 import ByteCoding
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 @Suite struct ObjectInfoTests {
     static let sample = ObjectInfo(
@@ -24,12 +24,12 @@ import Testing
     @Test func everyTruncationIsATypedError() {
         let bytes = Self.sample.encoded()
         for length in 0..<bytes.count {
-            #expect(throws: PTPIPError.self, "cut at \(length)") { try ObjectInfo(decoding: bytes[..<length]) }
+            #expect(throws: PTPIPCodecError.self, "cut at \(length)") { try ObjectInfo(decoding: bytes[..<length]) }
         }
     }
 
     @Test func leftoverBytesAreRejected() {
-        #expect(throws: PTPIPError.malformed(.trailingBytes(count: 2, after: "ObjectInfo"))) {
+        #expect(throws: PTPIPCodecError.layout(.trailingBytes(count: 2, after: "ObjectInfo"))) {
             try ObjectInfo(decoding: Self.sample.encoded() + [0, 0])
         }
     }

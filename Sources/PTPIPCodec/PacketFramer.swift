@@ -32,7 +32,7 @@ package struct PacketFramer: Sendable {
         case betweenPackets
         /// Inside a Data/End_Data packet in streaming mode, with `remaining` payload bytes still to come.
         case streaming(type: PacketType, transactionID: UInt32, remaining: Int)
-        case failed(PTPIPError)
+        case failed(PTPIPCodecError)
     }
 
     /// Creates a framer; `maximumPacketLength` bounds what is buffered, and must cover the 8-byte header.
@@ -48,7 +48,7 @@ package struct PacketFramer: Sendable {
     package var bufferedByteCount: Int { writeIndex - readIndex }
 
     /// The error that broke the stream, once `nextPacket()` or `nextFrame()` has thrown one.
-    package var failure: PTPIPError? {
+    package var failure: PTPIPCodecError? {
         if case let .failed(error) = state { return error }
         return nil
     }
@@ -142,7 +142,7 @@ package struct PacketFramer: Sendable {
 
     /// The next whole packet, or nil when more bytes are needed. Data payloads are copied at most once
     /// (not at all when a large packet fills the buffer exactly).
-    package mutating func nextPacket() throws(PTPIPError) -> Packet? {
+    package mutating func nextPacket() throws(PTPIPCodecError) -> Packet? {
         switch state {
         case let .failed(error): throw error
         case .streaming: preconditionFailure("nextPacket() called while nextFrame() streams a data packet")
@@ -159,7 +159,7 @@ package struct PacketFramer: Sendable {
             }
             return try Packet.decode(type: type, body: buffer[(start + PacketHeader.size)..<end])
         } catch {
-            let failure = PTPIPError.wrap(error)
+            let failure = PTPIPCodecError.wrap(error)
             state = .failed(failure)
             throw failure
         }
@@ -171,7 +171,7 @@ package struct PacketFramer: Sendable {
     /// arrives, each chunk a slice of the framer's buffer (use it before the next `fill`/`append`;
     /// keeping it longer is safe but makes that call copy the whole buffer). Every Data/End_Data packet yields at least
     /// one chunk, and exactly one chunk has `isLastChunkOfPacket` set.
-    package mutating func nextFrame() throws(PTPIPError) -> Frame? {
+    package mutating func nextFrame() throws(PTPIPCodecError) -> Frame? {
         do {
             switch state {
             case let .failed(error):
@@ -183,7 +183,8 @@ package struct PacketFramer: Sendable {
                 if type == .data || type == .endData {
                     let prefix = PacketHeader.size + 4
                     guard length >= prefix else {
-                        throw PTPIPError.malformed(.truncated(field: "transactionID", needed: 4, available: length - 8))
+                        throw PTPIPCodecError.layout(
+                            .truncated(field: "transactionID", needed: 4, available: length - 8))
                     }
                     guard bufferedByteCount >= prefix else { return nil }
                     var reader = ByteReader(slice: buffer[(readIndex + PacketHeader.size)..<(readIndex + prefix)])
@@ -204,7 +205,7 @@ package struct PacketFramer: Sendable {
                     try Packet.decode(type: type, body: buffer[(start + PacketHeader.size)..<(start + length)]))
             }
         } catch {
-            let failure = PTPIPError.wrap(error)
+            let failure = PTPIPCodecError.wrap(error)
             state = .failed(failure)
             throw failure
         }
@@ -216,18 +217,18 @@ package struct PacketFramer: Sendable {
         guard available >= 4 else { return nil }
         var reader = ByteReader(slice: buffer[readIndex..<(readIndex + min(available, PacketHeader.size))])
         let declared = try reader.readInteger(UInt32.self, field: "length")
-        guard declared >= PacketHeader.size else { throw PTPIPError.packetTooShort(declaredLength: declared) }
+        guard declared >= PacketHeader.size else { throw PTPIPCodecError.packetTooShort(declaredLength: declared) }
         let absoluteMaximum = streamData ? maximumStreamedPacketLength : maximumPacketLength
         guard UInt64(declared) <= UInt64(absoluteMaximum) else {
-            throw PTPIPError.packetTooLarge(declaredLength: declared, maximum: absoluteMaximum, type: nil)
+            throw PTPIPCodecError.packetTooLarge(declaredLength: declared, maximum: absoluteMaximum, type: nil)
         }
         guard available >= PacketHeader.size else { return nil }
         let rawType = try reader.readInteger(UInt32.self, field: "packetType")
-        guard let type = PacketType(rawValue: rawType) else { throw PTPIPError.unknownPacketType(rawType) }
+        guard let type = PacketType(rawValue: rawType) else { throw PTPIPCodecError.unknownPacketType(rawType) }
         let isStreamed = streamData && (type == .data || type == .endData)
         let limit = min(type.maximumLength ?? Int.max, isStreamed ? maximumStreamedPacketLength : maximumPacketLength)
         guard UInt64(declared) <= UInt64(limit) else {
-            throw PTPIPError.packetTooLarge(declaredLength: declared, maximum: limit, type: type)
+            throw PTPIPCodecError.packetTooLarge(declaredLength: declared, maximum: limit, type: type)
         }
         return (Int(declared), type)
     }
@@ -236,7 +237,7 @@ package struct PacketFramer: Sendable {
     private mutating func takeDataPacket(type: PacketType, start: Int, end: Int) throws -> Packet {
         let prefix = start + PacketHeader.size + 4
         guard end >= prefix else {
-            throw PTPIPError.malformed(.truncated(field: "transactionID", needed: 4, available: end - start - 8))
+            throw PTPIPCodecError.layout(.truncated(field: "transactionID", needed: 4, available: end - start - 8))
         }
         var reader = ByteReader(slice: buffer[(start + PacketHeader.size)..<prefix])
         let transactionID = try reader.readInteger(UInt32.self, field: "transactionID")

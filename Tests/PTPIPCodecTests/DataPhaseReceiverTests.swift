@@ -1,7 +1,7 @@
 import ByteCoding
 import Testing
 
-@testable import PTPIP
+@testable import PTPIPCodec
 
 @Suite struct DataPhaseReceiverTests {
     private static func frames(of bytes: [UInt8], readSize: Int) throws -> [Frame] {
@@ -56,7 +56,7 @@ import Testing
         var receiver = DataPhaseReceiver(transactionID: 1)
         _ = try receiver.accept(Packet.startData(transactionID: 1, totalLength: 2), sink: { _ in })
         #expect(
-            throws: PTPIPError.protocolViolation(
+            throws: PTPIPCodecError.dataPhaseViolation(
                 expected: "2 bytes of data as Start_Data announced", received: "at least 3 bytes")
         ) {
             try receiver.accept(Packet.data(transactionID: 1, payload: [1, 2, 3]), sink: { _ in })
@@ -67,7 +67,7 @@ import Testing
         var receiver = DataPhaseReceiver(transactionID: 1)
         _ = try receiver.accept(Packet.startData(transactionID: 1, totalLength: 10), sink: { _ in })
         #expect(
-            throws: PTPIPError.protocolViolation(
+            throws: PTPIPCodecError.dataPhaseViolation(
                 expected: "10 bytes of data as Start_Data announced", received: "4 bytes before End_Data")
         ) {
             try receiver.accept(Packet.endData(transactionID: 1, payload: [1, 2, 3, 4]), sink: { _ in })
@@ -76,11 +76,11 @@ import Testing
 
     @Test func wrongTransactionAndMissingStartAreViolations() throws {
         var receiver = DataPhaseReceiver(transactionID: 1)
-        #expect(throws: PTPIPError.protocolViolation(expected: "Start_Data", received: "Data (10)")) {
+        #expect(throws: PTPIPCodecError.dataPhaseViolation(expected: "Start_Data", received: "Data (10)")) {
             try receiver.accept(Packet.data(transactionID: 1, payload: [1]), sink: { _ in })
         }
         #expect(
-            throws: PTPIPError.protocolViolation(
+            throws: PTPIPCodecError.dataPhaseViolation(
                 expected: "Start_Data for transaction 1", received: "Start_Data for transaction 2")
         ) {
             try receiver.accept(Packet.startData(transactionID: 2, totalLength: 0), sink: { _ in })
