@@ -19,9 +19,6 @@ extension PTPIPError: CLIReportable {
         case .protocolViolation: .failure
         case .response: .failure
         case .malformed: .failure
-        case .packetTooShort: .failure
-        case .packetTooLarge: .failure
-        case .unknownPacketType: .failure
         case .cancelled: .transientFailure
         case .invalidState: .internalError
         }
@@ -42,8 +39,7 @@ extension PTPIPError: CLIReportable {
         case .networkUnreachable: "the network is unreachable"
         case let .nameResolutionFailed(host, _): "cannot resolve '\(host)'"
         case let .initFailed(reason): "the camera refused the session (\(reason))"
-        case .systemCallFailed, .protocolViolation, .response, .malformed, .packetTooShort, .packetTooLarge,
-            .unknownPacketType, .cancelled, .invalidState:
+        case .systemCallFailed, .protocolViolation, .response, .malformed, .cancelled, .invalidState:
             description
         }
     }

@@ -87,7 +87,7 @@ struct ErrorReportTests {
         Row(
             PTPIPError.timedOut(address: "10.0.0.5:15740", during: "connect"), 69,
             says: "the camera at 10.0.0.5:15740 did not answer in time during connect"),
-        Row(PTPIPError.unknownPacketType(99), 1, says: "unknown PTP/IP packet type 99"),
+        Row(PTPIPError.malformed(.unknownPacketType(99)), 1, says: "unknown PTP/IP packet type 99"),
         Row(PTPIPError.invalidState("an operation before connect"), 70, says: "invalid state"),
         Row(
             NetworkMonitorError.system(operation: "socket", errno: .permissionDenied), 69,
