@@ -35,8 +35,12 @@ struct EndToEndRemoteAPITests {
         let command =
             ["run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm"]
             + sandbox.shootArguments
-        let (result, fired) = try await sandbox.withLegacySimulator(extra: ["--iso", "100"]) { url in
-            try await sandbox.hdrshoot(command + ["--camera", url], timeout: .seconds(150))
+        // On the time-scale hook (`ScaledTime`): a 4 s hold the body, whose time runs 10 times faster, measures as 40 s.
+        let (result, fired) = try await sandbox.withLegacySimulator(
+            extra: ["--iso", "100"] + ScaledTime.simulatorArguments
+        ) { url in
+            try await sandbox.hdrshoot(
+                command + ["--camera", url], environment: ScaledTime.environment, timeout: .seconds(150))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
@@ -44,7 +48,7 @@ struct EndToEndRemoteAPITests {
         let log = try String(contentsOfFile: sandbox.captureLog, encoding: .utf8).split(separator: "\n")
         let bulb = try #require(jsonObject(String(log[1])))
         let held = try #require(bulb["exposureSeconds"] as? Double)
-        // Held from startBulbShooting to stopBulbShooting: 40 s on hdrshoot's clock.
+        // Held from startBulbShooting to stopBulbShooting: 40 s (scaled) on hdrshoot's clock.
         #expect(abs(held - 40) < 0.5, "held \(held) s")
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.map { $0["actualSpeed"] as? String } == ["30\"", "40\""])

@@ -121,6 +121,7 @@ enum SeriesRun {
                 command: arguments.command)
         }
         let environment = ProcessInfo.processInfo.environment
+        let timeScale = try TimeScale(environment: environment)
         let addressStore = CameraAddressStore(environment: environment)
         guard let target = options.target ?? addressStore.loadTarget() else {
             throw UsageError(
@@ -171,7 +172,7 @@ enum SeriesRun {
                 try await options.store.create(journal)
                 let session = SeriesSession(
                     camera: camera, journal: journal, store: options.store, offered: check.offered,
-                    planWarnings: report.warnings, overhead: planOptions.overhead)
+                    planWarnings: report.warnings, overhead: planOptions.overhead, timeScale: timeScale)
                 return await session.execute(
                     from: record.schedule.first, skipping: [], continuing: nil, options: options, output: output)
             } catch {
@@ -216,7 +217,8 @@ enum SeriesRun {
             return try await finished("every repetition of the series is done")
         }
         let schedule = record.schedule
-        let now = record.offset(of: Date())
+        let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
+        let now = timeScale.scaled(record.offset(of: Date()))
         var skipMissed = arguments.flag("skip-missed")
         var start = next.start
         var skipped: [Int] = []
@@ -282,7 +284,7 @@ enum SeriesRun {
                 if options.target != nil { current.camera.address = check.identity.address }
                 let session = SeriesSession(
                     camera: camera, journal: current, store: options.store, offered: check.offered, planWarnings: [],
-                    overhead: BracketPlan.defaultOverheadPerFrame)
+                    overhead: BracketPlan.defaultOverheadPerFrame, timeScale: timeScale)
                 return await session.execute(
                     from: start, skipping: skipped, continuing: continuing, options: options, output: output)
             } catch {

@@ -139,6 +139,7 @@ enum CameraTarget: Sendable, Equatable {
         if let backoff = try CameraCommand.connectBackoff(environment: environment) {
             configuration.connectBackoff = backoff
         }
+        try TimeScale(environment: environment).apply(to: &configuration)
         configuration.adoptsEarlierPictures = resuming
     }
 }
