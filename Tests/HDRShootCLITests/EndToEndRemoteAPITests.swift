@@ -74,8 +74,8 @@ struct EndToEndRemoteAPITests {
     @Test func runKilledWhileCapturingIsCompletedByResumeWithNothingFiredTwice() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Frame 8 (set 2, frame 3) has fired and is still saving (1 s) when the test kills the run.
-        let (resumed, fired) = try await sandbox.withLegacySimulator(processingMilliseconds: 1000) { url in
+        // Frame 8 (set 2, frame 3) has fired and is still saving (0.3 s) when the test kills the run.
+        let (resumed, fired) = try await sandbox.withLegacySimulator(processingMilliseconds: 300) { url in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm", "--json"] + sandbox.shootArguments
             try await BackgroundProcess.with(
@@ -110,9 +110,13 @@ struct EndToEndRemoteAPITests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // The body takes frame 7 (set 2, frame 2), then closes the connection instead of answering.
-        let (result, fired) = try await sandbox.withLegacySimulator(faults: ["drop-at-frame:7"]) { url in
+        // On the time-scale hook the first reconnection attempt comes after 0.2 s instead of 2 s.
+        let (result, fired) = try await sandbox.withLegacySimulator(
+            faults: ["drop-at-frame:7"], extra: ScaledTime.simulatorArguments
+        ) { url in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm"] + sandbox.shootArguments,
+                environment: ScaledTime.environment)
         }
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
@@ -128,16 +132,17 @@ struct EndToEndRemoteAPITests {
         #expect(record["files"] as? [String] == ["set-02/pict7.JPG"])
     }
 
-    @Test func threeRepetitionsEveryTwoSecondsGoToTheirOwnFolders() async throws {
+    @Test func threeRepetitionsEveryTenSecondsGoToTheirOwnFolders() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
-        let (result, fired) = try await sandbox.withLegacySimulator { url in
+        // On the time-scale hook: the repetitions start a real second apart.
+        let (result, fired) = try await sandbox.withLegacySimulator(extra: ScaledTime.simulatorArguments) { url in
             try await sandbox.hdrshoot(
                 ["run"] + flags + [
-                    "--every", "2s", "--count", "3", "--camera", url, "--confirm", "--no-network-monitor"
+                    "--every", "10s", "--count", "3", "--camera", url, "--confirm", "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments)
+                    + sandbox.shootArguments, environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))

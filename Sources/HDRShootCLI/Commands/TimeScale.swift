@@ -1,4 +1,6 @@
+import Foundation
 import LegacyCamera
+import Shooting
 import SonyCamera
 import Timing
 
@@ -6,8 +8,9 @@ import Timing
 /// match a simulator started with `hdrshoot simulate --time-scale N` (whose own time runs as fast).
 ///
 /// N times shorter: a BULB hold (the simulator measures it N times longer, so the image records the exposure),
-/// the settle after connecting and after a release, the waits between connection attempts, and a series'
-/// schedule (its clock, and the time since its first start as `resume` reads it). Bounds that guard against a
+/// the settle after connecting and after a release, the waits between connection and reconnection attempts, a
+/// series' schedule (its clock, and the time since its first start as `resume` reads it), and the built-in
+/// simulator's time (`--camera simulator`). Bounds that guard against a
 /// silent camera (operation, transfer and capture timeouts) stay real, so a loaded host is no reason to fail.
 /// The end-to-end tests use it so a 40 s BULB frame or a series every 20 s takes a tenth of that.
 struct TimeScale: Sendable, Equatable {
@@ -42,11 +45,19 @@ struct TimeScale: Sendable, Equatable {
         return factor
     }
 
+    /// The scale of this process's environment, checked when the camera was configured (real time if it is bad).
+    static var current: TimeScale { (try? TimeScale(environment: ProcessInfo.processInfo.environment)) ?? .real }
+
     /// The clock scaled time runs on: the continuous clock, `factor` times faster.
     var clock: any Clock<Duration> { factor == 1 ? ContinuousClock() : ScaledClock(ContinuousClock(), factor: factor) }
 
     /// `real` (time that passed on the wall clock) in scaled time.
     func scaled(_ real: Duration) -> Duration { real * factor }
+
+    /// `policy` with its pauses between reconnection attempts shortened (its overall timeout stays real).
+    func shortened(_ policy: ReconnectPolicy) -> ReconnectPolicy {
+        ReconnectPolicy(delays: policy.delays.map { $0 / factor }, timeout: policy.timeout)
+    }
 
     /// Shortens the PTP/IP camera's waits for the body's sake.
     func apply(to configuration: inout SonyCameraConfiguration) {
