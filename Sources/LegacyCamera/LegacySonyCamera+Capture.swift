@@ -68,8 +68,8 @@ extension LegacySonyCamera {
         }
     }
 
-    /// BULB: startBulbShooting, `exposure` on the clock, stopBulbShooting (sent even when the wait is
-    /// cancelled: the shutter is never left open), then the picture.
+    /// BULB: startBulbShooting, `exposure` on the clock (shortened by the test hook `timeScale`),
+    /// stopBulbShooting (sent even when the wait is cancelled: the shutter is never left open), then the picture.
     private func holdBulb(for exposure: Duration, limit: Duration) async throws -> [String] {
         let mark = pictures.reportedCount
         do {
@@ -82,7 +82,7 @@ extension LegacySonyCamera {
         // The shutter is open from here: every failure is connection-lost or permanent.
         var cancelled = false
         do {
-            try await clock.sleep(for: exposure)
+            try await clock.sleep(for: exposure / configuration.timeScale)
         } catch {
             cancelled = true
         }

@@ -60,6 +60,9 @@ package struct LegacySonyCameraConfiguration: Sendable {
     package var adoptsEarlierPictures = false
     /// The postview size asked for: `Original` is the full-size JPEG the body saves (p. 136).
     package var postviewSize = "Original"
+    /// A test hook (`$HDRSHOOT_TIME_SCALE`): a BULB hold lasts a `timeScale`-th of its exposure, for a simulator
+    /// whose time runs that many times faster (`hdrshoot simulate --api --time-scale`); 1 for a real body.
+    package var timeScale = 1
 
     /// A camera at `location`, shown as `address`.
     package init(location: Location, address: String) {

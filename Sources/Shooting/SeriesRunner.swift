@@ -17,18 +17,50 @@ import Timing
 /// and the camera layer keeps an idle link alive by itself. Durable bookkeeping goes through a
 /// `SeriesRecorder`, which also supplies each repetition's plan, folder and frame recorder.
 package actor SeriesRunner {
-    /// What the series is doing.
+    /// What the series is doing; every state but the end carries the photographer's controls (holds, a stop).
     package enum State: Sendable {
         /// `run` not called yet.
-        case ready
+        case ready(Controls)
         /// Waiting for the start.
-        case waiting(RepetitionSchedule.Start)
+        case waiting(RepetitionSchedule.Start, Controls)
         /// A start time came while a hold is on.
-        case held(RepetitionSchedule.Start)
-        /// Shooting the repetition with this number.
-        case shooting(Int)
+        case held(RepetitionSchedule.Start, Controls)
+        /// Shooting the repetition with this number on this runner (holds and a stop are passed to it).
+        case shooting(Int, runner: BracketRunner, Controls)
+        /// The repetition with this number ended: its record is written and the next start found.
+        case shot(Int, Controls)
         /// Over.
         case finished(SeriesResult)
+
+        /// The controls of a series that is not over; nil once it is.
+        var controls: Controls? {
+            switch self {
+            case .ready(let controls), .waiting(_, let controls), .held(_, let controls),
+                .shooting(_, _, let controls), .shot(_, let controls):
+                controls
+            case .finished: nil
+            }
+        }
+
+        /// The same state with `controls` (the end keeps none).
+        func with(_ controls: Controls) -> State {
+            switch self {
+            case .ready: .ready(controls)
+            case .waiting(let start, _): .waiting(start, controls)
+            case .held(let start, _): .held(start, controls)
+            case .shooting(let number, let runner, _): .shooting(number, runner: runner, controls)
+            case .shot(let number, _): .shot(number, controls)
+            case .finished: self
+            }
+        }
+    }
+
+    /// What the photographer asked of a series that is not over.
+    package struct Controls: Sendable {
+        /// The holds on, one per kind (keys, a signal, the network).
+        package var holds: [PauseReason.Kind: PauseReason] = [:]
+        /// Whether the series ends at the next chance (after the frame in flight, or at once while waiting).
+        package var stopRequested = false
     }
 
     /// Wraps each repetition's run (the CLI follows the network monitor into the runner there).
@@ -51,10 +83,18 @@ package actor SeriesRunner {
     private var stopwatch: Stopwatch?
 
     /// The current state.
-    package private(set) var state: State = .ready
-    private var holds: [PauseReason.Kind: PauseReason] = [:]
-    private var stopRequested = false
-    private var current: BracketRunner?
+    package private(set) var state: State = .ready(Controls())
+
+    /// The controls of the state (empty once the series is over, where setting them changes nothing).
+    private var controls: Controls {
+        get { state.controls ?? Controls() }
+        set { state = state.with(newValue) }
+    }
+
+    /// The runner of the repetition shooting now.
+    private var current: BracketRunner? {
+        if case .shooting(_, let runner, _) = state { runner } else { nil }
+    }
 
     /// Creates a series runner. `elapsed` is how long ago the series' first start was (zero for a new
     /// series); `configuration` is each repetition's runner settings (its folder is replaced by the
@@ -86,8 +126,8 @@ package actor SeriesRunner {
     /// Adds a hold (passed to the repetition shooting now); a second hold of a kind only updates its detail.
     package func pause(reason: PauseReason) async {
         if case .finished = state { return }
-        let isNew = holds[reason.kind] == nil
-        holds[reason.kind] = reason
+        let isNew = controls.holds[reason.kind] == nil
+        controls.holds[reason.kind] = reason
         if let current {
             await current.pause(reason: reason)
         } else if isNew {
@@ -98,7 +138,7 @@ package actor SeriesRunner {
 
     /// Releases the hold of `reason.kind`.
     package func resume(reason: PauseReason) async {
-        guard holds.removeValue(forKey: reason.kind) != nil else { return }
+        guard controls.holds.removeValue(forKey: reason.kind) != nil else { return }
         if let current {
             await current.resume(reason: reason)
         } else {
@@ -109,7 +149,7 @@ package actor SeriesRunner {
 
     /// Ends the series: the repetition shooting now stops after its frame in flight; a wait ends at once.
     package func stop() async {
-        stopRequested = true
+        controls.stopRequested = true
         await current?.stop()
         waker.signal()
     }
@@ -159,8 +199,9 @@ package actor SeriesRunner {
             guard let next = schedule.next(after: start.number, scheduledAt: start.at, endedAt: endedAt) else {
                 return await finish(completed, lastResult, nil, resumeAt: nil)
             }
-            if stopRequested || Task.isCancelled {
-                return await finish(completed, lastResult, stopRequested ? .stopRequested : .cancelled, resumeAt: next)
+            if controls.stopRequested || Task.isCancelled {
+                return await finish(
+                    completed, lastResult, controls.stopRequested ? .stopRequested : .cancelled, resumeAt: next)
             }
             start = next
         }
@@ -179,9 +220,9 @@ package actor SeriesRunner {
         var heldPastStart = false
         while true {
             if Task.isCancelled { return .stop(.cancelled) }
-            if stopRequested { return .stop(.stopRequested) }
-            if !holds.isEmpty {
-                state = .held(start)
+            if controls.stopRequested { return .stop(.stopRequested) }
+            if !controls.holds.isEmpty {
+                state = .held(start, controls)
                 await waker.wait(sleepingFor: nil, on: clock)
                 if elapsed > start.at { heldPastStart = true }
                 announced = false
@@ -194,7 +235,7 @@ package actor SeriesRunner {
                 guard let due = schedule.held(start, until: now) else { return .over }
                 return .go(due)
             }
-            state = .waiting(start)
+            state = .waiting(start, controls)
             if !announced {
                 eventSink.yield(.waiting(start, remaining: start.at - now))
                 announced = true
@@ -215,7 +256,7 @@ package actor SeriesRunner {
         var reason: PauseReason?
         while true {
             if Task.isCancelled { return .cancelled }
-            if stopRequested { return .stopRequested }
+            if controls.stopRequested { return .stopRequested }
             guard let left = await camera.mediaStatus().remainingShots, left < needed else { break }
             if reason == nil {
                 let hold = PauseReason(
@@ -237,11 +278,12 @@ package actor SeriesRunner {
         settings.outputDirectory = repetition.outputDirectory
         let runner = BracketRunner(
             camera: camera, plan: repetition.plan, configuration: settings, recorder: repetition.recorder, clock: clock)
-        current = runner
-        state = .shooting(number)
-        defer { current = nil }
-        for reason in holds.values { await runner.pause(reason: reason) }
-        if stopRequested { await runner.stop() }
+        state = .shooting(number, runner: runner, controls)
+        defer { state = .shot(number, controls) }
+        // Holds and a stop that came while the state changed hands reach the runner here; later ones through
+        // `pause`, `resume` and `stop`, which find it in the state.
+        for reason in controls.holds.values { await runner.pause(reason: reason) }
+        if controls.stopRequested { await runner.stop() }
         let sink = eventSink
         let runGuard = self.runGuard
         return await withTaskGroup(of: ShootResult?.self) { group in

@@ -188,7 +188,8 @@ extension SonyCamera {
         properties.currentValue(of: .longExposureNR)?.integerValue.map { $0 == 2 }
     }
 
-    /// S1 down (beside `hook`), S2 down, S2 up (after `bulb` on the injected clock when holding BULB), S1 up;
+    /// S1 down (beside `hook`), S2 down, S2 up (after `bulb` on the injected clock when holding BULB, shortened
+    /// by the test hook `configuration.timeScale`), S1 up;
     /// on failure the half press is let go when the link still works.
     func pressRelease(holdingFor bulb: Duration?, after hook: @Sendable () async throws -> Void) async throws {
         // The buffer was read empty at the end of the last capture; an announcement of that is old news.
@@ -207,7 +208,7 @@ extension SonyCamera {
             try await press(.s2Button, .down)
             s2Down = true
             publish(.exposing)
-            if let bulb { try await clock.sleep(for: bulb) }
+            if let bulb { try await clock.sleep(for: bulb / configuration.timeScale) }
             try await press(.s2Button, .up)
             s2Down = false
         } catch {

@@ -192,12 +192,14 @@ struct ConfigFileTests {
         let home = try Home()
         defer { home.sandbox.remove() }
         let readme = ["run", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5"]
-        let plain = try await home.hdrshoot(readme + ["--camera", "simulator", "--confirm"])
+        // The built-in simulator on the time-scale hook: its processing and exposures, 10 times faster.
+        let plain = try await home.hdrshoot(
+            readme + ["--camera", "simulator", "--confirm"], extra: ScaledTime.environment)
         #expect(plain.exitCode == 0, "\(plain.standardError)")
         #expect(plain.standardOutput.contains("Complete: 15 of 15 exposures captured"))
         let shoots = home.sandbox.root.appendingPathComponent("shoots")
         try home.write("camera = simulator\noutput = \(shoots.path)\n")
-        let configured = try await home.hdrshoot(readme + ["--confirm"])
+        let configured = try await home.hdrshoot(readme + ["--confirm"], extra: ScaledTime.environment)
         #expect(configured.exitCode == 0, "\(configured.standardError)")
         #expect(configured.standardOutput.contains("Complete: 15 of 15 exposures captured"))
         let folders = try FileManager.default.contentsOfDirectory(atPath: shoots.path)

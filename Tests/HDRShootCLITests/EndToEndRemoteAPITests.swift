@@ -35,8 +35,12 @@ struct EndToEndRemoteAPITests {
         let command =
             ["run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm"]
             + sandbox.shootArguments
-        let (result, fired) = try await sandbox.withLegacySimulator(extra: ["--iso", "100"]) { url in
-            try await sandbox.hdrshoot(command + ["--camera", url], timeout: .seconds(150))
+        // On the time-scale hook (`ScaledTime`): a 4 s hold the body, whose time runs 10 times faster, measures as 40 s.
+        let (result, fired) = try await sandbox.withLegacySimulator(
+            extra: ["--iso", "100"] + ScaledTime.simulatorArguments
+        ) { url in
+            try await sandbox.hdrshoot(
+                command + ["--camera", url], environment: ScaledTime.environment, timeout: .seconds(150))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
@@ -44,7 +48,7 @@ struct EndToEndRemoteAPITests {
         let log = try String(contentsOfFile: sandbox.captureLog, encoding: .utf8).split(separator: "\n")
         let bulb = try #require(jsonObject(String(log[1])))
         let held = try #require(bulb["exposureSeconds"] as? Double)
-        // Held from startBulbShooting to stopBulbShooting: 40 s on hdrshoot's clock.
+        // Held from startBulbShooting to stopBulbShooting: 40 s (scaled) on hdrshoot's clock.
         #expect(abs(held - 40) < 0.5, "held \(held) s")
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.map { $0["actualSpeed"] as? String } == ["30\"", "40\""])
@@ -70,8 +74,8 @@ struct EndToEndRemoteAPITests {
     @Test func runKilledWhileCapturingIsCompletedByResumeWithNothingFiredTwice() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Frame 8 (set 2, frame 3) has fired and is still saving (1 s) when the test kills the run.
-        let (resumed, fired) = try await sandbox.withLegacySimulator(processingMilliseconds: 1000) { url in
+        // Frame 8 (set 2, frame 3) has fired and is still saving (0.3 s) when the test kills the run.
+        let (resumed, fired) = try await sandbox.withLegacySimulator(processingMilliseconds: 300) { url in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm", "--json"] + sandbox.shootArguments
             try await BackgroundProcess.with(
@@ -106,9 +110,13 @@ struct EndToEndRemoteAPITests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // The body takes frame 7 (set 2, frame 2), then closes the connection instead of answering.
-        let (result, fired) = try await sandbox.withLegacySimulator(faults: ["drop-at-frame:7"]) { url in
+        // On the time-scale hook the first reconnection attempt comes after 0.2 s instead of 2 s.
+        let (result, fired) = try await sandbox.withLegacySimulator(
+            faults: ["drop-at-frame:7"], extra: ScaledTime.simulatorArguments
+        ) { url in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm"] + sandbox.shootArguments,
+                environment: ScaledTime.environment)
         }
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
@@ -124,16 +132,17 @@ struct EndToEndRemoteAPITests {
         #expect(record["files"] as? [String] == ["set-02/pict7.JPG"])
     }
 
-    @Test func threeRepetitionsEveryTwoSecondsGoToTheirOwnFolders() async throws {
+    @Test func threeRepetitionsEveryTenSecondsGoToTheirOwnFolders() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
-        let (result, fired) = try await sandbox.withLegacySimulator { url in
+        // On the time-scale hook: the repetitions start a real second apart.
+        let (result, fired) = try await sandbox.withLegacySimulator(extra: ScaledTime.simulatorArguments) { url in
             try await sandbox.hdrshoot(
                 ["run"] + flags + [
-                    "--every", "2s", "--count", "3", "--camera", url, "--confirm", "--no-network-monitor"
+                    "--every", "10s", "--count", "3", "--camera", url, "--confirm", "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments)
+                    + sandbox.shootArguments, environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))

@@ -75,9 +75,9 @@ struct EndToEndShootTests {
     @Test func runKilledWhileCapturingIsCompletedByResumeWithNothingFiredTwice() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Frame 8 (set 2, frame 3) has fired and its image is still processing (1 s) when the test kills the
+        // Frame 8 (set 2, frame 3) has fired and its image is still processing (0.2 s) when the test kills the
         // run: the camera keeps its images (frames 1-8) in its buffer, as a real body does.
-        let (resumed, fired) = try await sandbox.withSimulator(processingMilliseconds: 1000) { port in
+        let (resumed, fired) = try await sandbox.withSimulator(processingMilliseconds: 200) { port in
             try await killRun(sandbox, port: port, atPhase: "capturing", afterFired: 8)
             let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
             let object = try #require(jsonObject(status.standardOutput))

@@ -4,32 +4,36 @@ import TestSupport
 import Testing
 
 /// `hdrshoot run --every` (interval HDR) and its `resume`, as built binaries against `hdrshoot simulate`.
+///
+/// The schedules run on the time-scale hook (`ScaledTime`, 10 times faster): a series every 10 s starts its
+/// repetitions a real second apart, and the manifest records them 10 s apart. Real-clock starts are checked in
+/// process by `SeriesRunnerRealClockTests`.
 @Suite("End-to-end interval series (built binary against hdrshoot simulate)", .serialized)
 struct SeriesEndToEndTests {
     /// 3 frames, 2 EV apart: 1/1000, 1/250, 1/60.
     static let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
     static let labels = ["1/1000", "1/250", "1/60"]
 
-    @Test func threeRepetitionsEveryTwoSecondsGoToTheirOwnFoldersAndTheManifestListsTheirStarts() async throws {
+    @Test func threeRepetitionsEveryTenSecondsGoToTheirOwnFoldersAndTheManifestListsTheirStarts() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator { port in
+        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
             try await sandbox.hdrshoot(
                 ["run"] + Self.flags + [
-                    "--every", "2s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--every", "10s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm",
                     "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments)
+                    + sandbox.shootArguments, environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Series: 3 repetitions every 2 s"))
+        #expect(result.standardOutput.contains("Series: 3 repetitions every 10 s"))
         #expect(result.standardOutput.contains("Each repetition fits its interval"))
         // The simulated body reports its battery (0xD218) and the shots left on its card (0xD249).
         #expect(result.standardOutput.contains("Battery and card: battery 100 %, card: 9999 shots left (9 exposures)."))
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))
         let status = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
         #expect(
-            status.standardOutput.contains("Series:    every 2 s, repetition 3 of 3 done (3 done, 0 skipped)"),
+            status.standardOutput.contains("Series:    every 10 s, repetition 3 of 3 done (3 done, 0 skipped)"),
             "\(status.standardOutput)")
         #expect(fired == Self.labels + Self.labels + Self.labels)
         for number in 1...3 {
@@ -40,29 +44,29 @@ struct SeriesEndToEndTests {
         }
         let manifest = try sandbox.manifest()
         #expect(manifest["status"] as? String == "complete")
-        #expect(manifest["everySeconds"] as? Double == 2)
+        #expect(manifest["everySeconds"] as? Double == 10)
         let repetitions = try #require(manifest["repetitions"] as? [[String: Any]])
         #expect(repetitions.map { $0["folder"] as? String } == ["rep-001", "rep-002", "rep-003"])
         #expect(repetitions.allSatisfy { $0["state"] as? String == "done" && $0["saved"] as? Int == 3 })
         let planned = try repetitions.map { try #require(($0["plannedStart"] as? String).flatMap(Self.date)) }
-        #expect(planned[1].timeIntervalSince(planned[0]) == 2 && planned[2].timeIntervalSince(planned[1]) == 2)
+        #expect(planned[1].timeIntervalSince(planned[0]) == 10 && planned[2].timeIntervalSince(planned[1]) == 10)
         let actual = try repetitions.map { try #require(($0["actualStart"] as? String).flatMap(Self.date)) }
         #expect(zip(actual, planned).allSatisfy { $0 >= $1 })
         print(
-            "series drift, real time, 3 repetitions every 2s (ms):",
+            "series drift, scaled time (x\(ScaledTime.factor)), 3 repetitions every 10s (ms):",
             zip(actual, planned).map { Int(($0.timeIntervalSince($1) * 1000).rounded()) })
     }
 
     @Test func fiveRealRepetitionsStartOnTheirSchedule() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator { port in
+        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
             try await sandbox.hdrshoot(
                 ["run"] + Self.flags + [
-                    "--every", "1s", "--count", "5", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--every", "5s", "--count", "5", "--camera", "127.0.0.1:\(port)", "--confirm",
                     "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments)
+                    + sandbox.shootArguments, environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(fired.count == 15)
@@ -72,21 +76,25 @@ struct SeriesEndToEndTests {
         let timings = repetitions.compactMap { $0["timing"] as? String }
         #expect(drifts.count == 5 && drifts.allSatisfy { $0 >= 0 })
         print(
-            "series drift, real time, 5 repetitions every 1s (ms):", drifts.map { Int(($0 * 1000).rounded()) }, timings)
+            "series drift, scaled time (x\(ScaledTime.factor)), 5 repetitions every 5s (ms):",
+            drifts.map { Int(($0 * 1000).rounded()) }, timings)
     }
 
     @Test func aFullCardPausesTheSeriesWithAClearMessage() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // Room for one repetition of 3 frames.
-        let (stopped, fired) = try await sandbox.withSimulator(extra: ["--card-shots", "3"]) { port in
+        let (stopped, fired) = try await sandbox.withSimulator(
+            extra: ["--card-shots", "3"] + ScaledTime.simulatorArguments
+        ) { port in
             let arguments =
                 ["run"] + Self.flags + [
                     "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm",
                     "--no-network-monitor"
                 ] + sandbox.shootArguments
             return try await BackgroundProcess.with(
-                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+                try ProcessRunner.hdrshootBinary(), arguments: arguments,
+                environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
             ) { run in
                 let line = try await run.waitForLine { $0.contains("memory card is full") }
                 run.send(SIGINT)
@@ -98,14 +106,15 @@ struct SeriesEndToEndTests {
         #expect(fired == Self.labels)
     }
 
-    /// Runs a series of `count` repetitions every 2 s and stops it (SIGINT) while it waits for repetition 2;
-    /// returns the exit code.
+    /// Runs a series of `count` repetitions every 10 s on the real clock (so the stop surely comes before
+    /// repetition 2, however loaded the host) and stops it (SIGINT) while it waits for repetition 2; returns the
+    /// exit code.
     static func stopWhileWaitingForRepetitionTwo(
         sandbox: ShootSandbox, port: UInt16, count: Int
     ) async throws -> Int32 {
         let arguments =
             ["run"] + flags + [
-                "--every", "2s", "--count", "\(count)", "--camera", "127.0.0.1:\(port)", "--confirm",
+                "--every", "10s", "--count", "\(count)", "--camera", "127.0.0.1:\(port)", "--confirm",
                 "--no-network-monitor", "--json"
             ] + sandbox.shootArguments
         return try await BackgroundProcess.with(
@@ -117,15 +126,28 @@ struct SeriesEndToEndTests {
         }
     }
 
+    /// Sleeps until `seconds` of real time after the series' first start (repetition 1's planned start in the
+    /// manifest the stopped run wrote): whatever the stop took, the resume then reads the same point of the
+    /// schedule.
+    static func sleep(untilSecondsAfterTheFirstStart seconds: Double, sandbox: ShootSandbox) async throws {
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        let text = try #require(repetitions.first?["plannedStart"] as? String)
+        let first = try #require(date(text))
+        let left = first.addingTimeInterval(seconds).timeIntervalSinceNow
+        if left > 0 { try await Task.sleep(for: .seconds(left)) }
+    }
+
     @Test func aSeriesStoppedBetweenRepetitionsResumesSkippingTheMissedStarts() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
             let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 4)
-            // Away long enough for repetitions 2 and 3 to pass.
-            try await Task.sleep(for: .seconds(4.5))
+            // The resume reads the schedule 10 times faster: 2.5 s after the first start is 25 s, so repetitions
+            // 2 and 3 (10 s and 20 s) passed while hdrshoot was away, and 4 (30 s) is half a real second ahead.
+            try await Self.sleep(untilSecondsAfterTheFirstStart: 2.5, sandbox: sandbox)
             let resumed = try await sandbox.hdrshoot(
-                ["resume", "--confirm", "--skip-missed", "--no-network-monitor", "--state-dir", sandbox.stateDirectory])
+                ["resume", "--confirm", "--skip-missed", "--no-network-monitor", "--state-dir", sandbox.stateDirectory],
+                environment: ScaledTime.environment)
             return (stopped, resumed)
         }
         #expect(stopped == 75)
@@ -143,10 +165,11 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
             let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 3)
-            try await Task.sleep(for: .seconds(2.5))
-            let resumed = try await sandbox.hdrshoot([
-                "resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory
-            ])
+            // 1.5 s after the first start, read 10 times faster, is 15 s: repetition 2 (10 s) passed, 3 (20 s) not.
+            try await Self.sleep(untilSecondsAfterTheFirstStart: 1.5, sandbox: sandbox)
+            let resumed = try await sandbox.hdrshoot(
+                ["resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory],
+                environment: ScaledTime.environment)
             return (stopped, resumed)
         }
         #expect(stopped == 75)
@@ -163,14 +186,15 @@ struct SeriesEndToEndTests {
     @Test func aHangupDoesNotEndTheSeries() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (exitCode, fired) = try await sandbox.withSimulator { port in
+        let (exitCode, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
             let arguments =
                 ["run"] + Self.flags + [
-                    "--every", "2s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm",
+                    "--every", "10s", "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm",
                     "--no-network-monitor", "--json"
                 ] + sandbox.shootArguments
             return try await BackgroundProcess.with(
-                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+                try ProcessRunner.hdrshootBinary(), arguments: arguments,
+                environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
             ) { run in
                 _ = try await run.waitForLine { jsonObject($0)?["event"] as? String == "waiting" }
                 // The SSH session drops while the series waits for its second repetition.

@@ -119,8 +119,9 @@ struct StatusResumeTests {
     @Test func statusSaysWhichProcessIsShootingTheShoot() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // The run is stopped (SIGSTOP) while the test asks for the status, so it is still shooting whatever the
-        // host's load; it continues (SIGCONT) and completes afterwards.
+        // The run is stopped (SIGSTOP) as its first frame starts, with the whole shoot still to go, while the test
+        // asks for the status, so it is still shooting whatever the host's load (stopped at its first saved frame,
+        // a loaded host let it finish the bracket first); it continues (SIGCONT) and completes afterwards.
         let ((text, json, runPID, exit), _) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
@@ -128,7 +129,9 @@ struct StatusResumeTests {
             return try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
-                _ = try await run.waitForLine(timeout: .seconds(120)) { jsonObject($0)?["phase"] as? String == "saved" }
+                _ = try await run.waitForLine(timeout: .seconds(120)) {
+                    jsonObject($0)?["event"] as? String == "started"
+                }
                 kill(run.pid, SIGSTOP)
                 let text = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
                 let json = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])

@@ -252,7 +252,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct SeriesRunnerRealClockTests {
     @Test func fiveRepetitionsOnTheRealClockStartNoEarlierThanScheduled() async throws {
         let recorder = StartLog(plan: plan(sets: 1, frames: 3))
-        let schedule = RepetitionSchedule(every: .milliseconds(500), end: .count(5))
+        let schedule = RepetitionSchedule(every: .milliseconds(200), end: .count(5))
         let series = makeSeries(InMemoryCamera(), schedule: schedule, recorder: recorder, clock: ContinuousClock())
         let result = await series.run(from: schedule.first)
         #expect(result.completedRepetitions == [1, 2, 3, 4, 5])
@@ -260,7 +260,7 @@ import Testing
         let drifts = starts.map { $0.actual - $0.at }
         #expect(drifts.allSatisfy { $0 >= .zero })
         let micros = drifts.map { Int(SeriesRecord.seconds($0) * 1_000_000) }
-        print("series drift, real clock in-process, 5 repetitions every 0.5s (µs):", micros)
+        print("series drift, real clock in-process, 5 repetitions every 0.2s (µs):", micros)
     }
 }
 

@@ -71,6 +71,7 @@ enum CameraCommand {
         }
         var configuration = SonyCameraConfiguration(host: address.host, port: address.port, identity: identity)
         if let backoff = try connectBackoff(environment: environment) { configuration.connectBackoff = backoff }
+        try TimeScale(environment: environment).apply(to: &configuration)
         // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
         configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
@@ -111,6 +112,8 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
     case identityUnavailable(reason: String)
     /// `$HDRSHOOT_CONNECT_BACKOFF` is not a list of waits.
     case badConnectBackoff(String)
+    /// `$HDRSHOOT_TIME_SCALE` is not a factor.
+    case badTimeScale(String)
 
     var cliMessage: String {
         switch self {
@@ -118,13 +121,16 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
         case let .badConnectBackoff(text):
             "\(CameraCommand.connectBackoffVariable)='\(text)' is not a list of waits between connection attempts; "
                 + "write it like 2s,5s,10s (each at most 10m), or unset it"
+        case let .badTimeScale(text):
+            "\(TimeScale.variable)='\(text)' is not a time scale (a test hook); write a whole number from 1 to "
+                + "\(TimeScale.maximum), or unset it"
         }
     }
 
     var exitCode: ExitCode {
         switch self {
         case .identityUnavailable: .failure
-        case .badConnectBackoff: .usage
+        case .badConnectBackoff, .badTimeScale: .usage
         }
     }
 }

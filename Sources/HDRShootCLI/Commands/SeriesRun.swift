@@ -121,6 +121,7 @@ enum SeriesRun {
                 command: arguments.command)
         }
         let environment = ProcessInfo.processInfo.environment
+        let timeScale = try TimeScale(environment: environment)
         let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
@@ -133,7 +134,7 @@ enum SeriesRun {
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
         let stages = NewSeries(
             settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
-            warnings: report.warnings)
+            warnings: report.warnings, timeScale: timeScale)
         // A series says nothing before its summary (no "Connecting to …").
         let preparation = ShootPreparation(
             options: options, output: context.output, environment: environment, say: nil, addressStore: addressStore)
@@ -167,6 +168,8 @@ enum SeriesRun {
         let overhead: Double
         /// Warnings of the base plan.
         let warnings: [String]
+        /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
+        let timeScale: TimeScale
 
         /// The series record and its first repetition's plan on the camera's speeds.
         func match(
@@ -208,7 +211,7 @@ enum SeriesRun {
             try await store.create(journal)
             let session = SeriesSession(
                 camera: camera, journal: journal, store: store, offered: check.offered, planWarnings: warnings,
-                overhead: overhead)
+                overhead: overhead, timeScale: timeScale)
             return (Launch(session: session, start: record.schedule.first), lock)
         }
     }
@@ -248,7 +251,8 @@ enum SeriesRun {
             return try await finished("every repetition of the series is done")
         }
         let schedule = record.schedule
-        let now = record.offset(of: Date())
+        let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
+        let now = timeScale.scaled(record.offset(of: Date()))
         var skipMissed = arguments.flag("skip-missed")
         var start = next.start
         var skipped: [Int] = []
@@ -299,7 +303,7 @@ enum SeriesRun {
         }
         let stages = ResumedSeries(
             journal: journal, record: record, start: start, skipping: skipped, continuing: continuing, notes: notes,
-            followsCamera: options.target != nil)
+            followsCamera: options.target != nil, timeScale: timeScale)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
             resuming: true)
@@ -323,6 +327,8 @@ enum SeriesRun {
         let notes: [String]
         /// Whether `--camera` was given: the journal then follows the camera actually used.
         let followsCamera: Bool
+        /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
+        let timeScale: TimeScale
 
         /// The repetitions done, the notes, and the schedule's summary from `start`.
         func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
@@ -344,7 +350,7 @@ enum SeriesRun {
             if followsCamera { current.camera.address = check.identity.address }
             let session = SeriesSession(
                 camera: camera, journal: current, store: preparation.options.store, offered: check.offered,
-                planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame)
+                planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame, timeScale: timeScale)
             return (Launch(session: session, start: start, skipping: skipping, continuing: continuing), nil)
         }
     }

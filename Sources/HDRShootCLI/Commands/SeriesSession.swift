@@ -24,6 +24,8 @@ struct SeriesSession: Sendable {
     let planWarnings: [String]
     /// Seconds per frame for the first time-left estimate.
     let overhead: Double
+    /// The schedule's time scale (`$HDRSHOOT_TIME_SCALE`, a test hook); real time by default.
+    var timeScale = TimeScale.real
 
     /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
     func execute(
@@ -54,7 +56,7 @@ struct SeriesSession: Sendable {
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory),
                 reconnect: .standard(timeout: options.reconnectTimeout),
                 bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit),
-            recorder: recorder, elapsed: record.offset(of: Date()),
+            recorder: recorder, elapsed: timeScale.scaled(record.offset(of: Date())), clock: timeScale.clock,
             runGuard: { runner, body in
                 guard let network else { return await body() }
                 return await network.guarding(

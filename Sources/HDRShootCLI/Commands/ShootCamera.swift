@@ -111,7 +111,9 @@ enum CameraTarget: Sendable, Equatable {
             ).path
             defer { try? FileManager.default.removeItem(atPath: replayFolder) }
             try replay?.apply(to: &configuration, folder: replayFolder)
-            return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
+            // `$HDRSHOOT_TIME_SCALE` (a test hook) runs the built-in body's time as fast as hdrshoot's waits.
+            let clock = try TimeScale(environment: environment).clock
+            return try await CameraSimulator.withRunning(configuration: configuration, clock: clock) { simulator in
                 let address = CameraAddress(host: "127.0.0.1", port: simulator.port)
                 let camera = SonyCamera(
                     configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
@@ -123,7 +125,8 @@ enum CameraTarget: Sendable, Equatable {
             // ISO, so BULB frames can be shot; small images keep the demo folder light.
             simulated.isoSpeedRate = "100"
             simulated.imageSize = 100_000
-            return try await LegacyCameraSimulator.withRunning(configuration: simulated) { simulator in
+            let clock = try TimeScale(environment: environment).clock
+            return try await LegacyCameraSimulator.withRunning(configuration: simulated, clock: clock) { simulator in
                 var configuration = try LegacySonyCameraConfiguration(url: simulator.descriptionURL)
                 configuration.address = Self.apiSimulatorAddress
                 try Self.adjust(&configuration, environment: environment, resuming: resuming)
@@ -139,6 +142,7 @@ enum CameraTarget: Sendable, Equatable {
         if let backoff = try CameraCommand.connectBackoff(environment: environment) {
             configuration.connectBackoff = backoff
         }
+        try TimeScale(environment: environment).apply(to: &configuration)
         configuration.adoptsEarlierPictures = resuming
     }
 }

@@ -258,7 +258,8 @@ enum ShootConsole {
             let runner = BracketRunner(
                 camera: shoot.camera, plan: plan,
                 configuration: .init(
-                    outputDirectory: outputDirectory, reconnect: .standard(timeout: options.reconnectTimeout),
+                    outputDirectory: outputDirectory,
+                    reconnect: TimeScale.current.shortened(.standard(timeout: options.reconnectTimeout)),
                     bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
                     downloads: downloads),
                 recorder: recorder)

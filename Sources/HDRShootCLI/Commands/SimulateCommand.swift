@@ -52,13 +52,18 @@ enum SimulateCommand {
             "Every image shows this scene at its exposure, and 0xD1B5 meters it (scenes and ranges above).", nil
         ),
         ("iso", "<AUTO|100|...>", "With --api: the ISO setting (BULB is refused with Auto ISO).", nil),
-        ("ssdp-port", "<n>", "With --api: answer SSDP searches for ScalarWebAPI on this UDP port (unicast).", nil)
+        ("ssdp-port", "<n>", "With --api: answer SSDP searches for ScalarWebAPI on this UDP port (unicast).", nil),
+        (
+            "time-scale", "<n>",
+            "A test hook: the body's time runs n times faster (exposures, processing, a BULB hold as measured); "
+                + "pair with HDRSHOOT_TIME_SCALE=n.", nil
+        )
     ]
 
     /// The options a simulated legacy body (`--api`) takes; the others are PTP/IP's only.
     private static let apiOptions: Set<String> = [
         "host", "port", "mode", "image-size", "exposure-cap", "processing-ms", "rtt", "capture-log", "quirk", "fault",
-        "iso", "ssdp-port"
+        "iso", "ssdp-port", "time-scale"
     ]
 
     /// The command's declaration.
@@ -122,7 +127,8 @@ enum SimulateCommand {
 
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         var raw: [String] = []
-        for option in valueOptions where option.name != "replay-session" {
+        let clock = try timeScale(arguments).clock
+        for option in valueOptions where option.name != "replay-session" && option.name != "time-scale" {
             for value in arguments.strings(option.name) { raw += ["--\(option.name)", value] }
         }
         if arguments.flag("api") { return try await runRemoteAPI(arguments, context) }
@@ -146,7 +152,7 @@ enum SimulateCommand {
                 keepProcessing: arguments.string("processing-ms") != nil)
             context.output.writeError(replay.summary)
         }
-        let simulator = try CameraSimulator(configuration: configuration)
+        let simulator = try CameraSimulator(configuration: configuration, clock: clock)
         let display = simulator.host.contains(":") ? "[\(simulator.host)]" : simulator.host
         context.output.writeOut(
             "simulated \(configurationSummary(configuration)) listening on \(display):\(simulator.port)\n")
@@ -183,7 +189,7 @@ enum SimulateCommand {
     /// `simulate --api`: the simulated legacy body (Camera Remote API) until SIGINT or SIGTERM.
     private static func runRemoteAPI(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         var raw: [String] = []
-        for option in valueOptions {
+        for option in valueOptions where option.name != "time-scale" {
             let values = arguments.strings(option.name)
             guard !values.isEmpty else { continue }
             guard apiOptions.contains(option.name) else {
@@ -201,7 +207,7 @@ enum SimulateCommand {
         }
         let simulator: LegacyCameraSimulator
         do {
-            simulator = try LegacyCameraSimulator(configuration: configuration)
+            simulator = try LegacyCameraSimulator(configuration: configuration, clock: try timeScale(arguments).clock)
         } catch let error as SimulatorError {
             throw error
         } catch {
@@ -228,6 +234,16 @@ enum SimulateCommand {
         }
         context.output.writeOut(summary)
         return .success
+    }
+
+    /// `--time-scale n`: the simulator's clock runs n times faster (real time without it).
+    private static func timeScale(_ arguments: ParsedArguments) throws(UsageError) -> TimeScale {
+        try arguments.value("time-scale", default: .real) { text in
+            guard let factor = TimeScale.parse(text) else {
+                throw UsageError("'\(text)' is not a time scale; write a whole number from 1 to \(TimeScale.maximum)")
+            }
+            return TimeScale(factor: factor)
+        }
     }
 
     private static func configurationSummary(_ configuration: SimulatorConfiguration) -> String {

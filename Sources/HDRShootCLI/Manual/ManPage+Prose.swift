@@ -62,6 +62,12 @@ extension ManPage {
                 "HDRSHOOT_CONNECT_BACKOFF",
                 "The waits between connection attempts for run, resume and camera (default 2s,5s,10s)."
             ),
+            (
+                "HDRSHOOT_TIME_SCALE",
+                "A test hook: a whole number N makes the waits for the camera's sake (a BULB hold, the settle after "
+                    + "connecting, connection retries, a series' schedule) N times shorter, to match hdrshoot simulate "
+                    + "--time-scale N; timeouts stay real. Unset for a real camera."
+            ),
             ("VISUAL, EDITOR", "The editor hdrshoot config --edit opens (else vi)."),
             ("HOME", "Where the XDG folders are when their variables are not set.")
         ]

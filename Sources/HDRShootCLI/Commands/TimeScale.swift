@@ -1,0 +1,77 @@
+import Foundation
+import LegacyCamera
+import Shooting
+import SonyCamera
+import Timing
+
+/// `$HDRSHOOT_TIME_SCALE`, a test hook: the time a shoot spends for the camera's sake runs N times faster, to
+/// match a simulator started with `hdrshoot simulate --time-scale N` (whose own time runs as fast).
+///
+/// N times shorter: a BULB hold (the simulator measures it N times longer, so the image records the exposure),
+/// the settle after connecting and after a release, the waits between connection and reconnection attempts, a
+/// series' schedule (its clock, and the time since its first start as `resume` reads it), and the built-in
+/// simulator's time (`--camera simulator`). Bounds that guard against a
+/// silent camera (operation, transfer and capture timeouts) stay real, so a loaded host is no reason to fail.
+/// The end-to-end tests use it so a 40 s BULB frame or a series every 20 s takes a tenth of that.
+struct TimeScale: Sendable, Equatable {
+    /// The environment variable.
+    static let variable = "HDRSHOOT_TIME_SCALE"
+    /// The largest factor accepted.
+    static let maximum = 1000
+    /// Real time.
+    static let real = TimeScale(factor: 1)
+
+    /// How many times faster (1 is real time).
+    let factor: Int
+
+    /// The scale `factor`.
+    init(factor: Int) { self.factor = factor }
+
+    /// The scale of `$HDRSHOOT_TIME_SCALE`; real time when it is unset or empty.
+    init(environment: [String: String]) throws(CameraCommandError) {
+        guard let text = environment[Self.variable], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            self = .real
+            return
+        }
+        guard let factor = Self.parse(text) else { throw .badTimeScale(text) }
+        self.factor = factor
+    }
+
+    /// A whole number from 1 to `maximum`, or nil.
+    static func parse(_ text: String) -> Int? {
+        guard let factor = Int(text.trimmingCharacters(in: .whitespaces)), (1...maximum).contains(factor) else {
+            return nil
+        }
+        return factor
+    }
+
+    /// The scale of this process's environment, checked when the camera was configured (real time if it is bad).
+    static var current: TimeScale { (try? TimeScale(environment: ProcessInfo.processInfo.environment)) ?? .real }
+
+    /// The clock scaled time runs on: the continuous clock, `factor` times faster.
+    var clock: any Clock<Duration> { factor == 1 ? ContinuousClock() : ScaledClock(ContinuousClock(), factor: factor) }
+
+    /// `real` (time that passed on the wall clock) in scaled time.
+    func scaled(_ real: Duration) -> Duration { real * factor }
+
+    /// `policy` with its pauses between reconnection attempts shortened (its overall timeout stays real).
+    func shortened(_ policy: ReconnectPolicy) -> ReconnectPolicy {
+        ReconnectPolicy(delays: policy.delays.map { $0 / factor }, timeout: policy.timeout)
+    }
+
+    /// Shortens the PTP/IP camera's waits for the body's sake.
+    func apply(to configuration: inout SonyCameraConfiguration) {
+        guard factor > 1 else { return }
+        configuration.timeScale = factor
+        configuration.connectBackoff = configuration.connectBackoff.map { $0 / factor }
+        configuration.startupReleaseSettle /= factor
+        configuration.releaseSettle /= factor
+    }
+
+    /// Shortens the Camera Remote API camera's waits for the body's sake.
+    func apply(to configuration: inout LegacySonyCameraConfiguration) {
+        guard factor > 1 else { return }
+        configuration.timeScale = factor
+        configuration.connectBackoff = configuration.connectBackoff.map { $0 / factor }
+    }
+}

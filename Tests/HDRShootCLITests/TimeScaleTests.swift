@@ -1,0 +1,55 @@
+import Foundation
+import LegacyCamera
+import PTPIP
+import SonyCamera
+import Testing
+
+@testable import HDRShootCLI
+
+/// `$HDRSHOOT_TIME_SCALE`, the test hook that makes the waits for the camera's sake N times shorter (the
+/// end-to-end tests pair it with `simulate --time-scale N`), and what it leaves alone.
+@Suite("The time-scale test hook: HDRSHOOT_TIME_SCALE and simulate --time-scale")
+struct TimeScaleTests {
+    @Test func unsetOrEmptyIsRealTime() throws {
+        #expect(try TimeScale(environment: [:]) == .real)
+        #expect(try TimeScale(environment: [TimeScale.variable: " "]) == .real)
+    }
+
+    @Test func aFactorShortensTheHoldTheSettlesAndTheRetriesButNotTheTimeouts() throws {
+        let scale = try TimeScale(environment: [TimeScale.variable: "10"])
+        #expect(scale.factor == 10)
+        #expect(scale.scaled(.milliseconds(450)) == .milliseconds(4500))
+        var camera = SonyCameraConfiguration(
+            host: "127.0.0.1", identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
+        let untouched = camera
+        TimeScale.real.apply(to: &camera)
+        #expect(camera.timeScale == 1 && camera.startupReleaseSettle == untouched.startupReleaseSettle)
+        scale.apply(to: &camera)
+        #expect(camera.timeScale == 10)
+        #expect(camera.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
+        #expect(camera.startupReleaseSettle == .milliseconds(300) && camera.releaseSettle == .milliseconds(100))
+        #expect(
+            camera.operationTimeout == untouched.operationTimeout && camera.transferTimeout == untouched.transferTimeout
+        )
+        var legacy = try LegacySonyCameraConfiguration(url: "http://127.0.0.1:8080")
+        scale.apply(to: &legacy)
+        #expect(
+            legacy.timeScale == 10 && legacy.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
+        #expect(legacy.callTimeout == .seconds(10))
+    }
+
+    @Test(arguments: ["0", "-2", "1.5", "fast", "1001"])
+    func anythingButAWholeFactorIsAUsageErrorThatShowsTheForm(text: String) async throws {
+        #expect(throws: CameraCommandError.badTimeScale(text)) {
+            try TimeScale(environment: [TimeScale.variable: text])
+        }
+        let report = ErrorReport(CameraCommandError.badTimeScale(text))
+        #expect(report.exitCode == .usage)
+        #expect(
+            report.message == "HDRSHOOT_TIME_SCALE='\(text)' is not a time scale (a test hook); write a whole number "
+                + "from 1 to 1000, or unset it")
+        let simulate = await HDRShoot.runCapturing(["simulate", "--port", "0", "--time-scale", text])
+        #expect(simulate.exitCode == 64)
+        #expect(simulate.standardError.contains("'\(text)' is not a time scale; write a whole number from 1 to 1000"))
+    }
+}
