@@ -164,7 +164,8 @@ let package = Package(
         .testTarget(
             name: "HDRShootCLITests",
             dependencies: [
-                "HDRShootCLI", "Exposure", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
+                "HDRShootCLI", "Exposure", "PTPIP", "PTPIPCodec", "Shooting", "SonyCamera", "CameraSimulator",
+                "NetworkMonitor",
                 "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator"
             ],
             swiftSettings: strict

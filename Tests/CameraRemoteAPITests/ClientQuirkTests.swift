@@ -1,9 +1,10 @@
 import CameraRemoteAPI
 import LegacyCameraSimulator
+import TestSupport
 import Testing
 
 /// The client against the legacy simulator's quirks, each as a real body shows it, over loopback HTTP.
-@Suite struct ClientQuirkTests {
+@Suite(.realTime) struct ClientQuirkTests {
     @Test func aSetAppliesLateAndTheLongPollReportsWhenItHas() async throws {
         var configuration = plainConfiguration()
         configuration.settingDelay = .milliseconds(300)

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The client against the legacy simulator over real loopback HTTP: every method the bracket needs.
-@Suite struct ClientSimulatorTests {
+@Suite(.realTime) struct ClientSimulatorTests {
     @Test func connectsThroughTheDeviceDescriptionToTheCameraService() async throws {
         let simulator = try LegacyCameraSimulator(configuration: plainConfiguration())
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import CameraSimulator
@@ -65,6 +66,8 @@ struct GeneratedImageTests {
             offset += 1 << 20
         }
         #expect(total == 25_000_000)
-        #expect(clock.now - start < .seconds(2))
+        // Not a speed target (hdrshoot-bench measures that): only that a 25 MB image is not built all at once and
+        // slowly; the bound separates "returned" from "hung" on a loaded host.
+        #expect(clock.now - start < TimingBounds.notAHang)
     }
 }

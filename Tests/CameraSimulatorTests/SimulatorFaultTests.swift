@@ -2,9 +2,10 @@ import CameraSimulator
 import PTPIP
 import PTPIPCodec
 import SonyProtocol
+import TestSupport
 import Testing
 
-@Suite("Simulator faults over loopback TCP")
+@Suite("Simulator faults over loopback TCP", .realTime)
 struct SimulatorFaultTests {
     @Test func busyAnswersTheNextNCallsOfThatOperation() async throws {
         try await withSimulator({ $0.faults = [.busy(operation: 0x9205, count: 2)] }) { simulator in

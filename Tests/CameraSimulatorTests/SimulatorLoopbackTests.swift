@@ -3,9 +3,10 @@ import Foundation
 import PTPIP
 import PTPIPCodec
 import SonyProtocol
+import TestSupport
 import Testing
 
-@Suite("Simulator over loopback TCP, driven by the library's PTP/IP client")
+@Suite("Simulator over loopback TCP, driven by the library's PTP/IP client", .realTime)
 struct SimulatorLoopbackTests {
     @Test func sonySessionHandshakeAnswersEveryDataPhase() async throws {
         try await withSimulator { simulator in
@@ -181,7 +182,7 @@ struct SimulatorLoopbackTests {
     }
 }
 
-@Suite("Simulator PTP/IP handshakes on raw connections")
+@Suite("Simulator PTP/IP handshakes on raw connections", .realTime)
 struct SimulatorHandshakeTests {
     /// Sends one packet on a fresh connection and returns the first packet the simulator answers.
     static func exchange(_ packet: Packet, with simulator: CameraSimulator) async throws -> Packet? {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The built `hdrshoot meter` and `run --auto` against `hdrshoot simulate --scene` (a child process each).
-@Suite("Auto metering end to end: the built binary finds every simulated scene's true range")
+@Suite("Auto metering end to end: the built binary finds every simulated scene's true range", .realTime)
 struct AutoMeterEndToEndTests {
     /// Steps of the third scale between two speeds.
     static func steps(_ a: String, _ b: ShutterSpeed) throws -> Int {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `hdrshoot camera` as a built binary against an in-process simulated body on loopback.
-@Suite("hdrshoot camera (built binary)")
+@Suite("hdrshoot camera (built binary)", .realTime)
 struct CameraCommandTests {
     /// Runs the binary with a private XDG_CONFIG_HOME (so nothing touches the real home).
     static func runCamera(_ arguments: [String], config: URL) async throws -> ProcessResult {

@@ -7,7 +7,7 @@ import Testing
 @testable import HDRShootCLI
 
 /// `hdrshoot check <folder>` on a shoot folder made of rendered scenes and a hand-written manifest.json.
-@Suite("check command")
+@Suite("check command", .realTime)
 struct CheckCommandTests {
     /// Writes two sets of the interior-with-window scene (1/1000 1/250 1/60 and 1/60 1/15 1/4: the shadows need
     /// 1.3") and a manifest naming them, as `run` writes it; returns the folder.

@@ -7,7 +7,7 @@ import Testing
 
 /// `hdrshoot completions`: the generated bash script sourced in a real bash (COMP_WORDS, COMP_CWORD, compgen),
 /// and the zsh and fish scripts syntax-checked by their shells.
-@Suite("shell completion (built binary, real shells)")
+@Suite("shell completion (built binary, real shells)", .realTime)
 struct CompletionScriptTests {
     static let zsh = "/usr/bin/zsh"
     static let fish = "/usr/bin/fish"

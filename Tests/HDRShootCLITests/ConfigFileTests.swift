@@ -7,7 +7,7 @@ import Testing
 
 /// The defaults file, on the built binary: values fill in what flags leave out, flags win, `[camera ...]`
 /// sections apply to their camera, a malformed file is one error line and exit 78, `config --edit` runs $EDITOR.
-@Suite("config file defaults (built binary)")
+@Suite("config file defaults (built binary)", .realTime)
 struct ConfigFileTests {
     /// A sandbox whose HOME and XDG_CONFIG_HOME are its own temporary folders.
     struct Home {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `hdrshoot discover` as a built binary, searching only a loopback SSDP responder (never the network).
-@Suite("hdrshoot discover (built binary)")
+@Suite("hdrshoot discover (built binary)", .realTime)
 struct DiscoverCommandTests {
     static func runDiscover(_ arguments: [String]) async throws -> ProcessResult {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent(

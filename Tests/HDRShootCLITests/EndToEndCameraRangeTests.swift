@@ -4,7 +4,7 @@ import Testing
 
 /// `hdrshoot run` on what the body offers, as built binaries against `hdrshoot simulate`: a body without
 /// 1/8000, and bulb frames in S mode.
-@Suite("End-to-end shoots on a limited body (built binary against hdrshoot simulate)", .serialized)
+@Suite("End-to-end shoots on a limited body (built binary against hdrshoot simulate)", .realTime, .serialized)
 struct EndToEndCameraRangeTests {
     @Test func aPlanFrom8000OnA4000BodyIsPlannedFrom4000AndShootsNoExposureTwice() async throws {
         let sandbox = try ShootSandbox()

@@ -5,7 +5,7 @@ import Testing
 
 /// What `run` says while it connects: the plan first, then whom it waits for, each retry with its wait, the
 /// result (built binary, loopback only).
-@Suite("Connecting out loud (built binary)", .serialized)
+@Suite("Connecting out loud (built binary)", .realTime, .serialized)
 struct EndToEndConnectTests {
     @Test func theRunSaysThePlanThenConnectingThenEachRetryThenConnected() async throws {
         let sandbox = try ShootSandbox()

@@ -5,7 +5,7 @@ import Testing
 
 /// Messages a photographer meets (a file in the output path, a speed Sony writes differently, another machine's
 /// address, no shoot yet, a run that never fired), each as the built binary prints it.
-@Suite("Messages a photographer meets (built binary)", .serialized)
+@Suite("Messages a photographer meets (built binary)", .realTime, .serialized)
 struct EndToEndMessageTests {
     @Test func anOutputPathThroughAFileSaysWhichPartIsAFile() async throws {
         let sandbox = try ShootSandbox()

@@ -6,7 +6,8 @@ import Testing
 /// `hdrshoot run`, `resume` and `camera` as built binaries against `hdrshoot simulate --api`, the simulated legacy
 /// body speaking Sony's Camera Remote API over loopback HTTP: the same runner, journal, resume, series and
 /// attribution as over PTP/IP.
-@Suite("End-to-end shoots on the Camera Remote API (built binary against hdrshoot simulate --api)", .serialized)
+@Suite(
+    "End-to-end shoots on the Camera Remote API (built binary against hdrshoot simulate --api)", .realTime, .serialized)
 struct EndToEndRemoteAPITests {
     @Test func threeByFivePlanCompletesAndTheBodyFiresTheFifteenSpeedsInOrder() async throws {
         let sandbox = try ShootSandbox()

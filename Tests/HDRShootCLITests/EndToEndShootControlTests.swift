@@ -5,7 +5,7 @@ import Testing
 
 /// Stopping, abandoning and answering a shoot: signals to the built binary, and a pseudo-terminal (util-linux
 /// `script`) for the prompt, the keys and the live line.
-@Suite("Shoot controls (built binary against hdrshoot simulate)", .serialized)
+@Suite("Shoot controls (built binary against hdrshoot simulate)", .realTime, .serialized)
 struct EndToEndShootControlTests {
     @Test func droppedConnectionAtAnOperationIsSurvivedByAutoReconnect() async throws {
         let sandbox = try ShootSandbox()

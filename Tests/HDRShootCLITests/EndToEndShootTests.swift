@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `hdrshoot run`, `resume` and `status` as built binaries against `hdrshoot simulate` over loopback.
-@Suite("End-to-end shoots (built binary against hdrshoot simulate)", .serialized)
+@Suite("End-to-end shoots (built binary against hdrshoot simulate)", .realTime, .serialized)
 struct EndToEndShootTests {
     @Test func threeByFivePlanCompletesAndTheCameraFiresTheFifteenSpeedsInOrder() async throws {
         let sandbox = try ShootSandbox()

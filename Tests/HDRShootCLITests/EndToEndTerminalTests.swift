@@ -5,7 +5,7 @@ import Testing
 
 /// The console on a real pseudo-terminal (util-linux `script`): the live line at a given width, pausing and
 /// stopping with keys, the prompt's Ctrl-D, and a hangup that must not end the shoot.
-@Suite("Shoot console on a terminal (built binary, pseudo-terminal)", .serialized)
+@Suite("Shoot console on a terminal (built binary, pseudo-terminal)", .realTime, .serialized)
 struct EndToEndTerminalTests {
     @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
     func atSixtyColumnsEveryLiveLineFitsAndEndsWithTheTimeLeft() async throws {

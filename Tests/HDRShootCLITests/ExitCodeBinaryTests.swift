@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The README's exit-code table, held by the built binary for every command.
-@Suite("exit codes of every command (built binary)")
+@Suite("exit codes of every command (built binary)", .realTime)
 struct ExitCodeBinaryTests {
     @Test func cameraAgainstARefusedAddressExits69LikeRun() async throws {
         let sandbox = try ShootSandbox()

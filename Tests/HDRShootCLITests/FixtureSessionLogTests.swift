@@ -54,7 +54,7 @@ enum FixtureSessionLog {
     }
 }
 
-@Suite("Recorded bodies replayed from session logs", .enabled(if: Fixtures.available, Fixtures.skipReason))
+@Suite("Recorded bodies replayed from session logs", .realTime, .enabled(if: Fixtures.available, Fixtures.skipReason))
 struct FixtureSessionLogTests {
     @Test(arguments: [("rx100m7", "DSC-RX100M7"), ("ilce9", "ILCE-9")])
     func theReplayPassesCameraAndAShortBracket(body: String, model: String) async throws {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The built `hdrshoot` executable run as a child process: exit codes, stdout and stderr as a shell sees them.
-@Suite struct HDRShootBinaryTests {
+@Suite(.realTime) struct HDRShootBinaryTests {
     @Test func binaryIsBuiltBySwiftTest() throws {
         // Fails with a clear message (where it looked, how to build it) instead of skipping silently.
         let binary = try ProcessRunner.hdrshootBinary()
@@ -66,7 +66,7 @@ import Testing
 }
 
 /// The process runner itself: capture, exit codes, stdin, and the timeout.
-@Suite struct ProcessRunnerTests {
+@Suite(.realTime) struct ProcessRunnerTests {
     @Test func capturesBothStreamsAndTheExitCode() async throws {
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo out; echo err >&2; exit 3"])

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `hdrshoot log`, `log show` and `log export` on logs the binary wrote.
-@Suite("hdrshoot log")
+@Suite("hdrshoot log", .realTime)
 struct LogCommandTests {
     /// A sandbox whose session logs live in its own `XDG_STATE_HOME` and whose `HOME` is its root.
     struct Logged {
@@ -105,7 +105,7 @@ struct LogCommandTests {
 }
 
 /// The rotation limits from the defaults file, on the binary with real files.
-@Suite("Session log rotation from the defaults file")
+@Suite("Session log rotation from the defaults file", .realTime)
 struct SessionLogRotationConfigTests {
     @Test func theFilesLimitsRemoveTheOldestAndTheTooOldAtTheNextSession() async throws {
         let sandbox = try ShootSandbox()

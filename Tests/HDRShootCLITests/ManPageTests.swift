@@ -6,7 +6,7 @@ import Testing
 
 /// `hdrshoot man`: the page man-db and groff read without a warning, generated from the declarations, with
 /// the README's exit codes; `make install-docs` puts it and the completions where each tool looks.
-@Suite("man page and install (built binary, groff/man-db)")
+@Suite("man page and install (built binary, groff/man-db)", .realTime)
 struct ManPageTests {
     static let man = "/usr/bin/man"
 

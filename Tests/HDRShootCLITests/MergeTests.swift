@@ -7,7 +7,7 @@ import Testing
 
 /// Merge-ready sets: the `merge.sh` written beside each finished set and `hdrshoot merge`, with the real
 /// align_image_stack and enfuse (Debian: hugin-tools, enfuse) and ImageMagick to look at the result.
-@Suite("merge.sh and hdrshoot merge (built binary, enfuse, align_image_stack)")
+@Suite("merge.sh and hdrshoot merge (built binary, enfuse, align_image_stack)", .realTime)
 struct MergeTests {
     static let toolsInstalled = ["/usr/bin/enfuse", "/usr/bin/align_image_stack", "/usr/bin/convert"].allSatisfy {
         FileManager.default.isExecutableFile(atPath: $0)

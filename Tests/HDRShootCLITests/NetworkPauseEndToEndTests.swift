@@ -6,7 +6,7 @@ import Testing
 /// `hdrshoot run` shooting through a veth pair into `hdrshoot simulate` in another network namespace, with
 /// the host's link taken down mid-shoot. The kernel is real, so the outage is real time.
 @Suite(
-    "Network pause end to end (namespaces, veth, built binaries)", .serialized,
+    "Network pause end to end (namespaces, veth, built binaries)", .serialized, .realTime,
     .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct NetworkPauseEndToEndTests {
     /// How long the link stays down.

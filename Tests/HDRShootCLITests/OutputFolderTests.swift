@@ -7,7 +7,7 @@ import Testing
 @testable import Shooting
 
 /// One shoot per output folder, manifests never mixed or downgraded, and set folders ready to merge.
-@Suite("output folders and manifests (built binary)")
+@Suite("output folders and manifests (built binary)", .realTime)
 struct OutputFolderTests {
     /// Every file under `directory`, relative, sorted.
     static func listing(_ directory: String) -> [String] {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `hdrshoot plan` past 30" as a built binary: bulb frames in the table and the JSON, `--longest`, bad input.
-@Suite struct PlanBulbBinaryTests {
+@Suite(.realTime) struct PlanBulbBinaryTests {
     @Test func aFourMinuteShadowPrintsSetsReachingFourMinutesWithBulbFramesMarked() async throws {
         let result = try await ProcessRunner.runHDRShoot([
             "plan", "--shadow", "4'", "--highlight", "1/60", "--frames", "5"

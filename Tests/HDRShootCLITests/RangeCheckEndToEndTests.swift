@@ -7,7 +7,7 @@ import Testing
 
 /// The built `hdrshoot` shooting `hdrshoot simulate --scene` (a child process each): the range check's verdict
 /// on every scene, for a bracket that covers it and for ones a stop short at either end.
-@Suite("Range check end to end: the built binary against every simulated scene")
+@Suite("Range check end to end: the built binary against every simulated scene", .realTime)
 struct RangeCheckEndToEndTests {
     /// What a bracket is meant to show.
     enum Case: String, CaseIterable, Sendable {
@@ -102,7 +102,7 @@ struct RangeCheckEndToEndTests {
     }
 }
 
-@Suite("Range check options end to end: --check extend and off, --scene, simulate --help")
+@Suite("Range check options end to end: --check extend and off, --scene, simulate --help", .realTime)
 struct RangeCheckOptionsEndToEndTests {
     /// A bracket a stop short at both ends on the sunset: extend shoots the missing frames as journaled sets
     /// until the bracket's verdict holds, and the manifest lists them.

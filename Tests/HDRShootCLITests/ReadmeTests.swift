@@ -6,7 +6,7 @@ import Testing
 @testable import HDRShootCLI
 
 /// The README says what the built binary does, and its steps work as written.
-@Suite("README as written (built binary)")
+@Suite("README as written (built binary)", .realTime)
 struct ReadmeTests {
     /// The repository's root (this file is `Tests/HDRShootCLITests/ReadmeTests.swift`).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

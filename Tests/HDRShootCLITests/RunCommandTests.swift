@@ -8,7 +8,7 @@ import Testing
 @testable import Shooting
 
 /// The shoot commands' texts, options and refusals, in-process (no camera needed) and as the built binary.
-@Suite("run, resume, status: texts and refusals")
+@Suite("run, resume, status: texts and refusals", .realTime)
 struct RunCommandTests {
     static let threeByFive = BracketPlan(
         sets: [

@@ -8,7 +8,7 @@ import Testing
 /// The schedules run on the time-scale hook (`ScaledTime`, 10 times faster): a series every 10 s starts its
 /// repetitions a real second apart, and the manifest records them 10 s apart. Real-clock starts are checked in
 /// process by `SeriesRunnerRealClockTests`.
-@Suite("End-to-end interval series (built binary against hdrshoot simulate)", .serialized)
+@Suite("End-to-end interval series (built binary against hdrshoot simulate)", .realTime, .serialized)
 struct SeriesEndToEndTests {
     /// 3 frames, 2 EV apart: 1/1000, 1/250, 1/60.
     static let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]

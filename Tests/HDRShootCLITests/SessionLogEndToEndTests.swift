@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Session logs written by the real binary, replayed by the simulator, and a full disk under the log.
-@Suite("Session logs end to end", .serialized)
+@Suite("Session logs end to end", .realTime, .serialized)
 struct SessionLogEndToEndTests {
     /// The session logs in `state` (an `XDG_STATE_HOME`), oldest first.
     static func logs(in state: String) -> [String] {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `hdrshoot simulate` as a built binary: its help lists every option and quirk, bad quirks are usage errors.
-@Suite struct SimulateCommandTests {
+@Suite(.realTime) struct SimulateCommandTests {
     @Test func helpListsTheFocusOptionAndEveryQuirk() async throws {
         let result = try await ProcessRunner.runHDRShoot(["simulate", "--help"])
         #expect(result.exitCode == 0)

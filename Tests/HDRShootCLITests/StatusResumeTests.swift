@@ -7,7 +7,7 @@ import Testing
 
 /// `status` and `resume` choose the same shoot; `status` lists the unfinished ones and who shoots what;
 /// `resume --id` picks one.
-@Suite("status and resume agree (built binary)")
+@Suite("status and resume agree (built binary)", .realTime)
 struct StatusResumeTests {
     /// Records a shoot of the 3 × 5 plan in `store` with its first `saved` frames saved.
     static func record(

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyCamera
 import PTPIP
+import PTPIPCodec
 import SonyCamera
 import Testing
 

@@ -13,7 +13,7 @@ final class ThreadHandoff<Value>: @unchecked Sendable {
 }
 
 @Suite(
-    "lost events (ENOBUFS) and the monitor's cost, on the real kernel", .serialized,
+    "lost events (ENOBUFS) and the monitor's cost, on the real kernel", .serialized, .realTime,
     .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct EventLossAndCostTests {
     /// Writes an `ip -batch` file toggling `link` `count` times, ending with it down.

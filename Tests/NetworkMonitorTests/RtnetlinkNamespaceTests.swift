@@ -7,7 +7,7 @@ import Testing
 
 /// The monitor against the real kernel's rtnetlink, in namespaces the test creates and always deletes.
 @Suite(
-    "rtnetlink on the real kernel, in a network namespace", .serialized,
+    "rtnetlink on the real kernel, in a network namespace", .serialized, .realTime,
     .enabled(if: TestHost.canMakeNetworkNamespaces, TestHost.networkNamespacesReason))
 struct RtnetlinkNamespaceTests {
     @Test func reportsLinkDownWithinOneSecondAndLinkUpAfter() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import PTPIPCodec
 
 /// The TCP transport and listener over real loopback sockets.
-@Suite("TCP transport")
+@Suite("TCP transport", .realTime)
 struct TransportTests {
     /// Connects a client (its timeouts on `clock`) to a fresh listener and returns both ends.
     static func connectedPair(

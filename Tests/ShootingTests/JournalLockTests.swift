@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// One process per shoot: `JournalStore.lock(id:)` over real `flock(2)` locks, in this process and in a child.
-@Suite struct JournalLockTests {
+@Suite(.realTime) struct JournalLockTests {
     @Test func aSecondClaimOnTheSameShootIsRefusedWithTheHoldersPid() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

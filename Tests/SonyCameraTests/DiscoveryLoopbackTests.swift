@@ -11,7 +11,7 @@ import Testing
 ///
 /// Every run injects its SSDP targets (127.0.0.1 only) and an explicit host-address list, so no test
 /// reaches the multicast group or the 192.168.122.1 fallback.
-@Suite("Discovery: search, describe and confirm on loopback")
+@Suite("Discovery: search, describe and confirm on loopback", .realTime)
 struct DiscoveryLoopbackTests {
     /// A loopback-only configuration: searching `ssdpPort` on 127.0.0.1, confirming on `ptpipPort`.
     static func configuration(

@@ -210,7 +210,7 @@ func sampleImagingXML(pairing: String = "Necessary", ssh: String = "Disable") ->
     """
 }
 
-@Suite("Discovery: UDP socket and description fetch on loopback")
+@Suite("Discovery: UDP socket and description fetch on loopback", .realTime)
 struct DiscoveryPeersTests {
     @Test func udpSocketCarriesADatagramAndReportsTheSender() async throws {
         let receiver = try UDPSocket.bind(host: "127.0.0.1")

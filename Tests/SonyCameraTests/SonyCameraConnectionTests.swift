@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// Connecting with retry, refusing non-Sony answers, bounded disconnects, and the RX100M7 replay.
-@Suite("SonyCamera against the simulator: connecting")
+@Suite("SonyCamera against the simulator: connecting", .realTime)
 struct SonyCameraConnectionTests {
     @Test func retriesARefusedFirstConnectionAfterTheFirstBackoff() async throws {
         let clock = TestClock()

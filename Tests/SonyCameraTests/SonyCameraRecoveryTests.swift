@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Images a dropped session left in the camera's buffer: fetched by the next session, never blocking a release.
-@Suite("SonyCamera against the simulator: recovering images an earlier session left")
+@Suite("SonyCamera against the simulator: recovering images an earlier session left", .realTime)
 struct SonyCameraRecoveryTests {
     static let fast = ShutterSpeed(numerator: 1, denominator: 125)
 

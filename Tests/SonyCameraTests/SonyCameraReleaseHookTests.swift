@@ -10,7 +10,7 @@ import Testing
 
 /// The caller's `beforeRelease` hook against the simulated body over loopback: it runs beside the
 /// half-press (S1 down), and the release (S2 down) waits for it.
-@Suite("SonyCamera against the simulator: the hook before the release")
+@Suite("SonyCamera against the simulator: the hook before the release", .realTime)
 struct SonyCameraReleaseHookTests {
     static let fast = ShutterSpeed(numerator: 1, denominator: 250)
     static let s1 = UInt32(SonyControlCode.s1Button.rawValue)

@@ -26,10 +26,19 @@ package struct RealTimeTrait: TestTrait, SuiteTrait, TestScoping {
     package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        // The trait given twice (on a test and on its suite) takes one turn, not two: a second acquire would
+        // wait for itself.
+        if Self.holdsTurn {
+            try await function()
+            return
+        }
         await Self.turns.acquire()
         defer { Self.turns.release() }
-        try await function()
+        try await Self.$holdsTurn.withValue(true) { try await function() }
     }
+
+    /// Whether the running test case already has its turn.
+    @TaskLocal static var holdsTurn = false
 }
 
 extension Trait where Self == RealTimeTrait {
