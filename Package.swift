@@ -130,7 +130,7 @@ let package = Package(
             name: "SonyCameraTests",
             dependencies: [
                 "SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIPCodec", "PTPIP", "Shooting", "Exposure",
-                "TestSupport", "Posix"
+                "TestSupport", "Posix", "Timing"
             ],
             swiftSettings: strict
         ),

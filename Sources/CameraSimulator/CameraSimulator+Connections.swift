@@ -1,6 +1,7 @@
 import PTPIP
 import PTPIPCodec
 import SonyProtocol
+import Timing
 
 // MARK: - Serving one TCP connection (runs outside the actor; every socket call is awaited)
 
@@ -43,7 +44,7 @@ extension CameraSimulator {
             waited += .milliseconds(25)
             admitted = await admit(command: transport)
         }
-        guard let (number, events) = admitted else {
+        guard let (number, events, wake) = admitted else {
             // One client at a time: a second one is told the camera is busy.
             try? await transport.send(Packet.initFail(reason: .busy).encoded(), timeout: Self.handshakeTimeout)
             return
@@ -55,7 +56,7 @@ extension CameraSimulator {
             try await transport.send(Packet.initCommandAck(ack).encoded(), timeout: Self.handshakeTimeout)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.forwardEvents(events, number: number) }
-                group.addTask { try await self.runTimers(number: number) }
+                group.addTask { try await self.runTimers(number: number, wake: wake) }
                 defer { group.cancelAll() }
                 var reader = reader
                 try await self.commandLoop(transport, reader: &reader, number: number)
@@ -83,19 +84,43 @@ extension CameraSimulator {
     /// Sends the camera's events in order on the event connection of session `number`.
     private nonisolated func forwardEvents(_ events: AsyncStream<PTPEvent>, number: UInt32) async {
         for await event in events {
-            guard let transport = await eventTransport(number: number) else { continue }
+            guard let transport = await eventTransport(number: number) else {
+                await eventForwarded(number: number, sent: false)
+                continue
+            }
             do {
                 try await transport.send(Packet.event(event).encoded(), timeout: .seconds(5))
+                await eventForwarded(number: number, sent: true)
             } catch {
+                await eventForwarded(number: number, sent: false)
                 return
             }
         }
     }
 
     /// Lets the camera's clock run (exposures end, images become ready, steps apply) while a client is connected.
-    private nonisolated func runTimers(number: UInt32) async throws {
+    ///
+    /// Sleeps until the camera's next deadline (`SimulatedCamera.nextDeadline`: an exposure or dark frame
+    /// ending, an image ready, a notch step applying, focus settling, the idle drop), or until a request
+    /// rings `wake` (a request may move the deadline); with no deadline it waits for a request alone. So on
+    /// a test clock the body sleeps exactly until its next event, and a test can move time straight there.
+    private nonisolated func runTimers(number: UInt32, wake: Doorbell) async throws {
         while !Task.isCancelled {
-            try await clock.sleep(for: .milliseconds(5))
+            let generation = wake.generation
+            guard case let .sleep(deadline) = await planSleep(number: number, generation: generation) else { return }
+            if let deadline, deadline <= started.elapsed {
+                await tick(number: number)
+                continue
+            }
+            // Whichever comes first, the deadline or a request, ends the wait. The sleep is until an instant,
+            // not for a span: time that moved on meanwhile (a test clock) does not push the deadline back.
+            await withTaskGroup(of: Void.self) { group in
+                if let deadline { group.addTask { try? await self.sleep(deadline) } }
+                group.addTask { await wake.wait(after: generation) }
+                await group.next()
+                group.cancelAll()
+            }
+            try Task.checkCancellation()
             await tick(number: number)
         }
     }

@@ -21,12 +21,15 @@ package actor CameraSimulator {
     let clock: any Clock<Duration>
     /// The camera's time: how long ago the simulator started, on `clock`.
     let started: Stopwatch
+    /// Sleeps on `clock` until the given time since the simulator started.
+    let sleep: @Sendable (_ untilElapsed: Duration) async throws -> Void
     private let listener: TCPListener
     private var camera: SimulatedCamera
     private var link: LinkState = .idle
     private var nextConnectionNumber: UInt32 = 1
     private var capturesSoFar: [CaptureRecord] = []
     private var answeredOperations = 0
+    private var eventsSentSoFar = 0
     private let captureLog: JSONLineWriter?
     private let operationLog: JSONLineWriter?
 
@@ -44,6 +47,22 @@ package actor CameraSimulator {
         let command: any Transport
         var event: (any Transport)?
         let events: AsyncStream<PTPEvent>.Continuation
+        /// Rung on every request, so the timer plans its sleep again.
+        let wake: Doorbell
+        /// The doorbell generation the timer last planned its sleep at (nil before it first did).
+        var plannedAt: UInt64?
+        /// Events handed to `events`, and those the event connection then sent or dropped.
+        var eventsQueued = 0
+        var eventsForwarded = 0
+    }
+
+    /// What the timer of a session does next.
+    enum TimerPlan {
+        /// The session is over: the timer stops.
+        case stop
+        /// Sleep until the camera's next deadline (time since the simulator started), or until a request
+        /// when nil.
+        case sleep(Duration?)
     }
 
     /// Binds the listening socket at once (so `port` is known) and loads replay files; serve with `run()`.
@@ -53,6 +72,7 @@ package actor CameraSimulator {
         self.configuration = configuration
         self.clock = clock
         started = Stopwatch(clock: clock)
+        sleep = Self.sleeper(on: clock)
         camera = SimulatedCamera(
             configuration: configuration.withCameraClockSet(),
             datasets: try SimulatorDatasets(configuration: configuration))
@@ -122,6 +142,22 @@ package actor CameraSimulator {
     /// Operation requests answered so far.
     package var answeredOperationCount: Int { answeredOperations }
 
+    /// Events sent on event connections so far (what a client that saw them all has received).
+    package var eventsSent: Int { eventsSentSoFar }
+
+    /// When the camera's next deadline falls, as time since the simulator started; nil when nothing is due.
+    package var nextDeadline: Duration? { camera.nextDeadline }
+
+    /// Whether the body waits for nothing but time or a request: no client, or the timer has planned its
+    /// sleep since the last request, its deadline is still ahead (one that has come means the timer is awake
+    /// or about to be) and every event produced so far has left. A virtual-time test moves the clock only
+    /// then (and once the timer's sleep is on the clock when there is a `nextDeadline`).
+    package var isWaiting: Bool {
+        guard case let .active(session) = link else { return true }
+        if let deadline = camera.nextDeadline, deadline <= started.elapsed { return false }
+        return session.eventsForwarded == session.eventsQueued && session.plannedAt == session.wake.generation
+    }
+
     /// Whether a client currently holds the camera.
     package var isClientConnected: Bool {
         if case .active = link { return true }
@@ -131,14 +167,15 @@ package actor CameraSimulator {
     // MARK: - State changes (no I/O while isolated except closing sockets, which never blocks)
 
     /// Admits a new client unless one is connected or the refusal fault says no.
-    func admit(command: any Transport) -> (number: UInt32, events: AsyncStream<PTPEvent>)? {
+    func admit(command: any Transport) -> (number: UInt32, events: AsyncStream<PTPEvent>, wake: Doorbell)? {
         guard case .idle = link, !camera.shouldRefuseConnection() else { return nil }
         let number = nextConnectionNumber
         nextConnectionNumber += 1
         let (stream, continuation) = AsyncStream<PTPEvent>.makeStream(bufferingPolicy: .unbounded)
-        link = .active(Session(number: number, command: command, event: nil, events: continuation))
+        let wake = Doorbell()
+        link = .active(Session(number: number, command: command, event: nil, events: continuation, wake: wake))
         camera.linkOpened(now: started.elapsed)
-        return (number, stream)
+        return (number, stream, wake)
     }
 
     /// Whether a refused client should wait a moment: the previous one may be leaving right now.
@@ -169,6 +206,15 @@ package actor CameraSimulator {
         collect(session: nil)
     }
 
+    /// How long session `number`'s timer sleeps: until the camera's next deadline; noted as planned at
+    /// `generation` of its doorbell (see `isWaiting`).
+    func planSleep(number: UInt32, generation: UInt64) -> TimerPlan {
+        guard case var .active(session) = link, session.number == number else { return .stop }
+        session.plannedAt = generation
+        link = .active(session)
+        return .sleep(camera.nextDeadline)
+    }
+
     /// Lets time pass for the camera and forwards what it produced.
     func tick(number: UInt32) {
         // A leaving session's timer may tick once more; only the active one lets time pass.
@@ -185,6 +231,7 @@ package actor CameraSimulator {
         let action = camera.handle(request, dataOut: dataOut, now: started.elapsed)
         let index = camera.operationCount
         collect(session: number)
+        if case let .active(session) = link, session.number == number { session.wake.ring() }
         // A drop ends the session before the client can see the EOF, so its reconnect is never refused.
         if action == .drop { endSession(number: number) }
         return (action, index)
@@ -206,8 +253,26 @@ package actor CameraSimulator {
             captureLog?.append(record)
         }
         let events = camera.takeEvents()
-        guard let number, case let .active(session) = link, session.number == number else { return }
-        for event in events { session.events.yield(event) }
+        guard let number, case var .active(session) = link, session.number == number else { return }
+        for event in events {
+            if case .enqueued = session.events.yield(event) { session.eventsQueued += 1 }
+        }
+        link = .active(session)
+    }
+
+    /// Notes that the event connection of session `number` sent (or, with no connection to send it on,
+    /// dropped) one event.
+    func eventForwarded(number: UInt32, sent: Bool) {
+        if sent { eventsSentSoFar += 1 }
+        guard case var .active(session) = link, session.number == number else { return }
+        session.eventsForwarded += 1
+        link = .active(session)
+    }
+
+    /// Opens the clock's type once: a sleep until an instant measured from now (the simulator's start).
+    private static func sleeper<C: Clock<Duration>>(on clock: C) -> @Sendable (Duration) async throws -> Void {
+        let start = clock.now
+        return { elapsed in try await clock.sleep(until: start.advanced(by: elapsed), tolerance: nil) }
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -7,39 +7,23 @@ extension SimulatedCamera {
     /// A command connection was admitted at `now`: `idle-drop` starts counting.
     package mutating func linkOpened(now: Duration) {
         advance(to: now)
-        linkDropDue = false
-        if let idle = quirks.idleDrop { idleDropAt = now + idle }
+        connection.idle = quirks.idleDrop.map { .running(dropsAt: now + $0) } ?? .off
     }
 
     /// Whether `idle-drop` has closed the link since the last call (the server then closes both connections).
     package mutating func takeLinkDrop() -> Bool {
-        defer { linkDropDue = false }
-        return linkDropDue
-    }
-
-    /// Forgets what belonged to the closed link: the idle timer, the session's start, S1's autofocus.
-    mutating func linkClosed() {
-        idleDropAt = nil
-        linkDropDue = false
-        sessionOpenedAt = nil
-        busyAtStartLeft = 0
-        s1DownAt = nil
-        focusSettlesAt = nil
-        setValue(.uint8(FocusIndication.unlocked), of: .focusIndication)
-    }
-
-    /// OpenSession succeeded at `now`: `startup-nofire` and `busy-at-start` start over.
-    mutating func sessionOpened(now: Duration) {
-        sessionOpenedAt = now
-        busyAtStartLeft = quirks.busyAtStart
+        guard connection.idle == .expired else { return false }
+        connection.idle = .off
+        return true
     }
 
     /// `busy-at-start`: whether this SDIO_Connect or 0x9209 request is answered DeviceBusy (N per session).
     mutating func takeBusyAtStart(_ code: OperationCode) -> Bool {
-        guard busyAtStartLeft > 0, case .open = session,
+        guard var session = connection.session, session.busyAtStartLeft > 0,
             code == .sdioConnect || code == .sdioGetAllExtDevicePropInfo
         else { return false }
-        busyAtStartLeft -= 1
+        session.busyAtStartLeft -= 1
+        connection.session = session
         return true
     }
 
@@ -111,28 +95,24 @@ extension SimulatedCamera {
 
     /// S1 goes down or up at `now`: in AF, focusing starts (0xD213) and settles after the `af-lock` time.
     mutating func pressS1(_ down: Bool, now: Duration) {
-        let wasHeld = s1Held
-        s1Held = down
-        guard down != wasHeld else { return }
+        guard down != (connection.button.halfPress != nil) else { return }
         guard down, autofocusOnS1 else {
-            s1DownAt = nil
-            focusSettlesAt = nil
+            connection.button.halfPress = down ? .off : nil
             setValue(.uint8(FocusIndication.unlocked), of: .focusIndication)
             return
         }
-        s1DownAt = now
         if quirks.afLock == .zero {
             focusSettled()
         } else {
             // AF-C shows "tracking" while it focuses; AF-S has no such value and stays at Unlock.
             if continuousAF { setValue(.uint8(FocusIndication.trackingContinuous), of: .focusIndication) }
-            focusSettlesAt = now + quirks.afLock
+            connection.button.halfPress = .focusing(settlesAt: now + quirks.afLock)
         }
     }
 
     /// The autofocus started by S1 settles: focused, or not focused with `af-fail`.
     mutating func focusSettled() {
-        focusSettlesAt = nil
+        connection.button.halfPress = .settled
         let value: UInt8
         switch (quirks.afFail, continuousAF) {
         case (false, false): value = FocusIndication.focusedSingle
@@ -148,11 +128,13 @@ extension SimulatedCamera {
     func releaseFires(now: Duration) -> Bool {
         // A full card: the body shows it and takes no picture.
         if value(of: QuirkProperty.remainingShots) == .uint32(0) { return false }
-        if let window = quirks.startupNoFire, let opened = sessionOpenedAt, now < opened + window { return false }
+        if let window = quirks.startupNoFire, let opened = connection.session?.openedAt, now < opened + window {
+            return false
+        }
         guard autofocusOnS1 else { return true }
         if quirks.afFail { return false }
         if quirks.afLock == .zero { return true }
-        guard s1Held, let s1DownAt else { return false }
-        return now >= s1DownAt + quirks.afLock
+        // Held long enough: the focus deadline has passed (time runs before each request is answered).
+        return connection.button.halfPress == .settled
     }
 }

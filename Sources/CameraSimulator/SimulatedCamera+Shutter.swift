@@ -44,10 +44,10 @@ extension SimulatedCamera {
     mutating func pressS2(now: Duration) -> CameraAction {
         if faults.takeBusyCapture() { return .reply(CameraReply(.deviceBusy)) }
         // A body still exposing or taking its dark frame answers busy; processing runs behind the shutter.
-        guard shutter == .idle, !s2Held else { return .reply(CameraReply(.deviceBusy)) }
+        guard shutter == .idle, !connection.button.fullPress else { return .reply(CameraReply(.deviceBusy)) }
         // busy-while-buffered: a one-image body is busy until its image is processed and fetched.
         if quirks.busyWhileBuffered && capturesHeld > 0 { return .reply(CameraReply(.deviceBusy)) }
-        s2Held = true
+        connection.button.fullPress = true
         // A full buffer, startup-nofire, af-lock, af-fail: the release is taken (OK) and nothing fires, as
         // SDIO_ControlDevice answers OK when the camera fails to release (reference p. 114).
         guard capturesHeld < configuration.bufferCapacity, releaseFires(now: now) else {
@@ -74,7 +74,7 @@ extension SimulatedCamera {
     /// S2 up: ends a BULB exposure.
     @discardableResult
     mutating func releaseS2(now: Duration) -> CameraReply {
-        s2Held = false
+        connection.button.fullPress = false
         if case let .exposing(capture, ends) = shutter, SonyShutterValue(rawValue: capture.shutterValue).isBulb {
             finishExposure(capture, ends: min(now, ends ?? now), cutByCap: false)
             advance(to: now)

@@ -31,12 +31,9 @@ package struct SimulatedCamera: Sendable {
     package var datasetsProtocolVersion: SonyProtocolVersion { datasets.protocolVersion }
     /// The live property table (order = order in the 0x9209 answer).
     package private(set) var properties: [SonyPropertyDescriptor]
-    package internal(set) var session: SessionState = .closed
-    /// The highest SDIO_Connect phase completed in this session (0 before the first).
-    package private(set) var connectPhase: UInt32 = 0
+    /// What belongs to the current connection (a fresh value for each one).
+    var connection: Connection
     package internal(set) var shutter: ShutterState = .idle
-    /// The property layout agreed in SDIO_GetExtDeviceInfo: the older of the host's and the body's versions.
-    package private(set) var negotiatedVersion: SonyProtocolVersion
     /// Files waiting in the buffer, oldest first: the first is object 0xFFFFC001 (reference p. 47).
     package internal(set) var buffer: [BufferedImage] = []
     /// Captures whose exposure (and dark frame) ended, processing behind the shutter, oldest first.
@@ -45,9 +42,6 @@ package struct SimulatedCamera: Sendable {
     package internal(set) var frameCount = 0
     /// Operation requests received so far (all connections), counted from 1 by the faults.
     package private(set) var operationCount = 0
-    /// Whether S1 / S2 are held.
-    package internal(set) var s1Held = false
-    package internal(set) var s2Held = false
     /// A 2.00 notch step waiting to apply: the signed number of notches (+ faster) and when.
     package internal(set) var pendingStep: (notches: Int, appliesAt: Duration)?
     /// Properties changed since the last 0x9209 read (what a change-only read returns).
@@ -58,21 +52,8 @@ package struct SimulatedCamera: Sendable {
     var finishedCaptures: [CaptureRecord] = []
     /// The configured faults and what is left of them.
     var faults: FaultState
-    private var hanging = false
     /// The configured quirks and what is left of their budgets.
     var quirks: QuirkState
-    /// When the current session was opened (OpenSession), for `startup-nofire`.
-    var sessionOpenedAt: Duration?
-    /// DeviceBusy answers left for this session's SDIO_Connect / 0x9209 requests (`busy-at-start`).
-    var busyAtStartLeft = 0
-    /// When `idle-drop` closes the link unless a request comes first.
-    var idleDropAt: Duration?
-    /// Whether `idle-drop` has decided to close the link (taken by the server with `takeLinkDrop()`).
-    var linkDropDue = false
-    /// When S1 went down in an AF mode; nil while S1 is up or no autofocus runs.
-    var s1DownAt: Duration?
-    /// When the autofocus started by S1 settles (focused, or not focused with `af-fail`).
-    var focusSettlesAt: Duration?
     /// Whether 0xD215 still shows the image just downloaded, until the next 0x9209 (`d215-lag`).
     var shootingFileInfoLagging = false
 
@@ -81,7 +62,7 @@ package struct SimulatedCamera: Sendable {
         self.configuration = configuration
         self.datasets = datasets
         properties = datasets.initialProperties
-        negotiatedVersion = datasets.protocolVersion
+        connection = Connection(negotiatedVersion: datasets.protocolVersion)
         changed = Set(properties.map(\.code))
         faults = FaultState(configuration.faults)
         quirks = QuirkState(configuration.quirks)
@@ -91,6 +72,18 @@ package struct SimulatedCamera: Sendable {
 
     /// The current value of a property, if the body has it.
     package func value(of code: SonyPropertyCode) -> PTPValue? { properties.first { $0.code == code }?.currentValue }
+
+    /// Whether a PTP session is open on the current connection.
+    package var session: SessionState { connection.session.map { .open(sessionID: $0.id) } ?? .closed }
+
+    /// The highest SDIO_Connect phase completed in this session (0 before the first).
+    package var connectPhase: UInt32 { connection.session?.connectPhase ?? 0 }
+
+    /// The property layout agreed in SDIO_GetExtDeviceInfo: the older of the host's and the body's versions.
+    package var negotiatedVersion: SonyProtocolVersion { connection.negotiatedVersion }
+
+    /// S1 and S2 as the host holds them.
+    package var shutterButton: ShutterButton { connection.button }
 
     /// The current shutter speed.
     package var shutterSpeed: SonyShutterValue? { value(of: .shutterSpeed).flatMap(SonyShutterValue.init) }
@@ -105,8 +98,8 @@ package struct SimulatedCamera: Sendable {
         }
         if let ready = processing.first?.readyAt { deadlines.append(ready) }
         if let pendingStep { deadlines.append(pendingStep.appliesAt) }
-        if let idleDropAt { deadlines.append(idleDropAt) }
-        if let focusSettlesAt { deadlines.append(focusSettlesAt) }
+        if case let .running(dropsAt) = connection.idle { deadlines.append(dropsAt) }
+        if case let .focusing(settlesAt)? = connection.button.halfPress { deadlines.append(settlesAt) }
         return deadlines.min()
     }
 
@@ -128,16 +121,13 @@ package struct SimulatedCamera: Sendable {
     /// Whether the next command-connection attempt is refused by the `refuse-connections` fault.
     package mutating func shouldRefuseConnection() -> Bool { faults.takeRefusal() }
 
-    /// The client left or the link dropped: the session ends, buttons are released, the buffer stays.
+    /// The client left or the link dropped: the session ends, buttons are released (S1's autofocus stops),
+    /// the buffer stays; the next connection starts afresh.
     package mutating func connectionClosed(now: Duration) {
         advance(to: now)
-        session = .closed
-        connectPhase = 0
-        negotiatedVersion = datasets.protocolVersion
-        hanging = false
-        if s2Held { releaseS2(now: now) }
-        s1Held = false
-        linkClosed()
+        if connection.button.fullPress { releaseS2(now: now) }
+        connection = Connection(negotiatedVersion: datasets.protocolVersion)
+        setValue(.uint8(FocusIndication.unlocked), of: .focusIndication)
         changed = Set(properties.map(\.code))
         events.removeAll()
     }
@@ -152,14 +142,13 @@ package struct SimulatedCamera: Sendable {
                 applyStep(pendingStep.notches)
                 continue
             }
-            if focusSettlesAt == deadline {
+            if connection.button.halfPress == .focusing(settlesAt: deadline) {
                 focusSettled()
                 continue
             }
-            if idleDropAt == deadline {
+            if connection.idle == .running(dropsAt: deadline) {
                 // idle-drop: the body closes the link; an exposure or processing under way carries on.
-                idleDropAt = nil
-                linkDropDue = true
+                connection.idle = .expired
                 continue
             }
             switch shutter {
@@ -184,13 +173,13 @@ package struct SimulatedCamera: Sendable {
     package mutating func handle(_ request: OperationRequest, dataOut: [UInt8], now: Duration) -> CameraAction {
         advance(to: now)
         operationCount += 1
-        if hanging { return .hang }
+        if connection.hanging { return .hang }
         if takeLinkDrop() { return .drop }
-        if let idle = quirks.idleDrop { idleDropAt = now + idle }
+        if let idle = quirks.idleDrop { connection.idle = .running(dropsAt: now + idle) }
         switch faults.connectionFault(atOperation: operationCount) {
         case .drop: return .drop
         case .hang:
-            hanging = true
+            connection.hanging = true
             return .hang
         case nil: break
         }
@@ -206,24 +195,24 @@ package struct SimulatedCamera: Sendable {
         case .getDeviceInfo:
             return .reply(.ok(data: datasets.deviceInfo))
         case .openSession:
-            if case .open = session { return .reply(CameraReply(.sessionAlreadyOpen)) }
+            guard connection.session == nil else { return .reply(CameraReply(.sessionAlreadyOpen)) }
             guard parameter(0) != 0 else { return .reply(CameraReply(.invalidParameter)) }
-            session = .open(sessionID: parameter(0))
-            sessionOpened(now: now)
+            // `startup-nofire` and `busy-at-start` count from here.
+            connection.session = OpenSession(id: parameter(0), openedAt: now, busyAtStartLeft: quirks.busyAtStart)
             return .reply(CameraReply(.ok))
         default:
             break
         }
-        guard case .open = session else { return .reply(CameraReply(.sessionNotOpen)) }
+        guard var session = connection.session else { return .reply(CameraReply(.sessionNotOpen)) }
         switch request.code {
         case .closeSession:
-            session = .closed
-            connectPhase = 0
+            connection.session = nil
             return .reply(CameraReply(.ok))
         case .sdioConnect:
             let phase = parameter(0)
             guard (1...3).contains(phase) else { return .reply(CameraReply(.invalidParameter)) }
-            connectPhase = max(connectPhase, phase)
+            session.connectPhase = max(session.connectPhase, phase)
+            connection.session = session
             // Each phase answers 8 bytes; real bodies send zeros here.
             return .reply(.ok(data: [UInt8](repeating: 0, count: 8)))
         case .sdioGetExtDeviceInfo:
@@ -231,7 +220,8 @@ package struct SimulatedCamera: Sendable {
             // its properties in the older layout to an older host: libgphoto2 2.5 asks with 0x00C8 and
             // parses one enumeration list, hdrshoot asks with 0x012C and gets two.
             let requested = SonyProtocolVersion(rawValue: UInt16(clamping: parameter(0)))
-            negotiatedVersion = parameter(0) == 0 ? datasets.protocolVersion : min(requested, datasets.protocolVersion)
+            connection.negotiatedVersion =
+                parameter(0) == 0 ? datasets.protocolVersion : min(requested, datasets.protocolVersion)
             return .reply(.ok(data: datasets.extDeviceInfo))
         case .sdioGetAllExtDevicePropInfo:
             let onlyChanged = parameter(0) == SonyPropertyDumpScope.changedPropertiesOnly

@@ -53,7 +53,7 @@ package actor SonyCamera: RemoteCamera {
     /// The configuration this camera was made with.
     package nonisolated let configuration: SonyCameraConfiguration
     let clock: any Clock<Duration>
-    let doorbell = EventDoorbell()
+    let doorbell = Doorbell()
     var state: State = .disconnected
 
     /// The current link (starting, ready or lost); nil when disconnected.
@@ -71,7 +71,7 @@ package actor SonyCamera: RemoteCamera {
     /// The camera's settings as last reported in the current session (empty when disconnected).
     package var properties: SonyPropertyTable { link?.properties ?? SonyPropertyTable() }
     /// The status as last published, and who listens.
-    let statusBroadcaster = StatusBroadcaster()
+    let statusBroadcaster = CameraStatusBroadcaster()
     /// The number of PTP operations run in this session (for tests and benchmarks).
     package private(set) var operationCount = 0
     /// Images whose fsyncs run in the background, by path, until `makeDurable` awaits them.

@@ -19,9 +19,10 @@ func withSimulator<T: Sendable>(
 }
 
 extension TestClock {
-    /// Lets `duration` pass once the simulator's timer (one per connected client) is waiting on this clock.
+    /// Lets `duration` pass for the simulator. Its timer sleeps until the instant of its next deadline (and
+    /// not at all when nothing is due), so every deadline this reaches fires, whether the timer sleeps on the
+    /// clock already or is still planning its sleep after the last request.
     func pass(_ duration: Duration) async {
-        await waitForSleepers(1)
         advance(by: duration)
     }
 }

@@ -11,8 +11,13 @@ final class CollectingObserver: PTPIPObserver {
     let operations = LockedLog<PTPIPOperationRecord>()
     let events = LockedLog<PTPEvent>()
     let connects = LockedLog<(address: String, failed: Bool)>()
+    /// Each request as it went out, with how many transactions had ended by then.
+    let requests = LockedLog<(code: UInt16, transactionID: UInt32, endedBefore: Int)>()
 
     func observe(_ record: PTPIPOperationRecord) { operations.append(record) }
+    func observeRequest(_ code: OperationCode, transactionID: UInt32) {
+        requests.append((code.rawValue, transactionID, operations.all.count))
+    }
     func observe(_ event: PTPEvent) { events.append(event) }
     func observeConnect(address: String, duration: Duration, error: (any Error)?) {
         connects.append((address, error != nil))
@@ -67,6 +72,11 @@ struct ClientObserverTests {
         #expect(records.allSatisfy { $0.duration >= .zero && $0.error == nil })
         #expect(observer.events.all.map(\.code) == [.objectAdded])
         #expect(observer.connects.all.map(\.failed) == [false])
+        // Each request is announced as it goes out, after the one before it ended, with its transaction id.
+        let requests = observer.requests.all
+        #expect(requests.map(\.code) == [0x1001, 0x100E, 0x9205])
+        #expect(requests.map(\.endedBefore) == [0, 1, 2])
+        #expect(requests.map(\.transactionID) == records.map(\.transactionID))
     }
 
     @Test func aStreamedDataPhaseIsCountedButNeverHandedOver() async throws {

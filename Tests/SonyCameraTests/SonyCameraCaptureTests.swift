@@ -206,7 +206,8 @@ struct SonyCameraCaptureTests {
                 bodyClock.advance(by: .seconds(60))
                 clock.advance(by: .seconds(60))
                 // S2 up ends the exposure; the body's processing runs on its own clock.
-                while await simulator.captures.isEmpty { await Task.yield() }
+                let ended = try await eventually { await !simulator.captures.isEmpty }
+                try #require(ended, "S2 up never reached the body")
                 await bodyClock.waitForSleepers(1)
                 bodyClock.advance(by: .seconds(1))
                 let frame = try #require(try await group.next())

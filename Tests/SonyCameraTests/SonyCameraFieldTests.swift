@@ -16,43 +16,38 @@ import Testing
     // MARK: - 1. Idle link drop
 
     @Test func aBodyThatDropsAnIdleLinkAfterTenSecondsStaysConnectedForAMinute() async throws {
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
-            simulator: { $0.quirks = [.idleDrop(.seconds(10))] }, clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
+        try await Lockstep.run(
+            simulator: { $0.quirks = [.idleDrop(.seconds(10))] }
+        ) { camera, simulator, lockstep in
             let before = await simulator.operationCount
-            try await Lockstep.pass(.seconds(60), clocks)
+            await lockstep.pass(.seconds(60), simulator)
             #expect(await camera.isConnected)
-            // One cheap read every 2 s of silence: about 30 in a minute, never a silence of 10 s.
+            // One cheap read every 2 s of silence: 30 in a minute (at 2, 4, ... 60 s), never a silence of 10 s.
             let reads = await simulator.operationCount - before
-            #expect(reads >= 25 && reads <= 31, "\(reads) keepalive reads")
+            #expect(reads == 30, "\(reads) keepalive reads")
         }
     }
 
     @Test func withoutTheKeepaliveTheSameBodyDropsTheLink() async throws {
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
-            simulator: { $0.quirks = [.idleDrop(.seconds(10))] }, camera: { $0.keepaliveInterval = nil },
-            clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, _ in
-            try await Lockstep.pass(.seconds(12), clocks)
+        try await Lockstep.run(
+            simulator: { $0.quirks = [.idleDrop(.seconds(10))] }, camera: { $0.keepaliveInterval = nil }
+        ) { camera, simulator, lockstep in
+            await lockstep.pass(.seconds(12), simulator, parked: 0)
             // The drop reaches the camera over real TCP: it notices within the bound, or the test fails.
-            #expect(try await eventually { await !camera.isConnected }, "the link was still up after the idle drop")
+            let dropped = try await eventually { await !camera.isConnected }
+            #expect(dropped, "the link was still up after the idle drop")
         }
     }
 
     @Test func aLongExposureWithNoiseReductionOnAnIdleDroppingBodyIsFetchedInOneRelease() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
-            simulator: { $0.quirks = [.idleDrop(.seconds(10)), .longExposureNR] }, clock: clocks.camera,
-            simulatorClock: clocks.body
-        ) { camera, simulator in
+        try await Lockstep.run(simulator: { $0.quirks = [.idleDrop(.seconds(10)), .longExposureNR] }) {
+            camera, simulator, lockstep in
             let four = ShutterSpeed(numerator: 4, denominator: 1)
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(four)) }
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(four)) }
             // 4" exposure + 4" dark frame + processing: 8 s of waiting, bridged by keepalive reads.
-            let frame = try await Lockstep.drive(clocks) {
+            let frame = try await lockstep.drive(simulator) {
                 try await camera.capture(exposure: four, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1)
@@ -65,15 +60,12 @@ import Testing
     @Test func aThirtySecondFrameWithNoiseReductionIsWaitedForPastItsDarkFrame() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
-            simulator: { $0.quirks = [.longExposureNR] }, clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
+        try await Lockstep.run(simulator: { $0.quirks = [.longExposureNR] }) { camera, simulator, lockstep in
             let thirty = ShutterSpeed(numerator: 30, denominator: 1)
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(thirty)) }
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(thirty)) }
             #expect(await camera.longExposureNR == true)
             // 30" + a 30" dark frame: longer than the exposure plus the 10 s margin, within the wait.
-            let frame = try await Lockstep.drive(clocks, step: .milliseconds(250)) {
+            let frame = try await lockstep.drive(simulator) {
                 try await camera.capture(exposure: thirty, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1 && frame.actualSpeed == .timed(thirty))
@@ -84,22 +76,21 @@ import Testing
     @Test func anAbandonedBulbFrameLetsTheShutterGoAtOnce() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(clock: clocks.camera, simulatorClock: clocks.body) { camera, simulator in
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.bulb) }
+        try await Lockstep.run { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.bulb) }
             let capture = Task {
                 try await camera.capture(
                     exposure: ShutterSpeed(numerator: 120, denominator: 1), to: CaptureDestination(directory: folder))
             }
             // S2 is held for 2' on the camera's clock; 10 s into it the shoot is abandoned.
-            try await Lockstep.pass(.seconds(10), clocks)
+            await lockstep.pass(.seconds(10), simulator, parked: 2)
             #expect(await simulator.captures.isEmpty)
             capture.cancel()
             await #expect(throws: CancellationError.self) { try await capture.value }
             // S2 went up at once: the body ended the exposure after the 10 s it was held.
             let record = try #require(await simulator.captures.first)
             #expect(record.label == "BULB")
-            #expect(abs(record.exposureSeconds - 10) < 0.5, "\(record.exposureSeconds)")
+            #expect(record.exposureSeconds == 10, "\(record.exposureSeconds)")
         }
     }
 
@@ -108,12 +99,11 @@ import Testing
     @Test func aReleaseIgnoredRightAfterConnectingIsPressedOnceMoreAndFiresOnce() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
-            simulator: { $0.quirks = [.startupNoFire(.seconds(3))] }, clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
-            let frame = try await Lockstep.drive(clocks) {
+        try await Lockstep.run(
+            simulator: { $0.quirks = [.startupNoFire(.seconds(3))] }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            let frame = try await lockstep.drive(simulator) {
                 try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1)
@@ -125,17 +115,16 @@ import Testing
     @Test func aReleaseThatFiredIsNeverPressedAgainEvenWhenItsImageIsSlow() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
         // No ignored releases, but a slow body with a one-image buffer: the early-release check presses again,
         // is answered busy (the body is still processing) and waits for the one image.
-        try await SimulatorHarness.run(
+        try await Lockstep.run(
             simulator: {
                 $0.processingTime = .seconds(5)
                 $0.quirks = [.busyWhileBuffered]
-            }, clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
-            let frame = try await Lockstep.drive(clocks) {
+            }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            let frame = try await lockstep.drive(simulator) {
                 try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1)
@@ -148,17 +137,15 @@ import Testing
     @Test func anAFBodyFocusesOnceThenShootsInMFAndIsPutBackToAF() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
+        try await Lockstep.run(
             simulator: {
                 $0.focusMode = .singleAF
                 $0.quirks = [.afLock(.milliseconds(300))]
-            },
-            clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             for _ in 0..<2 {
-                let frame = try await Lockstep.drive(clocks) {
+                let frame = try await lockstep.drive(simulator) {
                     try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
                 #expect(frame.images.count == 1)
@@ -209,16 +196,15 @@ import Testing
     @Test func focusThatNeverLocksStopsBeforeAnythingFires() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
+        try await Lockstep.run(
             simulator: {
                 $0.focusMode = .singleAF
                 $0.quirks = [.afFail]
-            }, clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             await #expect {
-                try await Lockstep.drive(clocks) {
+                try await lockstep.drive(simulator) {
                     try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
             } throws: { error in
@@ -232,17 +218,15 @@ import Testing
     @Test func aBodyWithAFocusSwitchFocusesEveryFrameAndWarns() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clocks = (camera: TestClock(), body: TestClock())
-        try await SimulatorHarness.run(
+        try await Lockstep.run(
             simulator: {
                 $0.focusMode = .singleAF
                 $0.quirks = [.focusSwitch, .afLock(.milliseconds(300))]
-            },
-            clock: clocks.camera, simulatorClock: clocks.body
-        ) { camera, simulator in
-            try await Lockstep.drive(clocks) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             for _ in 0..<2 {
-                _ = try await Lockstep.drive(clocks) {
+                _ = try await lockstep.drive(simulator) {
                     try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
             }

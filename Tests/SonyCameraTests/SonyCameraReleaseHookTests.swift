@@ -36,10 +36,6 @@ struct SonyCameraReleaseHookTests {
         }
     }
 
-    /// A moment of real time in which a wrongly ordered request would reach the simulator (loopback round
-    /// trips take well under a millisecond); used only to check that something does NOT happen.
-    static func quietMoment() async throws { try await Task.sleep(for: .milliseconds(100)) }
-
     /// The 0x9207 presses the simulator logged after operation `after` (up to `through`), as (button, response).
     static func presses(in log: URL, after: Int, through: Int = .max) throws -> [(button: UInt32, response: String?)] {
         try SonyCameraCaptureTests.operations(in: log)
@@ -55,31 +51,31 @@ struct SonyCameraReleaseHookTests {
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let hookLog = HookLog()
-        let before = try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) {
-            camera, simulator in
-            try await camera.setShutterSpeed(.timed(Self.fast))
+        let before = try await Lockstep.run(simulator: { $0.operationLogPath = log.path }) {
+            camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let before = await simulator.operationCount
-            try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
-                group.addTask {
-                    try await camera.capture(
-                        exposure: Self.fast, to: CaptureDestination(directory: folder.appendingPathComponent("images"))
-                    ) {
-                        enter.yield()
-                        for await _ in gate { break }
-                        hookLog.noteReturn()
-                    }
+            let capture = Task {
+                try await camera.capture(
+                    exposure: Self.fast, to: CaptureDestination(directory: folder.appendingPathComponent("images"))
+                ) {
+                    enter.yield()
+                    for await _ in gate { break }
+                    hookLog.noteReturn()
                 }
-                for await _ in entered { break }
-                // S1 down is answered while the hook is held (they run side by side) ...
-                try await Self.waitUntil("S1 down is answered") { await simulator.answeredOperationCount == before + 1 }
-                try await Self.quietMoment()
-                // ... and S2 down does not come while it is held: nothing fired.
-                #expect(await simulator.operationCount == before + 1)
-                #expect(await simulator.captures.isEmpty)
-                open.yield()
-                let frame = try #require(try await group.next())
-                #expect(frame.images.map(\.fileName) == ["DSC00001_1-250s.JPG"])
             }
+            for await _ in entered { break }
+            // S1 down is answered while the hook is held (they run side by side) ...
+            try await Self.waitUntil("S1 down is answered") { await simulator.answeredOperationCount == before + 1 }
+            // ... and once both sides wait (the camera's keepalive its only sleeper, nothing on the wire), and
+            // a second of their time later (before the keepalive's first read), S2 down has not come.
+            await lockstep.settle(simulator, parked: 1)
+            await lockstep.pass(.seconds(1), simulator)
+            #expect(await simulator.operationCount == before + 1)
+            #expect(await simulator.captures.isEmpty)
+            open.yield()
+            let frame = try await lockstep.drive(simulator) { try await capture.value }
+            #expect(frame.images.map(\.fileName) == ["DSC00001_1-250s.JPG"])
             #expect(await simulator.captures.map(\.label) == ["1/250"])
             return before
         }
@@ -133,34 +129,35 @@ struct SonyCameraReleaseHookTests {
         }
         // No wait for an interrupted exposure's image after the refused first release of the session, so the
         // capture would throw at once if it did not wait for the hook.
-        let before = try await SimulatorHarness.run(simulator: simulatorSetup, camera: { $0.processingMargin = .zero })
-        {
-            camera, simulator in
+        let before = try await Lockstep.run(simulator: simulatorSetup, camera: { $0.processingMargin = .zero }) {
+            camera, simulator, lockstep in
             let before = await simulator.operationCount
-            try await withThrowingTaskGroup(of: (any Error)?.self) { group in
-                group.addTask {
-                    defer { finished.set() }
-                    do {
-                        _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder)) {
-                            for await _ in gate { break }
-                            hookLog.noteReturn()
-                        }
-                        return nil
-                    } catch {
-                        return error
+            let capture = Task { () -> (any Error)? in
+                defer { finished.set() }
+                do {
+                    _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder)) {
+                        for await _ in gate { break }
+                        hookLog.noteReturn()
                     }
+                    return nil
+                } catch {
+                    return error
                 }
-                try await Self.waitUntil("S1 down is refused three times") {
-                    await simulator.answeredOperationCount == before + 3
-                }
-                try await Self.quietMoment()
-                #expect(!finished.isSet)
-                open.yield()
-                let error = try #require(try await group.next())
-                guard case .deviceBusy? = error as? SonyCameraError else {
-                    Issue.record("expected deviceBusy, got \(String(describing: error))")
-                    return
-                }
+            }
+            // The camera's busy retries wait on its clock: time moves until the third refusal.
+            try await lockstep.drive(simulator) {
+                await lockstep.wire.wait { await simulator.answeredOperationCount == before + 3 }
+            }
+            // Both sides wait (the keepalive the camera's only sleeper) and a second of their time passes: the
+            // capture still waits for the hook.
+            await lockstep.settle(simulator, parked: 1)
+            await lockstep.pass(.seconds(1), simulator)
+            #expect(!finished.isSet)
+            open.yield()
+            let error = try #require(await lockstep.drive(simulator) { await capture.value })
+            guard case .deviceBusy? = error as? SonyCameraError else {
+                Issue.record("expected deviceBusy, got \(String(describing: error))")
+                return before
             }
             #expect(await simulator.captures.isEmpty)
             return before

@@ -139,6 +139,7 @@ extension PTPIPClient {
             let bytes =
                 dataOut.map { Packet.encodeOperation(request, dataOut: $0) }
                 ?? Packet.operationRequest(request).encoded()
+            observer?.observeRequest(code, transactionID: transactionID)
             try await command.send(bytes, timeout: timeout)
             result = try await receiveResponse(
                 to: code, transactionID: transactionID, sink: sink, timeout: timeout)

@@ -12,6 +12,14 @@ package protocol PTPIPObserver: Sendable {
     func observe(_ event: PTPEvent)
     /// A connection attempt to `address` ended after `duration`: `error` is nil when both handshakes passed.
     func observeConnect(address: String, duration: Duration, error: (any Error)?)
+    /// A request is about to go out; `observe(_:)` follows when its transaction ends (so a watcher knows
+    /// whether one is under way).
+    func observeRequest(_ code: OperationCode, transactionID: UInt32)
+}
+
+extension PTPIPObserver {
+    /// Most watchers only want whole transactions.
+    package func observeRequest(_ code: OperationCode, transactionID: UInt32) {}
 }
 
 /// What one transaction did on the wire: the operation, the answer, the data phase and the time it took.
