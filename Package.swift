@@ -42,7 +42,7 @@ let package = Package(
                 "SonyProtocol", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix", "ImageLuminance", "Exposure"
             ],
             swiftSettings: strict),
-        .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
+        .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix", "Timing"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
         .target(name: "SessionLog", dependencies: ["PTPIP", "Posix", "Timing"], swiftSettings: strict),
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
@@ -86,7 +86,7 @@ let package = Package(
             name: "hdrshoot-bench",
             dependencies: [
                 "Exposure", "ByteCoding", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator", "NetworkMonitor",
-                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator", "SessionLog"
+                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator", "SessionLog", "Posix"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict

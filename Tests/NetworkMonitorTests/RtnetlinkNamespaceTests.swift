@@ -14,7 +14,7 @@ struct RtnetlinkNamespaceTests {
         try await VethNamespaces.with { pair in
             var configuration = NetworkMonitorConfiguration(
                 target: .routeTo(try #require(IPAddress(pair.cameraAddress))))
-            configuration.prepareThread = { try pair.enterHostNamespace() }
+            configuration.prepareSocketThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let log = EventLog()
             let collector = collect(monitor, into: log)
@@ -63,7 +63,7 @@ struct RtnetlinkNamespaceTests {
     @Test func reportsRemovalAsLinkDownAndFollowsTheLinkWhenItReturns() async throws {
         try await VethNamespaces.with { pair in
             var configuration = NetworkMonitorConfiguration(target: .interface(name: pair.hostLink))
-            configuration.prepareThread = { try pair.enterHostNamespace() }
+            configuration.prepareSocketThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let log = EventLog()
             let collector = collect(monitor, into: log)
@@ -99,7 +99,7 @@ struct RtnetlinkNamespaceTests {
         try await VethNamespaces.with { pair in
             var configuration = NetworkMonitorConfiguration(
                 target: .localAddress(try #require(IPAddress(pair.hostAddress))))
-            configuration.prepareThread = { try pair.enterHostNamespace() }
+            configuration.prepareSocketThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             let initial = try await monitor.start()
             await monitor.stop()
@@ -111,7 +111,7 @@ struct RtnetlinkNamespaceTests {
     @Test func refusesToStartWithoutARouteToTheCamera() async throws {
         try await VethNamespaces.with { pair in
             var configuration = NetworkMonitorConfiguration(target: .routeTo(try #require(IPAddress("198.51.100.7"))))
-            configuration.prepareThread = { try pair.enterHostNamespace() }
+            configuration.prepareSocketThread = { try pair.enterHostNamespace() }
             let monitor = NetworkMonitor(configuration: configuration)
             await #expect(throws: NetworkMonitorError.interfaceNotFound("route to 198.51.100.7")) {
                 try await monitor.start()
