@@ -18,6 +18,8 @@ final class FakeNL80211Kernel: @unchecked Sendable {
     struct Script: Sendable {
         /// Answer GETFAMILY with ENOENT (a kernel without cfg80211).
         var familyMissing = false
+        /// Answer nothing at all (a peer that hangs).
+        var silent = false
         /// NL80211_ATTR_SSID in GET_INTERFACE (nil: left out, as some drivers do).
         var interfaceSSID: SSID?
         /// The BSSes of the GET_SCAN dump.
@@ -67,6 +69,7 @@ final class FakeNL80211Kernel: @unchecked Sendable {
     }
 
     private func answer(_ request: NetlinkMessage, to port: UInt32) {
+        if script.withLock({ $0.silent }) { return }
         let command = request.payload.first ?? 0
         if request.type == GenericNetlink.controllerFamily, command == GenericNetlink.commandGetFamily {
             if script.withLock({ $0.familyMissing }) { return reply(error: 2, to: request, port: port) }
