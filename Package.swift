@@ -51,7 +51,7 @@ let package = Package(
                 "Exposure"
             ],
             swiftSettings: strict),
-        .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix"], swiftSettings: strict),
+        .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix", "Timing"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
         .target(name: "SessionLog", dependencies: ["PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
@@ -98,7 +98,7 @@ let package = Package(
             dependencies: [
                 "Exposure", "ByteCoding", "PTPIPCodec", "PTPIP", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor",
-                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator", "SessionLog"
+                "ImageLuminance", "CameraRemoteAPI", "LegacyCameraSimulator", "SessionLog", "Posix"
             ],
             path: "Benchmarks/hdrshoot-bench",
             swiftSettings: strict

@@ -7,17 +7,27 @@ struct WirelessChannel {
     let events: NetlinkSocket
     let family: GenericFamily
 
-    /// Resolves nl80211 by name and joins its groups; nil when the kernel has no nl80211 (ENOENT).
-    static func open(configuration: NetworkMonitorConfiguration) throws(NetworkMonitorError) -> WirelessChannel? {
+    /// Resolves nl80211 by name on `requests` and joins its groups on `events`; nil when the kernel has no
+    /// nl80211 (ENOENT), and the two sockets are then closed.
+    static func open(
+        configuration: NetworkMonitorConfiguration, requests requestSocket: RawNetlinkSocket,
+        events eventSocket: RawNetlinkSocket
+    ) async throws(NetworkMonitorError) -> WirelessChannel? {
         let endpoint = configuration.genericEndpoint
-        let requests = try NetlinkRequester(endpoint: endpoint, timeout: configuration.requestTimeout)
+        let requests = NetlinkRequester(
+            socket: NetlinkSocket(requestSocket), endpoint: endpoint, timeout: configuration.requestTimeout,
+            clock: configuration.clock)
         let replies: [NetlinkMessage]
         do {
-            replies = try requests.request("CTRL_CMD_GETFAMILY \(NL80211.familyName)") {
+            replies = try await requests.request("CTRL_CMD_GETFAMILY \(NL80211.familyName)") {
                 GenericFamily.request(name: NL80211.familyName, sequence: $0)
             }
         } catch {
-            if case .kernel(_, .noSuchFileOrDirectory) = error { return nil }
+            if case .kernel(_, .noSuchFileOrDirectory) = error {
+                requestSocket.close()
+                eventSocket.close()
+                return nil
+            }
             throw error
         }
         guard let reply = replies.first(where: { $0.type == GenericNetlink.controllerFamily }) else {
@@ -27,9 +37,7 @@ struct WirelessChannel {
         do { family = try GenericFamily(message: reply) } catch {
             throw .malformed(context: "CTRL_CMD_NEWFAMILY", NetlinkRequester.byteError(error))
         }
-        let events = try NetlinkSocket(
-            netlinkProtocol: endpoint.netlinkProtocol,
-            receiveBufferSize: configuration.eventReceiveBufferSize)
+        let events = NetlinkSocket(eventSocket)
         for name in [NL80211.groupMLME, NL80211.groupConfig] {
             if let group = family.multicastGroups[name] { try events.join(group: group) }
         }
@@ -42,13 +50,13 @@ extension MonitorEngine {
     /// else `fallback` (the SSID element of the CONNECT event's request IEs) when we know we connected.
     ///
     /// A failing request never stops the monitor: it degrades to what the event said.
-    func readWirelessStatus(assumingConnected: Bool, fallback: SSID?) -> WirelessStatus {
+    func readWirelessStatus(assumingConnected: Bool, fallback: SSID?) async -> WirelessStatus {
         guard let wireless else { return .unavailable }
         let index = link.index
         let unknown: WirelessStatus = assumingConnected ? .connected(ssid: fallback) : .disconnected
         let replies: [NetlinkMessage]
         do {
-            replies = try wireless.requests.request("NL80211_CMD_GET_INTERFACE") {
+            replies = try await wireless.requests.request("NL80211_CMD_GET_INTERFACE") {
                 NL80211Interface.request(family: wireless.family.id, interfaceIndex: index, sequence: $0)
             }
         } catch {
@@ -65,7 +73,7 @@ extension MonitorEngine {
         else { return unknown }
         if let ssid = interface.ssid { return .connected(ssid: ssid) }
         guard
-            let dump = try? wireless.requests.request(
+            let dump = try? await wireless.requests.request(
                 "NL80211_CMD_GET_SCAN",
                 {
                     NL80211ScanResult.request(family: wireless.family.id, interfaceIndex: index, sequence: $0)
@@ -79,19 +87,19 @@ extension MonitorEngine {
     }
 
     /// Reacts to one nl80211 multicast message about the watched interface.
-    func handleWireless(_ message: NetlinkMessage) {
+    func handleWireless(_ message: NetlinkMessage) async {
         guard let wireless, message.type == wireless.family.id,
             let event = try? NL80211Event(message: message)
         else { return }
         switch event {
         case let .connect(index, status, requestSSID) where index == nil || index == link.index:
             if status == 0 {
-                setWireless(readWirelessStatus(assumingConnected: true, fallback: requestSSID), reason: nil)
+                setWireless(await readWirelessStatus(assumingConnected: true, fallback: requestSSID), reason: nil)
             } else {
                 setWireless(.disconnected, reason: nil) // a failed attempt leaves us unassociated
             }
         case let .roam(index, requestSSID) where index == nil || index == link.index:
-            setWireless(readWirelessStatus(assumingConnected: true, fallback: requestSSID), reason: nil)
+            setWireless(await readWirelessStatus(assumingConnected: true, fallback: requestSSID), reason: nil)
         case let .disconnect(index, reason, _) where index == nil || index == link.index:
             setWireless(.disconnected, reason: reason)
         case let .dropHint(index, reason) where index == nil || index == link.index:

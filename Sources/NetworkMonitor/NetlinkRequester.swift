@@ -1,11 +1,13 @@
 import ByteCoding
 import Posix
+import Timing
 
 /// Sends requests on its own socket (never the event socket) and collects the matching replies.
 ///
 /// Handles single answers, ACKs, NLMSG_ERROR, and multi-part dumps until NLMSG_DONE (which may come
-/// in a datagram of its own); a dump flagged NLM_F_DUMP_INTR is redone. Blocking: call it only
-/// from the monitor's dedicated thread.
+/// in a datagram of its own); a dump flagged NLM_F_DUMP_INTR is redone. Waiting for a reply parks on the
+/// shared `IOEventLoop`, bounded by `timeout` on the injected clock (`withTimeout`), so no thread blocks
+/// and a test clock decides when a silent peer has timed out. Runs on its caller's actor.
 package final class NetlinkRequester {
     /// How many times an inconsistent dump is redone before giving up.
     package static let dumpAttempts = 3
@@ -13,49 +15,77 @@ package final class NetlinkRequester {
     /// The request socket.
     package let socket: NetlinkSocket
     private let endpoint: NetlinkEndpoint
+    private let timeout: Duration
+    private let clock: any Clock<Duration>
     private var nextSequence: UInt32
 
-    /// Opens a request socket for `endpoint`; receives give up after `timeout`.
-    package init(endpoint: NetlinkEndpoint, timeout: Duration) throws(NetworkMonitorError) {
-        socket = try NetlinkSocket(netlinkProtocol: endpoint.netlinkProtocol)
-        try socket.setReceiveTimeout(timeout)
+    /// Sends on `socket` to `endpoint`; each wait for a reply datagram gives up after `timeout` on `clock`.
+    package init(
+        socket: NetlinkSocket, endpoint: NetlinkEndpoint, timeout: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.socket = socket
         self.endpoint = endpoint
+        self.timeout = timeout
+        self.clock = clock
         nextSequence = 1
     }
 
     /// Sends a request built for a fresh sequence number and returns its reply messages (without DONE/ACK).
     ///
-    /// - Throws: `.kernel(request:errno:)` for an NLMSG_ERROR, `.requestTimedOut`, `.dumpInterrupted`.
+    /// - Throws: `.kernel(request:errno:)` for an NLMSG_ERROR, `.requestTimedOut`, `.dumpInterrupted`;
+    ///   `.closed` when the calling task is cancelled.
     package func request(
-        _ name: String, _ build: (UInt32) -> NetlinkMessage
-    ) throws(NetworkMonitorError) -> [NetlinkMessage] {
+        _ name: String, isolation: isolated (any Actor)? = #isolation, _ build: (UInt32) -> NetlinkMessage
+    ) async throws(NetworkMonitorError) -> [NetlinkMessage] {
         for _ in 0..<Self.dumpAttempts {
             let sequence = nextSequence
             nextSequence &+= 1
             let message = build(sequence)
             try socket.send(message.encoded(), to: endpoint.peerPortID)
-            let (replies, interrupted) = try collect(name, sequence: sequence, isDump: message.flags.contains(.dump))
+            let (replies, interrupted) = try await collect(
+                name, sequence: sequence, isDump: message.flags.contains(.dump))
             if !interrupted { return replies }
         }
         throw .dumpInterrupted(request: name, attempts: Self.dumpAttempts)
     }
 
+    /// The next datagram from the peer, waiting on the loop for at most `timeout` each time none is queued.
+    ///
+    /// The kernel answers most requests inside `send` (and fills a dump's next part when the last one is
+    /// read), so the wait is the exception; SO_RCVTIMEO is never used.
+    private func nextDatagram(
+        for name: String, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkMonitorError) -> [UInt8] {
+        while true {
+            if let datagram = try socket.receive() {
+                if datagram.sender == endpoint.peerPortID { return datagram.bytes }
+                continue
+            }
+            let raw = socket.raw
+            do {
+                try await withTimeout(
+                    after: timeout, on: clock, throwing: NetworkMonitorError.requestTimedOut(request: name)
+                ) { try await raw.waitUntilReadable() }
+            } catch let error as NetworkMonitorError {
+                throw error
+            } catch let failure as SocketFailure {
+                throw NetworkMonitorError(failure)
+            } catch {
+                throw .closed // cancelled
+            }
+        }
+    }
+
     private func collect(
-        _ name: String, sequence: UInt32, isDump: Bool
-    ) throws(NetworkMonitorError)
-        -> (replies: [NetlinkMessage], interrupted: Bool)
-    {
+        _ name: String, sequence: UInt32, isDump: Bool, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkMonitorError) -> (replies: [NetlinkMessage], interrupted: Bool) {
         var replies: [NetlinkMessage] = []
         var interrupted = false
         while true {
-            let datagram: (bytes: [UInt8], sender: UInt32)?
-            do { datagram = try socket.receive() } catch {
-                if case .system(_, .wouldBlock) = error { throw .requestTimedOut(request: name) }
-                throw error
-            }
-            guard let datagram, datagram.sender == endpoint.peerPortID else { continue }
+            let datagram = try await nextDatagram(for: name)
             let messages: [NetlinkMessage]
-            do { messages = try NetlinkMessage.parseAll(datagram: datagram.bytes) } catch {
+            do { messages = try NetlinkMessage.parseAll(datagram: datagram) } catch {
                 throw .malformed(context: "reply to \(name)", Self.byteError(error))
             }
             for message in messages where message.sequence == sequence {

@@ -35,52 +35,54 @@ package struct NetlinkEndpoint: Sendable, Equatable {
 /// One AF_NETLINK socket as the monitor uses it: Posix's `RawNetlinkSocket` (which makes the system calls)
 /// with the monitor's errors: a dropped datagram is `.eventsLost`, a cut one `.malformed`.
 ///
-/// Not thread-safe: a socket belongs to the one thread that uses it.
+/// Nothing here blocks: `receive()` takes what is queued, and a caller that must wait for more parks on the
+/// shared `IOEventLoop` through `raw.waitUntilReadable()`. Not thread-safe (the receive buffer is reused):
+/// a socket belongs to the one task or actor that uses it.
 package final class NetlinkSocket {
     /// The kernel caps a dump datagram at 32 KiB (netlink_recvmsg max_recvmsg_len); events are smaller.
     private static let bufferSize = 32_768
 
-    private let socket: RawNetlinkSocket
+    /// The socket itself, which any task may wait on.
+    package let raw: RawNetlinkSocket
     private var buffer: [UInt8]
 
-    /// The file descriptor (for poll).
-    package var descriptor: Int32 { socket.descriptor }
     /// The port id the kernel assigned at bind.
-    package var portID: UInt32 { socket.portID }
+    package var portID: UInt32 { raw.portID }
+
+    /// Wraps a socket opened elsewhere (in another network namespace, for example).
+    package init(_ raw: RawNetlinkSocket) {
+        self.raw = raw
+        buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+    }
 
     /// Opens and binds a socket of `netlinkProtocol` (binding to `portID` 0 lets the kernel choose).
-    package init(
+    package convenience init(
         netlinkProtocol: Int32, portID: UInt32 = 0, receiveBufferSize: Int? = nil
     ) throws(NetworkMonitorError) {
-        socket = try monitorCall { () throws(SocketFailure) in
-            try RawNetlinkSocket(netlinkProtocol: netlinkProtocol, portID: portID, receiveBufferSize: receiveBufferSize)
-        }
-        buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+        self.init(
+            try monitorCall { () throws(SocketFailure) in
+                try RawNetlinkSocket(
+                    netlinkProtocol: netlinkProtocol, portID: portID, receiveBufferSize: receiveBufferSize)
+            })
     }
 
     /// Joins a multicast group by number (NETLINK_ADD_MEMBERSHIP; works for groups above 32).
     package func join(group: UInt32) throws(NetworkMonitorError) {
-        try monitorCall { () throws(SocketFailure) in try socket.join(group: group) }
-    }
-
-    /// Makes blocking receives give up after `duration` (they then throw EAGAIN).
-    package func setReceiveTimeout(_ duration: Duration) throws(NetworkMonitorError) {
-        try monitorCall { () throws(SocketFailure) in try socket.setReceiveTimeout(duration) }
+        try monitorCall { () throws(SocketFailure) in try raw.join(group: group) }
     }
 
     /// Sends one datagram to `port` (0 = the kernel), or to multicast `group` (a group number, not a mask).
     package func send(_ bytes: [UInt8], to port: UInt32, group: UInt32 = 0) throws(NetworkMonitorError) {
-        try monitorCall { () throws(SocketFailure) in try socket.send(bytes, to: port, group: group) }
+        try monitorCall { () throws(SocketFailure) in try raw.send(bytes, to: port, group: group) }
     }
 
-    /// Receives one datagram and the sender's port id.
+    /// Receives one queued datagram and the sender's port id; nil when nothing is queued.
     ///
-    /// Blocks unless `wait` is false (then nil means nothing queued). ENOBUFS throws `.eventsLost`;
-    /// a receive timeout throws `.system(errno: EAGAIN)`.
-    package func receive(wait: Bool = true) throws(NetworkMonitorError) -> (bytes: [UInt8], sender: UInt32)? {
+    /// ENOBUFS throws `.eventsLost`.
+    package func receive() throws(NetworkMonitorError) -> (bytes: [UInt8], sender: UInt32)? {
         let received: (length: Int, sender: UInt32)?
         do {
-            received = try socket.receive(into: &buffer, wait: wait)
+            received = try raw.receive(into: &buffer)
         } catch {
             if case .system(.noBufferSpace, _) = error { throw .eventsLost }
             throw NetworkMonitorError(error)

@@ -92,13 +92,20 @@ package struct NetworkMonitorConfiguration: Sendable {
     package var genericEndpoint: NetlinkEndpoint = .generic
     /// SO_RCVBUF for the event sockets (tests make it tiny to provoke ENOBUFS).
     package var eventReceiveBufferSize: Int?
-    /// Runs first on the monitor thread, before any socket is opened (tests enter a network namespace).
-    package var prepareThread: (@Sendable () throws -> Void)?
+    /// When set, the sockets are opened on a short-lived thread of their own that runs this first (tests enter
+    /// a network namespace with setns(2): the sockets stay in it, while the monitor runs on the shared loop).
+    package var prepareSocketThread: (@Sendable () throws -> Void)?
+    /// The clock the request timeout is measured on.
+    package var clock: any Clock<Duration>
 
-    /// Watches `target`, with a 2-second request timeout and room for 256 undelivered events.
-    package init(target: WatchTarget, requestTimeout: Duration = .seconds(2), eventBufferSize: Int = 256) {
+    /// Watches `target`, with a 2-second request timeout on `clock` and room for 256 undelivered events.
+    package init(
+        target: WatchTarget, requestTimeout: Duration = .seconds(2), eventBufferSize: Int = 256,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.target = target
         self.requestTimeout = requestTimeout
         self.eventBufferSize = eventBufferSize
+        self.clock = clock
     }
 }

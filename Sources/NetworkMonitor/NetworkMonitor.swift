@@ -1,12 +1,12 @@
-import Foundation
 import Posix
 import Synchronization
 
 /// Watches the host's network through netlink and reports changes of one interface as an `AsyncSequence`.
 ///
-/// All netlink I/O runs on one dedicated thread that sleeps in `poll(2)` (no timeout, so an idle
-/// monitor costs no CPU); the cooperative pool is never blocked. `stop()` wakes that thread through a
-/// self-pipe and waits for it to end.
+/// The netlink sockets are non-blocking and wait on the shared `IOEventLoop` (the loop the PTP/IP transport
+/// uses), so the monitor has no thread of its own and an idle monitor costs no CPU: its task is parked until a
+/// datagram arrives. Request timeouts run on the configuration's clock. `stop()` cancels that task and waits
+/// for it, then the sockets close.
 ///
 /// ```swift
 /// let monitor = NetworkMonitor(configuration: .init(target: .routeTo(cameraAddress)))
@@ -15,16 +15,16 @@ import Synchronization
 /// await monitor.stop()
 /// ```
 package actor NetworkMonitor {
-    /// The lifecycle of the monitor thread.
+    /// The lifecycle of the monitor's task.
     private enum State {
         case idle
-        case starting(Wakeup, ThreadExit)
-        case running(Wakeup, ThreadExit)
+        case starting
+        case running(Task<Void, Never>)
         case stopped
     }
 
     /// Link, address and Wi-Fi changes of the watched interface; finishes after `stop()`, or throws
-    /// the error that ended the monitor thread.
+    /// the error that ended the monitor.
     package nonisolated let events: AsyncThrowingStream<NetworkEvent, any Error>
     private let continuation: AsyncThrowingStream<NetworkEvent, any Error>.Continuation
     private let configuration: NetworkMonitorConfiguration
@@ -39,15 +39,15 @@ package actor NetworkMonitor {
     }
 
     deinit {
-        switch state {
-        case let .starting(wakeup, _), let .running(wakeup, _): wakeup.signal()
-        case .idle, .stopped: break
-        }
+        if case let .running(task) = state { task.cancel() }
         continuation.finish()
     }
 
-    /// The latest known state of the watched interface (updated by the monitor thread).
+    /// The latest known state of the watched interface (updated as events are handled).
     package nonisolated var snapshot: NetworkSnapshot { latest.value.withLock { $0 } }
+
+    /// How many times a queued datagram woke the monitor since it started (an idle monitor stays at rest).
+    package nonisolated var wakeups: Int { latest.wakeups.load(ordering: .relaxed) }
 
     /// Opens the sockets, finds the interface, reads its state and starts watching.
     ///
@@ -55,60 +55,41 @@ package actor NetworkMonitor {
     /// - Throws: `NetworkMonitorError` (for example `.interfaceNotFound` when nothing routes to the camera).
     package func start() async throws -> NetworkSnapshot {
         guard case .idle = state else { throw NetworkMonitorError.closed }
-        let wakeup = try monitorCall { () throws(SocketFailure) in try Wakeup() }
-        let exit = ThreadExit()
-        state = .starting(wakeup, exit)
-        let configuration = configuration
+        state = .starting
         let continuation = continuation
         let latest = latest
-        let initial: NetworkSnapshot
+        let engine: MonitorEngine
         do {
-            initial = try await withCheckedThrowingContinuation {
-                (started: CheckedContinuation<NetworkSnapshot, any Error>) in
-                let thread = Thread {
-                    defer { exit.markFinished() }
-                    let engine: MonitorEngine
-                    do {
-                        try configuration.prepareThread?()
-                        engine = try MonitorEngine(
-                            configuration: configuration,
-                            publish: { snapshot in latest.value.withLock { $0 = snapshot } },
-                            emit: { continuation.yield($0) })
-                    } catch {
-                        started.resume(throwing: error)
-                        return
-                    }
-                    let first = engine.snapshot
-                    latest.value.withLock { $0 = first }
-                    started.resume(returning: first)
-                    do {
-                        try engine.run(wakeup: wakeup)
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                thread.name = "hdrshoot-netmon"
-                thread.stackSize = 512 * 1024
-                thread.start()
-            }
+            let sockets = try await MonitorSockets.open(preparing: configuration)
+            engine = try await MonitorEngine.open(
+                configuration: configuration, sockets: sockets,
+                publish: { snapshot in latest.value.withLock { $0 = snapshot } },
+                emit: { continuation.yield($0) })
         } catch {
             if case .starting = state { state = .idle }
             throw error
         }
         guard case .starting = state else { throw NetworkMonitorError.closed } // stop() came first
-        state = .running(wakeup, exit)
-        return initial
+        let task = Task {
+            do throws(NetworkMonitorError) {
+                try await engine.run { latest.wakeups.add(1, ordering: .relaxed) }
+            } catch {
+                // Cancelled by stop(): the stream just ends. Anything else ended the monitor.
+                if Task.isCancelled { continuation.finish() } else { continuation.finish(throwing: error) }
+            }
+        }
+        state = .running(task)
+        return snapshot
     }
 
-    /// Stops watching: wakes the monitor thread, waits for it to close its sockets, ends `events`.
+    /// Stops watching: cancels the monitor's task, waits for it to end, ends `events`.
     package func stop() async {
         switch state {
-        case let .starting(wakeup, exit), let .running(wakeup, exit):
+        case let .running(task):
             state = .stopped
-            wakeup.signal()
-            await exit.wait()
-        case .idle:
+            task.cancel()
+            await task.value
+        case .idle, .starting:
             state = .stopped
         case .stopped:
             return
@@ -117,34 +98,10 @@ package actor NetworkMonitor {
     }
 }
 
-/// The snapshot the monitor thread publishes and any caller reads.
+/// What the monitor's task publishes and any caller reads.
 final class LatestSnapshot: Sendable {
     /// The latest snapshot, behind a lock.
     let value = Mutex(NetworkSnapshot())
-}
-
-/// Lets async code wait for the monitor thread to end without blocking a pool thread.
-final class ThreadExit: Sendable {
-    private let state = Mutex<(finished: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    /// Called once by the thread as it ends.
-    func markFinished() {
-        let waiters = state.withLock { state in
-            state.finished = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns once the thread has ended.
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let finished = state.withLock { state in
-                if !state.finished { state.waiters.append(continuation) }
-                return state.finished
-            }
-            if finished { continuation.resume() }
-        }
-    }
+    /// How many times a datagram woke the monitor.
+    let wakeups = Atomic<Int>(0)
 }

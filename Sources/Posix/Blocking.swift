@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Runs `work`, a call that blocks (a name lookup, a read of a terminal), on a Dispatch worker, never on the
@@ -15,6 +16,21 @@ package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws 
         }
     } onCancel: {
         resumer.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// Runs `work` on a new thread of its own, which ends with it, and returns its result.
+///
+/// For the rare work that changes the thread it runs on, such as entering a network namespace with setns(2)
+/// before opening sockets there (tests do): done on a pool or Dispatch thread, the change would stay with a
+/// thread that other work reuses. The thread lives for the call only; cancelling the caller does not stop it.
+package func runOnOwnThread<Value: Sendable>(
+    name: String, _ work: @escaping @Sendable () throws -> Value
+) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.name = name
+        thread.start()
     }
 }
 

@@ -52,6 +52,8 @@ package final class IOEventLoop: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The loop thread's CPU-time clock, once the thread runs.
+    private let cpuClock = Mutex<clockid_t?>(nil)
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -143,7 +145,18 @@ package final class IOEventLoop: Sendable {
         _ = retryingInterrupts { Glibc.write(wakeWrite, &byte, 1) }
     }
 
+    /// The CPU time the loop thread has used so far (zero before it first ran): what waiting on the loop
+    /// costs, for benchmarks and for tests that check an idle waiter really sleeps.
+    package var threadCPUTime: Duration {
+        guard let clock = cpuClock.withLock({ $0 }) else { return .zero }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return .zero }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
     private func run() {
+        var clock = clockid_t()
+        if pthread_getcpuclockid(pthread_self(), &clock) == 0 { cpuClock.withLock { $0 = clock } }
         var pollSet: [pollfd] = []
         var ids: [UInt64] = []
         var ready: [UnsafeContinuation<Void, any Error>] = []

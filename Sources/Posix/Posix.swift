@@ -9,10 +9,11 @@
 // - IOEventLoop.swift: the poll(2) thread that sockets park on, `SocketFailure`, `IOInterest`
 // - CurrentProcess.swift: this process's id and its host's name
 // - NumericAddress.swift: numeric IPv4/IPv6 text to and from network-order bytes (netlink carries bytes)
-// - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code
+// - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code, and `runOnOwnThread`
+//   for work that changes its thread (setns(2) in tests)
 // - SocketAddress+Resolve.swift: the one resolver (getaddrinfo through runBlocking)
 // - Socket+UDP.swift: UDP datagrams and multicast on `Socket`, `HostInterfaceAddress` (getifaddrs)
-// - NetlinkSocket.swift: AF_NETLINK sockets, the self-pipe `Wakeup` and `pollReadable` (the network monitor)
+// - NetlinkSocket.swift: AF_NETLINK sockets on the same loop (the network monitor)
 // - TerminalMode.swift, SignalEvents.swift: the terminal (character mode, width, isatty) and signals as a stream
 //
 // Linux only. Nothing of ours is imported here; each layer above keeps its own error type and wraps

@@ -135,21 +135,28 @@ import Testing
 
     @Test func aLongPollPastTheClientsTimeoutIsATransientTimeout() async throws {
         var configuration = plainConfiguration()
-        configuration.longPollTimeout = .seconds(5)
+        // The body holds the poll far longer than the client waits: only the client's bound can end it.
+        configuration.longPollTimeout = .seconds(60)
         let simulator = try LegacyCameraSimulator(configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await simulator.run() }
             defer { simulator.close() }
+            // The client's 200 ms run on the test clock (a parallel run on 2 cores once let the body's 5 s pass
+            // first on the real clock).
+            let clock = TestClock()
             let client = try CameraRemoteAPIClient(
-                endpoint: RemoteURL(host: "127.0.0.1", port: simulator.port, path: "/sony/camera"),
+                endpoint: RemoteURL(host: "127.0.0.1", port: simulator.port, path: "/sony/camera"), clock: clock,
                 longPollTimeout: .milliseconds(200))
             defer { client.close() }
             _ = try await client.getEvent(longPoll: false)
-            do throws(CameraRemoteAPIError) {
-                _ = try await client.getEvent(longPoll: true)
+            let poll = Task { try await client.getEvent(longPoll: true) }
+            await clock.waitForSleepers(1)
+            clock.advance(by: .milliseconds(200))
+            switch await poll.result {
+            case .success:
                 Issue.record("the long poll should time out")
-            } catch {
-                guard case .timedOut = error else {
+            case let .failure(error):
+                guard let error = error as? CameraRemoteAPIError, case .timedOut = error else {
                     Issue.record("expected a timeout, got \(error)")
                     return
                 }

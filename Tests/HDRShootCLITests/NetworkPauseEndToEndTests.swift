@@ -13,9 +13,6 @@ struct NetworkPauseEndToEndTests {
     static let outageLength: Duration = .milliseconds(1500)
     /// The frame before the outage: the link goes down once this many frames are in the camera (fired).
     static let savedBeforeOutage = 2
-    /// A capture fired just before the link went down may be logged up to this much later than it was
-    /// (the simulator's clock is anchored on when its "listening" line was read).
-    static let anchorTolerance = 0.25
 
     /// What a shoot through an outage left behind.
     struct Outage {
@@ -24,9 +21,16 @@ struct NetworkPauseEndToEndTests {
         var standardError: String
         /// The first `paused` line and how long after `ip link set down` started it was read.
         var paused: (object: [String: Any], latency: Duration)?
-        /// Seconds since the simulator started when the link went down and when it was up again.
+        /// Seconds since `anchor` (when the simulator's listening line was read) at which `ip link set down`
+        /// returned (the link is down by then) and at which `ip link set up` was started (it is down until then).
         var down: Double
         var up: Double
+        /// How long `ip link set down` took: the kernel took the link down somewhere within it.
+        var downCommand: Double
+        /// Seconds from launching the simulator to reading its listening line. The simulator's clock starts in
+        /// between, so a logged capture time (counted from that start) is up to this much later than the same
+        /// instant counted from `anchor`.
+        var anchorUncertainty: Double
         var captures: [LoggedCapture]
         var holds: [(event: String, kind: String, detail: String?)]
     }
@@ -124,16 +128,24 @@ struct NetworkPauseEndToEndTests {
             && object?["frame"] as? Int == (number - 1) % 5 + 1
     }
 
+    /// Expects no capture the simulator logged at an instant when the link was certainly down: after
+    /// `ip link set down` returned and before `ip link set up` started. A logged time `t` happened between
+    /// `t - anchorUncertainty` and `t` on the test's timeline, so only a capture that falls inside the outage
+    /// at both ends counts. (A fixed tolerance was not enough: on a loaded host the simulator's start, reading
+    /// its line and running `ip` each took longer, and frames fired before the link went down were counted.)
     static func expectNoFrameFiredWhileDown(_ outage: Outage) {
         print(
-            "network pause: link down \(outage.down) s to \(outage.up) s after the simulator started; fired at "
+            String(
+                format: "network pause: link down from %.3f s (ip took %.3f s) to %.3f s after the anchor, "
+                    + "anchor uncertainty %.3f s; fired at ", outage.down, outage.downCommand, outage.up,
+                outage.anchorUncertainty)
                 + outage.captures.map { String(format: "%.3f", $0.time) }.joined(separator: " "))
-        let during = outage.captures.filter { $0.time > outage.down + anchorTolerance && $0.time < outage.up }
+        let during = outage.captures.filter { $0.time - outage.anchorUncertainty > outage.down && $0.time < outage.up }
         #expect(
             during.isEmpty,
             "fired while the link was down (\(outage.down)...\(outage.up) s): \(during.map { "\($0.label)@\($0.time)" })"
         )
-        let after = outage.captures.filter { $0.time > outage.down + anchorTolerance }
+        let after = outage.captures.filter { $0.time - outage.anchorUncertainty > outage.down }
         #expect(!after.isEmpty, "the outage came after the last frame; nothing was tested")
     }
 
@@ -161,6 +173,7 @@ struct NetworkPauseEndToEndTests {
                     "0.02", "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog
                 ])
             let camera = remoteAPI ? "http://\(namespaces.cameraAddress):8080" : namespaces.cameraAddress
+            let launched = clock.now // the simulator's clock starts after this instant
             var outage = try await BackgroundProcess.with(
                 simulatorExecutable, arguments: simulatorArguments, environment: sandbox.environment
             ) { simulator in
@@ -200,6 +213,7 @@ struct NetworkPauseEndToEndTests {
                     }
                     let downAt = clock.now
                     try await namespaces.setHostLink(up: false)
+                    let downDone = clock.now
                     var paused: ([String: Any], Duration)?
                     // Without the monitor no line is expected: wait out the whole outage for one that should not come.
                     if let line = try? await run.waitForLine(
@@ -212,14 +226,16 @@ struct NetworkPauseEndToEndTests {
                         paused = (jsonObject(line) ?? [:], clock.now - downAt)
                     }
                     try await clock.sleep(until: downAt + outageLength) // the kernel is real: real time
-                    try await namespaces.setHostLink(up: true)
                     let upAt = clock.now
+                    try await namespaces.setHostLink(up: true)
                     let status = await run.waitForExit(timeout: .seconds(60))
                     let lines = run.standardOutput.split(separator: "\n").compactMap { jsonObject(String($0)) }
                     return Outage(
                         exitCode: status, lines: lines, standardError: run.standardError,
                         paused: paused.map { (object: $0.0, latency: $0.1) },
-                        down: seconds(downAt - anchor), up: seconds(upAt - anchor), captures: [], holds: [])
+                        down: seconds(downDone - anchor), up: seconds(upAt - anchor),
+                        downCommand: seconds(downDone - downAt), anchorUncertainty: seconds(anchor - launched),
+                        captures: [], holds: [])
                 }
                 simulator.send(SIGTERM) // flushes the capture log
                 await simulator.waitForExit(timeout: .seconds(10))

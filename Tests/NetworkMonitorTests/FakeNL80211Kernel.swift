@@ -5,18 +5,21 @@ import Synchronization
 
 @testable import NetworkMonitor
 
-/// A fake kernel speaking generic netlink/nl80211 on a NETLINK_USERSOCK socket, on its own thread.
+/// A fake kernel speaking generic netlink/nl80211 on a NETLINK_USERSOCK socket, in a task that waits on the
+/// shared `IOEventLoop` like the monitor does.
 ///
 /// It answers CTRL_CMD_GETFAMILY("nl80211"), GET_INTERFACE and GET_SCAN (each dump part in its own
 /// datagram, NLMSG_DONE in another, optionally flagged NLM_F_DUMP_INTR once) and multicasts
 /// CONNECT/ROAM/DISCONNECT events on the group it announced as `mlme`.
-/// `@unchecked Sendable`: the socket is read only by the peer thread; `send` touches no mutable state,
+/// `@unchecked Sendable`: the socket is read only by the peer task; `send` touches no mutable state,
 /// and the script is behind a Mutex.
 final class FakeNL80211Kernel: @unchecked Sendable {
     /// What the fake answers.
     struct Script: Sendable {
         /// Answer GETFAMILY with ENOENT (a kernel without cfg80211).
         var familyMissing = false
+        /// Answer nothing at all (a peer that hangs).
+        var silent = false
         /// NL80211_ATTR_SSID in GET_INTERFACE (nil: left out, as some drivers do).
         var interfaceSSID: SSID?
         /// The BSSes of the GET_SCAN dump.
@@ -31,8 +34,7 @@ final class FakeNL80211Kernel: @unchecked Sendable {
     let interfaceIndex: Int32
     let endpoint: NetlinkEndpoint
     private let socket: NetlinkSocket
-    private let wakeup: Wakeup
-    private let exit = ThreadExit()
+    private var peer: Task<Void, Never>?
     let script: Mutex<Script>
 
     /// Binds a USERSOCK port and starts answering. Call `stop()` before the test ends.
@@ -47,23 +49,19 @@ final class FakeNL80211Kernel: @unchecked Sendable {
         endpoint = NetlinkEndpoint(netlinkProtocol: NetlinkProtocol.userSocket, peerPortID: bound.portID)
         self.interfaceIndex = interfaceIndex
         self.script = Mutex(script)
-        wakeup = try Wakeup()
-        let thread = Thread { [self] in
-            defer { exit.markFinished() }
-            serve()
-        }
-        thread.start()
+        peer = Task { [self] in await serve() }
     }
 
-    /// Stops the peer thread and waits for it.
+    /// Stops the peer task and waits for it.
     func stop() async {
-        wakeup.signal()
-        await exit.wait()
+        peer?.cancel()
+        await peer?.value
     }
 
-    private func serve() {
-        while let ready = try? pollReadable([wakeup.descriptor, socket.descriptor]), !ready.contains(0) {
-            while let datagram = try? socket.receive(wait: false) {
+    private func serve() async {
+        let raw = socket.raw
+        while (try? await raw.waitUntilReadable()) != nil {
+            while let datagram = try? socket.receive() {
                 guard let messages = try? NetlinkMessage.parseAll(datagram: datagram.bytes) else { continue }
                 for message in messages { answer(message, to: datagram.sender) }
             }
@@ -71,6 +69,7 @@ final class FakeNL80211Kernel: @unchecked Sendable {
     }
 
     private func answer(_ request: NetlinkMessage, to port: UInt32) {
+        if script.withLock({ $0.silent }) { return }
         let command = request.payload.first ?? 0
         if request.type == GenericNetlink.controllerFamily, command == GenericNetlink.commandGetFamily {
             if script.withLock({ $0.familyMissing }) { return reply(error: 2, to: request, port: port) }

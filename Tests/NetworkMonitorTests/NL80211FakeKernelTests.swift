@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NetworkMonitor
@@ -10,8 +11,10 @@ struct NL80211FakeKernelTests {
     let camera = SSID("DIRECT-ab:ILCE-7M3")!
     let home = SSID("HomeNet")!
 
-    private func monitor(for kernel: FakeNL80211Kernel) -> NetworkMonitor {
-        var configuration = NetworkMonitorConfiguration(target: .interface(name: "lo"))
+    private func monitor(
+        for kernel: FakeNL80211Kernel, clock: any Clock<Duration> = ContinuousClock()
+    ) -> NetworkMonitor {
+        var configuration = NetworkMonitorConfiguration(target: .interface(name: "lo"), clock: clock)
         configuration.genericEndpoint = kernel.endpoint
         return NetworkMonitor(configuration: configuration)
     }
@@ -103,5 +106,23 @@ struct NL80211FakeKernelTests {
         #expect(initial.wireless == .unavailable)
         #expect(initial.interfaceName == "lo")
         #expect(await log.events == [.wirelessUnavailable])
+    }
+
+    @Test func aSilentPeerTimesOutOnTheInjectedClock() async throws {
+        let kernel = try FakeNL80211Kernel(interfaceIndex: 1, script: .init(silent: true))
+        let clock = TestClock()
+        let monitor = monitor(for: kernel, clock: clock)
+        let start = Task { try await monitor.start() }
+        // The request waits on the I/O loop with its 2 s bound on the test clock: no real time passes.
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(1999))
+        #expect(clock.sleeperCount == 1, "the request gave up before its 2 s")
+        clock.advance(by: .milliseconds(1))
+        let outcome = await start.result
+        await monitor.stop()
+        await kernel.stop()
+        #expect(throws: NetworkMonitorError.requestTimedOut(request: "CTRL_CMD_GETFAMILY nl80211")) {
+            try outcome.get()
+        }
     }
 }

@@ -29,9 +29,10 @@ actor EventLog {
     func append(_ event: NetworkEvent) { events.append(event) }
     func end() { ended = true }
 
-    /// Waits until an event at or after `start` matches, for at most `timeout`; returns its index.
+    /// Waits until an event at or after `start` matches, for at most `timeout` (a not-a-hang bound: a parallel
+    /// `swift test` on 2 cores delayed events by seconds); returns its index.
     func waitFor(
-        after start: Int = 0, timeout: Duration = .seconds(3), clock: ContinuousClock = ContinuousClock(),
+        after start: Int = 0, timeout: Duration = TimingBounds.notAHang, clock: ContinuousClock = ContinuousClock(),
         _ matches: (NetworkEvent) -> Bool
     ) async -> Int? {
         func found() -> Int? {

@@ -212,10 +212,11 @@ struct ClientRobustnessTests {
             try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: .testing(), clock: clock)
         }
         await requestArrived.wait()
-        // The TCP connect is done, so the one timer is the wait for the Init Command Ack (5 s connect timeout).
+        // The TCP connect is done, so the one timer is the wait for the Init Command Ack (the connect timeout).
         await clock.waitForSleepers(1)
-        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(5))])
-        clock.advance(by: .seconds(5))
+        let bound = PTPIPClient.Configuration.testing().connectTimeout
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: bound)])
+        clock.advance(by: bound)
         await #expect(throws: PTPIPError.timedOut(address: "127.0.0.1:\(port)", during: "the Init Command handshake")) {
             _ = try await connecting.value
         }

@@ -200,10 +200,13 @@ final class Signal: Sendable {
 
 extension PTPIPClient.Configuration {
     /// A configuration with a fixed identity and short timeouts for tests.
+    ///
+    /// The handshake's bound is generous: a parallel `swift test` on 2 cores delayed it past 5 s on the real
+    /// clock; tests of the timeout itself run on a `TestClock`.
     static func testing(operationTimeout: Duration = .seconds(5)) -> Self {
         var configuration = Self(
             identity: HostIdentity(guid: PTPIPGUID(bytes: Array(0x10...0x1F))!, friendlyName: "hdrshoot-test"))
-        configuration.connectTimeout = .seconds(5)
+        configuration.connectTimeout = .seconds(30)
         configuration.operationTimeout = operationTimeout
         configuration.disconnectTimeout = .milliseconds(300)
         return configuration

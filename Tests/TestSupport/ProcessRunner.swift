@@ -13,6 +13,9 @@ package struct ProcessResult: Sendable, Hashable {
     package let standardError: String
     /// Whether the runner killed the process because it outlived its timeout.
     package let timedOut: Bool
+    /// How long the process ran, from its launch until it was reaped (not counting the wait for a free
+    /// process slot before it, which on a busy host can be longer than the run itself).
+    package let runTime: Duration
 
     /// Standard error split into lines, without the trailing empty line.
     package var errorLines: [Substring] {
@@ -74,9 +77,10 @@ package enum ProcessRunner {
         let group = DispatchGroup()
         group.enter()
         process.terminationHandler = { _ in
-            state.withLock { $0.exited = true }
+            state.withLock { $0.exitedAt = ContinuousClock.now }
             group.leave()
         }
+        let launchedAt = ContinuousClock.now
         do {
             try process.run()
         } catch {
@@ -114,7 +118,7 @@ package enum ProcessRunner {
         DispatchQueue.global().asyncAfter(deadline: deadline) {
             let killed = state.withLock { collected -> Bool in
                 // Once the child has been reaped its PID may belong to someone else: never signal it then.
-                guard !collected.exited else { return false }
+                guard collected.exitedAt == nil else { return false }
                 collected.timedOut = true
                 return true
             }
@@ -131,7 +135,8 @@ package enum ProcessRunner {
                         exitCode: code,
                         standardOutput: String(decoding: collected.out, as: UTF8.self),
                         standardError: String(decoding: collected.error, as: UTF8.self),
-                        timedOut: collected.timedOut
+                        timedOut: collected.timedOut,
+                        runTime: (collected.exitedAt ?? ContinuousClock.now) - launchedAt
                     ))
             }
         }
@@ -167,7 +172,8 @@ package enum ProcessRunner {
     private struct Collected: Sendable {
         var out = Data()
         var error = Data()
-        var exited = false
+        /// When the child was reaped (nil while it runs).
+        var exitedAt: ContinuousClock.Instant?
         var timedOut = false
     }
 }

@@ -35,6 +35,10 @@ package struct DescriptionFetcher: Sendable {
             }
         } catch let failure as DescriptionFetchFailure {
             throw SonyCameraError.descriptionUnreadable(failure)
+        } catch PTPIPError.timedOut {
+            // A connect, send or receive bound is the whole fetch's `timeout` too: whichever of the equal bounds
+            // fires first (on a busy host either may), the camera did not answer in time.
+            throw SonyCameraError.descriptionUnreadable(.timedOut(address: url.authority))
         } catch let transport as PTPIPError {
             throw SonyCameraError.descriptionUnreadable(.transport(transport))
         }
