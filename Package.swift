@@ -157,7 +157,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LegacyCameraSimulatorTests",
-            dependencies: ["LegacyCameraSimulator", "CameraRemoteAPI", "Posix"], swiftSettings: strict),
+            dependencies: ["LegacyCameraSimulator", "CameraSimulator", "CameraRemoteAPI", "Posix"],
+            swiftSettings: strict),
         .testTarget(
             name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
             swiftSettings: strict),

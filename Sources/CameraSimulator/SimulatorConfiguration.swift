@@ -105,139 +105,122 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                                   busy-while-buffered (repeatable)
         """
 
-    /// Parses the simulator's options (everything after `simulate`); throws on any unknown or malformed one.
+    /// Parses the simulator's options from a command line (everything after `simulate`, as the tests and
+    /// outside tools give them); throws on any unknown or malformed one. `hdrshoot simulate` does not come
+    /// through here: its `CommandSpec` has split the options already and it calls `set(_:to:)` for each.
     package static func parse(arguments: [String]) throws(SimulatorError) -> SimulatorConfiguration {
         var configuration = SimulatorConfiguration()
-        var index = 0
-        func value(_ option: String) throws(SimulatorError) -> String {
-            index += 1
-            guard index < arguments.count else { throw .missingValue(option: option) }
-            return arguments[index]
+        try SimulatorArguments.read(arguments) { name, value throws(SimulatorError) in
+            try configuration.set(name, to: value ?? "")
         }
-        func integer(_ option: String, _ text: String, minimum: Int = 0) throws(SimulatorError) -> Int {
+        return configuration
+    }
+
+    /// Sets the option `name` (without its dashes: `port`, `quirk`) from its text; a repeatable option
+    /// (`fault`, `quirk`) adds to what is there. Throws `SimulatorError` naming `--name` for an unknown option or
+    /// a bad value.
+    package mutating func set(_ name: String, to text: String) throws(SimulatorError) {
+        let option = "--" + name
+        func integer(_ text: String, minimum: Int = 0) throws(SimulatorError) -> Int {
             guard let number = Int(text), number >= minimum else {
                 throw .invalidValue(option: option, value: text, expected: "a whole number >= \(minimum)")
             }
             return number
         }
-        while index < arguments.count {
-            var option = arguments[index]
-            var inline: String?
-            if option.hasPrefix("--"), let equals = option.firstIndex(of: "=") {
-                inline = String(option[option.index(after: equals)...])
-                option = String(option[..<equals])
+        switch option {
+        case "--host":
+            self.host = text
+        case "--port":
+            guard let port = UInt16(text) else {
+                throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
             }
-            func next() throws(SimulatorError) -> String {
-                if let inline { return inline }
-                return try value(option)
+            self.port = port
+        case "--protocol":
+            switch text {
+            case "2", "2.00", "200": self.protocolVersion = 200
+            case "3", "3.00", "300": self.protocolVersion = 300
+            default: throw .invalidValue(option: option, value: text, expected: "2 or 3")
             }
-            switch option {
-            case "--host":
-                configuration.host = try next()
-            case "--port":
-                let text = try next()
-                guard let port = UInt16(text) else {
-                    throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
-                }
-                configuration.port = port
-            case "--protocol":
-                let text = try next()
-                switch text {
-                case "2", "2.00", "200": configuration.protocolVersion = 200
-                case "3", "3.00", "300": configuration.protocolVersion = 300
-                default: throw .invalidValue(option: option, value: text, expected: "2 or 3")
-                }
-            case "--max-shutter":
-                let text = try next()
-                let digits = text.hasPrefix("1/") ? String(text.dropFirst(2)) : text
-                guard let denominator = Int(digits), [4000, 8000].contains(denominator) else {
-                    throw .invalidValue(option: option, value: text, expected: "1/4000 or 1/8000")
-                }
-                configuration.fastestShutterDenominator = denominator
-            case "--mode":
-                let text = try next()
-                guard let mode = SimulatedExposureMode(letter: text) else {
-                    throw .invalidValue(option: option, value: text, expected: "M, A, S or P")
-                }
-                configuration.exposureMode = mode
-            case "--image-size":
-                configuration.imageSize = try integer(option, try next(), minimum: 1)
-            case "--card-shots":
-                configuration.cardShots = try integer(option, try next(), minimum: 0)
-            case "--battery":
-                configuration.batteryPercent = min(100, try integer(option, try next(), minimum: 0))
-            case "--rtt":
-                configuration.roundTripDelay = .milliseconds(try integer(option, try next()))
-            case "--bandwidth":
-                configuration.bandwidth = try integer(option, try next(), minimum: 1)
-            case "--step-delay":
-                configuration.stepDelay = .milliseconds(try integer(option, try next()))
-            case "--processing-ms":
-                configuration.processingTime = .milliseconds(try integer(option, try next()))
-            case "--buffer":
-                configuration.bufferCapacity = try integer(option, try next(), minimum: 1)
-            case "--format":
-                let text = try next()
-                guard let format = SimulatedFileFormat(rawValue: text.lowercased()) else {
-                    throw .invalidValue(option: option, value: text, expected: "jpeg, raw+jpeg or raw")
-                }
-                configuration.fileFormat = format
-            case "--save-to":
-                let text = try next()
-                guard let destination = SimulatedSaveDestination(rawValue: text.lowercased()) else {
-                    throw .invalidValue(option: option, value: text, expected: "host, camera or both")
-                }
-                configuration.saveDestination = destination
-            case "--exposure-cap":
-                let text = try next()
-                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                    throw .invalidValue(option: option, value: text, expected: "seconds >= 0, e.g. 0.05")
-                }
-                configuration.exposureCap = .milliseconds(Int64((seconds * 1000).rounded()))
-            case "--capture-log":
-                configuration.captureLogPath = try next()
-            case "--op-log":
-                configuration.operationLogPath = try next()
-            case "--replay-device-info":
-                configuration.replayDeviceInfoPath = try next()
-            case "--replay-ext-device-info":
-                configuration.replayExtDeviceInfoPath = try next()
-            case "--replay-props":
-                configuration.replayPropertiesPath = try next()
-            case "--fault":
-                // Repeatable, and a comma-separated list also works: busy:0x9205:2,drop-at-op:9.
-                for spec in try next().split(separator: ",") {
-                    configuration.faults.append(try SimulatorFault.parse(String(spec)))
-                }
-            case "--quirk":
-                // Like --fault: repeatable, and a comma-separated list works too: idle-drop:10,lenr.
-                let text = try next()
-                guard !text.isEmpty else {
-                    throw .invalidQuirk(spec: text, reason: "empty; name a quirk such as idle-drop:10")
-                }
-                for spec in text.split(separator: ",", omittingEmptySubsequences: false) {
-                    configuration.quirks.append(try SimulatorQuirk.parse(String(spec)))
-                }
-            case "--focus":
-                let text = try next()
-                guard let mode = Self.focusMode(named: text) else {
-                    throw .invalidValue(option: option, value: text, expected: "MF, AF-S, AF-C, AF-A or DMF")
-                }
-                configuration.focusMode = mode
-            case "--scene":
-                let text = try next()
-                guard let scene = Scene.Name(rawValue: text.lowercased()) else {
-                    throw .invalidValue(
-                        option: option, value: text,
-                        expected: Scene.Name.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                configuration.scene = scene
-            default:
-                throw .unknownOption(option)
+        case "--max-shutter":
+            let digits = text.hasPrefix("1/") ? String(text.dropFirst(2)) : text
+            guard let denominator = Int(digits), [4000, 8000].contains(denominator) else {
+                throw .invalidValue(option: option, value: text, expected: "1/4000 or 1/8000")
             }
-            index += 1
+            self.fastestShutterDenominator = denominator
+        case "--mode":
+            guard let mode = SimulatedExposureMode(letter: text) else {
+                throw .invalidValue(option: option, value: text, expected: "M, A, S or P")
+            }
+            self.exposureMode = mode
+        case "--image-size":
+            self.imageSize = try integer(text, minimum: 1)
+        case "--card-shots":
+            self.cardShots = try integer(text, minimum: 0)
+        case "--battery":
+            self.batteryPercent = min(100, try integer(text, minimum: 0))
+        case "--rtt":
+            self.roundTripDelay = .milliseconds(try integer(text))
+        case "--bandwidth":
+            self.bandwidth = try integer(text, minimum: 1)
+        case "--step-delay":
+            self.stepDelay = .milliseconds(try integer(text))
+        case "--processing-ms":
+            self.processingTime = .milliseconds(try integer(text))
+        case "--buffer":
+            self.bufferCapacity = try integer(text, minimum: 1)
+        case "--format":
+            guard let format = SimulatedFileFormat(rawValue: text.lowercased()) else {
+                throw .invalidValue(option: option, value: text, expected: "jpeg, raw+jpeg or raw")
+            }
+            self.fileFormat = format
+        case "--save-to":
+            guard let destination = SimulatedSaveDestination(rawValue: text.lowercased()) else {
+                throw .invalidValue(option: option, value: text, expected: "host, camera or both")
+            }
+            self.saveDestination = destination
+        case "--exposure-cap":
+            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                throw .invalidValue(option: option, value: text, expected: "seconds >= 0, e.g. 0.05")
+            }
+            self.exposureCap = .milliseconds(Int64((seconds * 1000).rounded()))
+        case "--capture-log":
+            self.captureLogPath = text
+        case "--op-log":
+            self.operationLogPath = text
+        case "--replay-device-info":
+            self.replayDeviceInfoPath = text
+        case "--replay-ext-device-info":
+            self.replayExtDeviceInfoPath = text
+        case "--replay-props":
+            self.replayPropertiesPath = text
+        case "--fault":
+            // Repeatable, and a comma-separated list also works: busy:0x9205:2,drop-at-op:9.
+            for spec in text.split(separator: ",") {
+                self.faults.append(try SimulatorFault.parse(String(spec)))
+            }
+        case "--quirk":
+            // Like --fault: repeatable, and a comma-separated list works too: idle-drop:10,lenr.
+            guard !text.isEmpty else {
+                throw .invalidQuirk(spec: text, reason: "empty; name a quirk such as idle-drop:10")
+            }
+            for spec in text.split(separator: ",", omittingEmptySubsequences: false) {
+                self.quirks.append(try SimulatorQuirk.parse(String(spec)))
+            }
+        case "--focus":
+            guard let mode = Self.focusMode(named: text) else {
+                throw .invalidValue(option: option, value: text, expected: "MF, AF-S, AF-C, AF-A or DMF")
+            }
+            self.focusMode = mode
+        case "--scene":
+            guard let scene = Scene.Name(rawValue: text.lowercased()) else {
+                throw .invalidValue(
+                    option: option, value: text,
+                    expected: Scene.Name.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            self.scene = scene
+        default:
+            throw .unknownOption(option)
         }
-        return configuration
     }
 
     /// The focus mode a `--focus` name stands for (case-insensitive), nil when unknown.
@@ -285,6 +268,28 @@ package enum SimulatorError: Error, Sendable, Equatable {
         switch self {
         case .unknownOption, .missingValue, .invalidValue, .invalidFault, .invalidQuirk, .addressNotLocal: return true
         case .unreadableReplay, .unwritableLog, .cannotListen: return false
+        }
+    }
+}
+
+extension SimulatorError: CustomStringConvertible {
+    /// What went wrong in one line, naming the option, the file or the address (what `hdrshoot simulate` and
+    /// `legacy-simulator` print after `error: `).
+    package var description: String {
+        switch self {
+        case let .unknownOption(option): return "unknown option '\(option)'"
+        case let .missingValue(option): return "\(option) needs a value"
+        case let .invalidValue(option, value, expected):
+            return "'\(value)' is not valid for \(option); expected \(expected)"
+        case let .invalidFault(spec, reason): return "cannot use --fault '\(spec)': \(reason)"
+        case let .invalidQuirk(spec, reason): return "cannot use --quirk '\(spec)': \(reason)"
+        case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
+        case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
+        case let .addressNotLocal(host):
+            return
+                "cannot listen on \(host): that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
+        case let .cannotListen(host, port, reason):
+            return "cannot listen on \(host):\(port) (\(reason)); is another simulator running? try --port 0"
         }
     }
 }

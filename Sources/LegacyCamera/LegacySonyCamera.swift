@@ -16,7 +16,7 @@ import Timing
 /// (awaitTakePicture after 40403 for long exposures, p. 28) or, in BULB, startBulbShooting and
 /// stopBulbShooting held on the injected clock; the postview it answers is the frame's image, kept pending
 /// until `nextImage` downloads it and attributed by its own EXIF ExposureTime like every other image.
-package actor LegacySonyCamera: RemoteCamera {
+package actor LegacySonyCamera: RemoteCamera, SessionConnecting {
     /// Where the connection stands; re-checked after every `await`.
     enum State {
         /// No session.
@@ -93,41 +93,16 @@ package actor LegacySonyCamera: RemoteCamera {
         return false
     }
 
-    /// One bounded connection attempt and the session's start-up; returns at once when connected.
-    package func connect() async throws {
-        if case .ready = state { return }
-        await tearDown()
-        do {
-            try await openSession()
-        } catch {
-            await tearDown()
-            throw Self.connectError(error, address: configuration.address, attempts: 1)
-        }
-    }
+    // `connect()` and `connectRetrying(onRetry:)`: `SessionConnecting`, shared with SonyCamera.
 
-    /// Connects with automatic retry: after a refused, timed-out or reset connection it waits
-    /// `configuration.connectBackoff` (2 s, 5 s, 10 s) and tries again; an unreachable network or an answer that
-    /// is not the API fails at once. `onRetry` hears of each failed attempt before the wait.
-    package func connectRetrying(onRetry: @Sendable (ConnectRetry) async -> Void = { _ in }) async throws {
-        try await connectWithBackoff(
-            configuration.connectBackoff, on: clock,
-            isConnected: {
-                if case .ready = state { return true }
-                return false
-            },
-            attempt: {
-                await tearDown()
-                do {
-                    try await openSession()
-                } catch {
-                    await tearDown()
-                    throw error
-                }
-            },
-            isRetryable: Self.isRetryableConnectFailure,
-            failure: { Self.connectError($0, address: configuration.address, attempts: $1) },
-            onRetry: onRetry)
-    }
+    /// `SessionConnecting`: a session is open.
+    package var hasOpenSession: Bool { isConnected }
+    /// `SessionConnecting`: `configuration.connectBackoff`.
+    package var connectBackoff: [Duration] { configuration.connectBackoff }
+    /// `SessionConnecting`: the injected clock.
+    package var connectClock: any Clock<Duration> { clock }
+    /// `SessionConnecting`: the address errors name.
+    package var connectAddress: String { configuration.address }
 
     /// One failed attempt of `connectRetrying` that is tried again after `delay`.
     package typealias ConnectRetry = Shooting.ConnectRetry
@@ -139,7 +114,7 @@ package actor LegacySonyCamera: RemoteCamera {
     }
 
     /// Safe order: stop the getEvent loop, close the client, publish `.disconnected`.
-    func tearDown() async {
+    package func tearDown() async {
         let link: Link
         switch state {
         case .disconnected: return
@@ -153,7 +128,7 @@ package actor LegacySonyCamera: RemoteCamera {
     }
 
     /// The session's start-up: the service, its versions, rec mode, the postview size, a snapshot, the loop.
-    private func openSession() async throws {
+    package func openSession() async throws {
         let endpoint: RemoteURL
         switch configuration.location {
         case let .endpoint(url):

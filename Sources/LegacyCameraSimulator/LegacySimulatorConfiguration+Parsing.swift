@@ -20,91 +20,76 @@ extension LegacySimulatorConfiguration {
         --no-rec-mode             the same as --quirk no-rec-mode
         """
 
-    /// The option names that take a value (the rest are flags).
-    package static let valueOptions: Set<String> = [
-        "--host", "--port", "--mode", "--iso", "--image-size", "--exposure-cap", "--processing-ms", "--rtt",
-        "--capture-log", "--quirk", "--fault", "--ssdp-port"
-    ]
-
     /// Reads options like `--port 8080 --quirk set-fails:3` into a configuration (defaults: port 8080, the
-    /// simulated A6000 of `init()`). Throws `SimulatorError` for an unknown option or a bad value.
+    /// simulated A6000 of `init()`), for the `legacy-simulator` executable and the tests; `hdrshoot simulate
+    /// --api` calls `set(_:to:)` for each option its `CommandSpec` read. Throws `SimulatorError` for an unknown
+    /// option or a bad value.
     package static func parse(arguments: [String]) throws(SimulatorError) -> LegacySimulatorConfiguration {
         var configuration = LegacySimulatorConfiguration()
         configuration.port = 8080
-        var index = 0
-        while index < arguments.count {
-            var option = arguments[index]
-            var inline: String?
-            if option.hasPrefix("--"), let equals = option.firstIndex(of: "=") {
-                inline = String(option[option.index(after: equals)...])
-                option = String(option[..<equals])
-            }
-            func next() throws(SimulatorError) -> String {
-                if let inline { return inline }
-                index += 1
-                guard index < arguments.count else { throw .missingValue(option: option) }
-                return arguments[index]
-            }
-            switch option {
-            case "--host":
-                configuration.host = try next()
-            case "--port":
-                let text = try next()
-                guard let port = UInt16(text) else {
-                    throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
-                }
-                configuration.port = port
-            case "--mode":
-                let text = try next()
-                guard let mode = exposureMode(text) else {
-                    throw .invalidValue(option: option, value: text, expected: "M, S, A or P")
-                }
-                configuration.exposureMode = mode
-            case "--iso":
-                let text = try next()
-                guard let iso = isoLabels.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
-                    throw .invalidValue(option: option, value: text, expected: isoLabels.joined(separator: ", "))
-                }
-                configuration.isoSpeedRate = iso
-            case "--image-size":
-                configuration.imageSize = try integer(option, try next(), minimum: 1)
-            case "--exposure-cap":
-                let text = try next()
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw .invalidValue(option: option, value: text, expected: "seconds, e.g. 0.02")
-                }
-                configuration.exposureCap = .milliseconds(Int64((seconds * 1000).rounded()))
-            case "--processing-ms":
-                configuration.saveDuration = .milliseconds(try integer(option, try next()))
-            case "--rtt":
-                configuration.roundTripDelay = .milliseconds(try integer(option, try next()))
-            case "--capture-log":
-                configuration.captureLogPath = try next()
-            case "--ssdp-port":
-                let text = try next()
-                guard let port = UInt16(text) else {
-                    throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
-                }
-                configuration.ssdpPort = port
-            case "--quirk":
-                for spec in try next().split(separator: ",") { try configuration.apply(quirk: String(spec)) }
-            case "--fault":
-                for spec in try next().split(separator: ",") {
-                    let parts = spec.split(separator: ":").map(String.init)
-                    guard parts.count == 2, parts[0] == "drop-at-frame", let shot = Int(parts[1]), shot > 0 else {
-                        throw .invalidFault(
-                            spec: String(spec), reason: "the Camera Remote API body knows drop-at-frame:N")
-                    }
-                    configuration.dropConnectionAtShot = shot
-                }
-            case "--no-rec-mode":
+        try SimulatorArguments.read(arguments, flags: ["no-rec-mode"]) { name, value throws(SimulatorError) in
+            if let value {
+                try configuration.set(name, to: value)
+            } else {
                 configuration.needsStartRecMode = false
-            default:
-                throw .unknownOption(option)
             }
-            index += 1
         }
         return configuration
+    }
+
+    /// Sets the option `name` (without its dashes) from its text; `quirk` and `fault` add to what is there.
+    package mutating func set(_ name: String, to text: String) throws(SimulatorError) {
+        let option = "--" + name
+        switch option {
+        case "--host":
+            host = text
+        case "--port":
+            guard let port = UInt16(text) else {
+                throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
+            }
+            self.port = port
+        case "--mode":
+            guard let mode = Self.exposureMode(text) else {
+                throw .invalidValue(option: option, value: text, expected: "M, S, A or P")
+            }
+            exposureMode = mode
+        case "--iso":
+            guard let iso = Self.isoLabels.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
+                throw .invalidValue(option: option, value: text, expected: Self.isoLabels.joined(separator: ", "))
+            }
+            isoSpeedRate = iso
+        case "--image-size":
+            imageSize = try Self.integer(option, text, minimum: 1)
+        case "--exposure-cap":
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw .invalidValue(option: option, value: text, expected: "seconds, e.g. 0.02")
+            }
+            exposureCap = .milliseconds(Int64((seconds * 1000).rounded()))
+        case "--processing-ms":
+            saveDuration = .milliseconds(try Self.integer(option, text))
+        case "--rtt":
+            roundTripDelay = .milliseconds(try Self.integer(option, text))
+        case "--capture-log":
+            captureLogPath = text
+        case "--ssdp-port":
+            guard let port = UInt16(text) else {
+                throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
+            }
+            ssdpPort = port
+        case "--quirk":
+            for spec in text.split(separator: ",") { try self.apply(quirk: String(spec)) }
+        case "--fault":
+            for spec in text.split(separator: ",") {
+                let parts = spec.split(separator: ":").map(String.init)
+                guard parts.count == 2, parts[0] == "drop-at-frame", let shot = Int(parts[1]), shot > 0 else {
+                    throw .invalidFault(
+                        spec: String(spec), reason: "the Camera Remote API body knows drop-at-frame:N")
+                }
+                dropConnectionAtShot = shot
+            }
+        default:
+            throw .unknownOption(option)
+        }
     }
 
     /// Applies one `--quirk` spec.

@@ -52,3 +52,64 @@ package func connectWithBackoff(
         }
     }
 }
+
+/// A camera whose session opens in one attempt and is retried with backoff: the one `connect` and
+/// `connectRetrying` of both camera protocols (`SonyCamera` over PTP/IP, `LegacySonyCamera` over the Camera
+/// Remote API), which differ only in how a session opens and what a failure says.
+package protocol SessionConnecting: Actor {
+    /// Whether a session is open and usable.
+    var hasOpenSession: Bool { get }
+    /// The waits between failed attempts of `connectRetrying` (2 s, 5 s, 10 s by default).
+    var connectBackoff: [Duration] { get }
+    /// The clock the waits run on.
+    var connectClock: any Clock<Duration> { get }
+    /// The address a failure names.
+    var connectAddress: String { get }
+    /// Opens the session and the body's start-up; what a failure left open, `tearDown` closes.
+    func openSession() async throws
+    /// Closes whatever is open, within bounds; never throws.
+    func tearDown() async
+    /// Whether an attempt that failed with `error` is worth another (refused, timed out, reset, busy).
+    static func isRetryableConnectFailure(_ error: any Error) -> Bool
+    /// The error a failed connect throws after `attempts` attempts: what to check, in one line.
+    static func connectError(_ error: any Error, address: String, attempts: Int) -> any Error
+}
+
+extension SessionConnecting {
+    /// One bounded connection attempt plus the body's start-up (what `RemoteCamera` asks for: the runner owns
+    /// reconnect backoff). Returns at once when already connected.
+    package func connect() async throws {
+        if hasOpenSession { return }
+        do {
+            try await attemptSession()
+        } catch {
+            throw Self.connectError(error, address: connectAddress, attempts: 1)
+        }
+    }
+
+    /// Connects with automatic retry: after a refused, timed-out or reset connection (or a body that says it
+    /// is busy) it waits the next of `connectBackoff` on `connectClock` and tries again; an unreachable host or
+    /// network, or an answer that is not the camera's protocol, fails at once. The final error says what to
+    /// check. `onRetry` hears of each failed attempt that will be tried again, before the wait (so a front end
+    /// can say "trying again in 5 s" at once).
+    package func connectRetrying(onRetry: @Sendable (ConnectRetry) async -> Void = { _ in }) async throws {
+        try await connectWithBackoff(
+            connectBackoff, on: connectClock,
+            isConnected: { hasOpenSession },
+            attempt: { try await attemptSession() },
+            isRetryable: Self.isRetryableConnectFailure,
+            failure: { Self.connectError($0, address: connectAddress, attempts: $1) },
+            onRetry: onRetry)
+    }
+
+    /// Closes what an earlier session left, then opens one; a failed attempt closes what it opened.
+    private func attemptSession() async throws {
+        await tearDown()
+        do {
+            try await openSession()
+        } catch {
+            await tearDown()
+            throw error
+        }
+    }
+}

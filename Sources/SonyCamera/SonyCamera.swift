@@ -18,7 +18,7 @@ import Timing
 /// busy GetObject never re-fires the shutter), `configuration.busyRetry.maxAttempts` attempts with its
 /// pauses (3 attempts, 0.5 s then 1 s). After the last attempt `SonyCameraError.deviceBusy` is thrown and
 /// is not transient: the runner must not retry it once more.
-package actor SonyCamera: RemoteCamera {
+package actor SonyCamera: RemoteCamera, SessionConnecting {
     /// Where the connection stands; re-checked after every `await`.
     enum State {
         /// No session.
@@ -134,44 +134,21 @@ package actor SonyCamera: RemoteCamera {
     /// The protocol version the body reported (2.00 or 3.00), once connected.
     package var protocolVersion: SonyProtocolVersion? { extDeviceInfo?.protocolVersion }
 
-    /// One bounded connection attempt plus Sony's start-up (what `RemoteCamera` asks for: the runner owns
-    /// reconnect backoff). Returns at once when already connected.
-    package func connect() async throws {
-        if case .ready = state { return }
-        await tearDown()
-        do {
-            try await startSession()
-        } catch {
-            await tearDown()
-            throw Self.connectError(error, address: configuration.address, attempts: 1)
-        }
-    }
+    // `connect()` and `connectRetrying(onRetry:)`: `SessionConnecting`, shared with LegacySonyCamera.
 
-    /// Connects with automatic retry: after a refused, timed-out or reset connection (or Init Fail
-    /// "busy") it waits `configuration.connectBackoff` (2 s, 5 s, 10 s) on the injected clock and tries
-    /// again; an unreachable host or network fails at once. The final error says what to check.
-    /// `onRetry` hears of each failed attempt that will be tried again, before the wait (so a front end
-    /// can say "trying again in 5 s" at once).
-    package func connectRetrying(onRetry: @Sendable (ConnectRetry) async -> Void = { _ in }) async throws {
-        try await connectWithBackoff(
-            configuration.connectBackoff, on: clock,
-            isConnected: {
-                if case .ready = state { return true }
-                return false
-            },
-            attempt: {
-                await tearDown()
-                do {
-                    try await startSession()
-                } catch {
-                    await tearDown()
-                    throw error
-                }
-            },
-            isRetryable: Self.isRetryableConnectFailure,
-            failure: { Self.connectError($0, address: configuration.address, attempts: $1) },
-            onRetry: onRetry)
+    /// `SessionConnecting`: a session is open and usable.
+    package var hasOpenSession: Bool {
+        if case .ready = state { return true }
+        return false
     }
+    /// `SessionConnecting`: `configuration.connectBackoff`.
+    package var connectBackoff: [Duration] { configuration.connectBackoff }
+    /// `SessionConnecting`: the injected clock.
+    package var connectClock: any Clock<Duration> { clock }
+    /// `SessionConnecting`: the address errors name.
+    package var connectAddress: String { configuration.address }
+    /// `SessionConnecting`: the session and Sony's start-up (`startSession`).
+    package func openSession() async throws { try await startSession() }
 
     /// One failed attempt of `connectRetrying` that is tried again after `delay`.
     package typealias ConnectRetry = Shooting.ConnectRetry
@@ -189,7 +166,7 @@ package actor SonyCamera: RemoteCamera {
     }
 
     /// Safe order: stop reading events, CloseSession (best effort, bounded), close the sockets.
-    func tearDown() async {
+    package func tearDown() async {
         let link: Link
         switch state {
         case .disconnected: return

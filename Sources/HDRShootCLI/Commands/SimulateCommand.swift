@@ -8,7 +8,8 @@ import Synchronization
 
 /// `hdrshoot simulate`: runs a simulated Sony camera on PTP/IP until SIGINT or SIGTERM.
 enum SimulateCommand {
-    /// Options that take a value, in help order; their parsing is `SimulatorConfiguration.parse(arguments:)`.
+    /// Options that take a value, in help order; each value is read by `SimulatorConfiguration.set(_:to:)` (or
+    /// the legacy body's), except `replay-session` and `time-scale`, which are this command's.
     private static let valueOptions: [(name: String, placeholder: String, help: String, default: String?)] = [
         ("host", "<address>", "Address to listen on.", "127.0.0.1"),
         ("port", "<n>", "TCP port; 0 picks a free one and prints it.", "15740"),
@@ -59,6 +60,9 @@ enum SimulateCommand {
                 + "pair with HDRSHOOT_TIME_SCALE=n.", nil
         )
     ]
+
+    /// The options this command reads itself rather than the simulated body's configuration.
+    private static let commandOptions: Set<String> = ["replay-session", "time-scale"]
 
     /// The options a simulated legacy body (`--api`) takes; the others are PTP/IP's only.
     private static let apiOptions: Set<String> = [
@@ -126,18 +130,16 @@ enum SimulateCommand {
     )
 
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
-        var raw: [String] = []
         let clock = try timeScale(arguments).clock
-        for option in valueOptions where option.name != "replay-session" && option.name != "time-scale" {
-            for value in arguments.strings(option.name) { raw += ["--\(option.name)", value] }
-        }
         if arguments.flag("api") { return try await runRemoteAPI(arguments, context) }
         for option in ["iso", "ssdp-port"] where !arguments.strings(option).isEmpty {
             throw UsageError("--\(option) is an option of the simulated legacy body; add --api", command: spec.name)
         }
-        var configuration: SimulatorConfiguration
+        var configuration = SimulatorConfiguration()
         do {
-            configuration = try SimulatorConfiguration.parse(arguments: raw)
+            for option in valueOptions where !commandOptions.contains(option.name) {
+                for value in arguments.strings(option.name) { try configuration.set(option.name, to: value) }
+            }
         } catch {
             throw UsageError(error.cliMessage, command: spec.name)
         }
@@ -188,7 +190,9 @@ enum SimulateCommand {
 
     /// `simulate --api`: the simulated legacy body (Camera Remote API) until SIGINT or SIGTERM.
     private static func runRemoteAPI(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
-        var raw: [String] = []
+        var configuration = LegacySimulatorConfiguration()
+        configuration.port = 8080
+        // `--replay-session` is PTP/IP's: it meets the refusal below.
         for option in valueOptions where option.name != "time-scale" {
             let values = arguments.strings(option.name)
             guard !values.isEmpty else { continue }
@@ -197,13 +201,11 @@ enum SimulateCommand {
                     "--\(option.name) is an option of the PTP/IP simulator; the Camera Remote API body (--api) takes "
                         + apiOptions.sorted().map { "--\($0)" }.joined(separator: ", "), command: spec.name)
             }
-            for value in values { raw += ["--\(option.name)", value] }
-        }
-        let configuration: LegacySimulatorConfiguration
-        do {
-            configuration = try LegacySimulatorConfiguration.parse(arguments: raw)
-        } catch {
-            throw UsageError(error.cliMessage, command: spec.name)
+            do {
+                for value in values { try configuration.set(option.name, to: value) }
+            } catch {
+                throw UsageError(error.cliMessage, command: spec.name)
+            }
         }
         let simulator: LegacyCameraSimulator
         do {
@@ -261,23 +263,8 @@ enum TerminationSignal {
 }
 
 extension SimulatorError: CLIReportable {
-    package var cliMessage: String {
-        switch self {
-        case let .unknownOption(option): return "unknown option '\(option)'"
-        case let .missingValue(option): return "\(option) needs a value"
-        case let .invalidValue(option, value, expected):
-            return "'\(value)' is not valid for \(option); expected \(expected)"
-        case let .invalidFault(spec, reason): return "cannot use --fault '\(spec)': \(reason)"
-        case let .invalidQuirk(spec, reason): return "cannot use --quirk '\(spec)': \(reason)"
-        case let .unreadableReplay(path, reason): return "cannot replay \(path): \(reason)"
-        case let .unwritableLog(path, reason): return "cannot write the log \(path): \(reason)"
-        case let .addressNotLocal(host):
-            return
-                "cannot listen on \(host): that address is not on this machine; use 127.0.0.1 (this machine only) or one of its own addresses"
-        case let .cannotListen(host, port, reason):
-            return "cannot listen on \(host):\(port) (\(reason)); is another simulator running? try --port 0"
-        }
-    }
+    /// The simulator's own one-line sentence.
+    package var cliMessage: String { description }
 
     /// 64 for a wrong option or an address that is not this machine's; 69 when the port cannot be listened on
     /// (taken); 1 for a replay or log file that cannot be used.
