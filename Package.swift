@@ -5,6 +5,9 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// The pixel code (scene rendering, the JPEG encoder and decoder) is optimised in debug builds too: the tests and
+/// `hdrshoot simulate --scene` push millions of pixels through it, which unoptimised code does ten times slower.
+let optimisedInDebug: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "hdrshoot",
@@ -21,7 +24,8 @@ let package = Package(
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
         // Luma from JPEGs (a DC-only baseline decoder, ARW previews), range checks, a small encoder (pure).
         .target(
-            name: "ImageLuminance", dependencies: ["ByteCoding", "ImageMetadata", "Exposure"], swiftSettings: strict),
+            name: "ImageLuminance", dependencies: ["ByteCoding", "ImageMetadata", "Exposure"],
+            swiftSettings: optimisedInDebug),
 
         // The one system-call layer: typed Errno, EINTR retry, sockets, the I/O event loop, file writes.
         .target(name: "Posix", swiftSettings: strict),
