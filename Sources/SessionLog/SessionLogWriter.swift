@@ -41,14 +41,24 @@ package final class SessionLogWriter: Sendable {
         echo: (@Sendable (String) -> Void)? = nil
     ) -> SessionLogWriter? {
         let stopwatch = Stopwatch(clock: clock)
-        let name = SessionLogStore.stem(startedAt: now, command: command) + SessionLogStore.fileExtension
-        let path = store.directory + "/" + name
+        let stem = SessionLogStore.stem(startedAt: now, command: command)
+        var path = store.directory + "/" + stem + SessionLogStore.fileExtension
         let file: FileDescriptor
         do throws(Errno) {
             try store.prepare()
             store.rotate(now: now)
-            file = try FileDescriptor.open(
-                path, .writeOnly, [.create, .exclusive, .append, .noFollow], permissions: 0o600)
+            // Two sessions started in the same millisecond (two hdrshoot processes at once) get `-2`, `-3`, …
+            var attempt = 1
+            while true {
+                do {
+                    file = try FileDescriptor.open(
+                        path, .writeOnly, [.create, .exclusive, .append, .noFollow], permissions: 0o600)
+                    break
+                } catch .fileExists where attempt < 100 {
+                    attempt += 1
+                    path = store.directory + "/" + stem + "-\(attempt)" + SessionLogStore.fileExtension
+                }
+            }
             try file.setPermissions(0o600)
         } catch {
             warn(Self.warning(path: path, error: error))

@@ -6,7 +6,7 @@ import Testing
 /// and the image says so. The hold is real waiting on the time-scale hook (`ScaledTime`): hdrshoot holds for 4 s
 /// and the simulator, whose time runs 10 times faster, measures 40 s between S2 down and up (the simulator's
 /// `--exposure-cap` shortens timed exposures only).
-@Suite(.realTime, .serialized, .timeLimit(.minutes(3)))
+@Suite(.realTime(timeLimit: .seconds(180)), .serialized)
 struct EndToEndBulbTests {
     @Test func aFortySecondFrameIsShotInBulbAndItsImageRecordsTheHeldTime() async throws {
         let sandbox = try ShootSandbox()

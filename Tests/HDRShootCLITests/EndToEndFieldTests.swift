@@ -4,7 +4,7 @@ import Testing
 
 /// The built binary against `hdrshoot simulate` with quirks of real bodies: each shoot completes with
 /// every planned frame fired exactly once.
-@Suite(.realTime, .serialized, .timeLimit(.minutes(3)))
+@Suite(.realTime(timeLimit: .seconds(180)), .serialized)
 struct EndToEndFieldTests {
     @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsAFourSecondWaitInOneRelease() async throws {
         let sandbox = try ShootSandbox()

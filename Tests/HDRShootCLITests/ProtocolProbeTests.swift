@@ -26,7 +26,8 @@ import Testing
         let peer = try LoopbackSocket.closedTCPPort()
         let found = try await LegacyCameraSimulator.withRunning(configuration: LegacySimulatorConfiguration()) {
             simulator in
-            await ProtocolProbe.find(host: "127.0.0.1", ptpipPort: peer, remoteAPIPorts: [simulator.port])
+            await ProtocolProbe.find(
+                host: "127.0.0.1", ptpipPort: peer, remoteAPIPorts: [simulator.port], timeout: TimingBounds.notAHang)
         }
         let result = try #require(found)
         guard case let .remoteAPI(url) = result.target else {

@@ -9,7 +9,7 @@ import Testing
 
 /// `LegacySonyCamera` against the simulated legacy body over loopback HTTP: the session, the shutter, the
 /// release and the pictures, each with the quirks real bodies show.
-@Suite(.realTime, .timeLimit(.minutes(2)))
+@Suite(.realTime(timeLimit: .seconds(120)))
 struct LegacySonyCameraTests {
     @Test func connectingCallsStartRecModeAndReadsTheModeAndTheBodysSpeeds() async throws {
         try await LegacyHarness.run { camera, simulator in

@@ -32,6 +32,34 @@ struct SessionLogWriterTests {
         #expect(lines[100]?["index"]?.intValue == 99)
     }
 
+    /// Two processes that start in the same millisecond each get a log of their own (the second name ends in
+    /// `-2`), without a warning; neither file is touched by the other.
+    @Test func twoSessionsStartedInTheSameMillisecondGetTwoLogs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = SessionLogStore(directory: folder.url.path + "/logs")
+        let now = Date(timeIntervalSince1970: 1_764_000_000.123)
+        let warnings = Mutex<[String]>([])
+        func start() -> SessionLogWriter? {
+            SessionLogWriter.start(
+                in: store, command: "run", arguments: [], version: "test", now: now,
+                warn: { warning in warnings.withLock { $0.append(warning) } })
+        }
+        let first = try #require(start())
+        let second = try #require(start())
+        let third = try #require(start())
+        first.record("op", [("who", .string("first"))])
+        second.record("op", [("who", .string("second"))])
+        for writer in [first, second, third] { writer.close() }
+        #expect(warnings.withLock { $0 }.isEmpty)
+        let stem = SessionLogStore.stem(startedAt: now, command: "run")
+        #expect(
+            [first.path, second.path, third.path].map { URL(fileURLWithPath: $0).lastPathComponent }
+                == [stem + ".jsonl", stem + "-2.jsonl", stem + "-3.jsonl"])
+        let secondText = String(decoding: try FileSystem.readAll(second.path), as: UTF8.self)
+        #expect(secondText.contains("\"second\"") && !secondText.contains("\"first\""))
+    }
+
     @Test func theLogIsCreated0600InA0700Folder() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -121,7 +121,7 @@ struct SonyCameraRecoveryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.realTime(timeLimit: .seconds(60)))
     func anImageFinishedAfterTheReconnectIsRecoveredBeforeTheRelease() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -154,7 +154,7 @@ struct SonyCameraRecoveryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.realTime(timeLimit: .seconds(60)))
     func aReleaseRefusedWhileTheInterruptedExposureFinishesWaitsForItsImageAndFiresOnce() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }

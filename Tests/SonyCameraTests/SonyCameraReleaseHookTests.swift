@@ -43,7 +43,7 @@ struct SonyCameraReleaseHookTests {
             .map { ($0.parameters.first ?? 0, $0.response) }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.realTime(timeLimit: .seconds(60)))
     func theReleaseWaitsForTheHookWhileTheHalfPressGoesDownBesideIt() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -86,7 +86,7 @@ struct SonyCameraReleaseHookTests {
         #expect(presses.allSatisfy { $0.response == "0x2001" })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.realTime(timeLimit: .seconds(60)))
     func aFailingHookLetsTheHalfPressGoAndFiresNothing() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -114,7 +114,7 @@ struct SonyCameraReleaseHookTests {
         #expect(presses.allSatisfy { $0.response == "0x2001" })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.realTime(timeLimit: .seconds(60)))
     func aRefusedHalfPressStillWaitsForTheHookBeforeItThrows() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
