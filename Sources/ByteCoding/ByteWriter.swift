@@ -36,7 +36,7 @@ package struct ByteWriter: Sendable {
 
     /// Appends `count` zero bytes (padding).
     package mutating func writeZeros(_ count: Int) {
-        storedBytes.append(contentsOf: repeatElement(0, count: count))
+        storedBytes.append(contentsOf: [UInt8](repeating: 0, count: count))
     }
 
     /// Overwrites an integer already written at `offset` (for length fields known only at the end).

@@ -135,7 +135,7 @@ package struct PacketFramer: Sendable {
         if buffer.count - writeIndex >= count { return }
         // Zero-fill only up to the new high-water mark; the array's own geometric growth keeps this
         // amortised when the mark creeps up (a large packet buffered whole, read by read).
-        buffer.append(contentsOf: repeatElement(0, count: writeIndex + count - buffer.count))
+        buffer.append(contentsOf: [UInt8](repeating: 0, count: writeIndex + count - buffer.count))
     }
 
     // MARK: - Taking packets out

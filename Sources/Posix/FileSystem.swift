@@ -95,7 +95,7 @@ package enum FileSystem {
         var bytes = [UInt8](repeating: 0, count: try file.size() + 1)
         var count = 0
         while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096))) }
+            if count == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: max(bytes.count, 4096))) }
             let got = try bytes.withUnsafeMutableBytes { buffer in
                 Result { () throws(Errno) in
                     try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
