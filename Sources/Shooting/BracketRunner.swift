@@ -42,11 +42,13 @@ package actor BracketRunner {
 
         /// The default of `bufferLimit`: see the README ("The camera's buffer") for why 16.
         package static let defaultBufferLimit = 16
+        /// The default of `idleMargin`: a body may take 10 s beyond a long exposure to process its image.
+        package static let defaultIdleMargin: Duration = .seconds(10)
 
         /// Creates a configuration.
         package init(
             outputDirectory: URL,
-            idleMargin: Duration = .seconds(10),
+            idleMargin: Duration = Configuration.defaultIdleMargin,
             busyRetry: RetryPolicy = .busy,
             reconnect: ReconnectPolicy = .standard,
             bufferLimit: Int = Configuration.defaultBufferLimit,

@@ -116,7 +116,7 @@ extension SonyCamera {
     private func whileStarting<T: Sendable>(
         _ started: Stopwatch, _ step: (isolated SonyCamera) async throws -> T
     ) async throws -> T {
-        var pause = Duration.milliseconds(500)
+        var pause = configuration.startupBusyPauses.lowerBound
         while true {
             do {
                 return try await step(self)
@@ -125,7 +125,7 @@ extension SonyCamera {
                     throw error
                 }
                 try await clock.sleep(for: pause)
-                pause = min(pause * 2, .seconds(2))
+                pause = min(pause * 2, configuration.startupBusyPauses.upperBound)
             }
         }
     }

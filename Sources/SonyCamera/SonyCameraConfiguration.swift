@@ -25,6 +25,9 @@ package struct SonyCameraConfiguration: Sendable {
     package var busyRetry: RetryPolicy = .busy
     /// How long the body may take after connecting until its settings are readable (some need ~3 s).
     package var propertiesReadyTimeout: Duration = .seconds(10)
+    /// The first and longest pause before asking a body that answered a start-up step busy again (the pause
+    /// doubles; the start-up gives up at `propertiesReadyTimeout`).
+    package var startupBusyPauses: ClosedRange<Duration> = .milliseconds(500) ... .seconds(2)
     /// The pause between two polls while the body's settings are not yet readable.
     package var propertiesPollInterval: Duration = .milliseconds(200)
     /// How long one shutter speed set waits for the read-back to show the new value (protocol 3.00).

@@ -159,12 +159,18 @@ func jsonObject(_ line: String) -> [String: Any]? {
 
 /// The binary's time-scale test hook: hdrshoot's waits for the camera's sake (`HDRSHOOT_TIME_SCALE`) and the
 /// simulator's own time (`simulate --time-scale`) run `factor` times faster together, so a 40 s BULB hold or a
-/// series every 20 s takes a tenth of that; the timeouts that say "not a hang" stay real.
+/// series every 20 s takes a tenth of that; the processing margins shrink as much but not below 2 s, and the
+/// timeouts that say "not a hang" stay real.
 enum ScaledTime {
     /// How many times faster.
     static let factor = 10
     /// The children's environment addition.
-    static let environment = ["HDRSHOOT_TIME_SCALE": "\(factor)"]
+    static let environment = environment(factor: factor)
     /// The simulator's arguments.
-    static let simulatorArguments = ["--time-scale", "\(factor)"]
+    static let simulatorArguments = simulatorArguments(factor: factor)
+
+    /// The children's environment addition for `factor` times faster.
+    static func environment(factor: Int) -> [String: String] { ["HDRSHOOT_TIME_SCALE": "\(factor)"] }
+    /// The simulator's arguments for `factor` times faster.
+    static func simulatorArguments(factor: Int) -> [String] { ["--time-scale", "\(factor)"] }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LegacyCamera
 import PTPIP
 import PTPIPCodec
+import Shooting
 import SonyCamera
 import Testing
 
@@ -16,7 +17,7 @@ struct TimeScaleTests {
         #expect(try TimeScale(environment: [TimeScale.variable: " "]) == .real)
     }
 
-    @Test func aFactorShortensTheHoldTheSettlesAndTheRetriesButNotTheTimeouts() throws {
+    @Test func aFactorShortensTheHoldTheSettlesTheRetriesAndTheMarginsButNotTheTimeouts() throws {
         let scale = try TimeScale(environment: [TimeScale.variable: "10"])
         #expect(scale.factor == 10)
         #expect(scale.scaled(.milliseconds(450)) == .milliseconds(4500))
@@ -29,6 +30,10 @@ struct TimeScaleTests {
         #expect(camera.timeScale == 10)
         #expect(camera.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
         #expect(camera.startupReleaseSettle == .milliseconds(300) && camera.releaseSettle == .milliseconds(100))
+        #expect(camera.busyRetry == RetryPolicy(maxAttempts: 3, delays: [.milliseconds(50), .milliseconds(100)]))
+        #expect(camera.startupBusyPauses == .milliseconds(50) ... .milliseconds(200))
+        // The body's processing margin shrinks too, but not below 2 s of real time.
+        #expect(untouched.processingMargin == .seconds(10) && camera.processingMargin == .seconds(2))
         #expect(
             camera.operationTimeout == untouched.operationTimeout && camera.transferTimeout == untouched.transferTimeout
         )
@@ -37,6 +42,16 @@ struct TimeScaleTests {
         #expect(
             legacy.timeScale == 10 && legacy.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
         #expect(legacy.callTimeout == .seconds(10))
+        #expect(legacy.processingMargin == .seconds(3))
+        #expect(legacy.setRetry.maxAttempts == 10 && legacy.setRetry.delays.first == .milliseconds(10))
+    }
+
+    @Test func aProcessingMarginShrinksByTheFactorButNotBelowTwoSecondsNorAboveItself() {
+        #expect(TimeScale.real.margin(.seconds(10)) == .seconds(10))
+        #expect(TimeScale(factor: 3).margin(.seconds(10)) == Duration.seconds(10) / 3)
+        #expect(TimeScale(factor: 10).margin(.seconds(30)) == .seconds(3))
+        #expect(TimeScale(factor: 1000).margin(.seconds(10)) == .seconds(2))
+        #expect(TimeScale(factor: 10).margin(.seconds(1)) == .seconds(1))
     }
 
     @Test(arguments: ["0", "-2", "1.5", "fast", "1001"])

@@ -259,6 +259,8 @@ enum ShootConsole {
                 camera: shoot.camera, plan: plan,
                 configuration: .init(
                     outputDirectory: outputDirectory,
+                    idleMargin: TimeScale.current.margin(BracketRunner.Configuration.defaultIdleMargin),
+                    busyRetry: TimeScale.current.shortened(.busy),
                     reconnect: TimeScale.current.shortened(.standard(timeout: options.reconnectTimeout)),
                     bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
                     downloads: downloads),

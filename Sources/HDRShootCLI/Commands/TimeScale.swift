@@ -8,16 +8,24 @@ import Timing
 /// match a simulator started with `hdrshoot simulate --time-scale N` (whose own time runs as fast).
 ///
 /// N times shorter: a BULB hold (the simulator measures it N times longer, so the image records the exposure),
-/// the settle after connecting and after a release, the waits between connection and reconnection attempts, a
-/// series' schedule (its clock, and the time since its first start as `resume` reads it), and the built-in
-/// simulator's time (`--camera simulator`). Bounds that guard against a
-/// silent camera (operation, transfer and capture timeouts) stay real, so a loaded host is no reason to fail.
-/// The end-to-end tests use it so a 40 s BULB frame or a series every 20 s takes a tenth of that.
+/// the settle after connecting and after a release, the pauses before asking a busy body again, the waits
+/// between connection and reconnection attempts, a series' schedule (its clock, and the time since its first
+/// start as `resume` reads it), and the built-in simulator's time (`--camera simulator`).
+///
+/// N times shorter, but never below `shortestMargin`: the margins a body gets to process an image (`margin(_:)`),
+/// which are the body's time too: SonyCamera's 10 s before a release that showed nothing counts as ignored, the
+/// Camera Remote API's 30 s for a picture, and the runner's 10 s before a frame whose image never came is shot
+/// again. Bounds that guard against a silent camera (operation and transfer timeouts) stay real, so a loaded host
+/// is no reason to fail. The end-to-end tests use it so a 40 s BULB frame or a series every 20 s takes a tenth of
+/// that.
 struct TimeScale: Sendable, Equatable {
     /// The environment variable.
     static let variable = "HDRSHOOT_TIME_SCALE"
     /// The largest factor accepted.
     static let maximum = 1000
+    /// The shortest a processing margin gets on the hook: 2 s of real time is a hundred times what the simulator
+    /// needs to answer on loopback, so a busy host does not turn a slow answer into an ignored release.
+    static let shortestMargin: Duration = .seconds(2)
     /// Real time.
     static let real = TimeScale(factor: 1)
 
@@ -59,6 +67,17 @@ struct TimeScale: Sendable, Equatable {
         ReconnectPolicy(delays: policy.delays.map { $0 / factor }, timeout: policy.timeout)
     }
 
+    /// A body's processing margin `margin`, `factor` times shorter but not below `shortestMargin` (nor above
+    /// `margin`).
+    func margin(_ margin: Duration) -> Duration {
+        factor == 1 ? margin : min(margin, max(margin / factor, Self.shortestMargin))
+    }
+
+    /// `policy` with its pauses before each retry of a busy body shortened (its number of attempts stays).
+    func shortened(_ policy: RetryPolicy) -> RetryPolicy {
+        RetryPolicy(maxAttempts: policy.maxAttempts, delays: policy.delays.map { $0 / factor })
+    }
+
     /// Shortens the PTP/IP camera's waits for the body's sake.
     func apply(to configuration: inout SonyCameraConfiguration) {
         guard factor > 1 else { return }
@@ -66,6 +85,10 @@ struct TimeScale: Sendable, Equatable {
         configuration.connectBackoff = configuration.connectBackoff.map { $0 / factor }
         configuration.startupReleaseSettle /= factor
         configuration.releaseSettle /= factor
+        configuration.busyRetry = shortened(configuration.busyRetry)
+        configuration.startupBusyPauses =
+            configuration.startupBusyPauses.lowerBound / factor...configuration.startupBusyPauses.upperBound / factor
+        configuration.processingMargin = margin(configuration.processingMargin)
     }
 
     /// Shortens the Camera Remote API camera's waits for the body's sake.
@@ -73,5 +96,7 @@ struct TimeScale: Sendable, Equatable {
         guard factor > 1 else { return }
         configuration.timeScale = factor
         configuration.connectBackoff = configuration.connectBackoff.map { $0 / factor }
+        configuration.setRetry = shortened(configuration.setRetry)
+        configuration.processingMargin = margin(configuration.processingMargin)
     }
 }
