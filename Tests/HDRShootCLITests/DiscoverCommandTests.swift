@@ -29,7 +29,7 @@ struct DiscoverCommandTests {
             defer { peer.stop() }
             return try await Self.runDiscover([
                 "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(simulator.port)", "--timeout",
-                "800ms", "--json"
+                "800ms", "--expect-answers", "2", "--json"
             ])
         }
         #expect(result.exitCode == 0)
@@ -55,11 +55,12 @@ struct DiscoverCommandTests {
         let peer = try LoopbackCameraPeer()
         defer { peer.stop() }
         // No PTP/IP at the body (a port that refuses): only its Camera Remote API answers. Its SSDP responder runs
-        // in this (busy) test process, so the search window is a generous one.
+        // in this (busy) test process, so the search window is a generous one, ended by the body's one answer.
         let (result, text) = try await LegacyCameraSimulator.withRunning(configuration: configuration) { simulator in
             let ssdp = try #require(simulator.ssdpPort)
             let common = [
-                "--ssdp-target", "127.0.0.1:\(ssdp)", "--ptpip-port", "\(peer.refusingPort)", "--timeout", "3s"
+                "--ssdp-target", "127.0.0.1:\(ssdp)", "--ptpip-port", "\(peer.refusingPort)", "--timeout", "3s",
+                "--expect-answers", "1"
             ]
             return (try await Self.runDiscover(common + ["--json"]), try await Self.runDiscover(common))
         }
@@ -85,7 +86,8 @@ struct DiscoverCommandTests {
         // The peer's bound but never listening TCP port: reserved for this test, and it refuses connections.
         let port = peer.refusingPort
         let result = try await Self.runDiscover([
-            "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(port)", "--timeout", "500ms"
+            "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--ptpip-port", "\(port)", "--timeout", "500ms",
+            "--expect-answers", "2"
         ])
         #expect(result.exitCode == 0)
         #expect(
@@ -97,17 +99,20 @@ struct DiscoverCommandTests {
     @Test func silenceIsAnEmptyListAndExitZero() async throws {
         let peer = try LoopbackCameraPeer(answer: false)
         defer { peer.stop() }
-        let text = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms"])
+        // Nothing ends the window early, so it is the shortest one accepted.
+        let text = try await Self.runDiscover(["--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "100ms"])
         #expect(text.exitCode == 0)
-        #expect(text.standardOutput.hasPrefix("No Sony camera answered within 300 ms."))
+        #expect(text.standardOutput.hasPrefix("No Sony camera answered within 100 ms."))
         let json = try await Self.runDiscover([
-            "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "300ms", "--json"
+            "--ssdp-target", "127.0.0.1:\(peer.ssdpPort)", "--timeout", "100ms", "--json"
         ])
         #expect(json.exitCode == 0)
         #expect(json.standardOutput == "{\"cameras\":[]}\n")
     }
 
-    @Test(arguments: [["--timeout", "soon"], ["--ssdp-target", "127.0.0.1"], ["--ptpip-port", "0"]])
+    @Test(arguments: [
+        ["--timeout", "soon"], ["--ssdp-target", "127.0.0.1"], ["--ptpip-port", "0"], ["--expect-answers", "0"]
+    ])
     func badOptionsAreUsageErrors(arguments: [String]) async throws {
         let result = try await Self.runDiscover(arguments)
         #expect(result.exitCode == 64)

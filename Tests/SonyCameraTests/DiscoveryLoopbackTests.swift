@@ -14,6 +14,9 @@ import Testing
 @Suite("Discovery: search, describe and confirm on loopback", .realTime)
 struct DiscoveryLoopbackTests {
     /// A loopback-only configuration: searching `ssdpPort` on 127.0.0.1, confirming on `ptpipPort`.
+    ///
+    /// The search ends once the two answers of one camera (DigitalImaging and ScalarWebAPI, `sonyAnswers`) have
+    /// arrived; a responder that gives fewer waits out the 1.5 s window.
     static func configuration(
         ssdpPort: UInt16?, ptpipPort: UInt16, hosts: [HostInterfaceAddress] = []
     ) -> DiscoveryConfiguration {
@@ -23,6 +26,7 @@ struct DiscoveryLoopbackTests {
         configuration.hostAddresses = hosts
         configuration.accessPointCamera = "127.0.0.1"
         configuration.searchTime = .milliseconds(1500)
+        configuration.expectedAnswers = 2
         configuration.ptpipPort = ptpipPort
         configuration.descriptionTimeout = .seconds(10)
         configuration.handshakeTimeout = .seconds(30)
@@ -144,23 +148,32 @@ struct DiscoveryLoopbackTests {
         #expect(reason.contains("refused the connection"))
     }
 
-    @Test(arguments: [DescriptionBehavior.stall, .oversized, .notFound])
+    @Test(.realTime(timeLimit: .seconds(60)), arguments: [DescriptionBehavior.stall, .oversized, .notFound])
     func anUnreadableDescriptionIsReportedAndTheHandshakeStillDecides(behavior: DescriptionBehavior) async throws {
         let started = ContinuousClock.now
+        // Virtual time: only the stall needs its bound to pass, and it passes when the test says; the others fail
+        // at once, with the clock never moved.
+        let clock = TestClock()
         let cameras = try await CameraSimulator.withRunning(configuration: Self.simulator()) { simulator in
             try await LoopbackDescriptionServer.with(["/dd.xml": behavior]) { http in
                 try await LoopbackSSDPResponder.with(answers: Self.sonyAnswers(httpPort: http.port)) { ssdp in
-                    var configuration = Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)
-                    // Only the stall needs the bound to end; the others fail at once, under the default bound.
-                    if case .stall = behavior { configuration.descriptionTimeout = .milliseconds(500) }
-                    return try await CameraDiscovery(configuration: configuration).run()
+                    let configuration = Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: simulator.port)
+                    let discovery = CameraDiscovery(configuration: configuration, clock: clock)
+                    guard case .stall = behavior else { return try await discovery.run() }
+                    let running = Task { try await discovery.run() }
+                    // The server has sent the headers and part of the body, then stalls; the fetch waits for the rest.
+                    let stalled = try await eventually { http.answered.all.contains("/dd.xml") }
+                    try #require(stalled, "the description server never answered")
+                    await clock.waitForSleepers(2) // the whole fetch's bound and the receive's
+                    clock.advance(by: configuration.descriptionTimeout)
+                    return try await running.value
                 }
             }
         }
         try #require(cameras.count == 1)
         let problem = try #require(cameras[0].descriptionProblem)
         #expect(problem.hasPrefix("cannot read the device description"))
-        // Each way of failing is reported as itself: the stall as the 500 ms bound, not as some later error.
+        // Each way of failing is reported as itself: the stall as the description's bound, not as some later error.
         let cause: String
         switch behavior {
         case .stall: cause = "did not answer in time"
@@ -172,10 +185,50 @@ struct DiscoveryLoopbackTests {
         // The model then comes from the PTP/IP session itself.
         #expect(cameras[0].model == "ILCE-7M3")
         #expect(cameras[0].isReady)
-        // Not a hang: every step has its own bound (search 1.5 s, description 0.5 s or 10 s, handshake 30 s, each on
-        // the real clock since the simulator is real), so only more than their sum is one. On a busy host the
-        // handshake alone took over 20 s, within its own bound.
+        // Not a hang: the search ends with the camera's answers, the description's bound passes on the test clock,
+        // and the handshake with the real simulator needs no waiting; the test's time limit ends a hang.
         #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    // The time limit turns a search that ended too soon (and so never sleeps again) into a failure, not a hang.
+    @Test(.realTime(timeLimit: .seconds(60)))
+    func theSearchEndsOnceTheExpectedAnswersArrivedAndNoSooner() async throws {
+        let refusing = try LoopbackSocket(.tcp)
+        // The description is announced at the refusing port too, so the confirmation fails at once.
+        let answers = Self.sonyAnswers(httpPort: refusing.port)
+        try await LoopbackSSDPResponder.with(answers: answers) { ssdp in
+            // The camera's two answers are all that is expected: the search ends with them, the clock never moved.
+            let clock = TestClock()
+            let configuration = Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)
+            let found = try await CameraDiscovery(configuration: configuration, clock: clock).run()
+            try #require(found.count == 1)
+            #expect(Set(found[0].services) == [SSDP.digitalImaging, SSDP.scalarWebAPI])
+            #expect(clock.now == TestClock.Instant(offset: .zero))
+            #expect(ssdp.searches.all.count == 2)
+        }
+        // One more than the camera's two: from the re-sent search on, it also answers as a root device after its
+        // DigitalImaging answer, and that third answer, not the repeated DigitalImaging one before it, ends the search.
+        let asked = LockedLog<String>()
+        let answersThenMore: @Sendable (String) -> [[UInt8]] = { target in
+            asked.append(target)
+            guard asked.all.count > 2, target == SSDP.digitalImaging else { return answers(target) }
+            let location = "http://127.0.0.1:\(refusing.port)/dd.xml"
+            return answers(target) + [LoopbackSSDPResponder.answer(searchTarget: "upnp:rootdevice", location: location)]
+        }
+        try await LoopbackSSDPResponder.with(answers: answersThenMore) { ssdp in
+            let clock = TestClock()
+            var configuration = Self.configuration(ssdpPort: ssdp.target.port, ptpipPort: refusing.port)
+            configuration.expectedAnswers = 3
+            let running = Task { try await CameraDiscovery(configuration: configuration, clock: clock).run() }
+            // The first two answers leave the window open: only the clock re-sends the search.
+            await clock.waitForSleepers(1)
+            #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .milliseconds(500))])
+            clock.advance(by: .milliseconds(500))
+            let found = try await running.value
+            try #require(found.count == 1)
+            #expect(Set(found[0].services) == [SSDP.digitalImaging, SSDP.scalarWebAPI, "upnp:rootdevice"])
+            #expect(clock.now == TestClock.Instant(offset: .milliseconds(500)))
+        }
     }
 
     @Test func aDescriptionAnnouncedAtAnotherAddressIsNotFetched() async throws {

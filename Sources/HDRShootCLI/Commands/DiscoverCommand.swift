@@ -27,7 +27,11 @@ enum DiscoverCommand {
                 help: "For testing: search only these addresses (unicast).", default: nil, hidden: true),
             .value(
                 "ptpip-port", placeholder: "<port>", help: "For testing: the PTP/IP port to confirm cameras on.",
-                default: "15740", hidden: true)
+                default: "15740", hidden: true),
+            .value(
+                "expect-answers", placeholder: "<count>",
+                help: "For testing: end the search once this many answers (address and service) arrived.",
+                default: nil, hidden: true)
         ],
         run: run
     )
@@ -48,6 +52,10 @@ enum DiscoverCommand {
                 return socket
             }
         }
+        let expectedAnswers = try arguments.value("expect-answers", default: Int?.none) { text in
+            guard let count = Int(text), count > 0 else { throw UsageError("'\(text)' is not a count of answers") }
+            return count
+        }
         let environment = ProcessInfo.processInfo.environment
         let identity: HostIdentity
         do {
@@ -58,6 +66,7 @@ enum DiscoverCommand {
         var configuration = DiscoveryConfiguration(identity: identity)
         configuration.searchTime = timeout
         configuration.ptpipPort = port
+        configuration.expectedAnswers = expectedAnswers
         if let targets {
             configuration.ssdpTargets = targets
             // Explicit targets replace the whole real-network search, the access-point fallback included.

@@ -15,6 +15,11 @@ package struct DiscoveryConfiguration: Sendable {
     package var hostAddresses: [HostInterfaceAddress]?
     /// How long answers are collected.
     package var searchTime: Duration = .seconds(5)
+    /// Ends the search as soon as this many distinct answers (one per answering address and search target) have
+    /// arrived, instead of waiting out `searchTime`; nil, the default, always waits the whole window, since how
+    /// many cameras a real network holds is not known. For callers that know their peers (the tests' loopback
+    /// responders), so a search that has heard everything does not wait for nothing.
+    package var expectedAnswers: Int?
     /// MX: how long cameras may wait before answering (seconds, 1...5).
     package var maxWait = 2
     /// The PTP/IP port each candidate is confirmed on.
@@ -101,11 +106,12 @@ package struct CameraDiscovery: Sendable {
     }
 
     /// Sends the M-SEARCHes and collects the answers for `searchTime` (re-sending once a third of the way in,
-    /// since UDP over Wi-Fi loses datagrams).
+    /// since UDP over Wi-Fi loses datagrams), or until `expectedAnswers` distinct ones arrived.
     func search(hostAddresses: [HostInterfaceAddress]) async throws -> [Answer] {
         let plan = try searchSockets(hostAddresses: hostAddresses)
         guard !plan.isEmpty else { return [] }
-        defer { for (socket, _) in plan { socket.close() } }
+        let closeAll: @Sendable () -> Void = { for (socket, _) in plan { socket.close() } }
+        defer { closeAll() }
         let messages = plan.flatMap { socket, target in
             configuration.searchTargets.map {
                 (
@@ -120,24 +126,55 @@ package struct CameraDiscovery: Sendable {
                 try? await socket.send(message, to: target)
             }
         }
+        let tally = AnswerTally(expected: configuration.expectedAnswers)
         await sendAll()
         let searchTime = configuration.searchTime
         let clock = clock
-        return await withTaskGroup(of: [Answer].self) { group in
+        return await withTaskGroup(of: [Answer]?.self) { group in
             for (socket, _) in plan {
-                group.addTask { await Self.collect(from: socket) }
+                group.addTask {
+                    // The last expected answer ends the search: closing the sockets ends every collector.
+                    await Self.collect(from: socket) { if tally.count($0) { closeAll() } }
+                }
             }
             group.addTask {
                 try? await clock.sleep(for: searchTime / 3)
                 if !Task.isCancelled { await sendAll() }
                 try? await clock.sleep(for: searchTime - searchTime / 3)
                 // The window is over: closing the sockets ends every collector.
-                for (socket, _) in plan { socket.close() }
-                return []
+                closeAll()
+                return nil
             }
             var answers: [Answer] = []
-            for await batch in group { answers += batch }
+            var collecting = plan.count
+            while collecting > 0, let batch = await group.next() {
+                guard let batch else { continue }
+                answers += batch
+                collecting -= 1
+            }
+            // Every collector has ended; when the expected answers ended them, the window's timer is still waiting.
+            group.cancelAll()
             return answers
+        }
+    }
+
+    /// The distinct answers of a search, counted towards `DiscoveryConfiguration.expectedAnswers`.
+    final class AnswerTally: Sendable {
+        /// The answers that end the search; nil for none.
+        let expected: Int?
+        private let heard = Mutex<Set<[String]>>([])
+
+        init(expected: Int?) {
+            self.expected = expected
+        }
+
+        /// Counts `answer` (once per address and search target); true once the expected number has arrived.
+        func count(_ answer: Answer) -> Bool {
+            guard let expected else { return false }
+            return heard.withLock { heard in
+                heard.insert([answer.sender, answer.response.searchTarget])
+                return heard.count >= expected
+            }
         }
     }
 
@@ -167,12 +204,15 @@ package struct CameraDiscovery: Sendable {
         return sockets
     }
 
-    /// Every SSDP answer arriving on `socket` until it is closed; anything else is ignored.
-    static func collect(from socket: UDPSocket) async -> [Answer] {
+    /// Every SSDP answer arriving on `socket` until it is closed, each also handed to `heard` as it comes;
+    /// anything else is ignored.
+    static func collect(from socket: UDPSocket, heard: @Sendable (Answer) -> Void = { _ in }) async -> [Answer] {
         var answers: [Answer] = []
         while let datagram = try? await socket.receive(timeout: nil) {
             if let response = SSDPResponse(datagram: datagram.bytes) {
-                answers.append(Answer(response: response, sender: datagram.sender.host))
+                let answer = Answer(response: response, sender: datagram.sender.host)
+                answers.append(answer)
+                heard(answer)
             }
         }
         return answers
