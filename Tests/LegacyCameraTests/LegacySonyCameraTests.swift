@@ -59,7 +59,7 @@ struct LegacySonyCameraTests {
     }
 
     @Test func aSetThatAppliesLateIsConfirmedBeforeItReturns() async throws {
-        try await LegacyHarness.run(simulator: { $0.settingDelay = .milliseconds(300) }) { camera, simulator in
+        try await LegacyHarness.run(simulator: { $0.settingDelay = .milliseconds(100) }) { camera, simulator in
             try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 250)))
             // Read straight after: the body applied it already.
             #expect(try await camera.currentShutterSpeed() == .timed(ShutterSpeed(numerator: 1, denominator: 250)))
