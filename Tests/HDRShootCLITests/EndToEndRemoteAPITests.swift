@@ -39,12 +39,13 @@ struct EndToEndRemoteAPITests {
         let command =
             ["run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm"]
             + sandbox.shootArguments
-        // On the time-scale hook (`ScaledTime`): a 4 s hold the body, whose time runs 10 times faster, measures as 40 s.
+        // On the time-scale hook at 20 times (`TwentyTimes`): a 2 s hold the body, whose time runs as much faster,
+        // measures as 40 s.
         let (result, fired) = try await sandbox.withLegacySimulator(
-            extra: ["--iso", "100"] + ScaledTime.simulatorArguments
+            extra: ["--iso", "100"] + TwentyTimes.simulatorArguments
         ) { url in
             try await sandbox.hdrshoot(
-                command + ["--camera", url], environment: ScaledTime.environment, timeout: .seconds(150))
+                command + ["--camera", url], environment: TwentyTimes.environment, timeout: .seconds(150))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
@@ -147,12 +148,12 @@ struct EndToEndRemoteAPITests {
         defer { sandbox.remove() }
         let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
         // On the time-scale hook at 20 times: the repetitions start half a real second apart.
-        let (result, fired) = try await sandbox.withLegacySimulator(extra: ["--time-scale", "20"]) { url in
+        let (result, fired) = try await sandbox.withLegacySimulator(extra: TwentyTimes.simulatorArguments) { url in
             try await sandbox.hdrshoot(
                 ["run"] + flags + [
                     "--every", "10s", "--count", "3", "--camera", url, "--confirm", "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments, environment: ["HDRSHOOT_TIME_SCALE": "20"])
+                    + sandbox.shootArguments, environment: TwentyTimes.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))
@@ -201,4 +202,13 @@ struct EndToEndRemoteAPITests {
         let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
         #expect(status.standardOutput.contains("simulator-api"), "\(status.standardOutput)")
     }
+}
+
+/// The time-scale hook of `ScaledTime` at 20 times instead of 10, for the waits that are long on the body's time:
+/// a BULB hold of 40 s takes 2 real seconds, a series every 10 s starts its repetitions half a second apart.
+private enum TwentyTimes {
+    /// The children's environment addition.
+    static let environment = ["HDRSHOOT_TIME_SCALE": "20"]
+    /// The simulator's arguments.
+    static let simulatorArguments = ["--time-scale", "20"]
 }
