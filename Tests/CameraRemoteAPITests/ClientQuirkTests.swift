@@ -8,12 +8,17 @@ import Testing
     @Test func aSetAppliesLateAndTheLongPollReportsWhenItHas() async throws {
         var configuration = plainConfiguration()
         configuration.settingDelay = .milliseconds(300)
-        try await withLegacySimulator(configuration) { _, client in
+        // The body's time runs on a test clock: it moves only while a long poll waits for a change.
+        let body = TestClock()
+        try await withLegacySimulator(configuration, clock: body) { _, client in
             _ = try await client.getEvent(longPoll: false)
             try await client.setShutterSpeed("1/4")
             #expect(try await client.getShutterSpeed() == "1/60")
-            var event = try await client.getEvent(longPoll: true)
-            while event.shutterSpeed?.current != "1/4" { event = try await client.getEvent(longPoll: true) }
+            var event = try await answered(on: body) { try await client.getEvent(longPoll: true) }
+            while event.shutterSpeed?.current != "1/4" {
+                event = try await answered(on: body) { try await client.getEvent(longPoll: true) }
+            }
+            #expect(body.now.offset >= .milliseconds(300))
             #expect(try await client.getShutterSpeed() == "1/4")
         }
     }
@@ -39,16 +44,17 @@ import Testing
     @Test func aSecondLongPollIsRefusedByTheClientAndByTheCamera() async throws {
         var configuration = plainConfiguration()
         configuration.longPollTimeout = .seconds(2)
-        try await withLegacySimulator(configuration) { simulator, client in
+        // The body's time runs on a test clock: its first long poll waits until the test moves it past 2 s.
+        let body = TestClock()
+        try await withLegacySimulator(configuration, clock: body) { simulator, client in
             _ = try await client.getEvent(longPoll: false)
             // Another client of the same body (its own guard cannot know about the first).
             let other = try CameraRemoteAPIClient(endpoint: client.endpoint)
             defer { other.close() }
             async let first = client.getEvent(longPoll: true)
-            // Wait until the camera holds the first long poll.
-            while await simulator.calls.filter({ $0 == "getEvent" }).count < 2 {
-                try await ContinuousClock().sleep(for: .milliseconds(10))
-            }
+            // Wait until the camera holds the first long poll (it looks for a change on the body's clock).
+            await body.waitForSleepers(1)
+            #expect(await simulator.calls.filter { $0 == "getEvent" }.count == 2)
             await #expect(throws: CameraRemoteAPIError.longPollAlreadyRunning) {
                 _ = try await client.getEvent(longPoll: true)
             }
@@ -60,6 +66,7 @@ import Testing
                 #expect(error.isTransient)
             }
             // The first long poll still answers (at the camera's own timeout, nothing having changed).
+            body.advance(by: .seconds(2))
             #expect(try await first.cameraStatus == .idle)
         }
     }

@@ -58,7 +58,9 @@ import Testing
     @Test func aBodyThatNeedsStartRecModeRefusesShootingUntilThenAndListsMoreAfter() async throws {
         var configuration = plainConfiguration()
         configuration.needsStartRecMode = true
-        try await withLegacySimulator(configuration) { _, client in
+        // The body's time runs on a test clock: its 200 ms of getting ready pass while the long poll waits.
+        let (body, recModeDelay) = (TestClock(), configuration.recModeDelay)
+        try await withLegacySimulator(configuration, clock: body) { _, client in
             let before = try await client.getAvailableApiList()
             #expect(before.contains("startRecMode"))
             #expect(!before.contains("actTakePicture"))
@@ -71,7 +73,10 @@ import Testing
             try await client.startRecMode()
             // The body gets ready a moment later: the long poll reports it.
             var event = try await client.getEvent(longPoll: false)
-            while event.cameraStatus != .idle { event = try await client.getEvent(longPoll: true) }
+            while event.cameraStatus != .idle {
+                event = try await answered(on: body) { try await client.getEvent(longPoll: true) }
+            }
+            #expect(body.now.offset >= recModeDelay)
             #expect(event.availableAPIs?.contains("actTakePicture") == true)
             #expect(try await client.getAvailableApiList().contains("setShutterSpeed"))
         }
@@ -140,14 +145,17 @@ import Testing
     @Test func aLongExposureAnswers40403AndAwaitTakePictureFinishesIt() async throws {
         var configuration = plainConfiguration()
         configuration.captureAnswerTimeout = .milliseconds(300)
-        try await withLegacySimulator(configuration) { _, client in
+        // The body's time runs on a test clock, moved on while each call waits for the exposure.
+        let body = TestClock()
+        try await withLegacySimulator(configuration, clock: body) { _, client in
             try await client.setShutterSpeed("1\"")
-            #expect(try await client.actTakePicture() == .stillCapturing)
+            let first = try await answered(on: body) { try await client.actTakePicture() }
+            #expect(first == .stillCapturing)
             var waits = 1
-            var outcome = try await client.awaitTakePicture()
+            var outcome = try await answered(on: body) { try await client.awaitTakePicture() }
             while outcome == .stillCapturing {
                 waits += 1
-                outcome = try await client.awaitTakePicture()
+                outcome = try await answered(on: body) { try await client.awaitTakePicture() }
             }
             guard case let .postview(urls) = outcome else { return }
             #expect(urls.count == 1)
@@ -158,15 +166,19 @@ import Testing
     @Test func aBulbExposureLastsFromStartToStopAndShowsUpInTheEvents() async throws {
         var configuration = plainConfiguration()
         configuration.isoSpeedRate = "100"
-        try await withLegacySimulator(configuration) { _, client in
+        // The body's time runs on a test clock: the test holds the shutter open for 400 ms of it.
+        let body = TestClock()
+        try await withLegacySimulator(configuration, clock: body) { _, client in
             try await client.setShutterSpeed("BULB")
             _ = try await client.getEvent(longPoll: false)
             try await client.startBulbShooting()
             #expect(try await client.getEvent(longPoll: false).cameraStatus == .stillCapturing)
-            try await ContinuousClock().sleep(for: .milliseconds(400))
+            body.advance(by: .milliseconds(400))
             try await client.stopBulbShooting()
-            var event = try await client.getEvent(longPoll: true)
-            while event.takePictureURLs.isEmpty { event = try await client.getEvent(longPoll: true) }
+            var event = try await answered(on: body) { try await client.getEvent(longPoll: true) }
+            while event.takePictureURLs.isEmpty {
+                event = try await answered(on: body) { try await client.getEvent(longPoll: true) }
+            }
             let exif = try ExifReader.read(try await client.downloadPostview(event.takePictureURLs[0]))
             let seconds = try #require(exif.exposureSeconds)
             #expect(seconds >= 0.4 && seconds < 1.5)

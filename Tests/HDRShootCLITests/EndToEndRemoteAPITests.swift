@@ -12,9 +12,12 @@ struct EndToEndRemoteAPITests {
     @Test func threeByFivePlanCompletesAndTheBodyFiresTheFifteenSpeedsInOrder() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withLegacySimulator { url in
+        // On the time-scale hook: the body's startRecMode, its sets applying late (still after the first
+        // read-back) and its saving take a tenth of their real time.
+        let (result, fired) = try await sandbox.withLegacySimulator(extra: ScaledTime.simulatorArguments) { url in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm"] + sandbox.shootArguments,
+                environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("(Camera Remote API)…"), "\(result.standardOutput)")
@@ -36,12 +39,13 @@ struct EndToEndRemoteAPITests {
         let command =
             ["run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm"]
             + sandbox.shootArguments
-        // On the time-scale hook (`ScaledTime`): a 4 s hold the body, whose time runs 10 times faster, measures as 40 s.
+        // On the time-scale hook at 20 times (`TwentyTimes`): a 2 s hold the body, whose time runs as much faster,
+        // measures as 40 s.
         let (result, fired) = try await sandbox.withLegacySimulator(
-            extra: ["--iso", "100"] + ScaledTime.simulatorArguments
+            extra: ["--iso", "100"] + TwentyTimes.simulatorArguments
         ) { url in
             try await sandbox.hdrshoot(
-                command + ["--camera", url], environment: ScaledTime.environment, timeout: .seconds(150))
+                command + ["--camera", url], environment: TwentyTimes.environment, timeout: .seconds(150))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
@@ -58,13 +62,13 @@ struct EndToEndRemoteAPITests {
     @Test func bulbFramesOnAutoISOAreRefusedBeforeAnythingFires() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withLegacySimulator { url in
+        let (result, fired) = try await sandbox.withLegacySimulator(extra: ScaledTime.simulatorArguments) { url in
             try await sandbox.hdrshoot(
                 [
                     "run", "--shadow", "40s", "--highlight", "30", "--frames", "2", "--ev", "1/3", "--confirm",
                     "--camera", url
                 ]
-                    + sandbox.shootArguments)
+                    + sandbox.shootArguments, environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 69)
         #expect(result.errorLines.count == 1)
@@ -75,12 +79,17 @@ struct EndToEndRemoteAPITests {
     @Test func runKilledWhileCapturingIsCompletedByResumeWithNothingFiredTwice() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Frame 8 (set 2, frame 3) has fired and is still saving (0.3 s) when the test kills the run.
-        let (resumed, fired) = try await sandbox.withLegacySimulator(processingMilliseconds: 300) { url in
+        // Frame 8 (set 2, frame 3) has fired and is still saving (0.3 s) when the test kills the run: on the
+        // time-scale hook the body saves each frame for 3 s of its time, 0.3 s of the test's, and its sets and
+        // startRecMode take a tenth of their real time.
+        let (resumed, fired) = try await sandbox.withLegacySimulator(
+            processingMilliseconds: 3000, extra: ScaledTime.simulatorArguments
+        ) { url in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm", "--json"] + sandbox.shootArguments
             try await BackgroundProcess.with(
-                try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+                try ProcessRunner.hdrshootBinary(), arguments: arguments,
+                environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
             ) { run in
                 _ = try await run.waitForLine(timeout: .seconds(120)) { line in
                     guard let object = jsonObject(line) else { return false }
@@ -95,7 +104,8 @@ struct EndToEndRemoteAPITests {
             let object = try #require(jsonObject(status.standardOutput))
             // Every frame before it was downloaded before the next fired; frame 8 may have fired.
             #expect(object["captured"] as? Int == 7)
-            return try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+            return try await sandbox.hdrshoot(
+                ["resume", "--confirm", "--state-dir", sandbox.stateDirectory], environment: ScaledTime.environment)
         }
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures captured"))
@@ -137,13 +147,13 @@ struct EndToEndRemoteAPITests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
-        // On the time-scale hook: the repetitions start a real second apart.
-        let (result, fired) = try await sandbox.withLegacySimulator(extra: ScaledTime.simulatorArguments) { url in
+        // On the time-scale hook at 20 times: the repetitions start half a real second apart.
+        let (result, fired) = try await sandbox.withLegacySimulator(extra: TwentyTimes.simulatorArguments) { url in
             try await sandbox.hdrshoot(
                 ["run"] + flags + [
                     "--every", "10s", "--count", "3", "--camera", url, "--confirm", "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments, environment: ScaledTime.environment)
+                    + sandbox.shootArguments, environment: TwentyTimes.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Series complete: 3 repetition(s) done."))
@@ -158,10 +168,10 @@ struct EndToEndRemoteAPITests {
     @Test func cameraShowsTheProtocolTheAPIVersionsAndTheAvailableAPIList() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let ((text, json), _) = try await sandbox.withLegacySimulator { url in
+        let ((text, json), _) = try await sandbox.withLegacySimulator(extra: ScaledTime.simulatorArguments) { url in
             (
-                try await sandbox.hdrshoot(["camera", "--camera", url]),
-                try await sandbox.hdrshoot(["camera", "--camera", url, "--json"])
+                try await sandbox.hdrshoot(["camera", "--camera", url], environment: ScaledTime.environment),
+                try await sandbox.hdrshoot(["camera", "--camera", url, "--json"], environment: ScaledTime.environment)
             )
         }
         #expect(text.exitCode == 0, "\(text.standardError)")
@@ -179,16 +189,26 @@ struct EndToEndRemoteAPITests {
     @Test func theBuiltInSimulatedLegacyBodyShootsWithSimulatorAndAPI() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
+        // On the time-scale hook the built-in body's time (its real exposures, sets, startRecMode) runs as fast.
         let result = try await sandbox.hdrshoot(
             [
                 "run", "--shadow", "1/250", "--highlight", "1/1000", "--frames", "2", "--ev", "2", "--camera",
                 "simulator",
                 "--api", "--confirm"
-            ] + sandbox.shootArguments)
+            ] + sandbox.shootArguments, environment: ScaledTime.environment)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Connecting to the built-in simulated camera (Camera Remote API)…"))
         #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
         let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
         #expect(status.standardOutput.contains("simulator-api"), "\(status.standardOutput)")
     }
+}
+
+/// The time-scale hook of `ScaledTime` at 20 times instead of 10, for the waits that are long on the body's time:
+/// a BULB hold of 40 s takes 2 real seconds, a series every 10 s starts its repetitions half a second apart.
+private enum TwentyTimes {
+    /// The children's environment addition.
+    static let environment = ["HDRSHOOT_TIME_SCALE": "20"]
+    /// The simulator's arguments.
+    static let simulatorArguments = ["--time-scale", "20"]
 }

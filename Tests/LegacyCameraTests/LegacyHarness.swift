@@ -9,7 +9,8 @@ import TestSupport
 /// device description), and stops both: nothing is left running.
 enum LegacyHarness {
     /// A quick simulated body: small images, short saving, the quirks as configured by default (startRecMode
-    /// needed, sets applying late).
+    /// needed, sets applying late: after the read-back that follows the set at once, before the camera's first
+    /// look 20 ms later).
     static func simulator(
         _ adjust: (inout LegacySimulatorConfiguration) -> Void = { _ in }
     )
@@ -18,8 +19,8 @@ enum LegacyHarness {
         var configuration = LegacySimulatorConfiguration()
         configuration.imageSize = 20_000
         configuration.saveDuration = .milliseconds(20)
-        configuration.settingDelay = .milliseconds(60)
-        configuration.recModeDelay = .milliseconds(50)
+        configuration.settingDelay = .milliseconds(10)
+        configuration.recModeDelay = .milliseconds(10)
         adjust(&configuration)
         return configuration
     }

@@ -59,7 +59,7 @@ struct LegacySonyCameraTests {
     }
 
     @Test func aSetThatAppliesLateIsConfirmedBeforeItReturns() async throws {
-        try await LegacyHarness.run(simulator: { $0.settingDelay = .milliseconds(300) }) { camera, simulator in
+        try await LegacyHarness.run(simulator: { $0.settingDelay = .milliseconds(100) }) { camera, simulator in
             try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 250)))
             // Read straight after: the body applied it already.
             #expect(try await camera.currentShutterSpeed() == .timed(ShutterSpeed(numerator: 1, denominator: 250)))
@@ -145,17 +145,17 @@ struct LegacySonyCameraTests {
 
     @Test func aLongExposureAnsweredStillCapturingIsAwaited() async throws {
         try await LegacyHarness.run(simulator: {
-            $0.initialShutter = "0.5\""
+            $0.initialShutter = "1/3"
             $0.captureAnswerTimeout = .milliseconds(150)
         }) { camera, simulator in
-            _ = try await camera.release(exposure: ShutterSpeed(numerator: 5, denominator: 10), beforeRelease: {})
+            _ = try await camera.release(exposure: ShutterSpeed(numerator: 1, denominator: 3), beforeRelease: {})
             let calls = await simulator.calls
             #expect(calls.contains("awaitTakePicture"))
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let image = try await camera.nextImage(
                 to: CaptureDestination(directory: folder.url), waitingAtMost: .seconds(1))
-            #expect(image?.exposure == ShutterSpeed(numerator: 5, denominator: 10))
+            #expect(image?.exposure == ShutterSpeed(numerator: 1, denominator: 3))
         }
     }
 
@@ -179,18 +179,18 @@ struct LegacySonyCameraTests {
             try await camera.setShutterSpeed(.bulb)
             let clock = ContinuousClock()
             let start = clock.now
-            _ = try await camera.release(exposure: ShutterSpeed(numerator: 6, denominator: 10), beforeRelease: {})
-            #expect(clock.now - start >= .milliseconds(600))
+            _ = try await camera.release(exposure: ShutterSpeed(numerator: 3, denominator: 10), beforeRelease: {})
+            #expect(clock.now - start >= .milliseconds(300))
             let capture = try #require(await simulator.captures.first)
             #expect(capture.label == "BULB")
-            #expect(abs(capture.exposureSeconds - 0.6) < 0.1, "held \(capture.exposureSeconds) s")
+            #expect(abs(capture.exposureSeconds - 0.3) < 0.1, "held \(capture.exposureSeconds) s")
             #expect(
                 await simulator.calls.filter { $0.hasSuffix("BulbShooting") } == [
                     "startBulbShooting", "stopBulbShooting"
                 ])
             let image = try #require(
                 try await camera.nextImage(to: CaptureDestination(directory: folder.url), waitingAtMost: .seconds(2)))
-            #expect(image.exposure == ShutterSpeed(numerator: 6, denominator: 10))
+            #expect(image.exposure == ShutterSpeed(numerator: 3, denominator: 10))
         }
     }
 
