@@ -270,28 +270,28 @@ import Testing
     }
 
     @Test func aLostNotchIsSentAgainFromTheReadBack() async throws {
-        try await SimulatorHarness.run(
+        try await Lockstep.run(
             simulator: {
                 $0.protocolVersion = 200
                 $0.quirks = [.lostNotch(2)]
             },
             camera: { $0.stepConfirmTimeout = .milliseconds(300) }
-        ) { camera, _ in
-            try await camera.setShutterSpeed(.timed(Self.fast))
-            #expect(try await camera.currentShutterSpeed() == .timed(Self.fast))
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            #expect(try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() } == .timed(Self.fast))
         }
     }
 
     @Test func moreLostNotchesThanTheRetriesStopWithTheStuckSpeedNamed() async throws {
-        _ = try await SimulatorHarness.run(
+        _ = try await Lockstep.run(
             simulator: {
                 $0.protocolVersion = 200
                 $0.quirks = [.lostNotch(10)]
             },
             camera: { $0.stepConfirmTimeout = .milliseconds(100) }
-        ) { camera, _ in
+        ) { camera, simulator, lockstep in
             await #expect {
-                try await camera.setShutterSpeed(.timed(Self.fast))
+                try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             } throws: { error in
                 if case .shutterSpeedRejected(let requested, _)? = error as? SonyCameraError {
                     return requested == "1/250"
