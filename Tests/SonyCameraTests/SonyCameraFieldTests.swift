@@ -256,14 +256,14 @@ import Testing
 
     @Test(arguments: [SimulatorQuirk.directSetRefused(.invalidDevicePropValue), .directSetIgnored])
     func aRefusedOrIgnoredDirectSetFallsBackToNotchStepsForTheSession(quirk: SimulatorQuirk) async throws {
-        try await SimulatorHarness.run(
+        try await Lockstep.run(
             simulator: { $0.quirks = [quirk] }, camera: { $0.shutterConfirmTimeout = .milliseconds(300) }
-        ) { camera, _ in
-            try await camera.setShutterSpeed(.timed(Self.fast))
-            #expect(try await camera.currentShutterSpeed() == .timed(Self.fast))
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            #expect(try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() } == .timed(Self.fast))
             let slower = ShutterSpeed(numerator: 1, denominator: 60)
-            try await camera.setShutterSpeed(.timed(slower))
-            #expect(try await camera.currentShutterSpeed() == .timed(slower))
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(slower)) }
+            #expect(try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() } == .timed(slower))
             let notes = await camera.takeNotes()
             #expect(notes.count == 1 && notes[0].contains("notch by notch"), "\(notes)")
         }
