@@ -25,10 +25,12 @@ struct Lockstep {
     /// What crosses the wire, seen from the camera.
     let wire = WireWatch()
 
-    /// Runs a simulator on `body` and a camera on `camera`, connected, with the wire watched.
+    /// Runs a simulator on `body` and a camera on `camera`, with the wire watched; connected unless `connect`
+    /// is false (a start-up that waits on the camera's clock, such as busy retries, is then driven by the test).
     static func run<T: Sendable>(
         simulator adjustSimulator: (inout SimulatorConfiguration) -> Void = { _ in },
         camera adjustCamera: (inout SonyCameraConfiguration) -> Void = { _ in },
+        connect: Bool = true,
         _ body: (SonyCamera, CameraSimulator, Lockstep) async throws -> T
     ) async throws -> T {
         let lockstep = Lockstep()
@@ -37,7 +39,7 @@ struct Lockstep {
             camera: {
                 adjustCamera(&$0)
                 $0.ptpipObserver = lockstep.wire
-            }, clock: lockstep.camera, simulatorClock: lockstep.body
+            }, clock: lockstep.camera, simulatorClock: lockstep.body, connect: connect
         ) { camera, simulator in try await body(camera, simulator, lockstep) }
     }
 

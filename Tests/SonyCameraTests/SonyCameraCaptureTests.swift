@@ -138,15 +138,21 @@ struct SonyCameraCaptureTests {
     @Test func aCameraThatNeverEmptiesItsBufferTimesOutBeforeTheNextRelease() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await SimulatorHarness.run(
+        // In lockstep virtual time: the 2 s transfer wait runs out twice (in the second capture and in the
+        // disconnect's best-effort fetch of the leftover image) without a second of real time.
+        try await Lockstep.run(
             simulator: { $0.faults = [.neverIdle] },
             camera: { $0.transferTimeout = .seconds(2) }
-        ) { camera, simulator in
+        ) { camera, simulator, lockstep in
             // The first frame's image arrives; the check that the buffer emptied is deferred to the next read.
-            let first = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let first = try await lockstep.drive(simulator) {
+                try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            }
             #expect(first.images.map(\.fileName) == ["DSC00001_1-125s.JPG"])
             await #expect {
-                _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                _ = try await lockstep.drive(simulator) {
+                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                }
             } throws: { error in
                 guard case let .imagesStillWaiting(fileInfo, _)? = error as? SonyCameraError else { return false }
                 return fileInfo == .waiting(1)
@@ -156,6 +162,8 @@ struct SonyCameraCaptureTests {
             #expect(await simulator.captures.count == 1)
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(files == ["DSC00001_1-125s.JPG"])
+            // The disconnect waits for the leftover image on the camera's clock too.
+            try await lockstep.drive(simulator) { await camera.disconnect() }
         }
     }
 

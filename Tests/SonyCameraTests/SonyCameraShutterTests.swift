@@ -81,21 +81,29 @@ struct SonyCameraShutterTests {
 
     @Test(arguments: [(125, 1000), (125, 4), (8000, 3), (60, 80)])
     func stepsToASpeedOnProtocol200WithAtMostTwoSteps(from: Int, to: Int) async throws {
-        try await SimulatorHarness.run(simulator: { $0.protocolVersion = 200 }) { camera, simulator in
+        // In Lockstep virtual time: the body's step delays and the read-backs' waits cost no real time.
+        try await Lockstep.run(simulator: { $0.protocolVersion = 200 }) { camera, simulator, lockstep in
             #expect(await camera.protocolVersion == .v2_00)
-            if from != 125 { try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: from))) }
+            if from != 125 {
+                try await lockstep.drive(simulator) {
+                    try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: from)))
+                }
+            }
             let before = await simulator.operationCount
-            try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: to)))
-            #expect(try await camera.currentShutterSpeed() == .timed(ShutterSpeed(numerator: 1, denominator: to)))
+            try await lockstep.drive(simulator) {
+                try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: to)))
+            }
+            let now = try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() }
+            #expect(now == .timed(ShutterSpeed(numerator: 1, denominator: to)))
             // One notch jump and its read-back; a correction would add one more of each.
             #expect(await simulator.operationCount - before <= 4)
         }
     }
 
     @Test func stepsToBulbOnProtocol200() async throws {
-        try await SimulatorHarness.run(simulator: { $0.protocolVersion = 200 }) { camera, _ in
-            try await camera.setShutterSpeed(.bulb)
-            #expect(try await camera.currentShutterSpeed() == .bulb)
+        try await Lockstep.run(simulator: { $0.protocolVersion = 200 }) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.bulb) }
+            #expect(try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() } == .bulb)
         }
     }
 
