@@ -4,7 +4,9 @@ import ImageLuminance
 import TestSupport
 import Testing
 
-/// The built `hdrshoot meter` and `run --auto` against `hdrshoot simulate --scene` (a child process each).
+/// The built `hdrshoot meter` and `run --auto` against `hdrshoot simulate --scene` (a child process each). The
+/// metering shoots run on `ScaledTime` (the settles for the camera's sake, ten times shorter on both sides): what
+/// is checked is where the probes land, not how long a body takes.
 @Suite("Auto metering end to end: the built binary finds every simulated scene's true range", .realTime)
 struct AutoMeterEndToEndTests {
     /// Steps of the third scale between two speeds.
@@ -21,10 +23,12 @@ struct AutoMeterEndToEndTests {
         let scene = Scene.named(name)
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--scene", name.rawValue]) { port in
-            try await sandbox.hdrshoot([
-                "meter", "--camera", "127.0.0.1:\(port)", "--json", "--output", sandbox.outputDirectory
-            ])
+        let (result, fired) = try await sandbox.withSimulator(
+            extra: ["--scene", name.rawValue] + ScaledTime.simulatorArguments
+        ) { port in
+            try await sandbox.hdrshoot(
+                ["meter", "--camera", "127.0.0.1:\(port)", "--json", "--output", sandbox.outputDirectory],
+                environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         let object = try #require(jsonObject(result.standardOutput), "\(result.standardOutput)")
@@ -50,12 +54,14 @@ struct AutoMeterEndToEndTests {
     @Test func runAutoPlansFromTheFoundReadingsAndTheBracketHolds() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--scene", "interior-window"]) { port in
+        let (result, fired) = try await sandbox.withSimulator(
+            extra: ["--scene", "interior-window"] + ScaledTime.simulatorArguments
+        ) { port in
             try await sandbox.hdrshoot(
                 [
                     "run", "--auto", "--camera", "127.0.0.1:\(port)", "--frames", "5", "--ev", "2", "--confirm",
                     "--no-network-monitor", "--json"
-                ] + sandbox.shootArguments)
+                ] + sandbox.shootArguments, environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         let truth = Scene.named(.interiorWindow).trueRange()

@@ -6,7 +6,8 @@ import Testing
 @testable import Shooting
 
 /// Merge-ready sets: the `merge.sh` written beside each finished set and `hdrshoot merge`, with the real
-/// align_image_stack and enfuse (Debian: hugin-tools, enfuse) and ImageMagick to look at the result.
+/// align_image_stack and enfuse (Debian: hugin-tools, enfuse) and ImageMagick to look at the result. The shoots
+/// run on `ScaledTime` (the built-in simulator and a series' schedule ten times faster): the merge is what counts.
 @Suite("merge.sh and hdrshoot merge (built binary, enfuse, align_image_stack)", .realTime)
 struct MergeTests {
     static let toolsInstalled = ["/usr/bin/enfuse", "/usr/bin/align_image_stack", "/usr/bin/convert"].allSatisfy {
@@ -118,10 +119,11 @@ struct MergeTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let output = sandbox.root.appendingPathComponent("Living room \"east\" it's").path
-        let shot = try await sandbox.hdrshoot([
-            "run", "--shadow", "1/8", "--highlight", "1/1000", "--frames", "3", "--ev", "2", "--dedupe",
-            "--camera", "simulator", "--confirm", "--output", output, "--state-dir", sandbox.stateDirectory
-        ])
+        let shot = try await sandbox.hdrshoot(
+            [
+                "run", "--shadow", "1/8", "--highlight", "1/1000", "--frames", "3", "--ev", "2", "--dedupe",
+                "--camera", "simulator", "--confirm", "--output", output, "--state-dir", sandbox.stateDirectory
+            ], environment: ScaledTime.environment)
         #expect(shot.exitCode == 0, "\(shot.standardError)")
         let manifest = try #require(ShootManifest.readNow(from: output))
         let sets = try #require(manifest.sets)
@@ -187,10 +189,11 @@ struct MergeTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let output = sandbox.root.appendingPathComponent("dusk series").path
-        let shot = try await sandbox.hdrshoot([
-            "run", "--shadow", "1/125", "--highlight", "1/1000", "--frames", "3", "--every", "2s", "--count", "2",
-            "--camera", "simulator", "--confirm", "--output", output, "--state-dir", sandbox.stateDirectory
-        ])
+        let shot = try await sandbox.hdrshoot(
+            [
+                "run", "--shadow", "1/125", "--highlight", "1/1000", "--frames", "3", "--every", "2s", "--count", "2",
+                "--camera", "simulator", "--confirm", "--output", output, "--state-dir", sandbox.stateDirectory
+            ], environment: ScaledTime.environment)
         #expect(shot.exitCode == 0, "\(shot.standardError)")
         let merged = try await sandbox.hdrshoot(["merge", output, "--no-align", "--set", "1"])
         #expect(merged.exitCode == 0, "\(merged.standardError)")

@@ -137,11 +137,14 @@ struct RangeCheckOptionsEndToEndTests {
 
     /// A 3 x 5 plan killed after set 1's verdict: `resume` measures the frames saved before, says each set's
     /// verdict and the bracket's, and the manifest holds a histogram for all 15 frames.
+    ///
+    /// The simulator's data phase is throttled (about 0.1 s per image) so that the ten downloads still to come
+    /// after set 1's verdict outlast the kill; the releases, which carry no image, stay fast.
     @Test func resumeChecksTheFramesOfTheEarlierRunToo() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (resumed, fired) = try await sandbox.withSimulator(extra: ["--scene", "interior-window", "--rtt", "40"]) {
-            port in
+        let throttled = ["--scene", "interior-window", "--bandwidth", "50000"]
+        let (resumed, fired) = try await sandbox.withSimulator(extra: throttled) { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + [
                     "--camera", "127.0.0.1:\(port)", "--confirm", "--json", "--no-network-monitor"
