@@ -132,9 +132,11 @@ package actor PTPIPClient {
             _ = try? await runTransaction(.closeSession, parameters: [], dataOut: nil, sink: nil, timeout: remaining)
         }
         state = .disconnected
-        command.close()
-        event.close()
+        // The event reader is cancelled first: a camera that answers the command connection's close by closing
+        // the event connection must not reach the reader as an error ("the camera closed the connection").
         eventReader.cancel()
+        event.close()
+        command.close()
         await eventReader.value
         if entered { gate.leave() }
     }
