@@ -42,8 +42,14 @@ struct EndToEndFieldTests {
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
         let quirks = "no-events,startup-nofire:3,d215-lag,busy-at-start:2"
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--quirk", quirks]) { port in
-            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        // Three times faster on both sides (`ScaledTime`): the body ignores releases for its first second, hdrshoot
+        // releases about 0.5 s in (after two busy answers) and waits its processing margin (3.3 s) for a sign
+        // before it presses again; a tenfold scale would leave under 0.2 s between the release and the window's end.
+        let (result, fired) = try await sandbox.withSimulator(
+            extra: ["--quirk", quirks] + ScaledTime.simulatorArguments(factor: 3)
+        ) { port in
+            try await sandbox.hdrshoot(
+                command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment(factor: 3))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
@@ -55,8 +61,11 @@ struct EndToEndFieldTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
-        let (result, fired) = try await sandbox.withSimulator(extra: ["--quirk", "direct-set-refused"]) { port in
-            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        // On the time-scale hook (`ScaledTime`): the body's notch steps and hdrshoot's waits for them, ten times faster.
+        let (result, fired) = try await sandbox.withSimulator(
+            extra: ["--quirk", "direct-set-refused"] + ScaledTime.simulatorArguments
+        ) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.components(separatedBy: "notch by notch").count == 2)

@@ -128,15 +128,19 @@ struct EndToEndShootControlTests {
                 "--confirm", "--json"
             ]
             + sandbox.shootArguments
+        // On the time-scale hook (`ScaledTime`): the frames the first simulator fired but the new one never had
+        // are shot again after the runner's image-never-came margin, 2 s instead of 10.
         let stopped = try await BackgroundProcess.with(
-            try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
+            try ProcessRunner.hdrshootBinary(), arguments: arguments,
+            environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
         ) { run in
             _ = try await run.waitForLine { jsonObject($0)?["phase"] as? String == "saved" }
             run.send(SIGINT)
             return await run.waitForExit()
         }
         #expect(stopped == 75)
-        let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+        let resumed = try await sandbox.hdrshoot(
+            ["resume", "--confirm", "--state-dir", sandbox.stateDirectory], environment: ScaledTime.environment)
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(resumed.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
         #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures captured"))
