@@ -19,10 +19,10 @@ struct ConnectBackoffTests {
     }
 
     @Test func theDefaultScheduleRetriesAfterTwoFiveAndTenSecondsSaysEachAndGivesUpWithExit69() async throws {
-        // A port nobody listens on: bind a listener to learn a free port, then close it.
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let port = listener.port
-        listener.close()
+        // A port nobody listens on, bound but not listening, so no parallel test is handed it meanwhile.
+        let closedPort = try LoopbackSocket()
+        defer { closedPort.close() }
+        let port = closedPort.port
         let config = FileManager.default.temporaryDirectory.appendingPathComponent(
             "hdrshoot-backoff-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: config) }

@@ -185,9 +185,11 @@ struct ClientRobustnessTests {
     }
 
     @Test func aClosedPortIsRefusedWithTheAddress() async throws {
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let port = listener.port
-        listener.close()
+        // Bound but not listening: refused, and no parallel test can be handed the port meanwhile (a closed
+        // listener's port could be).
+        let closedPort = try LoopbackSocket()
+        defer { closedPort.close() }
+        let port = closedPort.port
         await #expect(throws: PTPIPError.connectionRefused(address: "127.0.0.1:\(port)")) {
             _ = try await PTPIPClient.connect(host: "127.0.0.1", port: port, configuration: .testing())
         }

@@ -36,10 +36,10 @@ struct SonyCameraConnectionTests {
     }
 
     @Test func givesUpAfterFourAttemptsWithBackoffTwoFiveTenSeconds() async throws {
-        // A port nobody listens on: bind a listener to learn a free port, then close it.
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let port = listener.port
-        listener.close()
+        // A port nobody listens on, bound but not listening, so no parallel test is handed it meanwhile.
+        let closedPort = try LoopbackSocket()
+        defer { closedPort.close() }
+        let port = closedPort.port
         let clock = TestClock()
         let camera = SonyCamera(
             configuration: SimulatorHarness.camera(port: port) {
@@ -69,9 +69,10 @@ struct SonyCameraConnectionTests {
     }
 
     @Test func eachRetryIsAnnouncedWithItsWaitBeforeTheWait() async throws {
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let port = listener.port
-        listener.close()
+        // A port nobody listens on, bound but not listening, so no parallel test is handed it meanwhile.
+        let closedPort = try LoopbackSocket()
+        defer { closedPort.close() }
+        let port = closedPort.port
         let clock = TestClock()
         let camera = SonyCamera(
             configuration: SimulatorHarness.camera(port: port) { $0.connectBackoff = [.seconds(2), .seconds(5)] },
@@ -106,9 +107,10 @@ struct SonyCameraConnectionTests {
     }
 
     @Test func aSingleConnectMakesOneAttempt() async throws {
-        let listener = try TCPListener.bind(host: "127.0.0.1", port: 0)
-        let port = listener.port
-        listener.close()
+        // A port nobody listens on, bound but not listening, so no parallel test is handed it meanwhile.
+        let closedPort = try LoopbackSocket()
+        defer { closedPort.close() }
+        let port = closedPort.port
         let camera = SonyCamera(configuration: SimulatorHarness.camera(port: port), clock: TestClock())
         await #expect(
             throws: SonyCameraError.connectFailed(
