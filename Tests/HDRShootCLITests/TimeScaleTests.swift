@@ -46,6 +46,28 @@ struct TimeScaleTests {
         #expect(legacy.setRetry.maxAttempts == 10 && legacy.setRetry.delays.first == .milliseconds(10))
     }
 
+    @Test func aRunnerOnEitherClockWaitsTheSameRealTimes() {
+        let folder = URL(fileURLWithPath: "/tmp/shoot")
+        let real = TimeScale.real.runnerConfiguration(
+            outputDirectory: folder, reconnectTimeout: .seconds(300), bufferLimit: 16, onScaledClock: false)
+        #expect(real.idleMargin == .seconds(10) && real.busyRetry == .busy && real.reconnect == .standard)
+        let scale = TimeScale(factor: 10)
+        // A shoot's runner, on the real clock: the pauses shortened, the margin 2 s, the timeout as asked.
+        let shoot = scale.runnerConfiguration(
+            outputDirectory: folder, reconnectTimeout: .seconds(300), bufferLimit: 16, onScaledClock: false)
+        #expect(shoot.idleMargin == .seconds(2))
+        #expect(shoot.busyRetry.delays == [.milliseconds(50), .milliseconds(100)])
+        #expect(
+            shoot.reconnect
+                == ReconnectPolicy(
+                    delays: [.milliseconds(200), .milliseconds(500), .seconds(1)], timeout: .seconds(300)))
+        // A series' runner, on the clock ten times faster: the same real times, counted on that clock.
+        let series = scale.runnerConfiguration(
+            outputDirectory: folder, reconnectTimeout: .seconds(300), bufferLimit: 16, onScaledClock: true)
+        #expect(series.idleMargin == .seconds(20) && series.busyRetry == .busy)
+        #expect(series.reconnect == ReconnectPolicy(delays: ReconnectPolicy.standard.delays, timeout: .seconds(3000)))
+    }
+
     @Test func aProcessingMarginShrinksByTheFactorButNotBelowTwoSecondsNorAboveItself() {
         #expect(TimeScale.real.margin(.seconds(10)) == .seconds(10))
         #expect(TimeScale(factor: 3).margin(.seconds(10)) == Duration.seconds(10) / 3)

@@ -52,10 +52,10 @@ struct SeriesSession: Sendable {
         let display = SeriesDisplay(style: style, output: output, record: record, overhead: overhead)
         let runner = SeriesRunner(
             camera: camera, schedule: record.schedule,
-            configuration: .init(
-                outputDirectory: URL(fileURLWithPath: record.rootDirectory),
-                reconnect: .standard(timeout: options.reconnectTimeout),
-                bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit),
+            configuration: timeScale.runnerConfiguration(
+                outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
+                bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
+                onScaledClock: true),
             recorder: recorder, elapsed: timeScale.scaled(record.offset(of: Date())), clock: timeScale.clock,
             runGuard: { runner, body in
                 guard let network else { return await body() }

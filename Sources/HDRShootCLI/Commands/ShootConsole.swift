@@ -257,13 +257,10 @@ enum ShootConsole {
             let plan = await recorder.journal.plan
             let runner = BracketRunner(
                 camera: shoot.camera, plan: plan,
-                configuration: .init(
-                    outputDirectory: outputDirectory,
-                    idleMargin: TimeScale.current.margin(BracketRunner.Configuration.defaultIdleMargin),
-                    busyRetry: TimeScale.current.shortened(.busy),
-                    reconnect: TimeScale.current.shortened(.standard(timeout: options.reconnectTimeout)),
+                configuration: TimeScale.current.runnerConfiguration(
+                    outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
                     bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
-                    downloads: downloads),
+                    downloads: downloads, onScaledClock: false),
                 recorder: recorder)
             let view = ShootProgressView(
                 style: style, output: output, plan: plan, overhead: shoot.overhead, noiseReduction: noiseReduction)

@@ -73,6 +73,28 @@ struct TimeScale: Sendable, Equatable {
         factor == 1 ? margin : min(margin, max(margin / factor, Self.shortestMargin))
     }
 
+    /// The settings of a bracket runner on this scale. A shoot's runner waits on the real clock (`onScaledClock`
+    /// false), a series' on `clock`; either way its busy and reconnection pauses are `factor` times shorter in
+    /// real time, its image-never-came margin is `margin(_:)` of real time, and the reconnect timeout stays real.
+    func runnerConfiguration(
+        outputDirectory: URL, reconnectTimeout: Duration, bufferLimit: Int, downloads: Bool = true,
+        onScaledClock: Bool
+    ) -> BracketRunner.Configuration {
+        let idleMargin = margin(BracketRunner.Configuration.defaultIdleMargin)
+        let reconnect = ReconnectPolicy.standard(timeout: reconnectTimeout)
+        guard onScaledClock else {
+            return .init(
+                outputDirectory: outputDirectory, idleMargin: idleMargin, busyRetry: shortened(.busy),
+                reconnect: shortened(reconnect), bufferLimit: bufferLimit, downloads: downloads)
+        }
+        // On the scaled clock the pauses shrink by themselves; the margin and the timeout are lengthened to stay
+        // what they are in real time.
+        return .init(
+            outputDirectory: outputDirectory, idleMargin: scaled(idleMargin), busyRetry: .busy,
+            reconnect: ReconnectPolicy(delays: reconnect.delays, timeout: scaled(reconnectTimeout)),
+            bufferLimit: bufferLimit, downloads: downloads)
+    }
+
     /// `policy` with its pauses before each retry of a busy body shortened (its number of attempts stays).
     func shortened(_ policy: RetryPolicy) -> RetryPolicy {
         RetryPolicy(maxAttempts: policy.maxAttempts, delays: policy.delays.map { $0 / factor })
