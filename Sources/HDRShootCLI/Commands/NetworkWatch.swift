@@ -152,7 +152,7 @@ struct NetworkWatch: Sendable {
     ) async -> NetworkWatch? {
         guard enabled else { return nil }
         switch CameraTarget(stored: address) {
-        case let .address(parsed)?, let .host(parsed)?:
+        case let .address(parsed)?, let .host(parsed)?, let .ssh(parsed, _)?:
             return await start(cameraHost: parsed.host, output: output)
         case let .remoteAPI(url)?:
             guard let configuration = try? LegacySonyCameraConfiguration(url: url) else { return nil }

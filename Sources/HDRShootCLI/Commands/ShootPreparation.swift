@@ -26,7 +26,7 @@ struct ShootPreparation {
     /// Prepares and shoots `stages` on the camera of `target`; returns the shoot's exit code. A step that throws
     /// ends the shoot with the camera disconnected (`ErrorReport` gives the error its line and code).
     func prepare<Stages: ShootStages>(_ stages: Stages, on target: CameraTarget) async throws -> ExitCode {
-        try await target.withCamera(
+        try await options.ssh.applied(to: target).withCamera(
             environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
             say: say ?? { _ in }
         ) { camera, address in
