@@ -80,7 +80,8 @@ package actor SSHTunnel {
             guard case .open = state, !Task.isCancelled else { return }
             let detail = Self.lastLine(of: child.errorOutput)
             state = .reopening
-            onEvent(.closed(detail: detail.isEmpty ? "ssh exited with status \(status)" : detail))
+            let fallback = status < 0 ? "ssh was ended by a signal" : "ssh exited with status \(status)"
+            onEvent(.closed(detail: detail.isEmpty ? fallback : detail))
             var attempt = 0
             while true {
                 let wait = configuration.reopenWaits[min(attempt, configuration.reopenWaits.count - 1)]
