@@ -38,7 +38,7 @@ enum RunCommand {
         // `--auto`: the readings come from probe frames (MeterCommand.swift), then the run goes on as typed.
         let metering = try await autoMeter(&arguments, context)
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
-        if let series = try SeriesRun.settings(from: arguments) {
+        if let series = try SeriesRun.settings(from: arguments, now: context.wallClock.now()) {
             return try await SeriesRun.run(arguments, context, settings: series)
         }
         let planOptions = try PlanCommand.options(from: arguments)
@@ -53,7 +53,8 @@ enum RunCommand {
         let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
-        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        let outputDirectory = absolutePath(
+            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
@@ -191,7 +192,8 @@ enum RunCommand {
         let environment = ProcessInfo.processInfo.environment
         guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
         else { throw ShootPreparation.noCamera(command: arguments.command) }
-        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        let outputDirectory = absolutePath(
+            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
         }
