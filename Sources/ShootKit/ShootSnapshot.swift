@@ -30,6 +30,8 @@ package struct ShootSnapshot: Sendable, Hashable, Codable {
     package var summary: ShootUpdate.Summary?
     /// The question asked (state asking).
     package var question: Question?
+    /// The plan of the current run.
+    package var plan: ShootUpdate.Plan?
     /// How the current run started.
     package var started: ShootUpdate.Started?
     /// The latest frame progress.
@@ -56,6 +58,7 @@ package struct ShootSnapshot: Sendable, Hashable, Codable {
             next.question = change.question
             if change.state == .shooting { next.finished = nil }
         case .summary(let summary): next.summary = summary
+        case .plan(let plan): next.plan = plan
         case .started(let started):
             next.started = started
             next.finished = nil

@@ -11,6 +11,8 @@ package enum ShootUpdate: Sendable, Hashable {
     case state(StateChange)
     /// What will be shot, matched to the camera: the question before the first frame.
     case summary(Summary)
+    /// The plan a run is about to shoot (a range extension announces the grown plan).
+    case plan(Plan)
     /// A run checked the camera and starts at a frame.
     case started(Started)
     /// A frame reached a phase.
@@ -44,6 +46,7 @@ package enum ShootUpdate: Sendable, Hashable {
         case .snapshot: "snapshot"
         case .state: "state"
         case .summary: "summary"
+        case .plan: "plan"
         case .started: "started"
         case .progress: "progress"
         case .retrying: "retrying"
@@ -186,6 +189,28 @@ extension ShootUpdate {
             self.blockers = blockers
             self.camera = camera
             self.output = output
+        }
+    }
+
+    /// The plan of a run.
+    package struct Plan: Sendable, Hashable, Codable {
+        /// The speeds by set, as labels.
+        package var speeds: [[String]]
+        /// The exposures in seconds, by set.
+        package var exposureSeconds: [[Double]]
+
+        /// Creates a plan.
+        package init(speeds: [[String]], exposureSeconds: [[Double]]) {
+            self.speeds = speeds
+            self.exposureSeconds = exposureSeconds
+        }
+
+        /// Frames in the plan.
+        package var exposures: Int { exposureSeconds.reduce(0) { $0 + $1.count } }
+
+        /// How many frames come before set `set`, frame `frame` (both from 1) in plan order.
+        package func framesBefore(set: Int, frame: Int) -> Int {
+            exposureSeconds.prefix(max(0, set - 1)).reduce(0) { $0 + $1.count } + (frame - 1)
         }
     }
 
@@ -417,6 +442,7 @@ extension ShootUpdate: Codable {
         case "snapshot": self = .snapshot(try ShootSnapshot(from: decoder))
         case "state": self = .state(try StateChange(from: decoder))
         case "summary": self = .summary(try Summary(from: decoder))
+        case "plan": self = .plan(try Plan(from: decoder))
         case "started": self = .started(try Started(from: decoder))
         case "progress": self = .progress(try Progress(from: decoder))
         case "retrying": self = .retrying(try Retrying(from: decoder))
@@ -444,6 +470,7 @@ extension ShootUpdate: Codable {
         case .snapshot(let payload): try payload.encode(to: encoder)
         case .state(let payload): try payload.encode(to: encoder)
         case .summary(let payload): try payload.encode(to: encoder)
+        case .plan(let payload): try payload.encode(to: encoder)
         case .started(let payload): try payload.encode(to: encoder)
         case .progress(let payload): try payload.encode(to: encoder)
         case .retrying(let payload): try payload.encode(to: encoder)
