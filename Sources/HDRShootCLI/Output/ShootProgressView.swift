@@ -192,7 +192,8 @@ final class ShootProgressView: Sendable {
                 state.downloads.add(bytes: downloaded.bytes, at: now)
             case .finished:
                 state.finished = true
-            case .snapshot, .state, .plan, .summary, .note, .allFired, .reconnectFailed, .reconnected, .rangeCheck:
+            case .snapshot, .state, .plan, .summary, .note, .allFired, .reconnectFailed, .reconnected, .rangeCheck,
+                .waiting, .repetitionStarted, .repetitionFinished, .seriesFinished:
                 break
             }
         }
@@ -237,7 +238,9 @@ final class ShootProgressView: Sendable {
             let estimate = state.withLock { $0.downloads.estimate(frames: fired.waiting, now: ContinuousClock.now) }
             let shot = total == 1 ? "The frame is shot" : "All \(total) frames are shot"
             return "\(shot); the camera may move. Downloading \(fired.waiting) of \(total)\(estimate)"
-        case .downloaded, .finished, .snapshot, .state, .plan, .summary: return nil
+        case .downloaded, .finished, .snapshot, .state, .plan, .summary, .waiting, .repetitionStarted,
+            .repetitionFinished, .seriesFinished:
+            return nil
         }
     }
 
