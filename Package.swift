@@ -80,7 +80,9 @@ let package = Package(
         // The application layer: the one owner of a running shoot (state enum, commands in, one Codable update
         // stream out), driven by every front end; no terminal, no argv, no exit code.
         .target(
-            name: "ShootKit", dependencies: ["Exposure", "Shooting", "Timing", "ImageLuminance"], swiftSettings: strict),
+            name: "ShootKit",
+            dependencies: ["Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix"],
+            swiftSettings: strict),
 
         // Front end.
         .target(

@@ -281,7 +281,8 @@ enum ShootConsole {
             await controller.shootBracket(
                 bracket, manifest: manifest,
                 guardRun: { runner, body in
-                    await NetworkWatch.guarding(runner, with: network, note: controller.note, output: output, body)
+                    await NetworkWatch.guarding(
+                        runner, with: network, note: controller.note, warn: { output.writeError($0 + "\n") }, body)
                 },
                 record: { SessionLogging.record($0) })
         }
