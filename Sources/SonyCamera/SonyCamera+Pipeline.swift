@@ -36,6 +36,7 @@ extension SonyCamera {
             throw failure.underlying
         }
         session.images.noteRelease()
+        session.bufferUnread = true
         publish(.saving)
         let limit =
             (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
@@ -51,7 +52,16 @@ extension SonyCamera {
         if settle > .zero, let evidence = try await waitForRelease(since: before, timeout: settle) {
             return try await confirmed(evidence)
         }
-        try await pressRelease(holdingFor: held, after: {})
+        do {
+            try await pressRelease(holdingFor: held, after: {})
+        } catch SonyCameraError.deviceBusy {
+            // Busy: the first press is exposing or processing after all. It is never pressed a third time; its
+            // evidence is awaited as for any release.
+            guard let evidence = try await waitForRelease(since: before, timeout: limit) else {
+                throw SonyCameraError.releaseIgnored(waited: limit)
+            }
+            return try await confirmed(evidence)
+        }
         session.images.noteRelease()
         note("the camera ignored the first shutter release after connecting; it was pressed again")
         guard let evidence = try await waitForRelease(since: before, timeout: limit) else {
@@ -82,7 +92,7 @@ extension SonyCamera {
         var polls = PollBackoff(configuration.pollIntervals)
         while true {
             let generation = doorbell.generation
-            if session.images.objectsAdded > mark.images.objectsAdded { return true }
+            if session.images.objectsAdded > mark.objectsAdded { return true }
             if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return true }
             if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
                 || session.changedHints.contains(0)
@@ -108,7 +118,7 @@ extension SonyCamera {
     /// What the body showed so far: the counts a release must move.
     private func releaseMark() -> ReleaseMark {
         ReleaseMark(
-            images: session.images.mark, capturedEvents: session.images.capturedEvents,
+            objectsAdded: session.images.objectsAdded, capturedEvents: session.images.capturedEvents,
             waiting: properties.shootingFileInfo?.imagesWaiting ?? 0,
             shotsLeft: properties.currentValue(of: .remainingShots)?.integerValue)
     }
@@ -147,7 +157,7 @@ extension SonyCamera {
     private func evidence(since mark: ReleaseMark) -> ReleaseEvidence? {
         if session.images.capturedEvents > mark.capturedEvents { return .capturedEvent }
         if confirmsByCapturedEvent { return nil }
-        if session.images.objectsAdded > mark.images.objectsAdded { return .imageWaiting }
+        if session.images.objectsAdded > mark.objectsAdded { return .imageWaiting }
         if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return .imageWaiting }
         if let before = mark.shotsLeft, let now = properties.currentValue(of: .remainingShots)?.integerValue,
             now < before
@@ -168,6 +178,7 @@ extension SonyCamera {
         guard case .ready = state else { throw try lostOrNotConnected() }
         if session.bufferUnread || session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) {
             try await refreshProperties(full: false)
+            session.bufferUnread = false
         }
         if properties.shootingFileInfo?.hasImages != true {
             guard try await waitForBufferedImage(timeout: waitingAtMost) else {
@@ -184,12 +195,32 @@ extension SonyCamera {
             return nil
         }
         if let info, !info.filename.isEmpty, info.filename == session.lastDownloadedName {
-            // The body still offers the file just taken: its 0xD215 lags. Read it once more.
-            try await refreshProperties(full: true)
-            guard properties.shootingFileInfo?.hasImages == true else { return nil }
-            throw SonyCameraError.imagesStillWaiting(
-                fileInfo: properties.shootingFileInfo ?? .empty, waited: configuration.transferTimeout)
+            // The body still offers the file just taken: its 0xD215 lags. It is given `transferTimeout` to move
+            // on (re-read after every event or poll), and the error says how long it really had.
+            let watch = Stopwatch(clock: clock)
+            var polls = PollBackoff(configuration.pollIntervals)
+            while true {
+                try await refreshProperties(full: true)
+                guard properties.shootingFileInfo?.hasImages == true else {
+                    session.bufferUnread = true
+                    return nil
+                }
+                let generation = doorbell.generation
+                let left = watch.remaining(of: configuration.transferTimeout)
+                guard left > .zero, try await waitForPause(after: generation, timeout: left, polls: &polls) else {
+                    throw SonyCameraError.imagesStillWaiting(
+                        fileInfo: properties.shootingFileInfo ?? .empty, waited: watch.elapsed)
+                }
+                if let next = try await objectInfo(), next.filename != session.lastDownloadedName {
+                    return try await fetch(next, to: destination)
+                }
+            }
         }
+        return try await fetch(info, to: destination)
+    }
+
+    /// Downloads the image `info` describes and notes it fetched.
+    private func fetch(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         let image = try await download(info, to: destination)
         session.lastDownloadedName = info?.filename ?? image.fileName
         session.images.claim(upTo: session.images.objectsAdded)
@@ -272,8 +303,8 @@ extension SonyCamera {
 
 /// The counts a release must move, taken before it.
 struct ReleaseMark: Sendable {
-    /// ObjectAdded events and buffer reads so far.
-    let images: ImageLedger.Mark
+    /// ObjectAdded events so far.
+    let objectsAdded: Int
     /// Captured events (0xC206) so far.
     let capturedEvents: Int
     /// Files waiting in the buffer (0xD215) as last read.
