@@ -34,6 +34,9 @@ struct ImageLedger: Sendable, Equatable {
     /// A release of ours was pressed (S2 answered OK).
     mutating func noteRelease() { releases += 1 }
 
+    /// One more announcement is explained (a body without 0xD215: one download, one image).
+    mutating func claimOne() { objectsClaimed = min(objectsClaimed + 1, objectsAdded) }
+
     /// Every announcement up to `announced` is explained (by a download or by a read of the buffer).
     mutating func claim(upTo announced: Int) { objectsClaimed = max(objectsClaimed, announced) }
 }

@@ -106,13 +106,13 @@ extension SonyCamera {
         }
     }
 
-    /// Whether the body's captured event (0xC206) is the only proof of a release to trust: it sends events and
-    /// lists 0xC206 (or sent one). Images announced then may be earlier frames' (they process behind the
-    /// shutter), so they prove nothing about this release.
+    /// Whether the body's captured event (0xC206) is the only proof of a release to trust: it sent one in this
+    /// session. Images announced then may be earlier frames' (they process behind the shutter), so they prove
+    /// nothing about this release. Listing 0xC206 in DeviceInfo is a promise hdrshoot may use, never one it
+    /// depends on: a body that lists it and never sends it (the real RX100M7 lists it; whether every body and
+    /// mode sends it over Wi-Fi is unknown) is confirmed by any other evidence.
     private var confirmsByCapturedEvent: Bool {
-        session.bodySendsEvents
-            && (session.images.capturedEvents > 0
-                || deviceInfo?.eventsSupported.contains(.capturedEvent) == true)
+        session.bodySendsEvents && session.images.capturedEvents > 0
     }
 
     /// What the body showed so far: the counts a release must move.
@@ -176,23 +176,46 @@ extension SonyCamera {
     package func nextImage(to destination: CaptureDestination, waitingAtMost: Duration) async throws -> SavedImage? {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
-        if session.bufferUnread || session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) {
+        if reportsBuffer,
+            session.bufferUnread || session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
+        {
             try await refreshProperties(full: false)
             session.bufferUnread = false
         }
-        if properties.shootingFileInfo?.hasImages != true {
-            guard try await waitForBufferedImage(timeout: waitingAtMost) else {
+        let wait = Stopwatch(clock: clock)
+        var probes = PollBackoff(configuration.pollIntervals)
+        var info: ObjectInfo?
+        while true {
+            if !bufferHoldsImages {
+                guard try await waitForBufferedImage(timeout: wait.remaining(of: waitingAtMost)) else {
+                    publish(.idle)
+                    return nil
+                }
+            }
+            let nothingNew: Bool
+            do {
+                info = try await objectInfo()
+                nothingNew =
+                    !reportsBuffer
+                    && info.map { !$0.filename.isEmpty && $0.filename == session.lastDownloadedName }
+                        == true
+            } catch SonyCameraError.noImageAtHandle(_) {
+                // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
+                session.bufferUnread = true
+                guard !reportsBuffer else { return nil }
+                nothingNew = true
+            }
+            guard nothingNew else { break }
+            // A body without 0xD215, asked on the chance, has nothing new (no object, or the file just fetched):
+            // an image of a release may still be processing, so it is awaited within what is left of the wait
+            // (an announcement, or the next poll pause of a body without events), then asked again.
+            session.bufferUnknown = false
+            let left = wait.remaining(of: waitingAtMost)
+            guard left > .zero else {
                 publish(.idle)
                 return nil
             }
-        }
-        let info: ObjectInfo?
-        do {
-            info = try await objectInfo()
-        } catch SonyCameraError.noImageAtHandle(_) {
-            // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
-            session.bufferUnread = true
-            return nil
+            _ = try await waitForPause(after: doorbell.generation, timeout: left, polls: &probes)
         }
         if let info, !info.filename.isEmpty, info.filename == session.lastDownloadedName {
             // The body still offers the file just taken: its 0xD215 lags. It is given `transferTimeout` to move
@@ -223,16 +246,34 @@ extension SonyCamera {
     private func fetch(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         let image = try await download(info, to: destination)
         session.lastDownloadedName = info?.filename ?? image.fileName
-        session.images.claim(upTo: session.images.objectsAdded)
+        if reportsBuffer {
+            session.images.claim(upTo: session.images.objectsAdded)
+        } else {
+            // Without 0xD215 the announcements are the count of what waits: one is explained per download.
+            session.images.claimOne()
+        }
         session.bufferUnread = true
         return image
+    }
+
+    /// Whether the body reports its buffer (0xD215); one without it announces its images by events only.
+    var reportsBuffer: Bool { properties[.shootingFileInfo] != nil }
+
+    /// Whether an image waits in the buffer as far as the body said: 0xD215, or, for a body without it, an
+    /// announcement no download explains yet; a body without either is asked on the chance (GetObjectInfo
+    /// answers "no object" when nothing waits), after every release (the per-frame path).
+    private var bufferHoldsImages: Bool {
+        if reportsBuffer { return properties.shootingFileInfo?.hasImages == true }
+        if session.bufferUnknown { return true }
+        if session.bodySendsEvents { return session.images.hasUnclaimedAnnouncement }
+        return session.images.releases > session.images.objectsClaimed
     }
 
     /// Waits at most `timeout` for the buffer to hold an image; true when one waits.
     private func waitForBufferedImage(timeout: Duration) async throws -> Bool {
         let watch = Stopwatch(clock: clock)
         var polls = PollBackoff(configuration.pollIntervals)
-        while properties.shootingFileInfo?.hasImages != true {
+        while !bufferHoldsImages {
             guard case .ready = state else { throw try lostOrNotConnected() }
             let generation = doorbell.generation
             let left = watch.remaining(of: timeout)
@@ -242,7 +283,8 @@ extension SonyCamera {
                 || session.changedHints.contains(0) || session.images.hasUnclaimedAnnouncement
             {
                 try await refreshProperties(full: false)
-                session.images.claim(upTo: session.images.objectsAdded)
+                // A read of 0xD215 explains every announcement; without 0xD215 they count what waits.
+                if reportsBuffer { session.images.claim(upTo: session.images.objectsAdded) }
             }
         }
         return true

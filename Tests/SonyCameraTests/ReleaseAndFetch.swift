@@ -43,10 +43,15 @@ extension SonyCamera {
         return ShotFrame(release: release, images: images)
     }
 
-    /// Fetches every image waiting, oldest first; waits at most `waitingAtMost` for the first to arrive.
-    func fetchAll(to destination: CaptureDestination, waitingAtMost: Duration) async throws -> [SavedImage] {
+    /// Fetches every image waiting, oldest first; waits at most `waitingAtMost` for each of the first `expecting`
+    /// images to arrive (as the runner waits for each fired frame's image), not at all after them.
+    func fetchAll(
+        to destination: CaptureDestination, waitingAtMost: Duration, expecting: Int = 1
+    ) async throws -> [SavedImage] {
         var images: [SavedImage] = []
-        while let image = try await nextImage(to: destination, waitingAtMost: images.isEmpty ? waitingAtMost : .zero) {
+        while let image = try await nextImage(
+            to: destination, waitingAtMost: images.count < expecting ? waitingAtMost : .zero)
+        {
             images.append(image)
         }
         return images

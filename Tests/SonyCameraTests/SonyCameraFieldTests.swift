@@ -304,7 +304,9 @@ import Testing
     // MARK: - 9, 10, 11. No events, busy start, a lagging 0xD215
 
     @Test(arguments: [
-        [SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag]
+        [SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag],
+        [.capturedEventListedNotSent], [.noShootingFileInfo], [.noShootingFileInfo, .noEvents],
+        [.noShootingFileInfo, .capturedEventListedNotSent]
     ])
     func threeFramesShootOnAnAwkwardBody(quirks: [SimulatorQuirk]) async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
@@ -325,6 +327,31 @@ import Testing
             #expect(files.filter { $0.hasSuffix(".JPG") }.count == 3)
             // The disconnect puts the focus back and closes the session on the camera's clock.
             try await lockstep.drive(simulator) { await camera.disconnect() }
+        }
+    }
+
+    @Test(arguments: [
+        [SimulatorQuirk.capturedEventListedNotSent], [.noShootingFileInfo], [.noShootingFileInfo, .noEvents],
+        [.noEvents]
+    ])
+    func threeReleasesThenOneFetchFireEachFrameOnceAndFetchEveryImage(quirks: [SimulatorQuirk]) async throws {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Capture first, download behind, as the runner does: three confirmed releases, then the buffer.
+        try await Lockstep.run(simulator: { $0.quirks = quirks }) { camera, simulator, lockstep in
+            let speeds = [1000, 500, 250].map { ShutterSpeed(numerator: 1, denominator: $0) }
+            for speed in speeds {
+                try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(speed)) }
+                _ = try await lockstep.drive(simulator) { try await camera.release(exposure: speed, beforeRelease: {}) }
+            }
+            #expect(await simulator.framesFired == 3)
+            let images = try await lockstep.drive(simulator) {
+                try await camera.fetchAll(
+                    to: CaptureDestination(directory: folder), waitingAtMost: .seconds(10), expecting: 3)
+            }
+            #expect(images.map(\.exposure) == speeds)
+            #expect(await simulator.framesFired == 3)
+            #expect(await simulator.filesWaiting == 0)
         }
     }
 
