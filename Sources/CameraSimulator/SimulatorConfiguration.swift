@@ -102,7 +102,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                                   direct-set-ignored, lost-notch:N, no-events, busy-at-start:N, d215-lag,
                                   transfer-long:BYTES, transfer-short:BYTES, objectinfo-empty,
                                   objectinfo-garbled, lenr, d215-pairs, speed-ignored-while-buffered,
-                                  busy-while-buffered (repeatable)
+                                  busy-while-buffered, lists-captured-event-without-sending, no-d215,
+                                  mode-u16 (repeatable)
         """
 
     /// Parses the simulator's options from a command line (everything after `simulate`, as the tests and

@@ -109,6 +109,10 @@ enum SimulateCommand {
                                       wait in the buffer or process
               busy-while-buffered     a one-image buffer: DeviceBusy to a release while a capture processes
                                       or waits
+              lists-captured-event-without-sending  DeviceInfo lists the captured event 0xC206, which is
+                                      never sent (ObjectAdded, 0xD215 and shots left still show a release)
+              no-d215                 no 0xD215 in the property dumps: ObjectAdded alone announces images
+              mode-u16                0x500E as protocol 2.00 writes it: a u16 (S is 0x0004, not 0x00030004)
 
             With --api it is an older body speaking Sony's Camera Remote API (JSON-RPC over HTTP, "Smart Remote
             Control") instead, on port 8080 by default: the device description at /dd.xml, the API at
