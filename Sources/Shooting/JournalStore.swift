@@ -78,13 +78,8 @@ package struct JournalStore: Sendable {
         }
         if let option = nonEmpty(option) { return absolute(option).standardizedFileURL }
         if let explicit = nonEmpty(environment["HDRSHOOT_STATE_DIR"]) { return absolute(explicit).standardizedFileURL }
-        if let xdg = nonEmpty(environment["XDG_STATE_HOME"]), xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("hdrshoot")
-        }
-        if let home = nonEmpty(environment["HOME"]) {
-            return URL(fileURLWithPath: home).appendingPathComponent(".local/state/hdrshoot")
-        }
-        throw .noStateDirectory
+        guard let folder = UserDirectory.state.path(environment: environment) else { throw .noStateDirectory }
+        return URL(fileURLWithPath: folder)
     }
 
     /// The file of the journal `id`.

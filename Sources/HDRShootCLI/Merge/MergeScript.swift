@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// `merge.sh`: the shell script that merges a shoot's whole bracket with align_image_stack and enfuse, written
 /// beside `manifest.json` once every frame of the bracket is saved, from the manifest's own list of frames.
@@ -74,12 +75,11 @@ enum MergeScript {
     /// caller to warn.
     static func write(for manifest: ShootManifest, in directory: String) -> (any Error)? {
         guard case .success(let stack) = MergeStack.bracket(of: manifest) else { return nil }
-        let url = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(fileName)
-        let data = Data(text(for: stack, shoot: manifest.shoot).utf8)
-        if FileManager.default.contents(atPath: url.path) == data { return nil }
+        let path = directory + "/" + fileName
+        let bytes = Array(text(for: stack, shoot: manifest.shoot).utf8)
+        if (try? FileSystem.readAll(path)) == bytes { return nil }
         do {
-            try data.write(to: url, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+            try FileSystem.replace(path, with: bytes, permissions: 0o755)
         } catch {
             return error
         }

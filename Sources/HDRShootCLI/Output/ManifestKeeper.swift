@@ -59,9 +59,9 @@ actor ManifestKeeper {
             switch try await manifest.write(to: directory, reopening: reopening) {
             case .written:
                 reopening = false
-                // Each finished set gets its merge.sh from the list just written (MergeScript.swift).
+                // A finished bracket gets its merge.sh from the frames just written (MergeScript.swift).
                 if let failure = await Self.writeMergeScripts(manifest, in: directory) {
-                    warnOnce(output, "cannot write a merge.sh in \(directory): \(failure.localizedDescription)")
+                    warnOnce(output, "cannot write a merge.sh in \(directory): \(HDRShoot.message(for: failure))")
                 }
             case .keptFinished:
                 break
@@ -73,11 +73,11 @@ actor ManifestKeeper {
                         + "; it is left as it is and this shoot's manifest is not written")
             }
         } catch {
-            warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(error.localizedDescription)")
+            warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(HDRShoot.message(for: error))")
         }
     }
 
-    /// Writes the finished sets' `merge.sh` off the cooperative pool; returns the first failure.
+    /// Writes the finished bracket's `merge.sh` off the cooperative pool; returns the failure.
     static func writeMergeScripts(_ manifest: ShootManifest, in directory: String) async -> (any Error)? {
         await withCheckedContinuation { continuation in
             ShootManifest.queue.async {
@@ -112,13 +112,12 @@ actor ManifestKeeper {
         return await withCheckedContinuation { continuation in
             ShootManifest.queue.async {
                 var linked = Set<String>()
-                let files = FileManager.default
                 for item in links {
-                    let folder = root.appendingPathComponent(item.folder, isDirectory: true)
-                    let target = folder.appendingPathComponent(item.name).path
-                    if !files.fileExists(atPath: target) {
-                        try? files.createDirectory(at: folder, withIntermediateDirectories: true)
-                        try? files.linkItem(atPath: item.source, toPath: target)
+                    let folder = root.appendingPathComponent(item.folder, isDirectory: true).path
+                    let target = folder + "/" + item.name
+                    if !FileSystem.exists(target) {
+                        _ = try? FileSystem.makeDirectories(folder, permissions: 0o755)
+                        try? FileSystem.link(item.source, to: target)
                     }
                     if FileSystem.isSameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
                 }

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import Shooting
 import Synchronization
 
@@ -204,11 +205,11 @@ final class SeriesDisplay: Sendable {
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return }
-        let url = URL(fileURLWithPath: series.rootDirectory).appendingPathComponent(ShootManifest.fileName)
+        let path = series.rootDirectory + "/" + ShootManifest.fileName
         do {
-            try data.write(to: url, options: .atomic)
+            try FileSystem.replace(path, with: [UInt8](data))
         } catch {
-            output.writeError("warning: cannot write \(url.path): \(error.localizedDescription)\n")
+            output.writeError("warning: cannot write \(path): \(HDRShoot.message(for: error))\n")
         }
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Exposure
 import Foundation
+import Posix
 import Shooting
 
 /// `manifest.json` in a shoot's output folder: every frame with its planned and actual speed, files and time.
@@ -277,7 +278,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 default:
                     continuation.resume(
                         returning: Result {
-                            try data.write(to: url, options: .atomic)
+                            try FileSystem.replace(url.path, with: [UInt8](data))
                             return .written
                         })
                 }
