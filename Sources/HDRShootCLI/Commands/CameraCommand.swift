@@ -213,11 +213,8 @@ struct CameraAddressStore {
     private func save(line text: String) async {
         guard let path else { return }
         let line = text + "\n"
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Self.queue.async {
-                try? FileSystem.replace(path, with: Array(line.utf8), creatingFolder: true)
-                continuation.resume()
-            }
+        await runBlocking(on: Self.queue) {
+            try? FileSystem.replace(path, with: Array(line.utf8), creatingFolder: true)
         }
     }
 

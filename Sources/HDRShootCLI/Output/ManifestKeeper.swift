@@ -79,11 +79,7 @@ actor ManifestKeeper {
 
     /// Writes the finished bracket's `merge.sh` off the cooperative pool; returns the failure.
     static func writeMergeScripts(_ manifest: ShootManifest, in directory: String) async -> (any Error)? {
-        await withCheckedContinuation { continuation in
-            ShootManifest.queue.async {
-                continuation.resume(returning: MergeScript.write(for: manifest, in: directory).map { $0 as any Error })
-            }
-        }
+        await runBlocking(on: ShootManifest.queue) { MergeScript.write(for: manifest, in: directory) }
     }
 
     private func warnOnce(_ output: any OutputStreams, _ text: String) {
@@ -109,20 +105,18 @@ actor ManifestKeeper {
         guard !wanted.isEmpty else { return [] }
         let links = wanted
         let root = URL(fileURLWithPath: journal.outputDirectory, isDirectory: true)
-        return await withCheckedContinuation { continuation in
-            ShootManifest.queue.async {
-                var linked = Set<String>()
-                for item in links {
-                    let folder = root.appendingPathComponent(item.folder, isDirectory: true).path
-                    let target = folder + "/" + item.name
-                    if !FileSystem.exists(target) {
-                        _ = try? FileSystem.makeDirectories(folder, permissions: 0o755)
-                        try? FileSystem.link(item.source, to: target)
-                    }
-                    if FileSystem.isSameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
+        return await runBlocking(on: ShootManifest.queue) {
+            var linked = Set<String>()
+            for item in links {
+                let folder = root.appendingPathComponent(item.folder, isDirectory: true).path
+                let target = folder + "/" + item.name
+                if !FileSystem.exists(target) {
+                    _ = try? FileSystem.makeDirectories(folder, permissions: 0o755)
+                    try? FileSystem.link(item.source, to: target)
                 }
-                continuation.resume(returning: linked)
+                if FileSystem.isSameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
             }
+            return linked
         }
     }
 }

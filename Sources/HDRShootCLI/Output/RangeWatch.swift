@@ -2,6 +2,7 @@ import Dispatch
 import Exposure
 import Foundation
 import ImageLuminance
+import Posix
 import Shooting
 
 /// `--check`: what the range check does after each set and for the whole bracket.
@@ -150,17 +151,14 @@ actor RangeWatch {
         _ images: [SavedImage], speed: ShutterSpeed, thresholds: RangeThresholds
     ) async -> FrameLuminance? {
         let paths = images.map(\.path)
-        return await withCheckedContinuation { continuation in
-            queue.async {
-                for path in paths {
-                    guard let data = FileManager.default.contents(atPath: path),
-                        let image = try? LumaReader.read([UInt8](data))
-                    else { continue }
-                    continuation.resume(returning: FrameLuminance(speed: speed, image: image, thresholds: thresholds))
-                    return
+        return await runBlocking(on: queue) {
+            for path in paths {
+                guard let bytes = try? FileSystem.readAll(path), let image = try? LumaReader.read(bytes) else {
+                    continue
                 }
-                continuation.resume(returning: nil)
+                return FrameLuminance(speed: speed, image: image, thresholds: thresholds)
             }
+            return nil
         }
     }
 

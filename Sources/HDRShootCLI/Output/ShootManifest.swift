@@ -218,9 +218,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
 
     /// What `directory` holds: nil when it has no `manifest.json` (or does not exist).
     static func occupant(of directory: String) async -> Occupant? {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: occupantNow(of: directory)) }
-        }
+        await runBlocking(on: queue) { occupantNow(of: directory) }
     }
 
     /// `occupant(of:)`, blocking: call on `queue`.
@@ -241,9 +239,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
 
     /// Reads the manifest in `directory`, if there is a readable one.
     static func load(from directory: String) async -> ShootManifest? {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: readNow(from: directory)) }
-        }
+        await runBlocking(on: queue) { readNow(from: directory) }
     }
 
     /// What `write(to:)` did.
@@ -266,24 +262,18 @@ struct ShootManifest: Codable, Sendable, Equatable {
         let data = try encoder.encode(self)
         let url = URL(fileURLWithPath: directory).appendingPathComponent(Self.fileName)
         let (shoot, status) = (self.shoot, self.status)
-        let result: Result<WriteOutcome, any Error> = await withCheckedContinuation { continuation in
-            Self.queue.async {
-                switch Self.occupantNow(of: directory) {
-                case .unreadable:
-                    continuation.resume(returning: .success(.keptAnotherShoot(id: nil)))
-                case let .shoot(id, _) where id != shoot:
-                    continuation.resume(returning: .success(.keptAnotherShoot(id: id)))
-                case let .shoot(_, current) where current == "complete" && status != "complete" && !reopening:
-                    continuation.resume(returning: .success(.keptFinished))
-                default:
-                    continuation.resume(
-                        returning: Result {
-                            try FileSystem.replace(url.path, with: [UInt8](data))
-                            return .written
-                        })
-                }
+        return try await runBlocking(on: Self.queue) { () throws -> WriteOutcome in
+            switch Self.occupantNow(of: directory) {
+            case .unreadable:
+                return .keptAnotherShoot(id: nil)
+            case let .shoot(id, _) where id != shoot:
+                return .keptAnotherShoot(id: id)
+            case let .shoot(_, current) where current == "complete" && status != "complete" && !reopening:
+                return .keptFinished
+            default:
+                try FileSystem.replace(url.path, with: [UInt8](data))
+                return .written
             }
         }
-        return try result.get()
     }
 }
