@@ -229,6 +229,10 @@ extension ShootUpdate {
         package var completed: Int
         /// Frames in the plan.
         package var total: Int
+        /// Frames of the plan fired so far: the saved ones and those waiting in the camera.
+        package var fired: Int?
+        /// Frames fired whose images wait in the camera to be downloaded.
+        package var inCamera: Int?
         /// The saved files' paths (phase saved).
         package var files: [String]?
         /// Files of an interrupted attempt found and kept (phase saved).
@@ -393,6 +397,10 @@ extension ShootUpdate {
         package var total: Int
         /// Frames saved by this run.
         package var capturedThisRun: Int
+        /// Frames of the plan fired: the saved ones and those left in the camera.
+        package var fired: Int?
+        /// Frames fired whose images were left in the camera (`resume` downloads them first).
+        package var inCamera: Int?
         /// The first frame not saved (where `resume` goes on).
         package var resumePosition: Position?
         /// Why it stopped early: stopRequested, cancelled, failed, reconnectGaveUp, recordingFailed.

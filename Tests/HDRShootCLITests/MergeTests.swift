@@ -219,6 +219,7 @@ struct MergeTests {
         let manifest = try #require(ShootManifest.readNow(from: output))
         let sets = try #require(manifest.sets)
         #expect(sets.count == 2)
+        #expect(manifest.fired == 5 && manifest.saved == 5 && manifest.inCamera == 0)
         // The frame the two sets share is shot once, into set 1, and the one merge.sh takes it once.
         let shared = try #require(sets[1].files.first)
         #expect(shared.hasPrefix("set-01/"))

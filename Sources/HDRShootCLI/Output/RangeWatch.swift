@@ -16,8 +16,8 @@ enum RangeCheckMode: String, Sendable, CaseIterable {
     case extend
 }
 
-/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once a
-/// set's frames are all measured gives that set's verdict; once every frame is, the whole bracket's.
+/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once
+/// every frame of the bracket is measured gives the whole bracket's verdict (each set's is kept as data).
 ///
 /// It lives in the CLI layer on the runner's events (the runner never reads an image), so `Shooting` stays free
 /// of image decoding; `--check extend` appends a set through the journal and runs the runner again.
@@ -90,8 +90,9 @@ actor RangeWatch {
     }
 
     /// Measures every saved frame of `journal` not measured yet (frames of earlier runs on `resume`, and the one
-    /// just saved), then returns the verdicts that became due: a set whose frames are all measured, and the
-    /// whole bracket once every frame is. A file that cannot be read leaves its frame unmeasured.
+    /// just saved), then returns the verdict that became due: the whole bracket's, once every frame is measured
+    /// (again after `--check extend` appends a set). Each set's verdict is kept in `records` for the manifest
+    /// as its frames are all measured, and not returned. A file that cannot be read leaves its frame unmeasured.
     func update(_ journal: ShootJournal) async -> [Record] {
         for position in journal.plan.positions where frames[position] == nil {
             guard case .done(let images, _) = journal.frame(at: position).state,
@@ -103,7 +104,8 @@ actor RangeWatch {
         }
         var due: [Record] = []
         // The planned sets (not those `--check extend` appended); a plan of one set: its verdict is the bracket's,
-        // said once.
+        // said once. A set's verdict is data for the manifest, never said: the next sets are planned to cover
+        // what it lacks, so only the whole bracket's verdict is one the photographer can act on.
         let planned = journal.plan.sets.count - (journal.recipe?.extensions ?? 0)
         let brackets = ShootManifest.brackets(of: journal.plan, recipe: journal.recipe).prefix(planned)
         if brackets.count > 1 {
@@ -113,7 +115,7 @@ actor RangeWatch {
                 guard measured.count == positions.count, let verdict = check(measured, suggestingReadings: false)
                 else { continue }
                 checkedSets.insert(index + 1)
-                due.append(Self.record(verdict, scope: "set", set: index + 1))
+                records.append(Self.record(verdict, scope: "set", set: index + 1))
             }
         }
         let all = journal.plan.positions

@@ -22,6 +22,12 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// Every set's bracket: all the files that make it up, a shared frame kept in a neighbouring set's folder
     /// included (`--dedupe`), so each set can be merged from its list alone.
     var sets: [SetBracket]?
+    /// Frames of the plan fired: saved, or still in the camera (absent in manifests written before it was).
+    var fired: Int?
+    /// Frames fired whose images still wait in the camera to be downloaded (`resume` fetches them first).
+    var inCamera: Int?
+    /// Frames of the plan saved (their files durable on disk).
+    var saved: Int?
     /// Every frame of the plan, in shooting order.
     var frames: [Frame]
     /// The range check's verdicts (`--check`): each set's once its frames are saved, then the whole bracket's;
@@ -129,6 +135,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 unmatchedFiles: unmatched.isEmpty ? nil : unmatched.map(relative),
                 problems: problems.isEmpty ? nil : problems)
         }
+        saved = frames.filter { $0.state == "done" }.count
+        inCamera = frames.filter { $0.state == "inCamera" }.count
+        fired = (saved ?? 0) + (inCamera ?? 0)
         let byPosition = Dictionary(
             uniqueKeysWithValues: frames.map { (ShootPosition(set: $0.set, frame: $0.frame), $0) })
         sets = Self.brackets(of: journal.plan, recipe: journal.recipe).enumerated().map { index, positions in
