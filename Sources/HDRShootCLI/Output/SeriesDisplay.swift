@@ -103,10 +103,11 @@ final class SeriesDisplay: Sendable {
                 output.writeOut(
                     ShootText.jsonLine([
                         "event": "repetitionFinished", "repetition": number, "complete": result.isComplete,
-                        "captured": result.completed
+                        "captured": result.completed, "saved": result.completed, "fired": result.fired,
+                        "inCamera": result.inCamera
                     ]))
             } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.completed) exposures")
+                note("Repetition \(number)\(total) complete: \(result.completed) exposures saved")
             }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
