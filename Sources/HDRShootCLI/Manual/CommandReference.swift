@@ -85,15 +85,18 @@ enum CommandReference {
 
     // MARK: - Markdown
 
-    /// Help text's paragraphs: plain ones as one Markdown paragraph each, and ones with indented lines (aligned
-    /// tables of names and meanings) as they are, in a fenced block, so their columns stay.
+    /// Help text's paragraphs: plain ones as one Markdown paragraph each; in one with indented lines (an aligned
+    /// table of names and meanings) the lines from the first indented one on go in a fenced block as they are, so
+    /// their columns stay.
     private static func paragraphs(_ text: String) -> [String] {
         var lines: [String] = []
         for paragraph in text.components(separatedBy: "\n\n") {
             let rows = paragraph.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard rows.contains(where: { !$0.isEmpty }) else { continue }
-            if rows.contains(where: { $0.hasPrefix(" ") }) {
-                lines += fenced(paragraph, info: "text") + [""]
+            if let table = rows.firstIndex(where: { $0.hasPrefix(" ") }) {
+                // The sentence that introduces the table stays prose; the table keeps its columns.
+                if table > 0 { lines += [prose(rows[..<table].joined(separator: " ")), ""] }
+                lines += fenced(rows[table...].joined(separator: "\n"), info: "text") + [""]
             } else {
                 lines += [prose(rows.joined(separator: " ")), ""]
             }
