@@ -61,6 +61,6 @@ reference:
 reference-pages:
 	mkdir -p "$(REFERENCE_DIR)"
 	rm -f "$(REFERENCE_DIR)"/hdrshoot.md "$(REFERENCE_DIR)"/hdrshoot-*.md
-	for page in $$("$(REFERENCE_HDRSHOOT)" man --markdown-pages); do \
-		"$(REFERENCE_HDRSHOOT)" man --markdown "$$page" > "$(REFERENCE_DIR)/$$page.md" || exit 1; \
+	bin="$(REFERENCE_HDRSHOOT)"; for page in $$("$$bin" man --markdown-pages); do \
+		"$$bin" man --markdown "$$page" > "$(REFERENCE_DIR)/$$page.md" || exit 1; \
 	done
