@@ -80,7 +80,10 @@ let package = Package(
             dependencies: ["CameraRemoteAPI", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
 
-        // Front end.
+        // Front ends.
+        // The phone remote: an HTTP server over Posix sockets and the one HTTP codec, Server-Sent Events, the page,
+        // the access rules and the QR code of its URL; it drives the application layer, never a shoot of its own.
+        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing"], swiftSettings: strict),
         .target(
             name: "HDRShootCLI",
             dependencies: [
@@ -117,6 +120,8 @@ let package = Package(
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ImageLuminanceTests",
