@@ -1,4 +1,6 @@
+import Foundation
 import Posix
+import TestSupport
 import Testing
 
 @testable import WebRemote
@@ -35,5 +37,32 @@ import Testing
         let onTerminal = RemoteAnnouncement.text(url: url, onTerminal: true)
         #expect(onTerminal.hasPrefix("Remote: \(url)\n"))
         #expect(onTerminal.contains("\u{2588}"))
+    }
+}
+
+/// `--token-file`: a token kept across restarts.
+@Suite struct RemoteTokenFileTests {
+    @Test func aNewFileGetsATokenThatTheNextStartReadsBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("token").path
+        let first = try RemoteToken.load(orCreateAt: path)
+        #expect(first.text.utf8.count == 32)
+        #expect(try RemoteToken.load(orCreateAt: path) == first)
+        #expect(try FileSystem.fileStatus(path).isRegular)
+    }
+
+    @Test func aFileWithoutATokenIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("token").path
+        try Array("short\n".utf8).withUnsafeBytes { try Data($0).write(to: folder.url.appendingPathComponent("token")) }
+        #expect(throws: RemoteToken.FileFailure.self) { try RemoteToken.load(orCreateAt: path) }
+    }
+
+    @Test func randomTokensCarryAtLeast128BitsAndDiffer() {
+        let tokens = (0..<50).map { _ in RemoteToken.random().text }
+        #expect(Set(tokens).count == 50)
+        #expect(tokens.allSatisfy { $0.utf8.count == 32 && RemoteToken($0) != nil })
     }
 }
