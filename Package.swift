@@ -58,6 +58,9 @@ let package = Package(
                 "Exposure"
             ],
             swiftSettings: strict),
+        // PTP/IP over SSH for bodies with Access Authentication on: the system's OpenSSH `ssh` as a runtime helper,
+        // the host key pinned in hdrshoot's own known-hosts file, the password handed over without argv or env.
+        .target(name: "CameraTunnel", dependencies: ["Posix"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix", "Timing"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
         .target(name: "SessionLog", dependencies: ["PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
@@ -96,7 +99,7 @@ let package = Package(
             dependencies: [
                 "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
-                "LegacyCameraSimulator", "Timing", "ShootKit"
+                "LegacyCameraSimulator", "Timing", "ShootKit", "CameraTunnel"
             ],
             swiftSettings: strict
         ),
