@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PTPIP
+import Posix
 import SonyCamera
 import SonyProtocol
 
@@ -180,13 +181,7 @@ struct CameraAddressStore {
 
     /// The store for `environment`.
     init(environment: [String: String]) {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            path = config + "/hdrshoot/last-camera"
-        } else if let home = environment["HOME"], !home.isEmpty {
-            path = home + "/.config/hdrshoot/last-camera"
-        } else {
-            path = nil
-        }
+        path = UserDirectory.config.path("last-camera", environment: environment)
     }
 
     /// The remembered address, if any (a PTP/IP one: see `loadTarget()` for every kind).
@@ -222,14 +217,8 @@ struct CameraAddressStore {
     private func save(line text: String) async {
         guard let path else { return }
         let line = text + "\n"
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Self.queue.async {
-                let url = URL(fileURLWithPath: path)
-                try? FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? Data(line.utf8).write(to: url, options: .atomic)
-                continuation.resume()
-            }
+        await runBlocking(on: Self.queue) {
+            try? FileSystem.replace(path, with: Array(line.utf8), creatingFolder: true)
         }
     }
 

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 import SonyCamera
 
@@ -31,16 +32,16 @@ enum RunCommand {
     )
 
     @Sendable private static func run(
-        _ given: ParsedArguments, _ context: CommandContext
+        _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        var arguments = given
-        // `--auto`: the readings come from probe frames (MeterCommand.swift), then the run goes on as typed.
-        let metering = try await autoMeter(&arguments, context)
+        // `--auto`: the readings come from probe frames (MeterCommand.swift); the plan takes them as a request
+        // beside the arguments (which stay as typed).
+        let metering = try await autoMeter(arguments, context)
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
-        if let series = try SeriesRun.settings(from: arguments) {
+        if let series = try SeriesRun.settings(from: arguments, now: context.wallClock.now()) {
             return try await SeriesRun.run(arguments, context, settings: series)
         }
-        let planOptions = try PlanCommand.options(from: arguments)
+        let planOptions = try PlanCommand.options(from: arguments, readings: metering?.outcome.readings)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
         if arguments.flag("link-shared") && !planOptions.planner.dedupe {
@@ -52,7 +53,9 @@ enum RunCommand {
         let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
-        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        let outputDirectory =
+            metering?.outputDirectory
+            ?? absolutePath(arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
@@ -63,7 +66,7 @@ enum RunCommand {
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
         let stages = NewBracket(
-            planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering,
+            planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering?.outcome,
             outputDirectory: outputDirectory, linkShared: arguments.flag("link-shared"))
         let preparation = ShootPreparation(
             options: options, output: output, environment: environment, say: say, addressStore: addressStore)
@@ -109,19 +112,17 @@ enum RunCommand {
                 overhead: planOptions.overhead, longExposureNR: check.longExposureNR)
             if lines.first == planLine { lines.removeFirst() }
             if let metering { lines.insert(metering.line, at: 0) }
-            var json = summaryJSON(
+            var update = summaryUpdate(
                 plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
                 overhead: planOptions.overhead)
             if let metering {
                 // `--auto`: the readings found, and how.
-                var auto: [String: Any] = [
-                    "highlight": metering.result.highlight.label, "shadow": metering.result.shadow.label,
-                    "probes": metering.result.probes.count, "converged": metering.result.converged
-                ]
-                if let metered = metering.metered { auto["metered"] = metered.label }
-                json["auto"] = auto
+                update.auto = ShootUpdate.AutoReadings(
+                    highlight: metering.result.highlight.label, shadow: metering.result.shadow.label,
+                    probes: metering.result.probes.count, converged: metering.result.converged,
+                    metered: metering.metered?.label)
             }
-            return ((plan, matched), ShootSummary(lines: lines, json: json))
+            return ((plan, matched), ShootSummary(lines: lines, update: update))
         }
 
         /// Makes the output folder and the new journal, and locks it.
@@ -176,10 +177,10 @@ enum RunCommand {
     }
 
     /// `--auto`: meters on the camera (its own connection, closed after) with probes in the output folder's
-    /// `probes/`, then sets `--shadow`, `--highlight` and `--output` as if typed; nil without `--auto`.
+    /// `probes/`; returns what it found and the folder it chose (the shoot's too); nil without `--auto`.
     private static func autoMeter(
-        _ arguments: inout ParsedArguments, _ context: CommandContext
-    ) async throws -> AutoMetering.Outcome? {
+        _ arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> (outcome: AutoMetering.Outcome, outputDirectory: String)? {
         guard arguments.flag("auto") else { return nil }
         if arguments.string("shadow") != nil || arguments.string("highlight") != nil {
             throw UsageError(
@@ -192,7 +193,8 @@ enum RunCommand {
         let environment = ProcessInfo.processInfo.environment
         guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
         else { throw ShootPreparation.noCamera(command: arguments.command) }
-        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        let outputDirectory = absolutePath(
+            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
         }
@@ -200,10 +202,7 @@ enum RunCommand {
         let outcome = try await AutoMetering.measure(
             with: target, environment: environment, scene: options.scene, folder: outputDirectory, say: say)
         say(outcome.line)
-        arguments.set("shadow", to: outcome.readings.shadow.label)
-        arguments.set("highlight", to: outcome.readings.highlight.label)
-        arguments.set("output", to: outputDirectory)
-        return outcome
+        return (outcome, outputDirectory)
     }
 
     /// The readings and planner options as the journal and the manifest record them.
@@ -232,26 +231,21 @@ enum RunCommand {
         return lines
     }
 
-    /// The summary as the first JSON line of `--json`.
-    static func summaryJSON(
+    /// The summary the controller proposes (the first JSON line of `--json`).
+    static func summaryUpdate(
         plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
-    ) -> [String: Any] {
-        [
-            "event": "summary",
-            "sets": plan.sets.count,
-            "exposures": plan.totalExposures,
-            "longestExposureSeconds": plan.longestExposure?.seconds ?? 0,
-            "estimatedSeconds": PlanReport.rounded(plan.estimatedSeconds(overheadPerFrame: overhead), places: 2),
-            "speeds": plan.sets.map { $0.map(\.label) },
-            "substitutions": substitutions.map { ["planned": $0.planned.label, "used": $0.used.label] },
-            "warnings": plan.warnings,
-            "blockers": check.blockers,
-            "camera": [
-                "model": check.identity.model, "address": check.identity.address,
-                "serialNumber": check.identity.serialNumber ?? ""
-            ],
-            "output": output
-        ]
+    ) -> ShootUpdate.Summary {
+        var summary = ShootUpdate.Summary(
+            exposures: plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate, output: output)
+        summary.sets = plan.sets.count
+        summary.longestExposureSeconds = plan.longestExposure?.seconds ?? 0
+        summary.estimatedSeconds = PlanReport.rounded(plan.estimatedSeconds(overheadPerFrame: overhead), places: 2)
+        summary.speeds = plan.sets.map { $0.map(\.label) }
+        summary.substitutions = substitutions.map {
+            ShootUpdate.Substitution(planned: $0.planned.label, used: $0.used.label)
+        }
+        summary.warnings = plan.warnings
+        return summary
     }
 
     /// `hdrshoot-20261122-071502` in local time.

@@ -1,5 +1,7 @@
 import Exposure
 import Foundation
+import Posix
+import ShootKit
 import Shooting
 import Synchronization
 
@@ -9,6 +11,7 @@ import Synchronization
 /// the series folder, listing the repetitions with their start times).
 final class SeriesDisplay: Sendable {
     private let style: ShootProgressView.Style
+    private let wallClock: WallClock
     private let output: any OutputStreams
     private let record: SeriesRecord
     private let overhead: Double
@@ -21,8 +24,12 @@ final class SeriesDisplay: Sendable {
         var waitLine = false
     }
 
-    /// A display of the series `record`.
-    init(style: ShootProgressView.Style, output: any OutputStreams, record: SeriesRecord, overhead: Double) {
+    /// A display of the series `record`; `wallClock` says when a repetition starts.
+    init(
+        style: ShootProgressView.Style, output: any OutputStreams, record: SeriesRecord, overhead: Double,
+        wallClock: WallClock
+    ) {
+        self.wallClock = wallClock
         self.style = style
         self.output = output
         self.record = record
@@ -35,15 +42,14 @@ final class SeriesDisplay: Sendable {
     func show(_ event: SeriesEvent, journal: @Sendable () async -> ShootJournal) async {
         switch event {
         case let .waiting(start, remaining):
-            let at = Date().addingTimeInterval(ShootText.seconds(remaining))
+            let at = wallClock.now().addingTimeInterval(ShootText.seconds(remaining))
             state.withLock { $0.waiting = (start, at) }
             switch style {
             case .json:
-                output.writeOut(
-                    ShootText.jsonLine([
-                        "event": "waiting", "repetition": start.number, "startsAt": Self.iso(at),
-                        "inSeconds": PlanReport.rounded(ShootText.seconds(remaining), places: 1)
-                    ]))
+                let update = ShootUpdate.Waiting(
+                    repetition: start.number, startsAt: Self.iso(at),
+                    inSeconds: PlanReport.rounded(ShootText.seconds(remaining), places: 1))
+                output.writeOut(ShootUpdate.waiting(update).jsonLine)
             case .plain:
                 output.writeOut(
                     "Repetition \(start.number)\(total) starts at \(SeriesPlans.clockTime(at)) "
@@ -66,13 +72,12 @@ final class SeriesDisplay: Sendable {
                 $0.manifest = keeper
             }
             if style == .json {
-                var object: [String: Any] = [
-                    "event": "repetitionStarted", "repetition": start.number, "exposures": plan.totalExposures,
-                    "timing": SeriesJournalRecorder.name(start.timing)
-                ]
-                if case .late(let by) = start.timing { object["lateSeconds"] = ShootText.seconds(by) }
-                if case .afterOverrun(let by) = start.timing { object["overrunSeconds"] = ShootText.seconds(by) }
-                output.writeOut(ShootText.jsonLine(object))
+                var update = ShootUpdate.RepetitionStarted(
+                    repetition: start.number, exposures: plan.totalExposures,
+                    timing: SeriesJournalRecorder.name(start.timing))
+                if case .late(let by) = start.timing { update.lateSeconds = ShootText.seconds(by) }
+                if case .afterOverrun(let by) = start.timing { update.overrunSeconds = ShootText.seconds(by) }
+                output.writeOut(ShootUpdate.repetitionStarted(update).jsonLine)
             } else {
                 note(startLine(start))
             }
@@ -94,12 +99,13 @@ final class SeriesDisplay: Sendable {
             }
             if style == .json {
                 output.writeOut(
-                    ShootText.jsonLine([
-                        "event": "repetitionFinished", "repetition": number, "complete": result.isComplete,
-                        "captured": result.completed
-                    ]))
+                    ShootUpdate.repetitionFinished(
+                        ShootUpdate.RepetitionFinished(
+                            repetition: number, complete: result.isComplete, saved: result.completed,
+                            fired: result.fired, inCamera: result.inCamera)
+                    ).jsonLine)
             } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.completed) exposures")
+                note("Repetition \(number)\(total) complete: \(result.completed) exposures saved")
             }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
@@ -118,7 +124,7 @@ final class SeriesDisplay: Sendable {
             case .afterOverrun(let by): "at once: the previous repetition ran \(ShootText.duration(by)) past this start"
             case .late(let by): "\(ShootText.duration(by)) late (held by a pause, or hdrshoot was away)"
             }
-        return "Repetition \(start.number)\(total): started \(SeriesPlans.clockTime(Date())), \(why)"
+        return "Repetition \(start.number)\(total): started \(SeriesPlans.clockTime(wallClock.now())), \(why)"
     }
 
     /// A message: a line (above the live line), or a JSON `note` object.
@@ -127,7 +133,7 @@ final class SeriesDisplay: Sendable {
         if let view { return view.note(text) }
         clearWaitLine()
         switch style {
-        case .json: output.writeOut(ShootText.jsonLine(["event": "note", "message": text]))
+        case .json: output.writeOut(ShootUpdate.note(ShootUpdate.Note(message: text)).jsonLine)
         case .plain, .live: output.writeOut(text + "\n")
         }
         tick()
@@ -204,11 +210,11 @@ final class SeriesDisplay: Sendable {
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return }
-        let url = URL(fileURLWithPath: series.rootDirectory).appendingPathComponent(ShootManifest.fileName)
+        let path = series.rootDirectory + "/" + ShootManifest.fileName
         do {
-            try data.write(to: url, options: .atomic)
+            try FileSystem.replace(path, with: [UInt8](data))
         } catch {
-            output.writeError("warning: cannot write \(url.path): \(error.localizedDescription)\n")
+            output.writeError("warning: cannot write \(path): \(HDRShoot.message(for: error))\n")
         }
     }
 
