@@ -30,17 +30,21 @@ enum CameraCommand {
                 help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."),
             .flag("json", help: "Print one JSON object."),
             SessionReplay.option
-        ],
+        ] + SSHConnection.options,
         run: run
     )
 
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let environment = ProcessInfo.processInfo.environment
         let store = CameraAddressStore(environment: environment)
+        let given = try SSHConnection.apply(
+            to: try arguments.string("camera").map { text throws(UsageError) in
+                try CameraTarget(parsing: text, command: spec.name, api: arguments.flag("api"))
+            }, arguments: arguments)
         let target: CameraTarget
-        if let given = arguments.string("camera") {
-            target = try CameraTarget(parsing: given, command: spec.name, api: arguments.flag("api"))
-        } else if let remembered = store.loadTarget() {
+        if let given {
+            target = given
+        } else if let remembered = try SSHConnection.apply(to: store.loadTarget(), arguments: arguments) {
             target = remembered
         } else {
             throw UsageError(

@@ -1,11 +1,11 @@
 extension ManPage {
-    /// The man page's prose, taken from the README's sections of the same names (a test compares the exit
-    /// codes with the README's table, so the two say the same).
+    /// The man page's prose, which the Markdown reference's tool page (`docs/commands/hdrshoot.md`) shows too:
+    /// the exit codes, environment and files are written here and nowhere else.
     enum Prose {
         /// The NAME line's description.
         static let name = "automated HDR bracketing for Sony Alpha cameras over Wi-Fi"
 
-        /// DESCRIPTION, from the README's introduction.
+        /// DESCRIPTION.
         static let description = """
             hdrshoot shoots HDR brackets with a Sony Alpha camera over the camera's own Wi-Fi, from a Linux laptop
             or a Raspberry Pi. You meter the darkest shadow and the brightest highlight you want detail in; hdrshoot
@@ -24,13 +24,16 @@ extension ManPage {
             position can be kept in the config file (see FILES); flags always win over it.
             """
 
-        /// EXIT STATUS, from the README's "Exit codes" table.
+        /// EXIT STATUS: the one list of exit codes (the man page, and docs/commands/hdrshoot.md, which the README
+        /// and docs/troubleshooting.md link to).
         static let exitStatus: [(String, String)] = [
             ("0", "Success: the shoot is complete (also --help, --version)."),
             (
                 "1",
                 "Other failure: the journal cannot be written mid-shoot; a state folder that is full or unusable when "
-                    + "run starts; confirmation declined; resume --id of an unknown or complete shoot; nothing to resume."
+                    + "run starts (nothing was shot or recorded, so there is nothing to resume); confirmation "
+                    + "declined; resume --id of an unknown or complete shoot; nothing to resume; merge could not "
+                    + "merge a set."
             ),
             (
                 "64",
@@ -39,17 +42,24 @@ extension ManPage {
             ),
             (
                 "69",
-                "Camera unavailable or cannot shoot (refused after 4 attempts, unreachable, not a Sony, wrong mode, "
-                    + "speeds missing); for simulate, the address cannot be listened on; for merge, enfuse or "
+                "Camera unavailable or cannot shoot, for camera, run and resume alike: refused after 4 attempts, "
+                    + "unreachable, lost while checking it, not a Sony, wrong mode, speeds missing, and a shoot whose "
+                    + "camera could not shoot (focus that never locks, the wrong mode) before this run captured "
+                    + "anything; for simulate, the address cannot be listened on (port in use); for merge, enfuse or "
                     + "align_image_stack is not installed."
             ),
             ("70", "Internal error (a bug in hdrshoot)."),
             (
                 "75",
-                "A shoot that stopped: hdrshoot resume continues, whatever stopped it; also resume of a shoot another "
+                "A shoot that stopped: hdrshoot resume continues, whatever stopped it (q or Ctrl-C, the mode dial "
+                    + "turned mid-shoot, a camera fault, a reconnect that gave up); also resume of a shoot another "
                     + "hdrshoot is shooting."
             ),
-            ("78", "The config file is malformed: one error line names the file, the line and what is wrong.")
+            (
+                "78",
+                "The config file is malformed (one error line names the file, the line and what is wrong), or "
+                    + "config --edit's editor failed."
+            )
         ]
 
         /// ENVIRONMENT.
