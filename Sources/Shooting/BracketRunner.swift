@@ -363,7 +363,7 @@ package actor BracketRunner {
 
     /// Frames whose release the body confirmed and whose images still wait in it (an unconfirmed release, a
     /// frame that may or may not have fired, is not counted).
-    var firedInCamera: Int { queue.waiting.count { $0.confirmed } }
+    var firedInCamera: Int { progress.queue.waiting.count { $0.confirmed } }
 
     /// Reports a phase of the frame at `position`.
     func report(
