@@ -108,7 +108,7 @@ struct SSHTunnelBinaryTests {
                     Self.shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint]),
                     scene: scene, forwardPort: simulator.port)
                 #expect(pinned.exitCode == 0, "\(pinned)")
-                #expect(pinned.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+                #expect(pinned.standardOutput.contains("Complete: 15 of 15 exposures saved"))
                 #expect(pinned.standardOutput.contains("at ssh://\(Self.user)@127.0.0.1:\(server.port)"))
                 let mode = try FileManager.default.attributesOfItem(atPath: scene.knownHosts)[.posixPermissions] as? Int
                 #expect(mode == 0o600)
@@ -117,7 +117,7 @@ struct SSHTunnelBinaryTests {
                 let kept = try await Self.run(
                     Self.shoot(port: server.port, scene: scene), scene: scene, forwardPort: simulator.port)
                 #expect(kept.exitCode == 0, "\(kept)")
-                #expect(kept.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+                #expect(kept.standardOutput.contains("Complete: 15 of 15 exposures saved"))
                 #expect(await simulator.captures.count == 30)
                 #expect(server.passwordAttempts == 2)
                 #expect(server.log.contains("Accepted keyboard-interactive/pam for \(Self.user)"))
@@ -240,7 +240,7 @@ struct SSHTunnelBinaryTests {
                 }
                 #expect(output.contains("The SSH tunnel to the camera closed"))
                 #expect(output.contains("The SSH tunnel to the camera is open again."))
-                #expect(output.contains("Complete: 15 of 15 exposures captured"))
+                #expect(output.contains("Complete: 15 of 15 exposures saved"))
                 #expect(await simulator.captures.count == 15)
                 #expect(server.passwordAttempts == 2)
                 #expect(scene.sshProcesses.isEmpty)
