@@ -44,7 +44,11 @@ struct SSHTunnelBinaryTests {
         }
 
         /// The ssh processes this test's hdrshoot started (found by the known-hosts path in their arguments).
-        var sshProcesses: [Int32] { ProcessTable.pids(withCommandLineContaining: "UserKnownHostsFile=\(knownHosts)") }
+        var sshProcesses: [Int32] {
+            ProcessTable.pids(withCommandLineContaining: "UserKnownHostsFile=\(knownHosts)").filter {
+                (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("ssh") == true
+            }
+        }
     }
 
     static func body() -> SimulatorConfiguration {
@@ -246,5 +250,54 @@ struct SSHTunnelBinaryTests {
                 #expect(scene.sshProcesses.isEmpty)
             }
         }
+    }
+
+    /// Runs a pinned shoot in the background, sends `signal` to hdrshoot once 4 frames are saved, and returns its
+    /// exit status, its output and the simulator's operation log.
+    static func interrupt(with signal: Int32) async throws -> (status: Int32, output: String, operations: String) {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(password)
+        let operationLog = scene.root.appendingPathComponent("operations.jsonl").path
+        var configuration = Self.body()
+        configuration.operationLogPath = operationLog
+        return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let arguments =
+                    shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint])
+                    + ["--output", scene.shoots.appendingPathComponent("stopped").path]
+                let (status, output) = try await BackgroundProcess.with(
+                    try ProcessRunner.hdrshootBinary(), arguments: arguments,
+                    environment: scene.environment(forwardPort: simulator.port)
+                ) { shoot in
+                    _ = try await shoot.waitForLine(timeout: .seconds(60)) { $0.contains("(4 of 15)") }
+                    #expect(scene.sshProcesses.count == 1)
+                    shoot.send(signal)
+                    return (await shoot.waitForExit(timeout: .seconds(60)), shoot.standardOutput)
+                }
+                // No ssh outlives hdrshoot, however it ended.
+                #expect(try await eventually { scene.sshProcesses.isEmpty })
+                let operations = (try? String(contentsOfFile: operationLog, encoding: .utf8)) ?? ""
+                return (status, output, operations)
+            }
+        }
+    }
+
+    @Test func aShootStoppedBySIGTERMClosesTheSessionThroughTheTunnel() async throws {
+        let (status, output, operations) = try await Self.interrupt(with: SIGTERM)
+        #expect(status == 75, "\(output)")
+        #expect(output.contains("Run `hdrshoot resume`"), "\(output)")
+        let last = operations.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains("\"name\":\"CloseSession\""), "\(last)")
+    }
+
+    @Test func aKilledHdrshootLeavesNoSSHBehind() async throws {
+        let (status, _, operations) = try await Self.interrupt(with: SIGKILL)
+        #expect(status == 128 + SIGKILL)
+        // SIGKILL sends nothing: the body sees the link drop instead.
+        #expect(!operations.contains("\"name\":\"CloseSession\""))
     }
 }
