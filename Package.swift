@@ -80,16 +80,21 @@ let package = Package(
             dependencies: ["CameraRemoteAPI", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"],
             swiftSettings: strict),
 
+        // The application layer: the one owner of a running shoot (state enum, commands in, one Codable update
+        // stream out), driven by every front end; no terminal, no argv, no exit code.
+        .target(
+            name: "ShootKit", dependencies: ["Exposure", "Shooting", "Timing"], swiftSettings: strict),
+
         // Front ends.
         // The phone remote: an HTTP server over Posix sockets and the one HTTP codec, Server-Sent Events, the page,
         // the access rules and the QR code of its URL; it drives the application layer, never a shoot of its own.
-        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing"], swiftSettings: strict),
+        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing", "ShootKit"], swiftSettings: strict),
         .target(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
-                "LegacyCameraSimulator", "Timing"
+                "LegacyCameraSimulator", "Timing", "ShootKit", "WebRemote"
             ],
             swiftSettings: strict
         ),
@@ -176,11 +181,15 @@ let package = Package(
             name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
             swiftSettings: strict),
         .testTarget(
+            name: "ShootKitTests",
+            dependencies: ["ShootKit", "Shooting", "Exposure", "Timing", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "HDRShootCLITests",
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "PTPIPCodec", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor",
-                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator"
+                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit"
             ],
             swiftSettings: strict
         )

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import SonyCamera
 import TestSupport
 import Testing
@@ -55,13 +56,13 @@ struct RunCommandTests {
         #expect(ShootConsole.parseDuration(text) == nil)
     }
 
-    @Test func progressJSONHasTheDocumentedKeys() {
+    @Test func progressJSONHasTheDocumentedKeys() throws {
         let progress = FrameProgress(
             position: ShootPosition(set: 2, frame: 3), setCount: 3, framesInSet: 5,
             speed: ShutterSpeed(numerator: 1, denominator: 15),
             setting: .timed(ShutterSpeed(numerator: 1, denominator: 15)), phase: .capturing, completed: 7, total: 15,
             saved: nil)
-        let object = ShootProgressView.json(.progress(progress))
+        let object = try #require(jsonObject(ShootUpdate.progress(ShootUpdate.Progress(progress)).jsonLine))
         #expect(
             Set(object.keys) == [
                 "event", "set", "frame", "sets", "framesInSet", "speed", "setting", "phase", "completed", "total"

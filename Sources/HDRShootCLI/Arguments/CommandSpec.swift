@@ -1,3 +1,5 @@
+import ShootKit
+
 /// A subcommand: its name, help text, options, and the function that runs it.
 ///
 /// Adding a command is one file that declares a `CommandSpec` and one line in `HDRShoot.commands`; the
@@ -46,6 +48,8 @@ package struct CommandSpec: Sendable {
 package struct CommandContext: Sendable {
     /// Where the command writes its output and diagnostics.
     package let output: any OutputStreams
+    /// The time of day (folder names, a series' schedule): the system's unless a test hands in another.
+    package var wallClock = WallClock.system
 }
 
 /// A command's one non-option argument: `hdrshoot completions <shell>`, `hdrshoot merge [<folder>]`.

@@ -214,7 +214,7 @@ enum MeterCommand {
         let output = context.output
         let folder = RunCommand.absolutePath(
             arguments.string("output")
-                ?? RunCommand.defaultOutputName(at: Date()).replacingOccurrences(
+                ?? RunCommand.defaultOutputName(at: context.wallClock.now()).replacingOccurrences(
                     of: "hdrshoot-", with: "hdrshoot-meter-"))
         let say: @Sendable (String) -> Void = { text in
             if json { output.writeError(text + "\n") } else { output.writeOut(text + "\n") }

@@ -71,14 +71,14 @@ struct NetworkWatch: Sendable {
         }
     }
 
-    /// Runs `body` (the shoot) guarded by `watch` when there is one: a changed reason is a note in `view`,
-    /// a monitor that stops is a warning on standard error.
+    /// Runs `body` (the shoot) guarded by `watch` when there is one: a changed reason is a `note` (the
+    /// controller's update), a monitor that stops is a warning on standard error.
     static func guarding<T: Sendable>(
-        _ runner: BracketRunner, with watch: NetworkWatch?, view: ShootProgressView, output: any OutputStreams,
-        _ body: () async -> T
+        _ runner: BracketRunner, with watch: NetworkWatch?, note: @escaping @Sendable (String) -> Void,
+        output: any OutputStreams, _ body: () async -> T
     ) async -> T {
         guard let watch else { return await body() }
-        return await watch.guarding(runner, note: { view.note($0) }, warn: { output.writeError($0 + "\n") }, body)
+        return await watch.guarding(runner, note: note, warn: { output.writeError($0 + "\n") }, body)
     }
 
     /// Whether the `.network` hold is on, and with which message.

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 import SonyCamera
 
@@ -116,7 +117,7 @@ enum ResumeCommand {
                 }
             }
             let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
-            return ((), ShootSummary(lines: lines, json: summaryJSON(journal: journal, start: start, check: check)))
+            return ((), ShootSummary(lines: lines, update: summaryUpdate(journal: journal, start: start, check: check)))
         }
 
         /// The journal (already locked) with the camera used; the earlier runs' speeds from the manifest.
@@ -201,21 +202,15 @@ enum ResumeCommand {
         return lines
     }
 
-    /// The summary as the first JSON line of `--json`.
-    static func summaryJSON(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> [String: Any] {
-        [
-            "event": "summary",
-            "shoot": journal.id,
-            "captured": journal.savedCount,
-            "exposures": journal.plan.totalExposures,
-            "start": ShootText.json(start),
-            "possiblyDuplicated": journal.interruptedFrames.map { ShootText.json($0) },
-            "blockers": check.blockers,
-            "camera": [
-                "model": check.identity.model, "address": check.identity.address,
-                "serialNumber": check.identity.serialNumber ?? ""
-            ],
-            "output": journal.outputDirectory
-        ]
+    /// The summary the controller proposes (the first JSON line of `--json`).
+    static func summaryUpdate(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> ShootUpdate.Summary {
+        var summary = ShootUpdate.Summary(
+            exposures: journal.plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate,
+            output: journal.outputDirectory)
+        summary.shoot = journal.id
+        summary.captured = journal.savedCount
+        summary.start = ShootUpdate.Position(start)
+        summary.possiblyDuplicated = journal.interruptedFrames.map(ShootUpdate.Position.init)
+        return summary
     }
 }

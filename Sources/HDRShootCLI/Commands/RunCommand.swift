@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 import SonyCamera
 
@@ -37,7 +38,7 @@ enum RunCommand {
         // `--auto`: the readings come from probe frames (MeterCommand.swift), then the run goes on as typed.
         let metering = try await autoMeter(&arguments, context)
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
-        if let series = try SeriesRun.settings(from: arguments) {
+        if let series = try SeriesRun.settings(from: arguments, now: context.wallClock.now()) {
             return try await SeriesRun.run(arguments, context, settings: series)
         }
         let planOptions = try PlanCommand.options(from: arguments)
@@ -52,7 +53,8 @@ enum RunCommand {
         let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
-        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        let outputDirectory = absolutePath(
+            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
@@ -109,19 +111,17 @@ enum RunCommand {
                 overhead: planOptions.overhead, longExposureNR: check.longExposureNR)
             if lines.first == planLine { lines.removeFirst() }
             if let metering { lines.insert(metering.line, at: 0) }
-            var json = summaryJSON(
+            var update = summaryUpdate(
                 plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
                 overhead: planOptions.overhead)
             if let metering {
                 // `--auto`: the readings found, and how.
-                var auto: [String: Any] = [
-                    "highlight": metering.result.highlight.label, "shadow": metering.result.shadow.label,
-                    "probes": metering.result.probes.count, "converged": metering.result.converged
-                ]
-                if let metered = metering.metered { auto["metered"] = metered.label }
-                json["auto"] = auto
+                update.auto = ShootUpdate.AutoReadings(
+                    highlight: metering.result.highlight.label, shadow: metering.result.shadow.label,
+                    probes: metering.result.probes.count, converged: metering.result.converged,
+                    metered: metering.metered?.label)
             }
-            return ((plan, matched), ShootSummary(lines: lines, json: json))
+            return ((plan, matched), ShootSummary(lines: lines, update: update))
         }
 
         /// Makes the output folder and the new journal, and locks it.
@@ -192,7 +192,8 @@ enum RunCommand {
         let environment = ProcessInfo.processInfo.environment
         guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
         else { throw ShootPreparation.noCamera(command: arguments.command) }
-        let outputDirectory = absolutePath(arguments.string("output") ?? defaultOutputName(at: Date()))
+        let outputDirectory = absolutePath(
+            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
         }
@@ -232,26 +233,21 @@ enum RunCommand {
         return lines
     }
 
-    /// The summary as the first JSON line of `--json`.
-    static func summaryJSON(
+    /// The summary the controller proposes (the first JSON line of `--json`).
+    static func summaryUpdate(
         plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
-    ) -> [String: Any] {
-        [
-            "event": "summary",
-            "sets": plan.sets.count,
-            "exposures": plan.totalExposures,
-            "longestExposureSeconds": plan.longestExposure?.seconds ?? 0,
-            "estimatedSeconds": PlanReport.rounded(plan.estimatedSeconds(overheadPerFrame: overhead), places: 2),
-            "speeds": plan.sets.map { $0.map(\.label) },
-            "substitutions": substitutions.map { ["planned": $0.planned.label, "used": $0.used.label] },
-            "warnings": plan.warnings,
-            "blockers": check.blockers,
-            "camera": [
-                "model": check.identity.model, "address": check.identity.address,
-                "serialNumber": check.identity.serialNumber ?? ""
-            ],
-            "output": output
-        ]
+    ) -> ShootUpdate.Summary {
+        var summary = ShootUpdate.Summary(
+            exposures: plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate, output: output)
+        summary.sets = plan.sets.count
+        summary.longestExposureSeconds = plan.longestExposure?.seconds ?? 0
+        summary.estimatedSeconds = PlanReport.rounded(plan.estimatedSeconds(overheadPerFrame: overhead), places: 2)
+        summary.speeds = plan.sets.map { $0.map(\.label) }
+        summary.substitutions = substitutions.map {
+            ShootUpdate.Substitution(planned: $0.planned.label, used: $0.used.label)
+        }
+        summary.warnings = plan.warnings
+        return summary
     }
 
     /// `hdrshoot-20261122-071502` in local time.

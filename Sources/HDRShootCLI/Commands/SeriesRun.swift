@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 import SonyCamera
 
@@ -30,7 +31,7 @@ enum SeriesRun {
 
     /// The series settings of `arguments`, or `nil` without `--every`; a series option without `--every`, or
     /// not exactly one of `--count`, `--until`, `--forever`, is a usage error.
-    static func settings(from arguments: ParsedArguments, now: Date = Date()) throws(UsageError) -> Settings? {
+    static func settings(from arguments: ParsedArguments, now: Date) throws(UsageError) -> Settings? {
         let ends =
             ["count", "until"].filter { arguments.string($0) != nil } + (arguments.flag("forever") ? ["forever"] : [])
         guard arguments.string("every") != nil else {
@@ -125,7 +126,8 @@ enum SeriesRun {
         let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
-        let root = RunCommand.absolutePath(arguments.string("output") ?? RunCommand.defaultOutputName(at: Date()))
+        let root = RunCommand.absolutePath(
+            arguments.string("output") ?? RunCommand.defaultOutputName(at: context.wallClock.now()))
         let planner = planOptions.planner
         let base = SeriesRecord.Base(
             shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed, frames: planner.frames,
@@ -134,7 +136,7 @@ enum SeriesRun {
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
         let stages = NewSeries(
             settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
-            warnings: report.warnings, timeScale: timeScale)
+            warnings: report.warnings, timeScale: timeScale, wallClock: context.wallClock)
         // A series says nothing before its summary (no "Connecting to …").
         let preparation = ShootPreparation(
             options: options, output: context.output, environment: environment, say: nil, addressStore: addressStore)
@@ -170,13 +172,16 @@ enum SeriesRun {
         let warnings: [String]
         /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
         let timeScale: TimeScale
+        /// The time of day the schedule starts from.
+        let wallClock: WallClock
 
         /// The series record and its first repetition's plan on the camera's speeds.
         func match(
             _ check: inout CameraCheck, in preparation: ShootPreparation
         ) throws -> ((record: SeriesRecord, first: SeriesJournalRecorder.Prepared), ShootSummary) {
             let record = SeriesRecord(
-                every: settings.every, end: settings.end, firstStart: Date(), shift: settings.shift, longest: longest,
+                every: settings.every, end: settings.end, firstStart: wallClock.now(), shift: settings.shift,
+                longest: longest,
                 base: base, rootDirectory: root)
             let first = try SeriesPlans.prepared(1, record: record, offered: check.offered, warnings: warnings)
             let lines = try SeriesPlans.summaryLines(
@@ -196,7 +201,7 @@ enum SeriesRun {
             }
             var record = matched.record
             // The schedule counts from the moment the photographer said yes.
-            record.firstStart = Date()
+            record.firstStart = wallClock.now()
             if case .until(let date) = record.end, date <= record.firstStart {
                 throw ShootCommandError.blocked([
                     "the --until time passed while waiting for the answer; nothing was shot"
@@ -211,7 +216,7 @@ enum SeriesRun {
             try await store.create(journal)
             let session = SeriesSession(
                 camera: camera, journal: journal, store: store, offered: check.offered, planWarnings: warnings,
-                overhead: overhead, timeScale: timeScale)
+                overhead: overhead, timeScale: timeScale, wallClock: wallClock)
             return (Launch(session: session, start: record.schedule.first), lock)
         }
     }
@@ -242,7 +247,7 @@ enum SeriesRun {
             journal.series?.ended = true
             journal.status = .complete
             journal.revision += 1
-            journal.updatedAt = Date()
+            journal.updatedAt = context.wallClock.now()
             try await options.store.save(journal)
             output.writeOut("Nothing left to shoot: \(why).\n")
             return .success
@@ -252,7 +257,7 @@ enum SeriesRun {
         }
         let schedule = record.schedule
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
-        let now = timeScale.scaled(record.offset(of: Date()))
+        let now = timeScale.scaled(record.offset(of: context.wallClock.now()))
         var skipMissed = arguments.flag("skip-missed")
         var start = next.start
         var skipped: [Int] = []
@@ -303,7 +308,7 @@ enum SeriesRun {
         }
         let stages = ResumedSeries(
             journal: journal, record: record, start: start, skipping: skipped, continuing: continuing, notes: notes,
-            followsCamera: options.target != nil, timeScale: timeScale)
+            followsCamera: options.target != nil, timeScale: timeScale, wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
             resuming: true)
@@ -329,6 +334,8 @@ enum SeriesRun {
         let followsCamera: Bool
         /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
         let timeScale: TimeScale
+        /// The time of day the schedule starts from.
+        let wallClock: WallClock
 
         /// The repetitions done, the notes, and the schedule's summary from `start`.
         func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
@@ -350,7 +357,8 @@ enum SeriesRun {
             if followsCamera { current.camera.address = check.identity.address }
             let session = SeriesSession(
                 camera: camera, journal: current, store: preparation.options.store, offered: check.offered,
-                planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame, timeScale: timeScale)
+                planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame, timeScale: timeScale,
+                wallClock: wallClock)
             return (Launch(session: session, start: start, skipping: skipping, continuing: continuing), nil)
         }
     }

@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import Posix
+import ShootKit
 import Shooting
 import SonyCamera
 import Synchronization
@@ -26,6 +27,8 @@ struct SeriesSession: Sendable {
     let overhead: Double
     /// The schedule's time scale (`$HDRSHOOT_TIME_SCALE`, a test hook); real time by default.
     var timeScale = TimeScale.real
+    /// The time of day (where the schedule stands, the display's start times).
+    var wallClock = WallClock.system
 
     /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
     func execute(
@@ -40,7 +43,9 @@ struct SeriesSession: Sendable {
         var journal = self.journal
         if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
         let (offered, warnings) = (offered, planWarnings)
-        let recorder = SeriesJournalRecorder(journal: journal, store: store, continuing: continuing) { number, folder in
+        let recorder = SeriesJournalRecorder(
+            journal: journal, store: store, continuing: continuing, now: wallClock.now
+        ) { number, folder in
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
@@ -49,14 +54,15 @@ struct SeriesSession: Sendable {
             return try SeriesPlans.prepared(number, record: record, offered: offered, warnings: warnings)
         }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
-        let display = SeriesDisplay(style: style, output: output, record: record, overhead: overhead)
+        let display = SeriesDisplay(
+            style: style, output: output, record: record, overhead: overhead, wallClock: wallClock)
         let runner = SeriesRunner(
             camera: camera, schedule: record.schedule,
             configuration: timeScale.runnerConfiguration(
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
                 bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
                 onScaledClock: true),
-            recorder: recorder, elapsed: timeScale.scaled(record.offset(of: Date())), clock: timeScale.clock,
+            recorder: recorder, elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
             runGuard: { runner, body in
                 guard let network else { return await body() }
                 return await network.guarding(

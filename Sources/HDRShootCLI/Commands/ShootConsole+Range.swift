@@ -1,23 +1,21 @@
 import Exposure
 import Foundation
 import ImageLuminance
+import ShootKit
 import Shooting
 
 // MARK: - The range check during a shoot (`--check`)
 
 extension ShootConsole {
-    /// Measures what the journal has saved, says the verdicts that became due (a line, or a `rangeCheck` JSON
-    /// event) and hands measurements and verdicts to the manifest.
+    /// Measures what the journal has saved, emits the verdicts that became due (`rangeCheck` updates: the
+    /// controller's while a run is in hand, else shown at once) and hands measurements and verdicts to the
+    /// manifest.
     static func checkRange(
-        _ watch: RangeWatch, journal: ShootJournal, manifest: ManifestKeeper, view: ShootProgressView,
-        output: any OutputStreams
+        _ watch: RangeWatch, journal: ShootJournal, manifest: ManifestKeeper,
+        emit: @Sendable (ShootUpdate) -> Void
     ) async {
         for record in await watch.update(journal) {
-            if view.style == .json {
-                output.writeOut(ShootText.jsonLine(RangeWatch.json(record)))
-            } else {
-                view.note(RangeWatch.text(record))
-            }
+            emit(.rangeCheck(RangeWatch.update(record)))
         }
         await manifest.noteRange(frames: await watch.frameRecords, checks: await watch.records)
     }

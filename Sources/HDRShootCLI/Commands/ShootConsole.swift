@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 import ImageLuminance
 import Posix
+import ShootKit
 import Shooting
 import SonyCamera
 
@@ -160,16 +161,29 @@ enum ShootConsole {
     // MARK: - Asking
 
     /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
-    /// without a terminal refuses (exit 64); with blockers refuses (exit 69).
+    /// without a terminal refuses (exit 64); with blockers refuses (exit 69). With a `controller` holding the
+    /// proposal, the answer is its confirm or decline command, and its decision is what goes on.
     static func confirm(
-        _ lines: [String], blockers: [String], options: Options, output: any OutputStreams
+        _ lines: [String], blockers: [String], controller: ShootController? = nil, options: Options,
+        output: any OutputStreams
     ) async throws {
         // Blockers are the error line that follows (one line, all of them), not part of the summary.
         let text = lines.map { $0 + "\n" }.joined()
         // With --json the summary is already a JSON line; people read it on standard error.
         if options.json { output.writeError(text) } else { output.writeOut(text) }
         guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
-        if options.confirm { return }
+        let agreed = try await answer(options: options, output: output)
+        guard let controller else {
+            guard agreed else { throw ShootCommandError.declined }
+            return
+        }
+        await controller.send(agreed ? .confirm : .decline)
+        guard await controller.decision() else { throw ShootCommandError.declined }
+    }
+
+    /// The photographer's answer: yes with `--confirm`, else the answer to "Proceed? [y/N]" on a terminal.
+    private static func answer(options: Options, output: any OutputStreams) async throws -> Bool {
+        if options.confirm { return true }
         guard options.interactive else { throw ShootCommandError.needsConfirmation }
         let ask = options.json ? output.writeError : output.writeOut
         ask("Proceed? [y/N] ")
@@ -177,7 +191,7 @@ enum ShootConsole {
         // Ctrl-D typed no newline: end the prompt's line so the answer to it starts on a line of its own.
         if line == nil { ask("\n") }
         let answer = line?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard answer == "y" || answer == "yes" else { throw ShootCommandError.declined }
+        return answer == "y" || answer == "yes"
     }
 
     // MARK: - Shooting
@@ -210,8 +224,11 @@ enum ShootConsole {
         var probes: [AutoMetering.ProbeRecord] = []
     }
 
-    /// Runs `shoot` with progress and controls, keeps the manifest current, prints the end; returns the exit code.
-    static func execute(_ given: Shoot, options: Options, output: any OutputStreams) async throws -> ExitCode {
+    /// Runs `shoot` through `controller` with progress and controls, keeps the manifest current, prints the end;
+    /// returns the exit code.
+    static func execute(
+        _ given: Shoot, controller: ShootController, options: Options, output: any OutputStreams
+    ) async throws -> ExitCode {
         var shoot = given
         let network = await NetworkWatch.start(
             forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
@@ -229,11 +246,12 @@ enum ShootConsole {
                     ("camera", .string(shoot.journal.camera.model))
                 ])
         }
-        return try await execute(shoot, network: network, options: options, output: output)
+        return try await execute(shoot, controller: controller, network: network, options: options, output: output)
     }
 
     private static func execute(
-        _ shoot: Shoot, network: NetworkWatch?, options: Options, output: any OutputStreams
+        _ shoot: Shoot, controller: ShootController, network: NetworkWatch?, options: Options,
+        output: any OutputStreams
     ) async throws -> ExitCode {
         let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
@@ -265,22 +283,23 @@ enum ShootConsole {
             let view = ShootProgressView(
                 style: style, output: output, plan: plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
             if announce, let watch {
-                // Frames saved by earlier runs are measured first (their verdicts said again).
-                await checkRange(watch, journal: await recorder.journal, manifest: manifest, view: view, output: output)
+                // Frames saved by earlier runs are measured first (their verdicts said again), before any run is
+                // in hand: shown at once.
+                await checkRange(watch, journal: await recorder.journal, manifest: manifest, emit: view.show)
             }
             await manifest.write(await recorder.journal, output: output)
             let session = ShootSession(
-                runner: runner, view: view, readsKeys: options.interactive, start: start,
+                controller: controller, runner: runner, view: view, readsKeys: options.interactive, start: start,
                 restartingSet: restartingSet, resuming: resuming,
                 frameSaved: { progress in
                     await manifest.saved(progress)
                     if let watch {
                         await checkRange(
-                            watch, journal: await recorder.journal, manifest: manifest, view: view, output: output)
+                            watch, journal: await recorder.journal, manifest: manifest, emit: controller.publish)
                     }
                     await manifest.write(await recorder.journal, output: output)
                 })
-            let result = await NetworkWatch.guarding(runner, with: network, view: view, output: output) {
+            let result = await NetworkWatch.guarding(runner, with: network, note: controller.note, output: output) {
                 await session.run()
             }
             if !result.isComplete || options.check != .extend { return result }
@@ -310,6 +329,7 @@ enum ShootConsole {
             // Ended before its first frame fired: the folder holds nothing but the manifest of nothing.
             OutputFolder.removeIfUnused(shoot.journal.outputDirectory)
         }
+        await controller.finish(result)
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 
@@ -317,7 +337,9 @@ enum ShootConsole {
     static func report(
         _ result: ShootResult, outputDirectory: String, options: Options, output: any OutputStreams
     ) -> ExitCode {
-        if options.json { output.writeOut(ShootText.jsonLine(ShootProgressView.json(.finished(result)))) }
+        if options.json {
+            output.writeOut(ShootUpdate.finished(.init(result, messages: CLIMessages())).jsonLine)
+        }
         let exitCode = ErrorReport.exitCode(for: result)
         if let line = result.stopReason?.stopLine(reconnectTimeout: options.reconnectTimeout, frameInFlight: true) {
             output.writeError(line + "\n")

@@ -1,18 +1,6 @@
 import Posix
+import ShootKit
 import Shooting
-
-/// A runner the console controls: a single bracket (`BracketRunner`) or an interval series (`SeriesRunner`).
-protocol ControlledRunner: Sendable {
-    /// Holds the run for `reason` (space or p).
-    func pause(reason: PauseReason) async
-    /// Lifts the hold `reason` placed.
-    func resume(reason: PauseReason) async
-    /// Stops after the frame in flight (at once while nothing fires).
-    func stop() async
-}
-
-extension BracketRunner: ControlledRunner {}
-extension SeriesRunner: ControlledRunner {}
 
 /// Where the controls speak: the shoot's progress view or the series' display.
 protocol ControlledDisplay: Sendable {
@@ -64,22 +52,31 @@ struct ControlTexts: Sendable {
 ///   now, so it stops instead (resumable).
 /// - On a terminal, until it hangs up: space or p pauses and continues; q stops after the current frame.
 final class ShootControls: Sendable {
-    let runner: any ControlledRunner
+    let runner: any ShootControllable
     let display: any ControlledDisplay
     let terminal: TerminalMode?
-    let abandon: AsyncStream<Void>.Continuation
+    let abandon: @Sendable () async -> Void
     let texts: ControlTexts
     private let requests = ConsoleRequests()
 
     init(
-        runner: any ControlledRunner, display: any ControlledDisplay, terminal: TerminalMode?, texts: ControlTexts,
+        runner: any ShootControllable, display: any ControlledDisplay, terminal: TerminalMode?, texts: ControlTexts,
         abandon: AsyncStream<Void>.Continuation
     ) {
         self.runner = runner
         self.display = display
         self.terminal = terminal
         self.texts = texts
-        self.abandon = abandon
+        self.abandon = { abandon.yield() }
+    }
+
+    /// Controls that send their commands to a shoot's controller (a second Ctrl-C is its abandon command).
+    init(controller: ShootController, display: any ControlledDisplay, terminal: TerminalMode?, texts: ControlTexts) {
+        self.runner = controller
+        self.display = display
+        self.terminal = terminal
+        self.texts = texts
+        self.abandon = { await controller.send(.abandon) }
     }
 
     /// Handles signals (and keys, until the terminal hangs up) until cancelled.
@@ -130,7 +127,7 @@ final class ShootControls: Sendable {
             await runner.stop()
         } else {
             display.note("Abandoning the frame in flight; it is shot again on resume")
-            abandon.yield()
+            await abandon()
         }
     }
 

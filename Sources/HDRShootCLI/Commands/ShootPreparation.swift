@@ -1,4 +1,5 @@
 import Foundation
+import ShootKit
 import Shooting
 
 /// The one way a shoot command gets from a camera target to its first frame: connect and check the camera, match
@@ -22,10 +23,26 @@ struct ShootPreparation {
     var resuming = false
     /// Where the address of a camera that answered is remembered (`run`); nil leaves it (`resume` has its journal).
     var addressStore: CameraAddressStore?
+    /// The shoot's owner: it holds the state (connecting, proposed, shooting, finished), takes the answer to the
+    /// question and publishes every update the terminal renders.
+    var controller = ShootController(messages: CLIMessages())
 
     /// Prepares and shoots `stages` on the camera of `target`; returns the shoot's exit code. A step that throws
     /// ends the shoot with the camera disconnected (`ErrorReport` gives the error its line and code).
     func prepare<Stages: ShootStages>(_ stages: Stages, on target: CameraTarget) async throws -> ExitCode {
+        await controller.connecting()
+        do {
+            return try await connectAndShoot(stages, on: target)
+        } catch {
+            // Refused, declined or failed before (or while) shooting: the shoot is over for every watcher.
+            await controller.end()
+            throw error
+        }
+    }
+
+    private func connectAndShoot<Stages: ShootStages>(
+        _ stages: Stages, on target: CameraTarget
+    ) async throws -> ExitCode {
         try await target.withCamera(
             environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
             say: say ?? { _ in }
@@ -34,9 +51,13 @@ struct ShootPreparation {
                 var check = try await CameraCheck.connect(camera, address: address, say: say ?? { _ in })
                 await addressStore?.remember(address)
                 let (matched, summary) = try await stages.match(&check, in: self)
-                if options.json, let json = summary.json { output.writeOut(ShootText.jsonLine(json)) }
+                if let update = summary.update {
+                    await controller.propose(update)
+                    if options.json { output.writeOut(ShootUpdate.summary(update).jsonLine) }
+                }
                 try await ShootConsole.confirm(
-                    summary.lines, blockers: check.blockers, options: options, output: output)
+                    summary.lines, blockers: check.blockers, controller: summary.update == nil ? nil : controller,
+                    options: options, output: output)
                 let (recorded, lock) = try await stages.record(matched, camera: camera, check: check, in: self)
                 // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
                 defer { withExtendedLifetime(lock) {} }
@@ -82,8 +103,17 @@ struct ShootPreparation {
 struct ShootSummary {
     /// The lines, in order (blockers are not among them: they are the error line that refuses).
     var lines: [String]
-    /// The `--json` summary object (`"event": "summary"`), printed on standard output; nil prints none.
-    var json: [String: Any]? = nil
+    /// What the controller proposes (with `--json`, the `summary` line on standard output); nil proposes nothing
+    /// (a series asks on its own).
+    var update: ShootUpdate.Summary? = nil
+}
+
+extension CameraCheck {
+    /// The camera as the summary update shows it.
+    var cameraUpdate: ShootUpdate.Camera {
+        ShootUpdate.Camera(
+            model: identity.model, address: identity.address, serialNumber: identity.serialNumber ?? "")
+    }
 }
 
 /// The steps of `ShootPreparation` that differ between kinds of shoot (a new bracket, a resumed one, a new series,
@@ -109,8 +139,9 @@ protocol ShootStages {
 }
 
 extension ShootStages where Recorded == ShootConsole.Shoot {
-    /// A single bracket: `ShootConsole` shoots it with progress and controls.
+    /// A single bracket: `ShootConsole` shoots it with progress and controls, through the controller.
     func execute(_ shoot: ShootConsole.Shoot, in preparation: ShootPreparation) async throws -> ExitCode {
-        try await ShootConsole.execute(shoot, options: preparation.options, output: preparation.output)
+        try await ShootConsole.execute(
+            shoot, controller: preparation.controller, options: preparation.options, output: preparation.output)
     }
 }

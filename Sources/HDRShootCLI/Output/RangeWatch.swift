@@ -2,6 +2,7 @@ import Dispatch
 import Exposure
 import Foundation
 import ImageLuminance
+import ShootKit
 import Shooting
 
 /// `--check`: what the range check does after each set and for the whole bracket.
@@ -179,23 +180,17 @@ actor RangeWatch {
     static func percent(_ fraction: Double) -> Double { (fraction * 1_000_000).rounded() / 10_000 }
 
     /// The line a person reads: `set 2 range: …` or `bracket range: …`.
-    static func text(_ record: Record) -> String {
-        (record.set.map { "set \($0) " } ?? "bracket ") + "range: " + record.line
+    static func text(_ check: ShootUpdate.RangeCheck) -> String {
+        (check.set.map { "set \($0) " } ?? "bracket ") + "range: " + check.line
     }
 
-    /// The JSON event of a verdict.
-    static func json(_ record: Record) -> [String: Any] {
-        func end(_ end: End) -> [String: Any] {
-            var object: [String: Any] = ["speed": end.speed, "percent": end.percent]
-            if let missing = end.missingEV { object["missingEV"] = missing }
-            if let add = end.add { object["add"] = add }
-            return object
+    /// The update of a verdict.
+    static func update(_ record: Record) -> ShootUpdate.RangeCheck {
+        func end(_ end: End) -> ShootUpdate.RangeEnd {
+            ShootUpdate.RangeEnd(speed: end.speed, percent: end.percent, missingEV: end.missingEV, add: end.add)
         }
-        var object: [String: Any] = [
-            "event": "rangeCheck", "scope": record.scope, "holds": record.holds, "line": record.line,
-            "highlights": end(record.highlights), "shadows": end(record.shadows)
-        ]
-        if let set = record.set { object["set"] = set }
-        return object
+        return ShootUpdate.RangeCheck(
+            scope: record.scope, set: record.set, holds: record.holds, line: record.line,
+            highlights: end(record.highlights), shadows: end(record.shadows))
     }
 }

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 import Synchronization
 
@@ -9,6 +10,7 @@ import Synchronization
 /// the series folder, listing the repetitions with their start times).
 final class SeriesDisplay: Sendable {
     private let style: ShootProgressView.Style
+    private let wallClock: WallClock
     private let output: any OutputStreams
     private let record: SeriesRecord
     private let overhead: Double
@@ -21,8 +23,12 @@ final class SeriesDisplay: Sendable {
         var waitLine = false
     }
 
-    /// A display of the series `record`.
-    init(style: ShootProgressView.Style, output: any OutputStreams, record: SeriesRecord, overhead: Double) {
+    /// A display of the series `record`; `wallClock` says when a repetition starts.
+    init(
+        style: ShootProgressView.Style, output: any OutputStreams, record: SeriesRecord, overhead: Double,
+        wallClock: WallClock
+    ) {
+        self.wallClock = wallClock
         self.style = style
         self.output = output
         self.record = record
@@ -35,7 +41,7 @@ final class SeriesDisplay: Sendable {
     func show(_ event: SeriesEvent, journal: @Sendable () async -> ShootJournal) async {
         switch event {
         case let .waiting(start, remaining):
-            let at = Date().addingTimeInterval(ShootText.seconds(remaining))
+            let at = wallClock.now().addingTimeInterval(ShootText.seconds(remaining))
             state.withLock { $0.waiting = (start, at) }
             switch style {
             case .json:
@@ -118,7 +124,7 @@ final class SeriesDisplay: Sendable {
             case .afterOverrun(let by): "at once: the previous repetition ran \(ShootText.duration(by)) past this start"
             case .late(let by): "\(ShootText.duration(by)) late (held by a pause, or hdrshoot was away)"
             }
-        return "Repetition \(start.number)\(total): started \(SeriesPlans.clockTime(Date())), \(why)"
+        return "Repetition \(start.number)\(total): started \(SeriesPlans.clockTime(wallClock.now())), \(why)"
     }
 
     /// A message: a line (above the live line), or a JSON `note` object.

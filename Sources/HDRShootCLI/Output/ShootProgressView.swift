@@ -1,13 +1,15 @@
 import Exposure
 import Foundation
 import Posix
+import ShootKit
 import Shooting
 import Synchronization
 
-/// Shows a running shoot: a live line on a terminal, one plain line per event, or JSON lines (`--json`).
+/// Shows a running shoot's updates (`ShootUpdate`): a live line on a terminal, one plain line per update, or the
+/// updates themselves as JSON lines (`--json`).
 ///
-/// Fed by the runner's events (one consumer) and by the controls (notes such as "stopping after this
-/// frame"); both may call at once, so the state sits behind a mutex.
+/// Fed by the controller's updates (one consumer) and by the controls (the stop mark, the hangup); both may call
+/// at once, so the state sits behind a mutex.
 final class ShootProgressView: Sendable {
     /// How progress is written.
     enum Style: Sendable {
@@ -31,7 +33,7 @@ final class ShootProgressView: Sendable {
     private struct State {
         var started: ContinuousClock.Instant?
         var estimator: TimeLeftEstimator
-        var latest: FrameProgress?
+        var latest: ShootUpdate.Progress?
         /// A wait the live line counts down: a busy retry or the next reconnect attempt.
         var wait: (kind: WaitKind, until: ContinuousClock.Instant)?
         var holds: [PauseReason.Kind: PauseReason] = [:]
@@ -66,23 +68,28 @@ final class ShootProgressView: Sendable {
 
     // MARK: - Events
 
-    /// Shows one runner event.
-    func show(_ event: ShootEvent) {
-        record(event)
+    /// Shows one update (the snapshot and state changes draw nothing: the terminal saw how they came about).
+    func show(_ update: ShootUpdate) {
+        switch update {
+        case .snapshot, .state: return
+        default: break
+        }
+        record(update)
         switch style {
-        case .json: output.writeOut(ShootText.jsonLine(Self.json(event)))
-        case .plain: if let line = plainLine(event) { output.writeOut(line + "\n") }
-        case .live: showLive(event)
+        case .json: output.writeOut(update.jsonLine)
+        case .plain: if let line = plainLine(update) { output.writeOut(line + "\n") }
+        case .live: showLive(update)
         }
     }
 
-    /// Shows a message of the controls (a key press, a stop request): a line, or a JSON `note` object.
+    /// Shows one runner event as its update (a series' repetition, which has no controller yet).
+    func show(_ event: ShootEvent) {
+        show(ShootUpdate(event, messages: CLIMessages()))
+    }
+
+    /// Shows a sentence for the photographer: a line, or a JSON `note` update.
     func note(_ text: String) {
-        switch style {
-        case .json: output.writeOut(ShootText.jsonLine(["event": "note", "message": text]))
-        case .plain: output.writeOut(text + "\n")
-        case .live: printAboveLiveLine(text)
-        }
+        show(.note(ShootUpdate.Note(message: text)))
     }
 
     /// Whether shooting is parked: a hold (keyboard, network, reconnect) is in force and no frame is in flight,
@@ -90,7 +97,8 @@ final class ShootProgressView: Sendable {
     var isParked: Bool {
         state.withLock { state in
             state.holds[.connection] != nil
-                || (!state.holds.isEmpty && (state.latest.map { Self.parkedPhases.contains($0.phase) } ?? true))
+                || (!state.holds.isEmpty
+                    && (state.latest.map { $0.framePhase.map(Self.parkedPhases.contains) ?? true } ?? true))
         }
     }
 
@@ -135,79 +143,101 @@ final class ShootProgressView: Sendable {
         ShootText.seconds(instant - origin)
     }
 
-    private func record(_ event: ShootEvent) {
+    private func record(_ update: ShootUpdate) {
         let now = ContinuousClock.now
         let time = seconds(now)
         state.withLock { state in
-            switch event {
-            case let .started(position, _, _):
+            switch update {
+            case .started(let started):
                 state.started = now
-                state.estimator.start(at: plan.framesBefore(position), time: time)
+                state.estimator.start(
+                    at: plan.framesBefore(ShootPosition(set: started.set, frame: started.frame)), time: time)
             case .progress(let progress):
                 state.latest = progress
                 state.wait = nil
-                state.estimator.frame(plan.framesBefore(progress.position), reached: progress.phase, at: time)
-            case let .retrying(_, _, _, delay, _):
-                state.wait = (.busyRetry, now + delay)
-            case .paused(let reason):
+                if let phase = progress.framePhase {
+                    state.estimator.frame(
+                        plan.framesBefore(ShootPosition(set: progress.set, frame: progress.frame)), reached: phase,
+                        at: time)
+                }
+            case .retrying(let retrying):
+                state.wait = (.busyRetry, now + .milliseconds(Int64(retrying.delaySeconds * 1000)))
+            case .paused(let hold):
+                let reason = hold.pauseReason
                 state.holds[reason.kind] = reason
                 state.estimator.hold(reason.kind, at: time)
-            case .resumed(let reason):
+            case .resumed(let hold):
+                let reason = hold.pauseReason
                 state.holds[reason.kind] = nil
                 if reason.kind == .connection { state.wait = nil }
                 state.estimator.release(reason.kind, at: time)
-            case let .reconnecting(attempt, delay):
-                state.wait = (.reconnect(attempt: attempt), now + delay)
-            case .reconnectFailed, .reconnected, .cameraNote, .allFired:
-                break
-            case let .fileDownloaded(_, bytes):
-                state.downloads.add(bytes: bytes, at: now)
+            case .reconnecting(let reconnecting):
+                state.wait = (
+                    .reconnect(attempt: reconnecting.attempt),
+                    now + .milliseconds(Int64(reconnecting.delaySeconds * 1000))
+                )
+            case .downloaded(let downloaded):
+                state.downloads.add(bytes: downloaded.bytes, at: now)
             case .finished:
                 state.finished = true
+            case .snapshot, .state, .summary, .note, .allFired, .reconnectFailed, .reconnected, .rangeCheck:
+                break
             }
         }
     }
 
     // MARK: - Plain lines
 
-    private func plainLine(_ event: ShootEvent) -> String? {
-        switch event {
-        case let .started(position, completed, total):
-            return "Shooting from \(position) (\(completed) of \(total) exposures already captured)"
+    private func plainLine(_ update: ShootUpdate) -> String? {
+        switch update {
+        case .started(let started):
+            return
+                "Shooting from \(ShootPosition(set: started.set, frame: started.frame)) (\(started.completed) of \(started.total) exposures already captured)"
         case .progress(let progress):
             let head =
-                "set \(progress.position.set)/\(progress.setCount) frame \(progress.position.frame)/\(progress.framesInSet) "
-                + progress.setting.description
-            guard progress.phase == .saved else { return "\(head): \(ShootText.phaseText(progress.phase))" }
-            let files = progress.saved?.images.map(\.fileName).joined(separator: ", ") ?? ""
-            let recovered = progress.saved?.recoveredImages.map(\.fileName).joined(separator: ", ") ?? ""
+                "set \(progress.set)/\(progress.sets) frame \(progress.frame)/\(progress.framesInSet) "
+                + progress.setting
+            guard progress.framePhase == .saved else {
+                return "\(head): \(progress.framePhase.map(ShootText.phaseText) ?? progress.phase)"
+            }
+            let files = (progress.files ?? []).map(Self.fileName).joined(separator: ", ")
+            let recovered = (progress.recoveredFiles ?? []).map(Self.fileName).joined(separator: ", ")
             let extra = recovered.isEmpty ? "" : "; recovered \(recovered) from the interrupted attempt"
             return "\(head): saved \(files)\(extra) (\(progress.completed) of \(progress.total))"
-        case let .retrying(position, _, attempt, delay, error):
+        case .retrying(let retrying):
+            let position = ShootPosition(set: retrying.set, frame: retrying.frame)
+            let delay = Duration.milliseconds(Int64(retrying.delaySeconds * 1000))
             return
-                "\(position): \(HDRShoot.message(for: error)); trying again (attempt \(attempt)) in \(ShootText.duration(delay))"
-        case .paused(let reason): return ShootText.pauseText(reason, resumed: false)
-        case .resumed(let reason): return ShootText.pauseText(reason, resumed: true)
-        case let .reconnecting(attempt, delay):
-            return "Reconnecting in \(ShootText.duration(delay)) (attempt \(attempt))"
-        case let .reconnectFailed(attempt, error):
-            return "Reconnect attempt \(attempt) failed: \(ConnectText.failure(error))"
-        case .reconnected(let attempt): return "Reconnected (attempt \(attempt)); checking the unfinished frame"
-        case .cameraNote(let text): return "Note: \(text)"
-        case .fileDownloaded: return nil
-        case .allFired(let waiting):
+                "\(position): \(retrying.message); trying again (attempt \(retrying.attempt)) in \(ShootText.duration(delay))"
+        case .paused(let hold): return ShootText.pauseText(hold.pauseReason, resumed: false)
+        case .resumed(let hold): return ShootText.pauseText(hold.pauseReason, resumed: true)
+        case .reconnecting(let reconnecting):
+            let delay = Duration.milliseconds(Int64(reconnecting.delaySeconds * 1000))
+            return "Reconnecting in \(ShootText.duration(delay)) (attempt \(reconnecting.attempt))"
+        case .reconnectFailed(let failed):
+            return "Reconnect attempt \(failed.attempt) failed: \(failed.cause)"
+        case .reconnected(let reconnected):
+            return "Reconnected (attempt \(reconnected.attempt)); checking the unfinished frame"
+        case .note(let note): return note.from == "camera" ? "Note: \(note.message)" : note.message
+        case .rangeCheck(let check): return RangeWatch.text(check)
+        case .allFired(let fired):
             let total = plan.totalExposures
-            let estimate = state.withLock { $0.downloads.estimate(frames: waiting, now: ContinuousClock.now) }
+            let estimate = state.withLock { $0.downloads.estimate(frames: fired.waiting, now: ContinuousClock.now) }
             let shot = total == 1 ? "The frame is shot" : "All \(total) frames are shot"
-            return "\(shot); the camera may move. Downloading \(waiting) of \(total)\(estimate)"
-        case .finished: return nil
+            return "\(shot); the camera may move. Downloading \(fired.waiting) of \(total)\(estimate)"
+        case .downloaded, .finished, .snapshot, .state, .summary: return nil
         }
+    }
+
+    /// The file name of a saved file's path.
+    private static func fileName(_ path: String) -> String {
+        URL(fileURLWithPath: path).lastPathComponent
     }
 
     // MARK: - Live line
 
-    private func showLive(_ event: ShootEvent) {
-        switch event {
+    private func showLive(_ update: ShootUpdate) {
+        switch update {
         case .progress:
             tick()
         case .finished:
@@ -216,7 +246,7 @@ final class ShootProgressView: Sendable {
         case .started:
             break
         default:
-            if let text = plainLine(event) { printAboveLiveLine(text) }
+            if let text = plainLine(update) { printAboveLiveLine(text) }
             tick()
         }
     }
@@ -228,8 +258,8 @@ final class ShootProgressView: Sendable {
         let line = state.withLock { state -> LiveLine? in
             guard let progress = state.latest, !state.closed else { return nil }
             return LiveLine(
-                set: progress.position.set, sets: progress.setCount, frame: progress.position.frame,
-                frames: progress.framesInSet, speed: progress.setting.description,
+                set: progress.set, sets: progress.sets, frame: progress.frame,
+                frames: progress.framesInSet, speed: progress.setting,
                 phase: Self.phase(of: state, progress: progress, now: now), completed: progress.completed,
                 total: progress.total, elapsed: state.started.map { ShootText.seconds(now - $0) } ?? 0,
                 left: state.estimator.secondsLeft(at: time), repetition: repetition)
@@ -241,9 +271,11 @@ final class ShootProgressView: Sendable {
     }
 
     /// What is happening, in a few words: the wait or hold in force, else the frame's phase.
-    private static func phase(of state: State, progress: FrameProgress, now: ContinuousClock.Instant) -> String {
+    private static func phase(
+        of state: State, progress: ShootUpdate.Progress, now: ContinuousClock.Instant
+    ) -> String {
         if state.finished { return "done" }
-        let inFlight = progress.phase != .saved
+        let inFlight = progress.framePhase != .saved
         if state.holds[.connection] != nil {
             if case let (.reconnect(attempt), until)? = state.wait {
                 let left = until - now
@@ -257,7 +289,7 @@ final class ShootProgressView: Sendable {
             if state.holds[.user] != nil { return "paused by you (p continues)" }
             return "paused"
         }
-        var text = liveText(progress.phase)
+        var text = progress.framePhase.map(liveText) ?? progress.phase
         if case let (.busyRetry, until)? = state.wait, until > now {
             text = "camera busy, retry in \(countdown(until - now))"
         }
@@ -294,59 +326,5 @@ final class ShootProgressView: Sendable {
         let (line, closed) = state.withLock { ($0.liveLine, $0.closed) }
         guard !closed else { return output.writeOut(text + "\n") }
         output.writeOut("\r\u{1B}[2K" + text + "\n" + line)
-    }
-
-    // MARK: - JSON
-
-    /// The JSON object of an event: `event` names it; positions are `set`/`frame`, durations in seconds.
-    static func json(_ event: ShootEvent) -> [String: Any] {
-        switch event {
-        case let .started(position, completed, total):
-            return [
-                "event": "started", "set": position.set, "frame": position.frame, "completed": completed, "total": total
-            ]
-        case .progress(let progress):
-            var object: [String: Any] = [
-                "event": "progress", "set": progress.position.set, "frame": progress.position.frame,
-                "sets": progress.setCount, "framesInSet": progress.framesInSet, "speed": progress.speed.label,
-                "setting": progress.setting.description, "phase": progress.phase.rawValue,
-                "completed": progress.completed, "total": progress.total
-            ]
-            if let saved = progress.saved {
-                object["files"] = saved.images.map(\.path)
-                if !saved.recoveredImages.isEmpty { object["recoveredFiles"] = saved.recoveredImages.map(\.path) }
-                object["actualSpeed"] = saved.actualSpeed?.description ?? NSNull()
-            }
-            return object
-        case let .retrying(position, phase, attempt, delay, error):
-            return [
-                "event": "retrying", "set": position.set, "frame": position.frame, "phase": phase.rawValue,
-                "attempt": attempt, "delaySeconds": ShootText.seconds(delay), "message": HDRShoot.message(for: error)
-            ]
-        case .cameraNote(let text):
-            return ["event": "note", "message": text]
-        case let .fileDownloaded(fileName, bytes):
-            return ["event": "downloaded", "file": fileName, "bytes": bytes]
-        case .allFired(let waiting):
-            return ["event": "allFired", "waiting": waiting]
-        case .paused(let reason):
-            return ["event": "paused", "reason": reason.kind.rawValue, "detail": reason.detail ?? NSNull()]
-        case .resumed(let reason):
-            return ["event": "resumed", "reason": reason.kind.rawValue, "detail": reason.detail ?? NSNull()]
-        case let .reconnecting(attempt, delay):
-            return ["event": "reconnecting", "attempt": attempt, "delaySeconds": ShootText.seconds(delay)]
-        case let .reconnectFailed(attempt, error):
-            return ["event": "reconnectFailed", "attempt": attempt, "message": HDRShoot.message(for: error)]
-        case .reconnected(let attempt):
-            return ["event": "reconnected", "attempt": attempt]
-        case .finished(let result):
-            return [
-                "event": "finished", "complete": result.isComplete, "completed": result.completed,
-                "total": result.total,
-                "capturedThisRun": result.capturedThisRun, "resumePosition": ShootText.json(result.resumePosition),
-                "stopReason": result.stopReason.map { $0.kind.rawValue } ?? NSNull(),
-                "message": result.stopReason?.error.map(HDRShoot.message(for:)) ?? NSNull()
-            ]
-        }
     }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HDRShootCLI
+@testable import ShootKit
 
 /// The time-left estimate in virtual time: every event carries its own time, so a 4 s exposure or a 100 s pause
 /// takes no time at all.

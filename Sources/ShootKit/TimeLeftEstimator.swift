@@ -16,9 +16,9 @@ import Shooting
 ///   what it spends beyond its expected overhead is absorbed (never added).
 /// - A dropped connection loses the frame in flight (it is shot again after the reconnect): its exposure and
 ///   overhead count in full again, and its broken cycle is not measured.
-struct TimeLeftEstimator: Sendable {
+package struct TimeLeftEstimator: Sendable {
     /// What Long Exposure NR adds after an exposure: the hook for when the camera's setting is known.
-    enum NoiseReduction: Sendable, Hashable {
+    package enum NoiseReduction: Sendable, Hashable {
         /// Off, or not known: nothing is added.
         case none
         /// A dark frame as long as the exposure follows every exposure of at least `threshold` seconds (Sony
@@ -61,7 +61,7 @@ struct TimeLeftEstimator: Sendable {
 
     /// An estimator for frames whose exposures are `exposures` seconds (plan order), with `overhead` seconds
     /// per frame until frames are measured, and what NR is known to add.
-    init(exposures: [Double], overhead: Double, noiseReduction: NoiseReduction = .none) {
+    package init(exposures: [Double], overhead: Double, noiseReduction: NoiseReduction = .none) {
         busy = exposures.map { $0 + noiseReduction.extraSeconds(afterExposure: $0) }
         var sums = [Double](repeating: 0, count: exposures.count + 1)
         for index in busy.indices.reversed() { sums[index] = sums[index + 1] + busy[index] }
@@ -72,7 +72,7 @@ struct TimeLeftEstimator: Sendable {
     // MARK: - Events
 
     /// The run starts at frame `index` (frames before it are saved) at time `time`.
-    mutating func start(at index: Int, time: Double) {
+    package mutating func start(at index: Int, time: Double) {
         next = index
         inFlight = false
         exposureStart = nil
@@ -83,7 +83,7 @@ struct TimeLeftEstimator: Sendable {
     }
 
     /// Frame `index` reached `phase` at `time`.
-    mutating func frame(_ index: Int, reached phase: FramePhase, at time: Double) {
+    package mutating func frame(_ index: Int, reached phase: FramePhase, at time: Double) {
         let now = active(at: time)
         if phase == .settingSpeed || phase == .capturing, index != next || !inFlight {
             // A new frame (or the lost one shot again): its exposure has not started.
@@ -116,7 +116,7 @@ struct TimeLeftEstimator: Sendable {
     }
 
     /// A hold of `kind` came in at `time`; a dropped connection (`.connection`) loses the frame in flight.
-    mutating func hold(_ kind: PauseReason.Kind, at time: Double) {
+    package mutating func hold(_ kind: PauseReason.Kind, at time: Double) {
         holds.insert(kind)
         if kind == .connection {
             cycleStart = active(at: time)
@@ -128,7 +128,7 @@ struct TimeLeftEstimator: Sendable {
     }
 
     /// The hold of `kind` was released at `time`; after a reconnect the frame's cycle starts afresh.
-    mutating func release(_ kind: PauseReason.Kind, at time: Double) {
+    package mutating func release(_ kind: PauseReason.Kind, at time: Double) {
         holds.remove(kind)
         if kind == .connection { cycleStart = active(at: time) }
         updateClock(at: time)
@@ -137,12 +137,12 @@ struct TimeLeftEstimator: Sendable {
     // MARK: - Estimate
 
     /// The overhead per frame used now: measured, or the plan's until a frame was measured.
-    var overheadPerFrame: Double {
+    package var overheadPerFrame: Double {
         measuredFrames == 0 ? initialOverhead : measuredOverhead / Double(measuredFrames)
     }
 
     /// Seconds the shoot still needs at `time`.
-    func secondsLeft(at time: Double) -> Double {
+    package func secondsLeft(at time: Double) -> Double {
         guard busy.indices.contains(next) else { return 0 }
         let now = active(at: time)
         let overhead = overheadPerFrame
@@ -155,7 +155,7 @@ struct TimeLeftEstimator: Sendable {
     }
 
     /// Whether time counts now: no hold parks the shoot, or a frame in flight is still finishing.
-    var isClockRunning: Bool { activeSince != nil }
+    package var isClockRunning: Bool { activeSince != nil }
 
     // MARK: - Clock
 

@@ -1,0 +1,331 @@
+import Shooting
+
+/// What the controller can hold, pause and stop: a single bracket's runner or a series' runner.
+package protocol ShootControllable: Sendable {
+    /// Holds shooting for `reason` (it parks before the next frame).
+    func pause(reason: PauseReason) async
+    /// Lifts the hold `reason` placed.
+    func resume(reason: PauseReason) async
+    /// Stops after the frame in flight (at once while nothing fires).
+    func stop() async
+}
+
+extension BracketRunner: ShootControllable {}
+extension SeriesRunner: ShootControllable {}
+
+/// The one owner of a running shoot, whatever front end drives it: the terminal (`hdrshoot run`) and the phone
+/// remote send it the same commands and watch the same updates.
+///
+/// The shoot moves through `ShootPhase`: idle, connecting, proposed (the plan matched to the body waits for
+/// `confirm()` or `decline()`), asking (a question waits for `answer(_:)`), shooting, waiting (between a series'
+/// repetitions), finished. Every state change and every runner event is published as a `ShootUpdate` on one
+/// multicast stream (`updates(limit:)`), whose first element for a new subscriber is the full snapshot.
+///
+/// The state is an enum re-checked after every `await`: a command that comes in a state that does not take it
+/// is refused (`false`), never queued.
+package actor ShootController: ShootControllable {
+    /// Where the shoot is, with what each state holds.
+    private enum State {
+        case idle
+        case connecting
+        case proposed(ShootUpdate.Summary, decision: Bool?, waiter: CheckedContinuation<Bool, Never>?)
+        case asking(Question, answer: String?, waiter: CheckedContinuation<String?, Never>?)
+        /// `run` is nil between two runs of the same shoot (a range extension is being recorded).
+        case shooting(Run?)
+        case waiting(Run?)
+        case finished(ShootUpdate.Finished)
+    }
+
+    /// A run in hand: what pause and stop reach, and how to abandon the frame in flight.
+    private struct Run {
+        var target: any ShootControllable
+        var abandon: AsyncStream<Void>.Continuation
+    }
+
+    private var state: State = .idle
+    private let broadcaster = UpdateBroadcaster()
+    /// Give errors their sentences.
+    private let messages: any ShootMessages
+
+    /// A controller of an idle shoot; `messages` give every error in an update its sentence.
+    package init(messages: any ShootMessages) {
+        self.messages = messages
+    }
+
+    // MARK: - Watching
+
+    /// A new subscription to the updates: the snapshot of the state now, then every update. `limit`: how far a
+    /// subscriber may fall behind before its backlog collapses into one snapshot (nil: keep everything).
+    package nonisolated func updates(limit: Int? = nil) -> ShootUpdates {
+        broadcaster.subscribe(limit: limit)
+    }
+
+    /// The state now, as one value.
+    package nonisolated var snapshot: ShootSnapshot { broadcaster.snapshot }
+
+    /// Publishes a sentence for the photographer.
+    package nonisolated func note(_ text: String) {
+        broadcaster.publish(.note(ShootUpdate.Note(message: text)))
+    }
+
+    /// Publishes an update the shoot's steps make beside the runner (a range verdict).
+    package nonisolated func publish(_ update: ShootUpdate) {
+        broadcaster.publish(update)
+    }
+
+    /// The phase of the current state.
+    package var phase: ShootPhase {
+        switch state {
+        case .idle: .idle
+        case .connecting: .connecting
+        case .proposed: .proposed
+        case .asking: .asking
+        case .shooting: .shooting
+        case .waiting: .waiting
+        case .finished: .finished
+        }
+    }
+
+    private func enter(_ next: State) {
+        let before = phase
+        state = next
+        guard phase != before else { return }
+        var question: Question?
+        if case .asking(let asked, _, _) = state { question = asked }
+        broadcaster.publish(.state(ShootUpdate.StateChange(state: phase, question: question)))
+    }
+
+    // MARK: - Before the first frame
+
+    /// The camera is being reached. Refused once the shoot has left idle.
+    @discardableResult
+    package func connecting() -> Bool {
+        guard case .idle = state else { return false }
+        enter(.connecting)
+        return true
+    }
+
+    /// Proposes what will be shot and waits for nothing: `decision()` waits for the answer. Refused unless
+    /// connecting (or idle: a front end that connects elsewhere).
+    @discardableResult
+    package func propose(_ summary: ShootUpdate.Summary) -> Bool {
+        switch state {
+        case .idle, .connecting:
+            broadcaster.publish(.summary(summary))
+            enter(.proposed(summary, decision: nil, waiter: nil))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Waits until the proposal is confirmed (true) or declined (false); false when nothing is proposed.
+    package func decision() async -> Bool {
+        guard case .proposed(let summary, let decision, let waiter) = state else { return false }
+        if let decision { return decision }
+        precondition(waiter == nil, "one front end waits for the decision")
+        return await withCheckedContinuation { continuation in
+            state = .proposed(summary, decision: nil, waiter: continuation)
+        }
+    }
+
+    /// Agrees to the proposal. Refused when nothing is proposed, it was already decided, or it has blockers.
+    private func confirm() -> Bool {
+        decide(true)
+    }
+
+    /// Declines the proposal: nothing is shot. Refused when nothing is proposed or it was already decided.
+    private func decline() -> Bool {
+        decide(false)
+    }
+
+    private func decide(_ yes: Bool) -> Bool {
+        guard case .proposed(let summary, nil, let waiter) = state else { return false }
+        if yes && !summary.blockers.isEmpty { return false }
+        state = .proposed(summary, decision: yes, waiter: nil)
+        waiter?.resume(returning: yes)
+        return true
+    }
+
+    /// Asks `question` and waits for an answer (one of its answers), or nil when the shoot is stopped instead.
+    package func ask(_ question: Question) async -> String? {
+        let resumeTo = state
+        enter(.asking(question, answer: nil, waiter: nil))
+        let answer = await withCheckedContinuation { continuation in
+            state = .asking(question, answer: nil, waiter: continuation)
+        }
+        // Re-checked: a stop while asking ends the question with nil and leaves the state to `stop()`.
+        if case .asking = state { enter(resumeTo) }
+        return answer
+    }
+
+    /// Answers the question asked. Refused when nothing is asked or `answer` is not one of its answers.
+    private func answer(_ answer: String) -> Bool {
+        guard case .asking(let question, nil, let waiter?) = state, question.answers.contains(answer) else {
+            return false
+        }
+        state = .asking(question, answer: answer, waiter: nil)
+        waiter.resume(returning: answer)
+        return true
+    }
+
+    // MARK: - Shooting
+
+    /// Runs `runner` from `start` to its end, publishing every event as an update; `frameSaved` runs (in order,
+    /// before the next event is published) after each saved frame, `record` sees every raw event (the session
+    /// log). An `abandon()` cancels the runner, abandoning the frame in flight.
+    package func shoot(
+        _ runner: BracketRunner, from start: ShootPosition, restartingSet: Bool, resuming: ResumeState,
+        frameSaved: @escaping @Sendable (FrameProgress) async -> Void,
+        record: @escaping @Sendable (ShootEvent) -> Void = { _ in }
+    ) async -> ShootResult {
+        let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        enter(.shooting(Run(target: runner, abandon: abandonSink)))
+        let (broadcaster, messages) = (broadcaster, messages)
+        async let consumed: Void = Self.consume(
+            runner.events, into: broadcaster, messages: messages, frameSaved: frameSaved, record: record)
+        let result = await withTaskGroup(of: ShootResult?.self) { group in
+            group.addTask {
+                await runner.run(from: start, restartingInterruptedSet: restartingSet, resuming: resuming)
+            }
+            group.addTask {
+                for await _ in abandon { return nil }
+                return nil
+            }
+            var result: ShootResult?
+            while let value = await group.next() {
+                if let value { result = value }
+                group.cancelAll()
+            }
+            guard let result else { preconditionFailure("the runner always returns a result") }
+            return result
+        }
+        await consumed
+        // Re-checked after the awaits: the run is no longer in hand.
+        if case .shooting = state { state = .shooting(nil) }
+        return result
+    }
+
+    /// Publishes the runner's events in order until its stream ends.
+    private static func consume(
+        _ events: AsyncStream<ShootEvent>, into broadcaster: UpdateBroadcaster,
+        messages: any ShootMessages,
+        frameSaved: @Sendable (FrameProgress) async -> Void, record: @Sendable (ShootEvent) -> Void
+    ) async {
+        for await event in events {
+            record(event)
+            broadcaster.publish(ShootUpdate(event, messages: messages))
+            if case .progress(let progress) = event, progress.phase == .saved { await frameSaved(progress) }
+        }
+    }
+
+    /// The shoot is over: publishes how it ended as the last update and ends every subscription.
+    package func finish(_ result: ShootResult) {
+        let finished = ShootUpdate.Finished(result, messages: messages)
+        if case .finished = state { return }
+        if case .proposed(let summary, nil, let waiter) = state {
+            state = .proposed(summary, decision: false, waiter: nil)
+            waiter?.resume(returning: false)
+        }
+        broadcaster.publish(.finished(finished))
+        enter(.finished(finished))
+        broadcaster.finish()
+    }
+
+    /// Ends the shoot without a run (declined, refused, failed before the first frame): the last update is the
+    /// state change to finished.
+    package func end() {
+        if case .finished = state { return }
+        if case .proposed(let summary, nil, let waiter) = state {
+            state = .proposed(summary, decision: false, waiter: nil)
+            waiter?.resume(returning: false)
+        }
+        if case .asking(let question, nil, let waiter) = state {
+            state = .asking(question, answer: nil, waiter: nil)
+            waiter?.resume(returning: nil)
+        }
+        let finished = ShootUpdate.Finished(
+            complete: false, completed: 0, total: 0, capturedThisRun: 0, resumePosition: nil, stopReason: nil,
+            message: nil)
+        enter(.finished(finished))
+        broadcaster.finish()
+    }
+
+    // MARK: - Commands while shooting
+
+    private var run: Run? {
+        switch state {
+        case .shooting(let run), .waiting(let run): run
+        default: nil
+        }
+    }
+
+    /// Holds shooting (the photographer's hold). Refused when nothing runs.
+    private func pauseRun() async -> Bool {
+        guard let run else { return false }
+        await run.target.pause(reason: PauseReason(.user))
+        return true
+    }
+
+    /// Lifts the photographer's hold. Refused when nothing runs.
+    private func resumeRun() async -> Bool {
+        guard let run else { return false }
+        await run.target.resume(reason: PauseReason(.user))
+        return true
+    }
+
+    /// Stops after the frame in flight; before the first frame, declines the proposal or ends the question.
+    private func stopRun() async -> Bool {
+        switch state {
+        case .proposed: return decline()
+        case .asking(let question, nil, let waiter):
+            state = .asking(question, answer: nil, waiter: nil)
+            waiter?.resume(returning: nil)
+            return true
+        default:
+            guard let run else { return false }
+            await run.target.stop()
+            return true
+        }
+    }
+
+    /// Abandons the frame in flight (it is shot again on resume). Refused when nothing runs.
+    private func abandon() -> Bool {
+        guard let run else { return false }
+        run.abandon.yield()
+        return true
+    }
+
+    // MARK: - ShootControllable (the terminal's keys and signals)
+
+    /// A hold of `reason` on the run in hand.
+    package func pause(reason: PauseReason) async {
+        await run?.target.pause(reason: reason)
+    }
+
+    /// Lifts the hold of `reason` on the run in hand.
+    package func resume(reason: PauseReason) async {
+        await run?.target.resume(reason: reason)
+    }
+
+    /// Stops after the frame in flight (before the first frame: declines, or ends the question).
+    package func stop() async {
+        _ = await stopRun()
+    }
+
+    // MARK: - Commands
+
+    /// Carries out `command`; false when the shoot's state does not take it now (it is not queued).
+    @discardableResult
+    package func send(_ command: ShootCommand) async -> Bool {
+        switch command.command {
+        case .confirm: return confirm()
+        case .decline: return decline()
+        case .answer: return answer(command.answer ?? "")
+        case .pause: return await pauseRun()
+        case .resume: return await resumeRun()
+        case .stop: return await stopRun()
+        case .abandon: return abandon()
+        }
+    }
+}
