@@ -71,6 +71,8 @@ enum ShootConsole {
         var check: RangeCheckMode = .warn
         /// `--replay-session`: the log whose body the simulator becomes.
         var replay: SessionReplay?
+        /// Whether the controller's confirm or decline answers the plan (`serve`'s page), not the terminal.
+        var decidedByController = false
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -134,7 +136,8 @@ enum ShootConsole {
             interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
             liveOutput: real && TerminalMode.isTerminal(.standardOutput),
             networkMonitor: !arguments.flag("no-network-monitor"),
-            bufferLimit: buffer, transfer: transfer, scene: scene, check: check, replay: replay)
+            bufferLimit: buffer, transfer: transfer, scene: scene, check: check, replay: replay,
+            decidedByController: context.decidedByController)
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
@@ -172,6 +175,11 @@ enum ShootConsole {
         // With --json the summary is already a JSON line; people read it on standard error.
         if options.json { output.writeError(text) } else { output.writeOut(text) }
         guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
+        if options.decidedByController && !options.confirm, let controller {
+            // The page answers: nothing is asked on the terminal, and the shoot waits in the proposed state.
+            guard await controller.decision() else { throw ShootCommandError.declined }
+            return
+        }
         let agreed = try await answer(options: options, output: output)
         guard let controller else {
             guard agreed else { throw ShootCommandError.declined }
