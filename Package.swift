@@ -58,6 +58,9 @@ let package = Package(
                 "Exposure"
             ],
             swiftSettings: strict),
+        // PTP/IP over SSH for bodies with Access Authentication on: the system's OpenSSH `ssh` as a runtime helper,
+        // the host key pinned in hdrshoot's own known-hosts file, the password handed over without argv or env.
+        .target(name: "CameraTunnel", dependencies: ["Posix"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix", "Timing"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
         .target(name: "SessionLog", dependencies: ["PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
@@ -83,7 +86,9 @@ let package = Package(
         // The application layer: the one owner of a running shoot (state enum, commands in, one Codable update
         // stream out), driven by every front end; no terminal, no argv, no exit code.
         .target(
-            name: "ShootKit", dependencies: ["Exposure", "Shooting", "Timing"], swiftSettings: strict),
+            name: "ShootKit",
+            dependencies: ["Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix"],
+            swiftSettings: strict),
 
         // Front ends.
         // The phone remote: an HTTP server over Posix sockets and the one HTTP codec, Server-Sent Events, the page,
@@ -94,7 +99,7 @@ let package = Package(
             dependencies: [
                 "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
-                "LegacyCameraSimulator", "Timing", "ShootKit", "WebRemote"
+                "LegacyCameraSimulator", "Timing", "ShootKit", "CameraTunnel", "WebRemote"
             ],
             swiftSettings: strict
         ),
@@ -182,7 +187,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ShootKitTests",
-            dependencies: ["ShootKit", "Shooting", "Exposure", "Timing", "TestSupport"],
+            dependencies: [
+                "ShootKit", "Shooting", "Exposure", "Timing", "ImageLuminance", "TestSupport", "SonyCamera",
+                "CameraSimulator", "PTPIP", "PTPIPCodec"
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HDRShootCLITests",
