@@ -110,6 +110,17 @@ def check_origin(driver, origin, token):
             fail("the token went into a requested URL: " + url)
 
 
+def peak_rss(pid):
+    try:
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
 def no_horizontal_scroll(driver):
     width = driver.execute_script("return document.documentElement.scrollWidth")
     inner = driver.execute_script("return window.innerWidth")
@@ -170,6 +181,16 @@ def serve(hdrshoot, output, screenshot):
         check_origin(driver, origin, token)
         weight = len(driver.execute_script("return document.documentElement.outerHTML").encode())
         print("figure: page weight (DOM after the shoot) %d bytes" % weight, flush=True)
+        delays = []
+        for shown in driver.execute_script("return window.shownLog||[]"):
+            if shown.get("file") and os.path.exists(shown["file"]):
+                delays.append(shown["at"] - os.stat(shown["file"]).st_mtime_ns / 1e6)
+        if delays:
+            delays.sort()
+            p95 = delays[min(len(delays) - 1, int(round(0.95 * (len(delays) - 1))))]
+            print("figure: file written to frame shown on the page: %d frames shown, median %.0f ms, p95 %.0f ms, "
+                  "max %.0f ms" % (len(delays), delays[len(delays) // 2], p95, delays[-1]), flush=True)
+        print("figure: serve's peak RSS (VmHWM) " + peak_rss(process.pid), flush=True)
     finally:
         driver.quit()
         process.terminate()
@@ -209,10 +230,42 @@ def run(hdrshoot, output):
     print("ok: run", flush=True)
 
 
+def tripod(hdrshoot, output, pages):
+    """One run of 3x5 on the simulator with `pages` pages attached; prints the shoot's time."""
+    arguments = [hdrshoot, "run", "--camera", "simulator", "--shadow", "1/4", "--highlight", "1/1000", "--frames",
+                 "5", "--confirm", "--output", output]
+    if pages:
+        arguments += ["--remote", "127.0.0.1:0"]
+        process, url = start(arguments, {"HDRSHOOT_TIME_SCALE": "1"})
+        drivers = [browser() for _ in range(pages)]
+        for driver in drivers:
+            driver.get(url)
+    else:
+        global ERRORS
+        ERRORS = output + ".stderr"
+        process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=open(ERRORS, "w"),
+                                   stdin=subprocess.DEVNULL, text=True)
+        drivers = []
+    started = None
+    for line in process.stdout:
+        if started is None and line.startswith("Connected to"):
+            started = time.time()
+    code = process.wait()
+    ended = time.time()
+    for driver in drivers:
+        driver.quit()
+    if code != 0 or started is None:
+        fail("the shoot ended with %d" % code)
+    print("figure: time at the tripod (Connected to exit), %d pages attached: %.2f s" % (pages, ended - started),
+          flush=True)
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 4:
         fail(__doc__)
-    if sys.argv[1] == "serve":
+    if sys.argv[1] == "tripod":
+        tripod(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "serve":
         serve(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         run(sys.argv[2], sys.argv[3])

@@ -147,7 +147,7 @@ enum RemotePage {
         setInterval(tick,1000);
         function loadFrame(p){
           const img=$("frame");show("last",true);
-          img.onload=()=>{histogram(img);window.frameShownAt=Date.now();window.frameShown=p.set+"/"+p.frame;};
+          img.onload=()=>{histogram(img);window.frameShown=p.set+"/"+p.frame;(window.shownLog=window.shownLog||[]).push({file:(p.files||[])[0],at:Date.now()});};
           img.src="/api/frames/"+p.set+"/"+p.frame+".jpg";
           $("exposure").textContent="Set "+p.set+", frame "+p.frame+" · "+(p.actualSpeed||p.speed);
         }
