@@ -231,33 +231,40 @@ def run(hdrshoot, output):
 
 
 def tripod(hdrshoot, output, pages):
-    """One run of 3x5 on the simulator with `pages` pages attached; prints the shoot's time."""
+    """One run of 3x5 on the simulator with `pages` pages attached; prints the shoot's time, from the line
+    "Connected to" to the process's end, each line timed as it arrives (on a thread of its own)."""
+    import threading
     arguments = [hdrshoot, "run", "--camera", "simulator", "--shadow", "1/4", "--highlight", "1/1000", "--frames",
                  "5", "--confirm", "--output", output]
     if pages:
         arguments += ["--remote", "127.0.0.1:0"]
         process, url = start(arguments, {"HDRSHOOT_TIME_SCALE": "1"})
-        drivers = [browser() for _ in range(pages)]
-        for driver in drivers:
-            driver.get(url)
     else:
         global ERRORS
         ERRORS = output + ".stderr"
         process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=open(ERRORS, "w"),
                                    stdin=subprocess.DEVNULL, text=True)
-        drivers = []
-    started = None
-    for line in process.stdout:
-        if started is None and line.startswith("Connected to"):
-            started = time.time()
+    times = {}
+
+    def read_lines():
+        for line in process.stdout:
+            if line.startswith("Connected to") and "started" not in times:
+                times["started"] = time.time()
+        times["ended"] = time.time()
+
+    reader = threading.Thread(target=read_lines)
+    reader.start()
+    drivers = [browser() for _ in range(pages)]
+    for driver in drivers:
+        driver.get(url)
     code = process.wait()
-    ended = time.time()
+    reader.join()
     for driver in drivers:
         driver.quit()
-    if code != 0 or started is None:
+    if code != 0 or "started" not in times:
         fail("the shoot ended with %d" % code)
-    print("figure: time at the tripod (Connected to exit), %d pages attached: %.2f s" % (pages, ended - started),
-          flush=True)
+    print("figure: time at the tripod (Connected to exit), %d pages attached: %.2f s"
+          % (pages, times["ended"] - times["started"]), flush=True)
 
 
 if __name__ == "__main__":
