@@ -46,28 +46,33 @@ enum ServeCommand {
         var simulated = false
         if case .simulator? = options.target { simulated = true }
         let parent = RunCommand.absolutePath(arguments.string("output") ?? ".")
-        let (requests, requestSink) = AsyncStream.makeStream(of: ShootForm.self, bufferingPolicy: .bufferingNewest(1))
+        let (events, eventSink) = AsyncStream.makeStream(of: ServeEvent.self, bufferingPolicy: .bufferingNewest(8))
         let slot = ShootSlot()
         let remote = ControllerRemote { form throws(RemoteCommandRefusal) in
             guard form.resume != true else {
                 throw RemoteCommandRefusal("Resume a stopped shoot with hdrshoot resume for now.")
             }
             guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
-            requestSink.yield(form)
+            eventSink.yield(.shoot(form))
         }
         let server = try RemoteServing.server(
             listening: listen, option: "listen", arguments: arguments, simulated: simulated, remote: remote)
         RemoteServing.announce(server, json: false, output: context.output)
+        // SIGINT and SIGTERM are serve's for its whole life (its shoots leave them alone): a signal stops the
+        // shoot under way after the frame in flight, through its controller, and serve ends once it has.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await server.run() }
             group.addTask {
-                for await form in requests {
-                    await shoot(form, serving: arguments, parent: parent, remote: remote, context: context)
-                    slot.free()
+                for await _ in SignalEvents.stream([.interrupt, .terminate]) {
+                    eventSink.yield(.stop)
+                    try? await remote.perform(.stop)
                 }
             }
-            for await _ in SignalEvents.stream([.interrupt, .terminate]) { break }
-            requestSink.finish()
+            for await event in events {
+                guard case .shoot(let form) = event else { break }
+                await shoot(form, serving: arguments, parent: parent, remote: remote, context: context)
+                slot.free()
+            }
             group.cancelAll()
         }
         return .success
@@ -108,6 +113,14 @@ enum ServeCommand {
             await group.waitForAll()
         }
     }
+}
+
+/// What the serve loop waits for.
+private enum ServeEvent: Sendable {
+    /// The page asked for a shoot.
+    case shoot(ShootForm)
+    /// SIGINT or SIGTERM while idle.
+    case stop
 }
 
 /// The one shoot `serve` runs at a time: taken when the page starts one, freed when it ends.

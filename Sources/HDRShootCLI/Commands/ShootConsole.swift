@@ -291,9 +291,10 @@ enum ShootConsole {
                 outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
                 bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
                 downloads: downloads, onScaledClock: false))
-        let session = ShootSession(
+        var session = ShootSession(
             controller: controller, style: style, output: output, overhead: shoot.overhead,
             noiseReduction: noiseReduction, readsKeys: options.interactive)
+        session.handlesSignals = !options.decidedByController
         let (result, journal) = await session.run {
             await controller.shootBracket(
                 bracket, manifest: manifest,
