@@ -80,7 +80,9 @@ let package = Package(
         // The application layer: the one owner of a running shoot (state enum, commands in, one Codable update
         // stream out), driven by every front end; no terminal, no argv, no exit code.
         .target(
-            name: "ShootKit", dependencies: ["Exposure", "Shooting", "Timing"], swiftSettings: strict),
+            name: "ShootKit",
+            dependencies: ["Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix"],
+            swiftSettings: strict),
 
         // Front end.
         .target(
@@ -173,7 +175,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ShootKitTests",
-            dependencies: ["ShootKit", "Shooting", "Exposure", "Timing", "TestSupport"],
+            dependencies: [
+                "ShootKit", "Shooting", "Exposure", "Timing", "ImageLuminance", "TestSupport", "SonyCamera",
+                "CameraSimulator", "PTPIP", "PTPIPCodec"
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HDRShootCLITests",

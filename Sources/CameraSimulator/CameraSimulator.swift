@@ -139,6 +139,9 @@ package actor CameraSimulator {
     /// Shutter releases that fired so far (a frame counts from S2, before its exposure ends).
     package var framesFired: Int { camera.frameCount }
 
+    /// Files waiting in the body's buffer now (processed, not fetched yet).
+    package var filesWaiting: Int { camera.buffer.count }
+
     /// Operation requests answered so far.
     package var answeredOperationCount: Int { answeredOperations }
 

@@ -57,6 +57,22 @@ enum DefaultBody {
                 code: QuirkProperty.remainingShots, dataType: .uint32, getSet: 0, factoryValue: .uint32(0),
                 currentValue: .uint32(UInt32(clamping: configuration.cardShots)),
                 form: .range(minimum: .uint32(0), maximum: .uint32(UInt32.max), step: .uint32(1))))
+        if quirks.modeU16, let index = properties.firstIndex(where: { $0.code == .exposureProgramMode }) {
+            // mode-u16: the 2.00 encoding, the low 16 bits of each 3.00 value.
+            let low16: (PTPValue) -> PTPValue = { .uint16(UInt16(truncatingIfNeeded: $0.uint32Value ?? 0)) }
+            var mode = properties[index]
+            mode.dataType = .uint16
+            mode.factoryValue = low16(mode.factoryValue)
+            mode.currentValue = low16(mode.currentValue)
+            if case let .enumeration(settable, supported) = mode.form {
+                mode.form = .enumeration(settable: settable.map(low16), supported: supported.map(low16))
+            }
+            properties[index] = mode
+        }
+        if quirks.noShootingFileInfo {
+            // no-d215: events alone announce the images.
+            properties.removeAll { $0.code == .shootingFileInfo }
+        }
         properties = withImageSettings(properties, configuration: configuration)
         if let scene = configuration.scene {
             let shutter = properties.first { $0.code == .shutterSpeed }.flatMap { SonyShutterValue($0.currentValue) }

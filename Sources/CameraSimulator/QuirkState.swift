@@ -55,6 +55,12 @@ struct QuirkState: Sendable {
     private(set) var speedIgnoredWhileBuffered = false
     /// Whether a release is answered busy while a capture processes or waits (a one-image buffer).
     private(set) var busyWhileBuffered = false
+    /// Whether 0xC206 is listed in DeviceInfo but never sent.
+    private(set) var capturedEventUnsent = false
+    /// Whether the body has no 0xD215 (events alone announce its images).
+    private(set) var noShootingFileInfo = false
+    /// Whether 0x500E is a u16 (the 2.00 encoding).
+    private(set) var modeU16 = false
 
     init(_ quirks: [SimulatorQuirk]) {
         for quirk in quirks {
@@ -81,6 +87,9 @@ struct QuirkState: Sendable {
             case .shootingFileInfoCountsCaptures: shootingFileInfoCountsCaptures = true
             case .speedIgnoredWhileBuffered: speedIgnoredWhileBuffered = true
             case .busyWhileBuffered: busyWhileBuffered = true
+            case .capturedEventListedNotSent: capturedEventUnsent = true
+            case .noShootingFileInfo: noShootingFileInfo = true
+            case .modeU16: modeU16 = true
             }
         }
     }

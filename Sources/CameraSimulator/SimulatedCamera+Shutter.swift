@@ -101,7 +101,9 @@ extension SimulatedCamera {
             exposure: capture.exposure)
         if let darkFrame { record.noiseReductionSeconds = CameraSimulator.seconds(darkFrame) }
         finishedCaptures.append(record)
-        events.append(PTPEvent(code: .capturedEvent, transactionID: 0xFFFF_FFFF, parameters: []))
+        if !quirks.capturedEventUnsent {
+            events.append(PTPEvent(code: .capturedEvent, transactionID: 0xFFFF_FFFF, parameters: []))
+        }
         if let darkFrame {
             shutter = .darkFrame(capture, ends: ends + darkFrame)
         } else {

@@ -50,6 +50,18 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
     /// `busy-while-buffered`: a release is answered DeviceBusy while a capture processes or waits in the buffer,
     /// as a body with a one-image buffer does (the simulator's only behaviour before it had a buffer).
     case busyWhileBuffered
+    /// `lists-captured-event-without-sending`: DeviceInfo lists SDIE_CapturedEvent 0xC206 (as the real RX100M7's
+    /// does) but the body never sends it; ObjectAdded 0xC201, 0xD215 and 0xD249 still show each release
+    /// (issue 32: whether every body and mode sends 0xC206 over Wi-Fi is unknown).
+    case capturedEventListedNotSent
+    /// `no-d215`: the body has no Shooting File Info 0xD215 in its 0x9209 dumps; ObjectAdded 0xC201 announces
+    /// each image (the ILCE-6000's recorded dump has no 0xD215; libgphoto2's sony logs show bodies that
+    /// announce objects only by event).
+    case noShootingFileInfo
+    /// `mode-u16`: Exposure Program Mode 0x500E is a u16 holding the low 16 bits of the 3.00 value, as protocol
+    /// 2.00 bodies write it (the ILCE-6000's recorded dump: S is 0x0004 where 3.00 writes 0x00030004, iAuto
+    /// 0x8000).
+    case modeU16
 
     /// Every `--quirk` spelling, for usage texts and error messages (from `catalog`, the one list).
     package static var spellings: [String] { catalog.map(\.spelling) }
@@ -78,6 +90,9 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
         case .shootingFileInfoCountsCaptures: return "d215-pairs"
         case .speedIgnoredWhileBuffered: return "speed-ignored-while-buffered"
         case .busyWhileBuffered: return "busy-while-buffered"
+        case .capturedEventListedNotSent: return "lists-captured-event-without-sending"
+        case .noShootingFileInfo: return "no-d215"
+        case .modeU16: return "mode-u16"
         }
     }
 
@@ -146,6 +161,9 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
         case "d215-pairs": return try noArgument(.shootingFileInfoCountsCaptures)
         case "speed-ignored-while-buffered": return try noArgument(.speedIgnoredWhileBuffered)
         case "busy-while-buffered": return try noArgument(.busyWhileBuffered)
+        case "lists-captured-event-without-sending": return try noArgument(.capturedEventListedNotSent)
+        case "no-d215": return try noArgument(.noShootingFileInfo)
+        case "mode-u16": return try noArgument(.modeU16)
         default:
             throw .invalidQuirk(spec: spec, reason: "unknown quirk; use " + spellings.joined(separator: ", "))
         }

@@ -48,7 +48,7 @@ extension ShootingMode {
         case .shutterPriority: "S"
         case .aperturePriority: "A"
         case .program: "P"
-        case .other(let code): "mode 0x" + String(code, radix: 16, uppercase: true)
+        case .other(let code, let name): name ?? "mode 0x" + String(code, radix: 16, uppercase: true)
         }
     }
 }

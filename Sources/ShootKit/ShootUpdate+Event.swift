@@ -44,6 +44,14 @@ extension ShootUpdate {
     }
 }
 
+extension ShootUpdate.Plan {
+    /// The update of a runner's plan.
+    package init(_ plan: BracketPlan) {
+        self.init(
+            speeds: plan.sets.map { $0.map(\.label) }, exposureSeconds: plan.sets.map { $0.map(\.seconds) })
+    }
+}
+
 extension ShootUpdate.Position {
     /// The position of a runner's `ShootPosition`.
     package init(_ position: ShootPosition) {

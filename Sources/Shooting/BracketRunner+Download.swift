@@ -20,13 +20,14 @@ extension BracketRunner {
     func downloadAll() async throws -> DownloadOutcome {
         let camera = self.camera
         while true {
-            let target = queue.likelyNext
-            if Task.isCancelled || leaveImagesInCamera, target.map({ $0.images.isEmpty }) ?? true {
-                try await settle(DownloadQueue.Settled(complete: queue.takeFramesWithFiles()))
+            let target = progress.queue.likelyNext
+            if Task.isCancelled || (controls.stop == .leavingImagesInCamera), target.map({ $0.images.isEmpty }) ?? true
+            {
+                try await settle(DownloadQueue.Settled(complete: progress.queue.takeFramesWithFiles()))
                 return .stopped
             }
             let folderPosition = target?.position ?? lastPosition
-            enter(.downloading(target?.position))
+            enterDownloading(target?.position)
             if let target, target.images.isEmpty {
                 report(.downloading, at: target.position, setting: target.setting)
             }
@@ -36,23 +37,23 @@ extension BracketRunner {
                 try await camera.nextImage(to: destination, waitingAtMost: wait)
             }
             guard let image = arrived else {
-                try await settle(queue.drained())
+                try await settle(progress.queue.drained())
                 return .drained
             }
             emit(.fileDownloaded(fileName: image.fileName, bytes: image.byteCount))
             await reportCameraNotes()
-            var settled = queue.arrived(image)
+            var settled = progress.queue.arrived(image)
             switch settled.verdict {
             case .frame(let position)?:
                 if position != folderPosition {
                     // The body skipped a frame (its image never came): this file is a later frame's.
                     let folder = configuration.destination(for: position).directory
                     let moved = try await camera.move(image, toFolder: folder, name: image.fileName)
-                    queue.replaceLastFile(of: position, with: moved)
+                    progress.queue.replaceLastFile(of: position, with: moved)
                 }
             case .unmatched(let reason)?:
                 let unmatched = try await setApart(image, in: destination, because: reason)
-                unmatchedByFrame[folderPosition, default: []].append(unmatched)
+                progress.unmatchedByFrame[folderPosition, default: []].append(unmatched)
             case nil:
                 break
             }
@@ -66,13 +67,13 @@ extension BracketRunner {
         for frame in settled.complete {
             if !frame.confirmed {
                 let when =
-                    lostReleases[frame.position]?.dropped ?? 0 > 0
+                    progress.lostReleases[frame.position]?.dropped ?? 0 > 0
                     ? "taken before the connection dropped" : "taken before hdrshoot stopped"
                 emit(.cameraNote("the image of \(frame.expected.label) \(when) was recovered; it was not shot again"))
             }
             let saved = CapturedFrame(
                 images: frame.images, actualSpeed: actualSpeed(of: frame),
-                unmatchedImages: unmatchedByFrame.removeValue(forKey: frame.position) ?? [])
+                unmatchedImages: progress.unmatchedByFrame.removeValue(forKey: frame.position) ?? [])
             try await save(frame.position, setting: frame.setting, frame: saved)
         }
         for frame in settled.missing {
@@ -82,7 +83,7 @@ extension BracketRunner {
 
     /// A frame with no image: fired again later in this run, unless its releases keep vanishing.
     private func shootAgain(_ frame: DownloadQueue.Fired) throws {
-        var lost = lostReleases[frame.position, default: LostReleases()]
+        var lost = progress.lostReleases[frame.position, default: LostReleases()]
         if frame.confirmed {
             lost.vanished += 1
             emit(
@@ -90,10 +91,10 @@ extension BracketRunner {
                     "no image of \(frame.position) (\(frame.expected.label)) arrived from the camera; it is shot again")
             )
         }
-        lostReleases[frame.position] = lost
-        if !toShoot.contains(frame.position) {
-            toShoot.append(frame.position)
-            toShoot.sort()
+        progress.lostReleases[frame.position] = lost
+        if !progress.toShoot.contains(frame.position) {
+            progress.toShoot.append(frame.position)
+            progress.toShoot.sort()
         }
         if lost.vanished > Self.maxVanishedReleases {
             throw ShootingError.imageNeverArrived(position: frame.position, attempts: lost.vanished)

@@ -73,14 +73,14 @@ extension BracketRunner {
     /// downloading them (some bodies ignore both while their buffer holds images).
     /// Throws `RecordingFailure` when the recorder fails, otherwise the camera's error.
     func fire(_ position: ShootPosition) async throws {
-        guard let speed = plan.speed(at: position), let setting = preparedSettings[position] else {
+        guard let speed = plan.speed(at: position), let setting = progress.preparedSettings[position] else {
             preconditionFailure("prepared every remaining frame")
         }
         let camera = self.camera
         report(.settingSpeed, at: position, setting: setting)
         do {
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
-        } catch let error where ErrorDisposition(error) == .stop && configuration.downloads && !queue.isEmpty {
+        } catch let error where ErrorDisposition(error) == .stop && configuration.downloads && !progress.queue.isEmpty {
             _ = error
             noteOnce(
                 "the camera did not take a new shutter speed while images waited in it; they were downloaded first")
@@ -94,19 +94,19 @@ extension BracketRunner {
         let release: Release
         do {
             release = try await releaseConfirmed(position, speed: speed, setting: setting)
-        } catch let error as any RemoteCameraError where error.isReleaseIgnored && !queue.isEmpty {
+        } catch let error as any RemoteCameraError where error.isReleaseIgnored && !progress.queue.isEmpty {
             noteOnce("the camera ignored a release while images waited in it; they were downloaded first")
             if try await downloadAll() == .stopped { return }
             report(.capturing, at: position, setting: setting)
             release = try await releaseConfirmed(position, speed: speed, setting: setting)
         }
         _ = release
-        toShoot.removeAll { $0 == position }
+        progress.toShoot.removeAll { $0 == position }
         if !configuration.downloads {
             try await save(position, setting: setting, frame: CapturedFrame(images: [], actualSpeed: setting))
             return
         }
-        queue.fired(.init(position: position, setting: setting, expected: expected(speed, setting)))
+        progress.queue.fired(.init(position: position, setting: setting, expected: expected(speed, setting)))
         do {
             try await recorder.frameDidFire(at: position)
         } catch {
@@ -123,8 +123,8 @@ extension BracketRunner {
         _ position: ShootPosition, speed: ShutterSpeed, setting: CameraShutterSpeed
     ) async throws -> Release {
         let camera = self.camera
-        attempt = ReleaseAttempt(position: position)
-        defer { attempt = nil }
+        progress.release = ReleaseAttempt(position: position)
+        defer { progress.release = nil }
         do {
             return try await withBusyRetry(at: position, phase: .capturing) {
                 try await camera.release(exposure: speed) { [self] in
@@ -133,15 +133,15 @@ extension BracketRunner {
             }
         } catch {
             // A failed record wins whatever the camera made of it: nothing was released after it.
-            if case let .failed(failure) = attempt?.record { throw failure }
-            let mayHaveFired = attempt?.record.wasAttempted ?? false
+            if case let .failed(failure) = progress.release?.record { throw failure }
+            let mayHaveFired = progress.release?.record.wasAttempted ?? false
             // Before the hook the release cannot have happened. The journal still says "in flight" if this
             // fails: resume reshoots it either way.
             try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: mayHaveFired)
             if mayHaveFired, ErrorDisposition(error) == .reconnect, configuration.downloads {
-                lostReleases[position, default: LostReleases()].dropped += 1
-                toShoot.removeAll { $0 == position }
-                queue.fired(
+                progress.lostReleases[position, default: LostReleases()].dropped += 1
+                progress.toShoot.removeAll { $0 == position }
+                progress.queue.fired(
                     .init(position: position, setting: setting, expected: expected(speed, setting), confirmed: false))
             }
             throw error
@@ -152,7 +152,7 @@ extension BracketRunner {
     /// at once when it is already written (a busy retry of the release), and throws the same
     /// `RecordingFailure` again when the write failed (the frame must not fire).
     func recordWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws(RecordingFailure) {
-        guard let record = attempt?.record, attempt?.position == position else {
+        guard let record = progress.release?.record, progress.release?.position == position else {
             // A camera calling the hook after `release` returned breaks the `RemoteCamera` contract.
             preconditionFailure("release hook of \(position) called outside its release")
         }
@@ -166,15 +166,15 @@ extension BracketRunner {
         case .writing:
             preconditionFailure("release hook of \(position) called concurrently with itself")
         }
-        attempt?.record = .writing
+        progress.release?.record = .writing
         do {
             try await recorder.frameWillFire(at: position, setting: setting)
         } catch {
             let failure = RecordingFailure(position: position, underlying: error)
-            attempt?.record = .failed(failure)
+            progress.release?.record = .failed(failure)
             throw failure
         }
-        attempt?.record = .written
+        progress.release?.record = .written
     }
 
     /// Makes a frame's files durable, writes its "saved" record, then counts the frame and reports `.saved`.
@@ -191,14 +191,14 @@ extension BracketRunner {
         } catch {
             throw RecordingFailure(position: position, underlying: error)
         }
-        completed += 1
-        capturedThisRun += 1
+        progress.completed += 1
+        progress.capturedThisRun += 1
         report(.saved, at: position, setting: setting, saved: frame)
     }
 
     /// Emits `text` as a camera note, once per run.
     func noteOnce(_ text: String) {
-        guard notesGiven.insert(text).inserted else { return }
+        guard progress.notesGiven.insert(text).inserted else { return }
         emit(.cameraNote(text))
     }
 

@@ -19,7 +19,7 @@ extension BracketRunner {
         let policy = configuration.reconnect
         guard policy.delay(beforeAttempt: 1) != nil else { return .reconnectGaveUp(attempts: 0, lastError: error) }
         await pause(reason: PauseReason(.connection))
-        enter(.reconnecting(position, attempt: 0))
+        enterReconnecting(before: position, attempt: 0)
         await camera.disconnect()
 
         let stopwatch = Stopwatch(clock: clock)
@@ -31,7 +31,7 @@ extension BracketRunner {
                 return .reconnectGaveUp(attempts: attempt, lastError: lastError)
             }
             attempt += 1
-            enter(.reconnecting(position, attempt: attempt))
+            enterReconnecting(before: position, attempt: attempt)
             emit(.reconnecting(attempt: attempt, delay: delay))
             do {
                 try await clock.sleep(for: delay)
@@ -39,8 +39,8 @@ extension BracketRunner {
                 return .cancelled
             }
             if Task.isCancelled { return .cancelled }
-            if stopRequested { return .stopRequested }
-            if holds[.network] != nil { continue }
+            if controls.stop.isRequested { return .stopRequested }
+            if controls.holds[.network] != nil { continue }
             do {
                 try await camera.connect()
             } catch {

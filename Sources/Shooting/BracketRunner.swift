@@ -70,24 +70,6 @@ package actor BracketRunner {
         }
     }
 
-    /// What the runner is doing; every transition happens on the actor and is re-checked after each await.
-    package enum State: Sendable {
-        /// Created, `run` not called yet.
-        case ready
-        /// Checking the camera before the first frame.
-        case preparing
-        /// Setting the speed of, and firing, the frame at the position.
-        case running(ShootPosition)
-        /// Downloading the images waiting in the camera (the oldest frame still waiting for files, if any).
-        case downloading(ShootPosition?)
-        /// Parked before the frame at the position while holds are active.
-        case paused(ShootPosition)
-        /// Reconnecting before reshooting the frame at the position.
-        case reconnecting(ShootPosition, attempt: Int)
-        /// Over; the result says why.
-        case finished(ShootResult)
-    }
-
     /// The run's events, in order; `.finished` is the last. One consumer.
     package nonisolated let events: AsyncStream<ShootEvent>
 
@@ -106,34 +88,20 @@ package actor BracketRunner {
     private let wakeups: AsyncStream<Void>
     private let wakeSink: AsyncStream<Void>.Continuation
 
-    /// The current state.
-    package private(set) var state: State = .ready
-    /// Active pause holds, one per kind.
-    private(set) var holds: [PauseReason.Kind: PauseReason] = [:]
-    /// Set by `stop()`; honoured between frames and between reconnect attempts (what waits in the camera is
-    /// then downloaded before the run ends).
-    private(set) var stopRequested = false
-    /// Set by a `stop()` during the downloads (or a second one): the rest stays in the camera for `resume`.
-    private(set) var leaveImagesInCamera = false
-    /// Frames of the plan saved (frames before the start position included).
-    var completed = 0
-    /// Frames saved by this run.
-    var capturedThisRun = 0
-    /// The frames fired whose images are not downloaded yet, and the rule that files what arrives.
-    var queue = DownloadQueue()
-    /// The frames still to fire, in plan order (a frame whose image never arrived comes back here).
-    var toShoot: [ShootPosition] = []
-    /// The release of the frame being fired, while one is under way.
-    var attempt: ReleaseAttempt?
-    /// Per frame: releases that ended in a dropped link, and confirmed releases whose image never arrived.
-    var lostReleases: [ShootPosition: LostReleases] = [:]
-    /// Images set apart as unmatched while downloading, by the frame whose folder they were fetched into;
-    /// listed with that frame when it is saved.
-    var unmatchedByFrame: [ShootPosition: [SavedImage]] = [:]
-    /// Notes already given (each is given once a run).
-    var notesGiven: Set<String> = []
-    /// The camera setting of every remaining frame, as the last preparation resolved them.
-    var preparedSettings: [ShootPosition: CameraShutterSpeed] = [:]
+    /// The current state: it carries the controls and the progress (BracketRunner+State.swift).
+    package private(set) var state: State = .ready(Controls())
+
+    /// The controls of the state (empty once the run is over, where setting them changes nothing).
+    var controls: Controls {
+        get { state.controls ?? Controls() }
+        set { state = state.with(newValue) }
+    }
+
+    /// The progress of the state (empty before `run` and once it is over, where setting it changes nothing).
+    var progress: Progress {
+        get { state.progress ?? Progress() }
+        set { state = state.with(newValue) }
+    }
 
     /// Creates a runner for `plan` on `camera`; `recorder` receives the durable milestones (the journal).
     package init(
@@ -153,7 +121,7 @@ package actor BracketRunner {
     }
 
     /// The active pause holds.
-    package var activeHolds: [PauseReason] { holds.values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
+    package var activeHolds: [PauseReason] { controls.holds.values.sorted { $0.kind.rawValue < $1.kind.rawValue } }
 
     // MARK: - Control
 
@@ -161,8 +129,8 @@ package actor BracketRunner {
     /// updates its detail. Ignored once the run is finished.
     package func pause(reason: PauseReason) async {
         if case .finished = state { return }
-        let isNew = holds[reason.kind] == nil
-        holds[reason.kind] = reason
+        let isNew = controls.holds[reason.kind] == nil
+        controls.holds[reason.kind] = reason
         guard isNew else { return }
         eventSink.yield(.paused(reason))
         // A pause that is not logged loses no frame; the frame records are what resume relies on.
@@ -172,7 +140,7 @@ package actor BracketRunner {
     /// Releases the hold of `reason.kind` (`reason` is what is reported: "network back"); shooting
     /// continues when no hold is left. Ignored when no such hold is active.
     package func resume(reason: PauseReason) async {
-        guard holds.removeValue(forKey: reason.kind) != nil else { return }
+        guard controls.holds.removeValue(forKey: reason.kind) != nil else { return }
         eventSink.yield(.resumed(reason))
         wakeSink.yield()
         try? await recorder.runDidResume(reason)
@@ -180,8 +148,8 @@ package actor BracketRunner {
 
     /// Ends the run after the frame in flight is saved (or at once when parked or reconnecting).
     package func stop() {
-        if stopRequested || isDownloading { leaveImagesInCamera = true }
-        stopRequested = true
+        if case .finished = state { return }
+        controls.stop = controls.stop.isRequested || isDownloading ? .leavingImagesInCamera : .afterDownloading
         wakeSink.yield()
     }
 
@@ -209,13 +177,14 @@ package actor BracketRunner {
         }
         let inCamera = restartingInterruptedSet ? [] : resuming.inCamera.filter { $0 >= first }
         let uncertain = restartingInterruptedSet ? [] : resuming.mayHaveFired.filter { $0 >= first }
-        toShoot = positions[index...].filter {
+        var start = Progress()
+        start.toShoot = positions[index...].filter {
             !resuming.saved.contains($0) && !inCamera.contains($0) && !uncertain.contains($0)
         }
-        completed = positions.count - toShoot.count - inCamera.count - uncertain.count
-        state = .preparing
+        start.completed = positions.count - start.toShoot.count - inCamera.count - uncertain.count
+        state = .preparing(controls, start)
         do {
-            preparedSettings = try await prepareCamera(for: positions[index...], reportingAt: first)
+            progress.preparedSettings = try await prepareCamera(for: positions[index...], reportingAt: first)
         } catch {
             return await finish(stopReason(for: error), resumeAt: first)
         }
@@ -225,10 +194,12 @@ package actor BracketRunner {
         } catch {
             return await finish(.recordingFailed(error), resumeAt: first)
         }
-        eventSink.yield(.started(position: first, completed: completed, total: positions.count))
+        eventSink.yield(.started(position: first, completed: progress.completed, total: positions.count))
         for position in (inCamera + uncertain).sorted() {
-            guard let setting = preparedSettings[position], let speed = plan.speed(at: position) else { continue }
-            queue.fired(
+            guard let setting = progress.preparedSettings[position], let speed = plan.speed(at: position) else {
+                continue
+            }
+            progress.queue.fired(
                 .init(
                     position: position, setting: setting, expected: expected(speed, setting),
                     confirmed: inCamera.contains(position)))
@@ -239,31 +210,33 @@ package actor BracketRunner {
     /// The loop: fire the frames still to fire, download when the buffer is full, after a reconnect and at
     /// the end, and shoot again what never arrived.
     private func shootAndDownload() async -> ShootResult {
-        var mustDownload = !queue.isEmpty
+        var mustDownload = !progress.queue.isEmpty
         var announcedAllFired = false
         while true {
-            let position = toShoot.first
+            let position = progress.toShoot.first
             do {
                 // Download when told to, at the end, when the buffer is full, and while shooting is held (the
                 // photographer's pause is the camera's quiet time).
                 // Not while the network is down: the link is gone, and the reconnect downloads first anyway.
-                let held = !holds.isEmpty && holds[.network] == nil && !stopRequested && !Task.isCancelled
-                if configuration.downloads, !queue.isEmpty || position == nil,
-                    mustDownload || position == nil || queue.count >= configuration.bufferLimit || held
+                let held =
+                    !controls.holds.isEmpty && controls.holds[.network] == nil && !controls.stop.isRequested
+                    && !Task.isCancelled
+                if configuration.downloads, !progress.queue.isEmpty || position == nil,
+                    mustDownload || position == nil || progress.queue.count >= configuration.bufferLimit || held
                 {
                     if position == nil, !announcedAllFired {
                         announcedAllFired = true
-                        emit(.allFired(waiting: queue.count))
+                        emit(.allFired(waiting: progress.queue.count))
                     }
                     mustDownload = false
                     if try await downloadAll() == .stopped { return await finishStopped() }
-                    if toShoot.isEmpty, queue.isEmpty { break }
+                    if progress.toShoot.isEmpty, progress.queue.isEmpty { break }
                     continue
                 }
                 guard let position else { break }
                 if let reason = await parkIfHeld(before: position) {
                     // A stop downloads what the camera holds first (a second stop leaves it there).
-                    if case .stopRequested = reason, configuration.downloads, !queue.isEmpty {
+                    if case .stopRequested = reason, configuration.downloads, !progress.queue.isEmpty {
                         if try await downloadAll() == .stopped { return await finishStopped() }
                     }
                     return await finish(reason, resumeAt: firstUnsaved ?? position)
@@ -272,7 +245,7 @@ package actor BracketRunner {
             } catch let failure as RecordingFailure {
                 return await finish(.recordingFailed(failure.underlying), resumeAt: firstUnsaved ?? failure.position)
             } catch {
-                let at = position ?? queue.likelyNext?.position ?? plan.positions.last ?? .start
+                let at = position ?? progress.queue.likelyNext?.position ?? plan.positions.last ?? .start
                 guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
                     await downloadBeforeStopping(after: error)
                     return await finish(stopReason(for: error), resumeAt: firstUnsaved ?? at)
@@ -282,7 +255,7 @@ package actor BracketRunner {
                 }
                 // Never fire again before what the camera holds is known: a release the drop cut off may
                 // have fired.
-                mustDownload = !queue.isEmpty
+                mustDownload = !progress.queue.isEmpty
             }
         }
         return await finish(nil, resumeAt: nil)
@@ -291,7 +264,7 @@ package actor BracketRunner {
     /// Before a run ends on a camera error, fetches what the camera still holds while its link works (best
     /// effort: whatever is left stays "in the camera" for `resume`).
     private func downloadBeforeStopping(after error: any Error) async {
-        guard configuration.downloads, !queue.isEmpty, ErrorDisposition(error) == .stop, !Task.isCancelled,
+        guard configuration.downloads, !progress.queue.isEmpty, ErrorDisposition(error) == .stop, !Task.isCancelled,
             await camera.isConnected
         else { return }
         _ = try? await downloadAll()
@@ -305,12 +278,12 @@ package actor BracketRunner {
 
     /// The first frame of the plan not saved: where `resume` starts.
     var firstUnsaved: ShootPosition? {
-        (queue.waiting.map(\.position) + toShoot).min()
+        (progress.queue.waiting.map(\.position) + progress.toShoot).min()
     }
 
     /// The frames not saved yet (waiting in the camera or still to fire), in plan order.
     var remainingPositions: ArraySlice<ShootPosition> {
-        ArraySlice((queue.waiting.map(\.position) + toShoot).sorted())
+        ArraySlice((progress.queue.waiting.map(\.position) + progress.toShoot).sorted())
     }
 
     /// What the images of a frame shot at `setting` for `speed` must record.
@@ -325,18 +298,18 @@ package actor BracketRunner {
 
     /// Whether the run must park or end before the next frame: a hold is active, a stop was requested, or
     /// the task is cancelled.
-    var isHeldOrEnding: Bool { Task.isCancelled || stopRequested || !holds.isEmpty }
+    var isHeldOrEnding: Bool { Task.isCancelled || controls.stop.isRequested || !controls.holds.isEmpty }
 
     /// Returns a reason to stop, or `nil` to shoot the frame at `position`; parks while holds are active.
     private func parkIfHeld(before position: ShootPosition) async -> StopReason? {
         while true {
             if Task.isCancelled { return .cancelled }
-            if stopRequested { return .stopRequested }
-            if holds.isEmpty {
-                state = .running(position)
+            if controls.stop.isRequested { return .stopRequested }
+            if controls.holds.isEmpty {
+                state = .running(position, controls, progress)
                 return nil
             }
-            state = .paused(position)
+            state = .paused(position, controls, progress)
             // Ends early (nil) on cancellation; every wake-up re-checks the state above.
             for await _ in wakeups { break }
         }
@@ -372,9 +345,9 @@ package actor BracketRunner {
     /// Ends the run: records and reports the result, closes the event stream.
     private func finish(_ reason: StopReason?, resumeAt position: ShootPosition?) async -> ShootResult {
         let result = ShootResult(
-            completed: completed,
+            completed: progress.completed,
             total: plan.totalExposures,
-            capturedThisRun: capturedThisRun,
+            capturedThisRun: progress.capturedThisRun,
             resumePosition: reason == nil ? nil : position,
             stopReason: reason
         )
@@ -401,7 +374,7 @@ package actor BracketRunner {
                     speed: speed,
                     setting: setting,
                     phase: phase,
-                    completed: completed,
+                    completed: progress.completed,
                     total: plan.totalExposures,
                     saved: saved
                 )))
@@ -410,8 +383,13 @@ package actor BracketRunner {
     /// Emits an event (for the extensions).
     func emit(_ event: ShootEvent) { eventSink.yield(event) }
 
-    /// Sets the state (for the extensions).
-    func enter(_ newState: State) { state = newState }
+    /// Moves to downloading with the controls and the progress as they are (for the extensions).
+    func enterDownloading(_ position: ShootPosition?) { state = .downloading(position, controls, progress) }
+
+    /// Moves to reconnecting with the controls and the progress as they are (for the extensions).
+    func enterReconnecting(before position: ShootPosition, attempt: Int) {
+        state = .reconnecting(position, attempt: attempt, controls, progress)
+    }
 }
 
 /// A recorder failure, kept apart from camera errors so the run stops with `.recordingFailed`.

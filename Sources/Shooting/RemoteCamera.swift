@@ -214,8 +214,9 @@ package enum ShootingMode: Sendable, Hashable, Codable {
     case aperturePriority
     /// P: program auto.
     case program
-    /// Anything else (movie, scene, auto), with the camera's raw code for the message.
-    case other(code: UInt32)
+    /// Anything else (movie, scene, auto), with the camera's raw code and, when the camera knows it, the mode's
+    /// name (`Intelligent Auto`, `Sunset`, `Movie M`) for the message.
+    case other(code: UInt32, name: String? = nil)
 
     /// Whether hdrshoot can set shutter speeds in this mode (M or S).
     package var allowsShutterControl: Bool { self == .manual || self == .shutterPriority }

@@ -4,12 +4,14 @@ import ImageMetadata
 import Posix
 import Synchronization
 
-/// An image file being written as its bytes arrive from the camera.
+/// An image file being written as its bytes arrive from the camera: the asynchronous face of Posix's
+/// `NewFile`, which does the creating (`O_EXCL`, never over an existing file: a `-1`, `-2`, ... suffix
+/// instead), the moving and the fsyncs.
 ///
-/// File system calls block, so they run on a private serial queue, never on the cooperative pool; each
-/// write is awaited, which keeps chunks in order and slows the camera down (TCP flow control) when the
-/// disk is slower than the link. The file is created with `O_EXCL`: an existing file is never
-/// overwritten; the name gets a `-1`, `-2`, ... suffix instead.
+/// The writes run on the file's own serial queue, never on the cooperative pool: each is awaited, which keeps
+/// chunks in order and slows the camera down (TCP flow control) when the disk is slower than the link, and the
+/// fsyncs can follow the last write in the background (`finishInBackground`). One-off calls (create, move,
+/// read the EXIF) go through `runBlocking`.
 final class ImageFile: Sendable {
     /// The name as written (prefix, camera name, maybe a suffix).
     let fileName: String
@@ -18,34 +20,18 @@ final class ImageFile: Sendable {
     private let descriptor: FileDescriptor
     private let queue: DispatchQueue
 
-    private init(fileName: String, path: String, descriptor: FileDescriptor, queue: DispatchQueue) {
+    private init(fileName: String, path: String, descriptor: FileDescriptor) {
         self.fileName = fileName
         self.path = path
         self.descriptor = descriptor
-        self.queue = queue
+        self.queue = DispatchQueue(label: "hdrshoot.image-file")
     }
 
     /// Creates `directory` when missing and a new file named `name` in it (suffixed when taken).
     static func create(in directory: URL, name: String) async throws -> ImageFile {
-        let queue = DispatchQueue(label: "hdrshoot.image-file")
-        return try await run(on: queue) {
-            try Self.makeDirectory(directory.path)
-            let (stem, ext) = split(name)
-            for attempt in 0..<1000 {
-                let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
-                let path = directory.appendingPathComponent(candidate).path
-                do throws(Errno) {
-                    let fd = try FileDescriptor.open(path, .writeOnly, [.create, .exclusive], permissions: 0o644)
-                    return ImageFile(fileName: candidate, path: path, descriptor: fd, queue: queue)
-                } catch .fileExists {
-                    continue
-                } catch {
-                    throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
-                }
-            }
-            throw SonyCameraError.fileWriteFailed(
-                path: directory.appendingPathComponent(name).path, reason: "1000 files of that name exist")
-        }
+        let folder = directory.path
+        let file = try await runBlocking { try newFile(in: folder, name: name) }
+        return ImageFile(fileName: file.fileName, path: file.path, descriptor: file.descriptor)
     }
 
     /// Appends `bytes` (a slice of the PTP/IP client's receive buffer: no copy is made).
@@ -57,33 +43,19 @@ final class ImageFile: Sendable {
         let handoff = SliceHandoff(bytes)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
-                let result = Result { try Self.writeAll(handoff.take(), to: fd, path: path) }
-                continuation.resume(with: result)
+                continuation.resume(with: Result { try Self.writeAll(handoff.take(), to: fd, path: path) })
             }
         }
     }
 
-    /// Writes every byte of `bytes` to `fd` (Posix retries EINTR and short writes).
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: FileDescriptor, path: String) throws {
-        do throws(Errno) {
-            try fd.writeAll(bytes)
-        } catch {
-            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
-        }
-    }
-
-    /// Makes the finished file durable and closes it: fsync of the file, then of its folder (so the new
-    /// name survives a power cut too), before anyone records the image as saved.
+    /// Makes the finished file durable and closes it (`NewFile.syncAndClose`: the file, then its folder).
     func finish() async throws {
-        let (fd, path) = (descriptor, self.path)
-        try await Self.run(on: queue) {
-            try Self.syncAndClose(fd, path: path)
-        }
+        try await finishInBackground().wait()
     }
 
-    /// Like `finish()`, but returns at once: the fsyncs and the close run on the file's queue in the background,
-    /// and the returned ticket says when they are done (so the slow part of saving an image overlaps the next
-    /// camera operation; the caller awaits the ticket before anyone records the image as saved).
+    /// Like `finish()`, but returns at once: the fsyncs and the close run on the file's queue after the last
+    /// write, and the returned ticket says when they are done (so the slow part of saving an image overlaps the
+    /// next camera operation; the caller awaits the ticket before anyone records the image as saved).
     func finishInBackground() -> SyncTicket {
         let ticket = SyncTicket()
         let (fd, path) = (descriptor, self.path)
@@ -93,20 +65,16 @@ final class ImageFile: Sendable {
         return ticket
     }
 
-    /// fsync of the file, close, then fsync of its folder; on the file's queue.
-    private static func syncAndClose(_ fd: FileDescriptor, path: String) throws {
-        do throws(Errno) {
-            try fd.sync()
-        } catch {
-            fd.closeIgnoringErrors()
-            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
+    /// Closes and deletes an unfinished file, so no truncated image is left behind.
+    func discard() async {
+        let (fd, path) = (descriptor, self.path)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                fd.closeIgnoringErrors()
+                try? FileSystem.unlink(path)
+                continuation.resume()
+            }
         }
-        do throws(Errno) {
-            try fd.close()
-        } catch {
-            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
-        }
-        try syncFolder(of: path)
     }
 
     /// Renames the finished file to `name` in the same folder (suffixed when taken; never overwriting), and
@@ -116,37 +84,21 @@ final class ImageFile: Sendable {
     }
 
     /// Moves the finished file to `folder` (created when missing) as `name` (suffixed when taken; never
-    /// overwriting) and makes the move durable (both folders fsynced). Returns the new name and path.
+    /// overwriting) and makes the move durable (`NewFile.move`). Returns the new name and path.
+    ///
+    /// Runs to the end even when the caller is cancelled: a move whose new path nobody learns would lose the
+    /// image's record.
     static func move(
         path: String, toFolder folder: String, name: String
     ) async throws -> (fileName: String, path: String) {
-        let queue = DispatchQueue(label: "hdrshoot.image-file.move")
-        return try await run(on: queue) {
-            try makeDirectory(folder)
-            let (stem, ext) = split(name)
-            for attempt in 0..<1000 {
-                let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
-                let target = (folder as NSString).appendingPathComponent(candidate)
-                // link + unlink: unlike rename(2), link(2) never replaces an existing file.
-                do throws(Errno) {
-                    try FileSystem.link(path, to: target)
-                } catch .fileExists {
-                    continue
-                } catch {
-                    throw SonyCameraError.fileWriteFailed(path: target, reason: error.description)
-                }
-                try? FileSystem.unlink(path)
-                try syncFolder(of: target)
-                try syncFolder(of: path)
-                return (candidate, target)
-            }
-            throw SonyCameraError.fileWriteFailed(path: path, reason: "1000 files of that name exist")
-        }
+        try await Task {
+            try await runBlocking { try moveFile(path, toFolder: folder, name: name) }
+        }.value
     }
 
-    /// The EXIF fields of the finished file at `path` (read off the file queue, a prefix at a time).
+    /// The EXIF fields of the finished file at `path` (read a prefix at a time).
     static func readExif(path: String) async throws -> ExifFields {
-        try await run(on: DispatchQueue(label: "hdrshoot.image-file.exif")) {
+        try await runBlocking {
             try ExifReader.read { length in try readPrefix(of: path, length: length) }
         }
     }
@@ -173,55 +125,44 @@ final class ImageFile: Sendable {
         return Array(bytes.prefix(filled))
     }
 
-    /// fsync of the folder holding `path`.
-    private static func syncFolder(of path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+    // MARK: - NewFile, its errors said the way this layer says a file error
+
+    private static func newFile(
+        in folder: String, name: String
+    ) throws -> (descriptor: FileDescriptor, fileName: String, path: String) {
+        do throws(NewFileError) {
+            return try NewFile.create(in: folder, name: name)
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: error.path, reason: error.reason)
+        }
+    }
+
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: FileDescriptor, path: String) throws {
         do throws(Errno) {
-            try FileSystem.syncDirectory(folder.isEmpty ? "." : folder)
+            try fd.writeAll(bytes)
         } catch {
-            throw SonyCameraError.fileWriteFailed(path: folder, reason: error.description)
+            throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
         }
     }
 
-    /// Closes and deletes an unfinished file, so no truncated image is left behind.
-    func discard() async {
-        let (fd, path) = (descriptor, self.path)
-        try? await Self.run(on: queue) {
-            fd.closeIgnoringErrors()
-            try? FileSystem.unlink(path)
-        }
-    }
-
-    // MARK: - Helpers
-
-    private static func run<T: Sendable>(
-        on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
-    ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
-        }
-    }
-
-    private static func makeDirectory(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    private static func syncAndClose(_ fd: FileDescriptor, path: String) throws {
+        do throws(NewFileError) {
+            try NewFile.syncAndClose(fd, path: path)
         } catch {
-            throw SonyCameraError.fileWriteFailed(
-                path: path, reason: "cannot create the folder (\(error.localizedDescription))")
+            throw SonyCameraError.fileWriteFailed(path: error.path, reason: error.reason)
         }
     }
 
-    /// `DSC01234.JPG` → (`DSC01234`, `.JPG`); a name without a dot has no extension.
-    static func split(_ name: String) -> (stem: String, ext: String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        return (String(name[..<dot]), String(name[dot...]))
-    }
-
-    /// A camera file name made safe for a local path: no directories, no NUL, never empty.
-    static func sanitize(_ name: String) -> String {
-        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" })
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "image" : cleaned
+    private static func moveFile(
+        _ path: String, toFolder folder: String, name: String
+    ) throws -> (
+        fileName: String, path: String
+    ) {
+        do throws(NewFileError) {
+            return try NewFile.move(path, toFolder: folder, name: name)
+        } catch {
+            throw SonyCameraError.fileWriteFailed(path: error.path, reason: error.reason)
+        }
     }
 }
 

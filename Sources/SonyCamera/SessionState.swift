@@ -22,8 +22,12 @@ struct SessionState: Sendable {
     var downloads = 0
     /// Whether a direct (0x9205) shutter set was confirmed by a read-back in this session.
     var directSetConfirmed = false
-    /// Whether 0xD215 must be read before the buffer is trusted (at the start, and after every download).
+    /// Whether 0xD215 must be read before the buffer is trusted (until the first full read, and after every
+    /// release and download).
     var bufferUnread = true
+    /// Whether a body without 0xD215 may hold images no announcement of this session told of (an earlier
+    /// session's): it is asked on the chance until GetObjectInfo says nothing waits.
+    var bufferUnknown = true
     /// The camera's name of the last file fetched from the buffer (a body whose 0xD215 lags offers it again).
     var lastDownloadedName: String?
 

@@ -36,6 +36,7 @@ extension SonyCamera {
             throw failure.underlying
         }
         session.images.noteRelease()
+        session.bufferUnread = true
         publish(.saving)
         let limit =
             (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
@@ -51,7 +52,16 @@ extension SonyCamera {
         if settle > .zero, let evidence = try await waitForRelease(since: before, timeout: settle) {
             return try await confirmed(evidence)
         }
-        try await pressRelease(holdingFor: held, after: {})
+        do {
+            try await pressRelease(holdingFor: held, after: {})
+        } catch SonyCameraError.deviceBusy {
+            // Busy: the first press is exposing or processing after all. It is never pressed a third time; its
+            // evidence is awaited as for any release.
+            guard let evidence = try await waitForRelease(since: before, timeout: limit) else {
+                throw SonyCameraError.releaseIgnored(waited: limit)
+            }
+            return try await confirmed(evidence)
+        }
         session.images.noteRelease()
         note("the camera ignored the first shutter release after connecting; it was pressed again")
         guard let evidence = try await waitForRelease(since: before, timeout: limit) else {
@@ -82,7 +92,7 @@ extension SonyCamera {
         var polls = PollBackoff(configuration.pollIntervals)
         while true {
             let generation = doorbell.generation
-            if session.images.objectsAdded > mark.images.objectsAdded { return true }
+            if session.images.objectsAdded > mark.objectsAdded { return true }
             if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return true }
             if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
                 || session.changedHints.contains(0)
@@ -96,19 +106,19 @@ extension SonyCamera {
         }
     }
 
-    /// Whether the body's captured event (0xC206) is the only proof of a release to trust: it sends events and
-    /// lists 0xC206 (or sent one). Images announced then may be earlier frames' (they process behind the
-    /// shutter), so they prove nothing about this release.
+    /// Whether the body's captured event (0xC206) is the only proof of a release to trust: it sent one in this
+    /// session. Images announced then may be earlier frames' (they process behind the shutter), so they prove
+    /// nothing about this release. Listing 0xC206 in DeviceInfo is a promise hdrshoot may use, never one it
+    /// depends on: a body that lists it and never sends it (the real RX100M7 lists it; whether every body and
+    /// mode sends it over Wi-Fi is unknown) is confirmed by any other evidence.
     private var confirmsByCapturedEvent: Bool {
-        session.bodySendsEvents
-            && (session.images.capturedEvents > 0
-                || deviceInfo?.eventsSupported.contains(.capturedEvent) == true)
+        session.bodySendsEvents && session.images.capturedEvents > 0
     }
 
     /// What the body showed so far: the counts a release must move.
     private func releaseMark() -> ReleaseMark {
         ReleaseMark(
-            images: session.images.mark, capturedEvents: session.images.capturedEvents,
+            objectsAdded: session.images.objectsAdded, capturedEvents: session.images.capturedEvents,
             waiting: properties.shootingFileInfo?.imagesWaiting ?? 0,
             shotsLeft: properties.currentValue(of: .remainingShots)?.integerValue)
     }
@@ -147,7 +157,7 @@ extension SonyCamera {
     private func evidence(since mark: ReleaseMark) -> ReleaseEvidence? {
         if session.images.capturedEvents > mark.capturedEvents { return .capturedEvent }
         if confirmsByCapturedEvent { return nil }
-        if session.images.objectsAdded > mark.images.objectsAdded { return .imageWaiting }
+        if session.images.objectsAdded > mark.objectsAdded { return .imageWaiting }
         if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return .imageWaiting }
         if let before = mark.shotsLeft, let now = properties.currentValue(of: .remainingShots)?.integerValue,
             now < before
@@ -166,42 +176,104 @@ extension SonyCamera {
     package func nextImage(to destination: CaptureDestination, waitingAtMost: Duration) async throws -> SavedImage? {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
-        if session.bufferUnread || session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue) {
+        if reportsBuffer,
+            session.bufferUnread || session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
+        {
             try await refreshProperties(full: false)
+            session.bufferUnread = false
         }
-        if properties.shootingFileInfo?.hasImages != true {
-            guard try await waitForBufferedImage(timeout: waitingAtMost) else {
+        let wait = Stopwatch(clock: clock)
+        var probes = PollBackoff(configuration.pollIntervals)
+        var info: ObjectInfo?
+        while true {
+            if !bufferHoldsImages {
+                guard try await waitForBufferedImage(timeout: wait.remaining(of: waitingAtMost)) else {
+                    publish(.idle)
+                    return nil
+                }
+            }
+            let nothingNew: Bool
+            do {
+                info = try await objectInfo()
+                nothingNew =
+                    !reportsBuffer
+                    && info.map { !$0.filename.isEmpty && $0.filename == session.lastDownloadedName }
+                        == true
+            } catch SonyCameraError.noImageAtHandle(_) {
+                // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
+                session.bufferUnread = true
+                guard !reportsBuffer else { return nil }
+                nothingNew = true
+            }
+            guard nothingNew else { break }
+            // A body without 0xD215, asked on the chance, has nothing new (no object, or the file just fetched):
+            // an image of a release may still be processing, so it is awaited within what is left of the wait
+            // (an announcement, or the next poll pause of a body without events), then asked again.
+            session.bufferUnknown = false
+            let left = wait.remaining(of: waitingAtMost)
+            guard left > .zero else {
                 publish(.idle)
                 return nil
             }
-        }
-        let info: ObjectInfo?
-        do {
-            info = try await objectInfo()
-        } catch SonyCameraError.noImageAtHandle(_) {
-            // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
-            session.bufferUnread = true
-            return nil
+            _ = try await waitForPause(after: doorbell.generation, timeout: left, polls: &probes)
         }
         if let info, !info.filename.isEmpty, info.filename == session.lastDownloadedName {
-            // The body still offers the file just taken: its 0xD215 lags. Read it once more.
-            try await refreshProperties(full: true)
-            guard properties.shootingFileInfo?.hasImages == true else { return nil }
-            throw SonyCameraError.imagesStillWaiting(
-                fileInfo: properties.shootingFileInfo ?? .empty, waited: configuration.transferTimeout)
+            // The body still offers the file just taken: its 0xD215 lags. It is given `transferTimeout` to move
+            // on (re-read after every event or poll), and the error says how long it really had.
+            let watch = Stopwatch(clock: clock)
+            var polls = PollBackoff(configuration.pollIntervals)
+            while true {
+                try await refreshProperties(full: true)
+                guard properties.shootingFileInfo?.hasImages == true else {
+                    session.bufferUnread = true
+                    return nil
+                }
+                let generation = doorbell.generation
+                let left = watch.remaining(of: configuration.transferTimeout)
+                guard left > .zero, try await waitForPause(after: generation, timeout: left, polls: &polls) else {
+                    throw SonyCameraError.imagesStillWaiting(
+                        fileInfo: properties.shootingFileInfo ?? .empty, waited: watch.elapsed)
+                }
+                if let next = try await objectInfo(), next.filename != session.lastDownloadedName {
+                    return try await fetch(next, to: destination)
+                }
+            }
         }
+        return try await fetch(info, to: destination)
+    }
+
+    /// Downloads the image `info` describes and notes it fetched.
+    private func fetch(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         let image = try await download(info, to: destination)
         session.lastDownloadedName = info?.filename ?? image.fileName
-        session.images.claim(upTo: session.images.objectsAdded)
+        if reportsBuffer {
+            session.images.claim(upTo: session.images.objectsAdded)
+        } else {
+            // Without 0xD215 the announcements are the count of what waits: one is explained per download.
+            session.images.claimOne()
+        }
         session.bufferUnread = true
         return image
+    }
+
+    /// Whether the body reports its buffer (0xD215); one without it announces its images by events only.
+    var reportsBuffer: Bool { properties[.shootingFileInfo] != nil }
+
+    /// Whether an image waits in the buffer as far as the body said: 0xD215, or, for a body without it, an
+    /// announcement no download explains yet; a body without either is asked on the chance (GetObjectInfo
+    /// answers "no object" when nothing waits), after every release (the per-frame path).
+    private var bufferHoldsImages: Bool {
+        if reportsBuffer { return properties.shootingFileInfo?.hasImages == true }
+        if session.bufferUnknown { return true }
+        if session.bodySendsEvents { return session.images.hasUnclaimedAnnouncement }
+        return session.images.releases > session.images.objectsClaimed
     }
 
     /// Waits at most `timeout` for the buffer to hold an image; true when one waits.
     private func waitForBufferedImage(timeout: Duration) async throws -> Bool {
         let watch = Stopwatch(clock: clock)
         var polls = PollBackoff(configuration.pollIntervals)
-        while properties.shootingFileInfo?.hasImages != true {
+        while !bufferHoldsImages {
             guard case .ready = state else { throw try lostOrNotConnected() }
             let generation = doorbell.generation
             let left = watch.remaining(of: timeout)
@@ -211,7 +283,8 @@ extension SonyCamera {
                 || session.changedHints.contains(0) || session.images.hasUnclaimedAnnouncement
             {
                 try await refreshProperties(full: false)
-                session.images.claim(upTo: session.images.objectsAdded)
+                // A read of 0xD215 explains every announcement; without 0xD215 they count what waits.
+                if reportsBuffer { session.images.claim(upTo: session.images.objectsAdded) }
             }
         }
         return true
@@ -272,8 +345,8 @@ extension SonyCamera {
 
 /// The counts a release must move, taken before it.
 struct ReleaseMark: Sendable {
-    /// ObjectAdded events and buffer reads so far.
-    let images: ImageLedger.Mark
+    /// ObjectAdded events so far.
+    let objectsAdded: Int
     /// Captured events (0xC206) so far.
     let capturedEvents: Int
     /// Files waiting in the buffer (0xD215) as last read.

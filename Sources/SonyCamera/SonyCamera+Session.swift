@@ -58,9 +58,8 @@ extension SonyCamera {
         let announcedBeforeRead = session.images.objectsAdded
         try await readFirstProperties(started: started)
         // The full dump says whether an earlier session left images in the buffer (it ended between a
-        // release and the download); the first capture fetches them before it fires (no round trip here).
+        // release and the download): `nextImage` fetches them, the runner files them by their EXIF.
         session.images.claim(upTo: announcedBeforeRead)
-        if properties.shootingFileInfo?.hasImages == true { session.images.deferredCheck = .unclaimed }
         session.shutterControl = extDeviceInfo.protocolVersion.setsShutterSpeedAbsolutely ? .direct : .stepping
         try await claimRemotePriority()
         guard case var .starting(link) = state else { throw try stateError() }
@@ -168,18 +167,13 @@ extension SonyCamera {
     // MARK: - Properties
 
     /// Reads 0x9209 (everything, or only what changed) into the property table; returns the changed codes.
-    ///
-    /// While a capture's buffer check is deferred, every read is a full one: a change-only dump leaves
-    /// 0xD215 out when it did not change (an image the body never lets go), a full one says exactly what
-    /// waits. The read then settles the check (`session.images.deferredCheck`).
     @discardableResult
     func refreshProperties(full: Bool) async throws -> [SonyPropertyCode] {
         guard let version = extDeviceInfo?.protocolVersion else { throw SonyCameraError.notConnected }
         let hintsBefore = session.changedHints
-        let settlesCheck = if case .pending = session.images.deferredCheck { true } else { false }
         let result = try await run(
             .sdioGetAllExtDevicePropInfo,
-            [full || settlesCheck ? SonyPropertyDumpScope.allProperties : SonyPropertyDumpScope.changedPropertiesOnly],
+            [full ? SonyPropertyDumpScope.allProperties : SonyPropertyDumpScope.changedPropertiesOnly],
             during: "reading the camera's settings (0x9209)")
         let dump: SonyPropertyDump
         do {
@@ -194,20 +188,13 @@ extension SonyCamera {
         let changed: [SonyPropertyCode]
         if full {
             session.changedHints.removeAll()
+            session.bufferUnread = false
             changed = try changeLink {
                 $0.properties = SonyPropertyTable(dump)
                 return $0.properties.codes
             }
         } else {
             changed = try changeLink { $0.properties.apply(dump) }
-        }
-        if dump.descriptors.contains(where: { $0.code == .shootingFileInfo }) {
-            session.images.noteBufferRead(hasImages: properties.shootingFileInfo?.hasImages == true)
-        }
-        if settlesCheck, case let .pending(destination, lastFetchedName) = session.images.deferredCheck {
-            session.images.deferredCheck =
-                properties.shootingFileInfo?.hasImages == true
-                ? .imagesWaiting(destination, lastFetchedName: lastFetchedName) : nil
         }
         return changed
     }

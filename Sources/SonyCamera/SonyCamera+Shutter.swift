@@ -75,7 +75,7 @@ extension SonyCamera {
         case .shutterPriority: .shutterPriority
         case .aperturePriority: .aperturePriority
         case .programAuto: .program
-        default: .other(code: mode.rawValue)
+        default: .other(code: mode.rawValue, name: mode.name)
         }
     }
 

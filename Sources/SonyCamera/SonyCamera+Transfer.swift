@@ -3,6 +3,7 @@ import Foundation
 import ImageMetadata
 import PTPIP
 import PTPIPCodec
+import Posix
 import Shooting
 import SonyProtocol
 import Synchronization
@@ -32,7 +33,7 @@ extension SonyCamera {
     func download(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         session.downloads += 1
         let cameraName = info.map(\.filename)
-        let name = destination.fileNamePrefix + ImageFile.sanitize(cameraName ?? "unnamed-\(session.downloads)")
+        let name = destination.fileNamePrefix + NewFile.sanitize(cameraName ?? "unnamed-\(session.downloads)")
         let file = try await ImageFile.create(in: destination.directory, name: name)
         let written = ByteCounter()
         let head = ImageHead()
@@ -55,7 +56,7 @@ extension SonyCamera {
             if written.value == 0 {
                 await file.discard()
             } else if (try? await file.finish()) != nil {
-                let (stem, ext) = ImageFile.split(file.fileName)
+                let (stem, ext) = NewFile.split(file.fileName)
                 let kept = try? await ImageFile.rename(path: file.path, to: stem + "-partial" + ext)
                 note(
                     "the transfer of \(name) broke off after \(written.value) bytes; they are kept in \(kept?.fileName ?? file.fileName)"
@@ -84,7 +85,7 @@ extension SonyCamera {
             try await awaitSync(of: saved.path)
             let format: ImageFormat? = ImageFormat(detecting: bytes)
             let renamed = try await ImageFile.rename(
-                path: saved.path, to: "\(ImageFile.split(saved.fileName).stem).\((format ?? .unknown).fileExtension)")
+                path: saved.path, to: "\(NewFile.split(saved.fileName).stem).\((format ?? .unknown).fileExtension)")
             saved.fileName = renamed.fileName
             saved.path = renamed.path
             saved.problem = [saved.problem, "the camera gave no name for it; named from its content"]
@@ -121,43 +122,6 @@ extension SonyCamera {
             let got = written.value - before
             if got == 0 || (total == nil && got < Int(chunk)) { return }
         }
-    }
-
-    // MARK: - Attribution
-
-    /// Splits a release's images into those whose own exposure time (EXIF) is the frame's and the others.
-    ///
-    /// An image is the frame's when its EXIF ExposureTime is within 1/6 stop of the timed setting, or, for
-    /// BULB, within half a second (or 10 %) of the time the release was held. An image without an exposure
-    /// time cannot be checked and counts as the frame's. The others are never filed under the frame: they
-    /// are moved to an `unmatched` folder beside it, named with the exposure they have (`DSC00012-15s.JPG`).
-    func attribute(
-        _ images: [SavedImage], to expected: ExpectedExposure
-    ) async throws -> (frame: [SavedImage], unmatched: [SavedImage]) {
-        var frame: [SavedImage] = []
-        var unmatched: [SavedImage] = []
-        for image in images {
-            guard let exposure = image.exposure, !expected.matches(exposure) else {
-                frame.append(image)
-                continue
-            }
-            try await awaitSync(of: image.path)
-            let folder = (image.path as NSString).deletingLastPathComponent
-            let (stem, ext) = ImageFile.split(image.fileName)
-            let moved = try await ImageFile.move(
-                path: image.path, toFolder: (folder as NSString).appendingPathComponent("unmatched"),
-                name: "\(stem)-\(exposure.fileTag)\(ext)")
-            var kept = image
-            kept.fileName = moved.fileName
-            kept.path = moved.path
-            kept.problem = [image.problem, "its exposure is \(exposure.label), not \(expected.label): not this frame's"]
-                .compactMap { $0 }.joined(separator: "; ")
-            note(
-                "\(image.fileName) has an exposure of \(exposure.label), not \(expected.label); kept as unmatched/\(moved.fileName)"
-            )
-            unmatched.append(kept)
-        }
-        return (frame, unmatched)
     }
 }
 

@@ -153,14 +153,10 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
     /// One failed attempt of `connectRetrying` that is tried again after `delay`.
     package typealias ConnectRetry = Shooting.ConnectRetry
 
-    /// Fetches any image the last capture left in the camera (so 0xD215 reads 0; best effort, bounded by
-    /// `configuration.transferTimeout`), then stops the event reader and closes the session and both
-    /// sockets, within `configuration.disconnectTimeout`. An image an earlier session left stays in the
-    /// camera (there is no frame folder for it here): the next session's first capture recovers it.
+    /// Puts the focus back, then stops the event reader and closes the session and both sockets, within
+    /// `configuration.disconnectTimeout`. Images still in the buffer stay there: the runner fetches them with
+    /// `nextImage` before it lets go of the camera, or `resume` does in the next session.
     package func disconnect() async {
-        if isLinkUsable, let check = session.images.deferredCheck, check != .unclaimed {
-            _ = try? await collectLeftoverImages()
-        }
         await restoreFocus()
         await tearDown()
     }
@@ -251,8 +247,8 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
         switch event.code.rawValue {
         case EventCode.sonyObjectAdded.rawValue, EventCode.objectAdded.rawValue:
             session.images.noteObjectAdded()
-            // An image no capture of ours explains (an earlier session's exposure finished after the connect):
-            // the camera holds an image until the next capture recovers it.
+            // An image no download of ours explains yet (a frame processed behind the shutter, or an earlier
+            // session's exposure that finished after the connect): the camera holds it until `nextImage`.
             if case .ready = state, session.images.hasUnclaimedAnnouncement, statusBroadcaster.current == .idle {
                 publish(.saving)
             }

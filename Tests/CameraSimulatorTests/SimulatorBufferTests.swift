@@ -114,6 +114,39 @@ struct SimulatorBufferTests {
         #expect(driver.camera.takeEvents().isEmpty)
     }
 
+    @Test func aBodyThatListsTheCapturedEventWithoutSendingItStillAnnouncesItsImage() throws {
+        var driver = try CameraDriver {
+            $0.quirks = [.capturedEventListedNotSent]
+            $0.processingTime = .zero
+        }
+        driver.connect()
+        _ = driver.camera.takeEvents()
+        _ = driver.release()
+        driver.wait(.milliseconds(8))
+        let events = driver.camera.takeEvents().map(\.code)
+        #expect(!events.contains(.capturedEvent))
+        #expect(events.contains(.sonyObjectAdded))
+        #expect(Self.shootingFileInfo(driver) == .uint16(0x8001))
+    }
+
+    @Test func aBodyWithoutD215AnnouncesEachImageByEventAndItsDumpsLackIt() throws {
+        var driver = try CameraDriver {
+            $0.quirks = [.noShootingFileInfo]
+            $0.processingTime = .zero
+        }
+        driver.connect()
+        #expect(Self.shootingFileInfo(driver) == nil)
+        _ = driver.camera.takeEvents()
+        _ = driver.release()
+        driver.wait(.milliseconds(8))
+        #expect(driver.camera.buffer.count == 1)
+        let events = driver.camera.takeEvents()
+        #expect(events.filter { $0.code == .sonyObjectAdded }.count == 1)
+        #expect(!events.contains { $0.parameters == [UInt32(SonyPropertyCode.shootingFileInfo.rawValue)] })
+        // The image is fetched as 0xFFFFC001 as usual.
+        #expect(try Self.objectInfo(&driver).filename.hasPrefix("DSC00001"))
+    }
+
     @Test func getObjectIsAnsweredWhileTheShutterIsOpen() throws {
         var driver = try CameraDriver {
             $0.processingTime = .zero

@@ -28,7 +28,10 @@ struct SimulatorQuirkParsingTests {
         ("lenr", .longExposureNR),
         ("d215-pairs", .shootingFileInfoCountsCaptures),
         ("speed-ignored-while-buffered", .speedIgnoredWhileBuffered),
-        ("busy-while-buffered", .busyWhileBuffered)
+        ("busy-while-buffered", .busyWhileBuffered),
+        ("lists-captured-event-without-sending", .capturedEventListedNotSent),
+        ("no-d215", .noShootingFileInfo),
+        ("mode-u16", .modeU16)
     ])
     func quirkSpecsRoundTrip(spec: String, quirk: SimulatorQuirk) throws {
         #expect(try SimulatorQuirk.parse(spec) == quirk)

@@ -56,6 +56,11 @@ struct ErrorReportTests {
             SonyCameraError.descriptionUnreadable(.transport(refused)), 69,
             says: "the camera at 127.0.0.1:1 refused the connection"),
         Row(ShootingError.unsupportedMode(.aperturePriority), 69, says: "mode dial is on A"),
+        // A mode the camera names is said by its name (the ILCE-6000's iAuto, 0x8000), never by its code.
+        Row(
+            ShootingError.unsupportedMode(.other(code: 0x8000, name: "Intelligent Auto")), 69,
+            says: "mode dial is on Intelligent Auto; turn it to M"),
+        Row(ShootingError.unsupportedMode(.other(code: 0x1234)), 69, says: "mode dial is on mode 0x1234"),
         Row(
             JournalError.diskFull(path: "/state/x.json"), 1,
             says: "no space left to write the shoot journal /state/x.json"),

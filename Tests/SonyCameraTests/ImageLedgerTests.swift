@@ -5,29 +5,9 @@ import Testing
 
 @testable import SonyCamera
 
-/// The pure bookkeeping behind captures: which announcement a release explains, what a wait compares, and how
-/// an image is matched to its frame by its own exposure time.
+/// The pure bookkeeping behind releases and downloads: which announcement a download explains, the counts a
+/// release moves, the poll pauses, and how an image is matched to its frame by its own exposure time.
 struct ImageLedgerTests {
-    @Test func aReleaseIsShownAnImageByAnEventOrByABufferRead() {
-        var ledger = ImageLedger()
-        let mark = ledger.mark
-        #expect(!ledger.showedImage(since: mark))
-        ledger.noteBufferRead(hasImages: false)
-        #expect(!ledger.showedImage(since: mark))
-        ledger.noteBufferRead(hasImages: true)
-        // A body without events: the read alone says the image is there, and counts as one image.
-        #expect(ledger.showedImage(since: mark))
-        #expect(ledger.announcedImages(since: mark) == 1)
-
-        var withEvents = ImageLedger()
-        let before = withEvents.mark
-        withEvents.noteObjectAdded()
-        withEvents.noteObjectAdded()
-        #expect(withEvents.showedImage(since: before))
-        // RAW + JPEG: two announcements, two images to fetch.
-        #expect(withEvents.announcedImages(since: before) == 2)
-    }
-
     @Test func announcementsNoReleaseExplainsAreUnclaimedUntilClaimed() {
         var ledger = ImageLedger()
         #expect(!ledger.hasUnclaimedAnnouncement)
@@ -42,21 +22,14 @@ struct ImageLedgerTests {
         #expect(ledger.hasUnclaimedAnnouncement)
     }
 
-    @Test func releasesAreCountedPerSession() {
+    @Test func releasesAndCapturedEventsAreCountedPerSession() {
         var ledger = ImageLedger()
-        #expect(!ledger.hasReleased)
+        #expect(ledger.releases == 0 && ledger.capturedEvents == 0)
         ledger.noteRelease()
-        #expect(ledger.hasReleased && ledger.releases == 1)
-        #expect(ImageLedger().releases == 0)
-    }
-
-    @Test func readsBeforeAMarkDoNotCountAfterIt() {
-        var ledger = ImageLedger()
-        ledger.noteBufferRead(hasImages: true)
-        ledger.noteObjectAdded()
-        let mark = ledger.mark
-        #expect(!ledger.showedImage(since: mark))
-        #expect(ledger.announcedImages(since: mark) == 0)
+        ledger.noteCapturedEvent()
+        ledger.noteShootingFileInfoEvent()
+        #expect(ledger.releases == 1 && ledger.capturedEvents == 1 && ledger.shootingFileInfoEvents == 1)
+        #expect(ImageLedger() == ImageLedger())
     }
 
     @Test func pollsStartShortAndDoubleUpToTheCeiling() {

@@ -1,10 +1,12 @@
 import CameraSimulator
+import Exposure
 import Foundation
 import PTPIP
 import PTPIPCodec
 import Shooting
 import SonyCamera
 import TestSupport
+import Testing
 
 /// Runs a simulated body on a free loopback port with a `SonyCamera` pointed at it, and stops both.
 enum SimulatorHarness {
@@ -62,5 +64,20 @@ enum SimulatorHarness {
     /// The number of operations a connect takes against the default simulated body.
     static func operationsToConnect(_ adjust: (inout SimulatorConfiguration) -> Void = { _ in }) async throws -> Int {
         try await run(simulator: adjust) { _, simulator in await simulator.operationCount }
+    }
+
+    /// The index of the first operation named `name` (the simulator's count, as `.dropAtOperation` takes it) when
+    /// a default body is connected and one 1/125 frame is shot and fetched (`shootOnceTheImageIsReady`).
+    static func operationIndexWhileShooting(of name: String) async throws -> Int {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("ops.jsonl")
+        try await run(simulator: { $0.operationLogPath = log.path }) { camera, simulator in
+            _ = try await camera.shootOnceTheImageIsReady(
+                exposure: ShutterSpeed(numerator: 1, denominator: 125),
+                to: CaptureDestination(directory: folder.appendingPathComponent("images")), on: simulator)
+        }
+        let records = try SonyCameraCaptureTests.operations(in: log)
+        return try #require(records.first { $0.name == name }).index
     }
 }

@@ -7,23 +7,26 @@ import SonyProtocol
 import TestSupport
 import Testing
 
-/// Firing, waiting and fetching against the simulated body over loopback.
-@Suite("SonyCamera against the simulator: capture and transfer")
+/// Firing (`release`) and fetching (`nextImage`) against the simulated body over loopback.
+@Suite("SonyCamera against the simulator: release and transfer")
 struct SonyCameraCaptureTests {
     static let fast = ShutterSpeed(numerator: 1, denominator: 250)
 
-    @Test func capturesAFrameAndSavesItUnderTheCamerasFileName() async throws {
+    @Test func firesAFrameAndSavesItUnderTheCamerasFileName() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await SimulatorHarness.run { camera, simulator in
-            try await camera.setShutterSpeed(.timed(Self.fast))
+        let log = folder.appendingPathComponent("ops.jsonl")
+        let images = folder.appendingPathComponent("images")
+        // In lockstep virtual time, so the body's processing (300 ms) certainly ends after the first read.
+        let before = try await Lockstep.run(simulator: { $0.operationLogPath = log.path }) {
+            camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let before = await simulator.operationCount
-            let frame = try await camera.capture(
-                exposure: Self.fast, to: CaptureDestination(directory: folder, fileNamePrefix: "set1-"))
-            let used = await simulator.operationCount - before
-            // S1, S2 down, S2 up, S1 up, GetObjectInfo, GetObject: the wait costs nothing, and the check that
-            // 0xD215 is back to 0 rides on the next 0x9209 read.
-            #expect(used == 6)
+            let frame = try await lockstep.drive(simulator) {
+                try await camera.shoot(
+                    exposure: Self.fast, to: CaptureDestination(directory: images, fileNamePrefix: "set1-"))
+            }
+            #expect(frame.release.evidence == .capturedEvent)
             #expect(frame.images.count == 1)
             let image = try #require(frame.images.first)
             #expect(image.fileName == "set1-DSC00001_1-250s.JPG")
@@ -35,10 +38,21 @@ struct SonyCameraCaptureTests {
             // Idle again at once: the runner's idle wait costs no timer.
             var updates = await camera.statusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .idle)
+            return before
         }
+        // The release is S1, S2 down, S2 up, S1 up, and its proof (the captured event) costs no round trip; the
+        // fetch reads 0xD215 (still processing: empty), reads it again when the body announces the image, then
+        // GetObjectInfo, GetObject, and the read that finds the buffer empty.
+        let names = try Self.operations(in: log).filter { $0.index > before }.map(\.name)
+        #expect(
+            names == [
+                "SDIO_ControlDevice", "SDIO_ControlDevice", "SDIO_ControlDevice", "SDIO_ControlDevice",
+                "SDIO_GetAllExtDevicePropInfo", "SDIO_GetAllExtDevicePropInfo", "GetObjectInfo", "GetObject",
+                "SDIO_GetAllExtDevicePropInfo", "CloseSession"
+            ])
     }
 
-    @Test func theEmptyBufferCheckRidesOnTheNextShutterReadBack() async throws {
+    @Test func theBufferIsReadOnceAfterEachDownloadAndNotAgainBeforeTheNextRelease() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
@@ -46,36 +60,43 @@ struct SonyCameraCaptureTests {
         try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) { camera, _ in
             let images = folder.appendingPathComponent("images")
             try await camera.setShutterSpeed(.timed(Self.fast))
-            _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: images))
+            _ = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: images))
             try await camera.setShutterSpeed(.timed(slower))
-            let frame = try await camera.capture(exposure: slower, to: CaptureDestination(directory: images))
+            let frame = try await camera.shoot(exposure: slower, to: CaptureDestination(directory: images))
             #expect(frame.images.count == 1)
         }
         let records = try Self.operations(in: log)
-        // Between the first image and the second release: the set and its read-back, which is a full 0x9209
-        // (it also shows 0xD215 back at 0); no read of its own right after the download.
+        // Between the first image and the second release: the read that found the buffer empty, the set and
+        // its read-back; nothing else.
         let download = try #require(records.firstIndex { $0.name == "GetObject" })
         let release = try #require(records[download...].firstIndex { $0.name == "SDIO_ControlDevice" })
         let between = records[(download + 1)..<release]
         #expect(between.filter { $0.name == "SDIO_SetExtDevicePropValue" }.count == 1)
-        let reads = between.filter { $0.name == "SDIO_GetAllExtDevicePropInfo" }
-        #expect(reads.first?.parameters == [0])
+        #expect(between.first?.name == "SDIO_GetAllExtDevicePropInfo")
         #expect(
             between.allSatisfy { $0.name == "SDIO_SetExtDevicePropValue" || $0.name == "SDIO_GetAllExtDevicePropInfo" })
     }
 
-    @Test func disconnectMakesSureNoImageIsLeftInTheCamera() async throws {
+    @Test func disconnectLeavesWhatWaitsInTheCameraForTheNextSession() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
-        try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) { camera, _ in
+        try await SimulatorHarness.run(simulator: { $0.operationLogPath = log.path }) { camera, simulator in
             try await camera.setShutterSpeed(.timed(Self.fast))
-            _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            _ = try await camera.release(exposure: Self.fast, beforeRelease: {})
+            await camera.disconnect()
+            // The image is fetched by whoever connects next (the runner always fetches before it lets go).
+            try await camera.connect()
+            let images = try await camera.fetchAll(
+                to: CaptureDestination(directory: folder), waitingAtMost: .seconds(10))
+            #expect(images.map(\.fileName) == ["DSC00001_1-250s.JPG"])
+            #expect(await simulator.captures.count == 1)
         }
         let names = try Self.operations(in: log).map(\.name)
-        // After the last GetObject: a full 0x9209 (0xD215 reads 0), then CloseSession.
-        let lastObject = try #require(names.lastIndex(of: "GetObject"))
-        #expect(Array(names[(lastObject + 1)...]) == ["SDIO_GetAllExtDevicePropInfo", "CloseSession"])
+        // The first session ends with the release's presses and CloseSession: no fetch of its own.
+        let close = try #require(names.firstIndex(of: "CloseSession"))
+        #expect(names[..<close].last == "SDIO_ControlDevice")
+        #expect(!names[..<close].contains("GetObject"))
     }
 
     /// The simulator's operation log, once it is written.
@@ -93,7 +114,7 @@ struct SonyCameraCaptureTests {
         try Data("keep me".utf8).write(to: taken)
         try await SimulatorHarness.run { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
-            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let frame = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             #expect(frame.images.map(\.fileName) == ["DSC00001_1-250s-1.JPG"])
         }
         #expect(try String(contentsOf: taken, encoding: .utf8) == "keep me")
@@ -106,7 +127,7 @@ struct SonyCameraCaptureTests {
         try await SimulatorHarness.run(simulator: { $0.protocolVersion = 200 }) { camera, simulator in
             for speed in speeds {
                 try await camera.setShutterSpeed(.timed(speed))
-                _ = try await camera.capture(exposure: speed, to: CaptureDestination(directory: folder))
+                _ = try await camera.shoot(exposure: speed, to: CaptureDestination(directory: folder))
             }
             #expect(await simulator.captures.map(\.label) == ["1/60", "1/250", "1/1000"])
         }
@@ -117,7 +138,7 @@ struct SonyCameraCaptureTests {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.faults = [.busyCapture(count: 2)] }) { camera, simulator in
-            let frame = try await camera.capture(
+            let frame = try await camera.shoot(
                 exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
             #expect(frame.images.count == 1)
             #expect(await simulator.captures.count == 1)
@@ -129,54 +150,46 @@ struct SonyCameraCaptureTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.exposureMode = .aperturePriority }) { camera, simulator in
             await #expect(throws: SonyCameraError.unsupportedMode(current: "A")) {
-                _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                _ = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             }
             #expect(await simulator.captures.isEmpty)
         }
     }
 
-    @Test func aCameraThatNeverEmptiesItsBufferTimesOutBeforeTheNextRelease() async throws {
+    @Test func aCameraThatNeverEmptiesItsBufferIsGivenTheTransferTimeoutThenNamedWithTheTimeItHad() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        // In lockstep virtual time: the 2 s transfer wait runs out twice (in the second capture and in the
-        // disconnect's best-effort fetch of the leftover image) without a second of real time.
+        // In lockstep virtual time: the 2 s transfer wait runs out without a second of real time.
         try await Lockstep.run(
             simulator: { $0.faults = [.neverIdle] },
             camera: { $0.transferTimeout = .seconds(2) }
         ) { camera, simulator, lockstep in
-            // The first frame's image arrives; the check that the buffer emptied is deferred to the next read.
-            let first = try await lockstep.drive(simulator) {
-                try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
-            }
-            #expect(first.images.map(\.fileName) == ["DSC00001_1-125s.JPG"])
+            // The frame's image arrives; the body then offers it again and again.
             await #expect {
                 _ = try await lockstep.drive(simulator) {
-                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                    try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
             } throws: { error in
-                guard case let .imagesStillWaiting(fileInfo, _)? = error as? SonyCameraError else { return false }
-                return fileInfo == .waiting(1)
+                guard case let .imagesStillWaiting(fileInfo, waited)? = error as? SonyCameraError else { return false }
+                return fileInfo == .waiting(1) && waited >= .seconds(2)
                     && "\(error)".hasPrefix("the camera still reports an image waiting to be fetched (0xD215 = 0x8001)")
             }
-            // The second frame was never fired, and the image that did arrive is on disk, nothing else.
+            // One frame fired, and the image that did arrive is on disk, nothing else.
             #expect(await simulator.captures.count == 1)
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(files == ["DSC00001_1-125s.JPG"])
-            // The disconnect waits for the leftover image on the camera's clock too.
-            try await lockstep.drive(simulator) { await camera.disconnect() }
         }
     }
 
     @Test func aDropDuringTheTransferIsALostConnectionAndLeavesNoPartialFile() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connectOperations = try await SimulatorHarness.operationsToConnect()
-        // S1, S2 down, S2 up, S1 up, GetObjectInfo, then GetObject: drop there.
-        let getObject = connectOperations + 6
+        let getObject = try await SimulatorHarness.operationIndexWhileShooting(of: "GetObject")
         try await SimulatorHarness.run(simulator: { $0.faults = [.dropAtOperation(getObject)] }) { camera, simulator in
             await #expect {
-                _ = try await camera.capture(
-                    exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder))
+                _ = try await camera.shootOnceTheImageIsReady(
+                    exposure: ShutterSpeed(numerator: 1, denominator: 125), to: CaptureDestination(directory: folder),
+                    on: simulator)
             } throws: { error in
                 (error as? SonyCameraError)?.isConnectionLost == true
             }
@@ -184,11 +197,12 @@ struct SonyCameraCaptureTests {
             #expect(await !camera.isConnected)
             var updates = await camera.statusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .disconnected)
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             #expect(files.isEmpty)
             // The runner reconnects with connect(); the image still waits in the buffer and is the next fetched.
             try await camera.connect()
-            #expect(await camera.isConnected)
+            let images = try await camera.fetchAll(to: CaptureDestination(directory: folder), waitingAtMost: .zero)
+            #expect(images.map(\.fileName) == ["DSC00001_1-125s.JPG"])
         }
     }
 
@@ -202,9 +216,9 @@ struct SonyCameraCaptureTests {
         try await SimulatorHarness.run(clock: clock, simulatorClock: bodyClock) { camera, simulator in
             try await camera.setShutterSpeed(.bulb)
             let exposure = ShutterSpeed(numerator: 60, denominator: 1)
-            try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
+            try await withThrowingTaskGroup(of: ShotFrame.self) { group in
                 group.addTask {
-                    try await camera.capture(exposure: exposure, to: CaptureDestination(directory: folder))
+                    try await camera.shoot(exposure: exposure, to: CaptureDestination(directory: folder))
                 }
                 // The capture parks on the clock for the exposure, with S2 held and nothing fired yet (the
                 // other sleeper is the link's keepalive).
@@ -221,7 +235,7 @@ struct SonyCameraCaptureTests {
                 let frame = try #require(try await group.next())
                 // The speed the frame was shot at comes from its image: BULB held for 60".
                 #expect(frame.actualSpeed == .timed(exposure))
-                #expect(frame.images.count == 1 && frame.unmatchedImages.isEmpty)
+                #expect(frame.images.count == 1)
             }
             #expect(await simulator.captures.map(\.label) == ["BULB"])
             #expect(await simulator.captures.first?.exposureSeconds == 60)

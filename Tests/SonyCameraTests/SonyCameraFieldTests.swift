@@ -48,7 +48,7 @@ import Testing
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(four)) }
             // 4" exposure + 4" dark frame + processing: 8 s of waiting, bridged by keepalive reads.
             let frame = try await lockstep.drive(simulator) {
-                try await camera.capture(exposure: four, to: CaptureDestination(directory: folder))
+                try await camera.shoot(exposure: four, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1)
             #expect(frame.actualSpeed == .timed(four))
@@ -66,7 +66,7 @@ import Testing
             #expect(await camera.longExposureNR == true)
             // 30" + a 30" dark frame: longer than the exposure plus the 10 s margin, within the wait.
             let frame = try await lockstep.drive(simulator) {
-                try await camera.capture(exposure: thirty, to: CaptureDestination(directory: folder))
+                try await camera.shoot(exposure: thirty, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1 && frame.actualSpeed == .timed(thirty))
             #expect(await simulator.captures.first?.noiseReductionSeconds == 30)
@@ -79,7 +79,7 @@ import Testing
         try await Lockstep.run { camera, simulator, lockstep in
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.bulb) }
             let capture = Task {
-                try await camera.capture(
+                try await camera.shoot(
                     exposure: ShutterSpeed(numerator: 120, denominator: 1), to: CaptureDestination(directory: folder))
             }
             // S2 is held for 2' on the camera's clock; 10 s into it the shoot is abandoned.
@@ -104,7 +104,7 @@ import Testing
         ) { camera, simulator, lockstep in
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let frame = try await lockstep.drive(simulator) {
-                try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1)
             #expect(await simulator.framesFired == 1)
@@ -125,7 +125,7 @@ import Testing
         ) { camera, simulator, lockstep in
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let frame = try await lockstep.drive(simulator) {
-                try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             }
             #expect(frame.images.count == 1)
             #expect(await simulator.framesFired == 1)
@@ -146,7 +146,7 @@ import Testing
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             for _ in 0..<2 {
                 let frame = try await lockstep.drive(simulator) {
-                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                    try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
                 #expect(frame.images.count == 1)
                 #expect(await camera.focusMode == .manual)
@@ -167,7 +167,7 @@ import Testing
             simulator: { $0.focusMode = .singleAF }, camera: { $0.focusRecordDirectory = records }
         ) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
-            _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            _ = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             // In MF for the shoot: what to put back is on disk, so a process that dies now loses nothing.
             let files = try FileManager.default.contentsOfDirectory(atPath: records.path)
             #expect(files.count == 1 && files[0].hasPrefix("focus-restore-"))
@@ -184,7 +184,7 @@ import Testing
             simulator: { $0.focusMode = .manual }, camera: { $0.focusRecordDirectory = records }
         ) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
-            _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            _ = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             #expect(await camera.takeNotes().contains { $0.contains("still in MF from the interrupted shoot") })
             await camera.disconnect()
             #expect(try FileManager.default.contentsOfDirectory(atPath: records.path).isEmpty)
@@ -205,7 +205,7 @@ import Testing
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             await #expect {
                 try await lockstep.drive(simulator) {
-                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                    try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
             } throws: { error in
                 guard case .focusFailed(let mode, _)? = error as? SonyCameraError else { return false }
@@ -227,7 +227,7 @@ import Testing
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             for _ in 0..<2 {
                 _ = try await lockstep.drive(simulator) {
-                    try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+                    try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
                 }
             }
             #expect(await simulator.framesFired == 2)
@@ -248,7 +248,7 @@ import Testing
             #expect(speeds.contains(.timed(ShutterSpeed(numerator: 30, denominator: 1))))
             try await camera.setShutterSpeed(.timed(Self.fast))
             #expect(try await camera.currentShutterSpeed() == .timed(Self.fast))
-            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let frame = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             #expect(frame.actualSpeed == .timed(Self.fast))
             #expect(await simulator.framesFired == 1)
         }
@@ -304,7 +304,9 @@ import Testing
     // MARK: - 9, 10, 11. No events, busy start, a lagging 0xD215
 
     @Test(arguments: [
-        [SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag]
+        [SimulatorQuirk.noEvents], [.busyAtStart(4)], [.shootingFileInfoLag], [.noEvents, .shootingFileInfoLag],
+        [.capturedEventListedNotSent], [.noShootingFileInfo], [.noShootingFileInfo, .noEvents],
+        [.noShootingFileInfo, .capturedEventListedNotSent]
     ])
     func threeFramesShootOnAnAwkwardBody(quirks: [SimulatorQuirk]) async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
@@ -316,15 +318,40 @@ import Testing
                 let speed = ShutterSpeed(numerator: 1, denominator: denominator)
                 try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(speed)) }
                 let frame = try await lockstep.drive(simulator) {
-                    try await camera.capture(exposure: speed, to: CaptureDestination(directory: folder))
+                    try await camera.shoot(exposure: speed, to: CaptureDestination(directory: folder))
                 }
                 #expect(frame.images.count == 1 && frame.actualSpeed == .timed(speed))
             }
             #expect(await simulator.framesFired == 3)
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(files.filter { $0.hasSuffix(".JPG") }.count == 3)
-            // A lagging 0xD215 makes the disconnect's check for a leftover image wait on the camera's clock.
+            // The disconnect puts the focus back and closes the session on the camera's clock.
             try await lockstep.drive(simulator) { await camera.disconnect() }
+        }
+    }
+
+    @Test(arguments: [
+        [SimulatorQuirk.capturedEventListedNotSent], [.noShootingFileInfo], [.noShootingFileInfo, .noEvents],
+        [.noEvents]
+    ])
+    func threeReleasesThenOneFetchFireEachFrameOnceAndFetchEveryImage(quirks: [SimulatorQuirk]) async throws {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Capture first, download behind, as the runner does: three confirmed releases, then the buffer.
+        try await Lockstep.run(simulator: { $0.quirks = quirks }) { camera, simulator, lockstep in
+            let speeds = [1000, 500, 250].map { ShutterSpeed(numerator: 1, denominator: $0) }
+            for speed in speeds {
+                try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(speed)) }
+                _ = try await lockstep.drive(simulator) { try await camera.release(exposure: speed, beforeRelease: {}) }
+            }
+            #expect(await simulator.framesFired == 3)
+            let images = try await lockstep.drive(simulator) {
+                try await camera.fetchAll(
+                    to: CaptureDestination(directory: folder), waitingAtMost: .seconds(10), expecting: 3)
+            }
+            #expect(images.map(\.exposure) == speeds)
+            #expect(await simulator.framesFired == 3)
+            #expect(await simulator.filesWaiting == 0)
         }
     }
 
@@ -336,7 +363,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
-            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let frame = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             let image = try #require(frame.images.first)
             let expected = 20_000 + (quirk == .transferLong(100) ? 100 : -100)
             #expect(image.byteCount == expected)
@@ -352,7 +379,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try await SimulatorHarness.run(simulator: { $0.quirks = [quirk] }) { camera, _ in
             try await camera.setShutterSpeed(.timed(Self.fast))
-            let frame = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder))
+            let frame = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder))
             let image = try #require(frame.images.first)
             #expect(image.fileName.hasPrefix("unnamed-") && image.fileName.hasSuffix(".JPG"), "\(image.fileName)")
             #expect(image.byteCount == 20_000)

@@ -16,12 +16,11 @@ struct SonyCameraRecoveryTests {
         configuration.busyRetry = .none
     }
 
-    @Test func connectingWithAnImageWaitingFetchesItIntoTheNextCapturesFolderThenFires() async throws {
+    @Test func connectingWithAnImageWaitingFetchesItFirstThenTheNextReleaseFiresOnce() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connectOperations = try await SimulatorHarness.operationsToConnect()
-        // S1, S2 down, S2 up, S1 up, GetObjectInfo, then GetObject: the link drops with the image in the buffer.
-        let getObject = connectOperations + 6
+        // The link drops at the first GetObject: the image stays in the buffer.
+        let getObject = try await SimulatorHarness.operationIndexWhileShooting(of: "GetObject")
         let log = folder.appendingPathComponent("ops.jsonl")
         let reconnect = try await SimulatorHarness.run(
             simulator: {
@@ -32,7 +31,7 @@ struct SonyCameraRecoveryTests {
         ) { camera, simulator in
             let first = CaptureDestination(directory: folder.appendingPathComponent("first"))
             await #expect {
-                _ = try await camera.capture(exposure: Self.fast, to: first)
+                _ = try await camera.shootOnceTheImageIsReady(exposure: Self.fast, to: first, on: simulator)
             } throws: { error in
                 (error as? SonyCameraError)?.isConnectionLost == true
             }
@@ -43,25 +42,27 @@ struct SonyCameraRecoveryTests {
             var updates = await camera.statusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .saving)
 
+            // What the runner does after a reconnect: fetch what waits before anything fires.
             let second = CaptureDestination(directory: folder.appendingPathComponent("second"), fileNamePrefix: "f2-")
-            let beforeCapture = await simulator.operationCount
-            let frame = try await camera.capture(exposure: Self.fast, to: second)
-            // GetObjectInfo, GetObject and a full 0x9209 (0xD215 back at 0) before the usual six.
-            #expect(await simulator.operationCount - beforeCapture == 9)
-            #expect(frame.recoveredImages.map(\.fileName) == ["f2-DSC00001_1-125s.JPG"])
-            #expect(frame.images.map(\.fileName) == ["f2-DSC00002_1-125s.JPG"])
-            let recovered = try #require(frame.recoveredImages.first)
+            let beforeFetch = await simulator.operationCount
+            let waiting = try await camera.fetchAll(to: second, waitingAtMost: .zero)
+            // GetObjectInfo, GetObject, and the read that shows 0xD215 back at 0: the connect's dump said an
+            // image waits, so no read of its own comes first.
+            #expect(await simulator.operationCount - beforeFetch == 3)
+            #expect(waiting.map(\.fileName) == ["f2-DSC00001_1-125s.JPG"])
+            let recovered = try #require(waiting.first)
+            #expect(recovered.exposure == Self.fast)
             #expect(recovered.path.hasPrefix(second.directory.path))
             let attributes = try FileManager.default.attributesOfItem(atPath: recovered.path)
             #expect((attributes[.size] as? NSNumber)?.intValue == 20_000)
-            #expect(await simulator.captures.count == 2)
+            #expect(await simulator.captures.count == 1)
             let leftInFirst = (try? FileManager.default.contentsOfDirectory(atPath: first.directory.path)) ?? []
             #expect(leftInFirst.isEmpty)
 
-            // Nothing is recovered twice: the next frame is an ordinary one.
-            let next = try await camera.capture(exposure: Self.fast, to: second)
-            #expect(next.recoveredImages.isEmpty)
-            #expect(next.images.map(\.fileName) == ["f2-DSC00003_1-125s.JPG"])
+            // Nothing is fetched twice: the next frame is an ordinary one.
+            let next = try await camera.shoot(exposure: Self.fast, to: second)
+            #expect(next.images.map(\.fileName) == ["f2-DSC00002_1-125s.JPG"])
+            #expect(await simulator.captures.count == 2)
             return (beforeConnect + 1)...afterConnect
         }
         // The reconnect reads the full 0x9209 dump anyway: seeing 0xD215 = 0x8001 costs no round trip.
@@ -93,7 +94,7 @@ struct SonyCameraRecoveryTests {
             do {
                 try await camera.connect()
                 await #expect {
-                    _ = try await camera.capture(exposure: Self.fast, to: destination)
+                    _ = try await camera.shoot(exposure: Self.fast, to: destination)
                 } throws: { error in
                     (error as? SonyCameraError)?.isConnectionLost == true
                 }
@@ -122,7 +123,7 @@ struct SonyCameraRecoveryTests {
     }
 
     @Test(.realTime(timeLimit: .seconds(60)))
-    func anImageFinishedAfterTheReconnectIsRecoveredBeforeTheRelease() async throws {
+    func anImageFinishedAfterTheReconnectIsFetchedBeforeTheNextRelease() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let simulatorClock = TestClock()
@@ -132,50 +133,57 @@ struct SonyCameraRecoveryTests {
             var updates = await camera.statusUpdates().makeAsyncIterator()
             // The connect-time dump showed an empty buffer: frame 1 is still processing.
             #expect(await updates.next() == .idle)
+            // The runner fetches first after a reconnect, waiting for the cut-off release's image.
+            async let fetched = camera.fetchAll(to: destination, waitingAtMost: .seconds(10))
             await Self.advance(simulatorClock)
-            // ObjectAdded for an image no capture of this session made: the camera holds an image.
-            #expect(await updates.next() == .saving)
+            let waiting = try await fetched
+            #expect(waiting.map(\.fileName) == ["DSC00001_1-125s.JPG"])
+            #expect(waiting.first?.exposure == Self.fast)
 
-            try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
-                group.addTask { try await camera.capture(exposure: Self.fast, to: destination) }
+            try await withThrowingTaskGroup(of: ShotFrame.self) { group in
+                group.addTask { try await camera.shoot(exposure: Self.fast, to: destination) }
                 // Frame 2 fired (S1 up done); let its exposure and processing end.
                 await Self.waitForStatuses([.exposing, .saving], in: &updates)
                 await Self.advance(simulatorClock)
                 let frame = try #require(try await group.next())
-                #expect(frame.recoveredImages.map(\.fileName) == ["DSC00001_1-125s.JPG"])
                 #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
             }
             #expect(await simulator.captures.count == 2)
-            // The earlier attempt's image is kept apart from the frame's own, in `earlier/`.
             let files = try FileManager.default.contentsOfDirectory(atPath: destination.directory.path).sorted()
-            #expect(files == ["DSC00002_1-125s.JPG", "earlier"])
-            let earlier = try FileManager.default.contentsOfDirectory(atPath: destination.earlier.directory.path)
-            #expect(earlier == ["DSC00001_1-125s.JPG"])
+            #expect(files == ["DSC00001_1-125s.JPG", "DSC00002_1-125s.JPG"])
         }
     }
 
     @Test(.realTime(timeLimit: .seconds(60)))
-    func aReleaseRefusedWhileTheInterruptedExposureFinishesWaitsForItsImageAndFiresOnce() async throws {
+    func aReleaseRefusedWhileTheInterruptedExposureFinishesFiresNothingAndFiresOnceAfterTheFetch() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("ops.jsonl")
         let (simulatorClock, cameraClock) = (TestClock(), TestClock())
-        // A one-image buffer: the release after the reconnect is refused while frame 1 processes.
+        // A one-image buffer: a release after the reconnect is refused while frame 1 processes.
         try await Self.afterADropWhileFrameOneProcesses(
             simulatorClock: simulatorClock, cameraClock: cameraClock, log: log, quirks: [.busyWhileBuffered]
         ) { camera, simulator, destination in
             var updates = await camera.statusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .idle)
-            try await withThrowingTaskGroup(of: CapturedFrame.self) { group in
-                group.addTask { try await camera.capture(exposure: Self.fast, to: destination) }
-                // The body refuses the release while it processes frame 1; the camera waits for that image.
-                await cameraClock.waitForSleepers(1)
-                await Self.advance(simulatorClock)
-                // Frame 1 fetched, frame 2 fired; let its exposure and processing end.
+            // Busy means nothing fired (the runner retries it after its backoff).
+            await #expect {
+                _ = try await camera.release(exposure: Self.fast, beforeRelease: {})
+            } throws: { error in
+                guard case .deviceBusy? = error as? SonyCameraError else { return false }
+                return true
+            }
+            #expect(await simulator.framesFired == 1)
+            // The runner fetches what the camera holds, waiting for frame 1's image, then fires frame 2 once.
+            async let fetched = camera.fetchAll(to: destination, waitingAtMost: .seconds(10))
+            await cameraClock.waitForSleepers(1)
+            await Self.advance(simulatorClock)
+            #expect(try await fetched.map(\.fileName) == ["DSC00001_1-125s.JPG"])
+            try await withThrowingTaskGroup(of: ShotFrame.self) { group in
+                group.addTask { try await camera.shoot(exposure: Self.fast, to: destination) }
                 await Self.waitForStatuses([.exposing, .saving], in: &updates)
                 await Self.advance(simulatorClock)
                 let frame = try #require(try await group.next())
-                #expect(frame.recoveredImages.map(\.fileName) == ["DSC00001_1-125s.JPG"])
                 #expect(frame.images.map(\.fileName) == ["DSC00002_1-125s.JPG"])
             }
             #expect(await simulator.captures.count == 2)

@@ -56,7 +56,7 @@ struct SonyCameraReleaseHookTests {
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let before = await simulator.operationCount
             let capture = Task {
-                try await camera.capture(
+                try await camera.shoot(
                     exposure: Self.fast, to: CaptureDestination(directory: folder.appendingPathComponent("images"))
                 ) {
                     enter.yield()
@@ -97,14 +97,14 @@ struct SonyCameraReleaseHookTests {
             try await camera.setShutterSpeed(.timed(Self.fast))
             let before = await simulator.operationCount
             await #expect(throws: JournalFull()) {
-                _ = try await camera.capture(exposure: Self.fast, to: images) { throw JournalFull() }
+                _ = try await camera.shoot(exposure: Self.fast, to: images) { throw JournalFull() }
             }
             #expect(await simulator.captures.isEmpty)
             #expect(await camera.isConnected)
             let after = await simulator.operationCount
             // The camera is usable at once: the next capture fires one frame.
-            let frame = try await camera.capture(exposure: Self.fast, to: images)
-            #expect(frame.images.count == 1 && frame.recoveredImages.isEmpty)
+            let frame = try await camera.shoot(exposure: Self.fast, to: images)
+            #expect(frame.images.count == 1)
             #expect(await simulator.captures.count == 1)
             return (before, after)
         }
@@ -127,15 +127,14 @@ struct SonyCameraReleaseHookTests {
             $0.operationLogPath = log.path
             $0.faults = [.busy(operation: 0x9207, count: 3)]
         }
-        // No wait for an interrupted exposure's image after the refused first release of the session, so the
-        // capture would throw at once if it did not wait for the hook.
+        // No processing margin, so the release would throw at once if it did not wait for the hook.
         let before = try await Lockstep.run(simulator: simulatorSetup, camera: { $0.processingMargin = .zero }) {
             camera, simulator, lockstep in
             let before = await simulator.operationCount
             let capture = Task { () -> (any Error)? in
                 defer { finished.set() }
                 do {
-                    _ = try await camera.capture(exposure: Self.fast, to: CaptureDestination(directory: folder)) {
+                    _ = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder)) {
                         for await _ in gate { break }
                         hookLog.noteReturn()
                     }

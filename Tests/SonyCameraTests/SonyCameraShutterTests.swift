@@ -1,8 +1,10 @@
 import CameraSimulator
 import Exposure
+import Foundation
 import Shooting
 import SonyCamera
 import SonyProtocol
+import TestSupport
 import Testing
 
 /// Connecting to the simulated body over loopback, reading its settings, and setting shutter speeds.
@@ -139,6 +141,31 @@ struct SonyCameraShutterTests {
             #expect(try await camera.shootingMode() == .shutterPriority)
             try await camera.setShutterSpeed(.timed(ShutterSpeed(numerator: 1, denominator: 500)))
             #expect(try await camera.info().canShoot)
+        }
+    }
+
+    @Test(arguments: [
+        (SimulatedExposureMode.shutterPriority, ShootingMode.shutterPriority), (.manual, .manual),
+        (.aperturePriority, .aperturePriority), (.program, .program)
+    ])
+    func aBodyWritingItsModeAsAU16IsReadInThe200Encoding(
+        dial: SimulatedExposureMode, mode: ShootingMode
+    ) async throws {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await SimulatorHarness.run(simulator: {
+            $0.protocolVersion = 200
+            $0.exposureMode = dial
+            $0.quirks = [.modeU16]
+        }) { camera, simulator in
+            #expect(try await camera.shootingMode() == mode)
+            guard mode.allowsShutterControl else { return }
+            // S on a 2.00 body (0x0004) shoots like S on a 3.00 body (0x00030004).
+            let speed = ShutterSpeed(numerator: 1, denominator: 125)
+            try await camera.setShutterSpeed(.timed(speed))
+            let frame = try await camera.shoot(exposure: speed, to: CaptureDestination(directory: folder))
+            #expect(frame.images.count == 1)
+            #expect(await simulator.framesFired == 1)
         }
     }
 

@@ -60,13 +60,29 @@ struct SonyCodesTests {
         (.shutterPriority, 0x0003_0004, "S", true),
         (.intelligentAuto, 0x0004_8000, "Intelligent Auto", false),
         (.movieManual, 0x0007_8053, "Movie M", false),
-        (.other(0x0005_8011), 0x0005_8011, "mode 0x00058011", false)
+        (.other(0x0005_8011), 0x0005_8011, "Sports Action", false),
+        (.other(0x0005_8012), 0x0005_8012, "Sunset", false),
+        (.other(0x0007_8054), 0x0007_8054, "Movie Auto", false),
+        (.other(0x00FF_0001), 0x00FF_0001, "mode 0x00FF0001", false)
     ])
     func exposureModesRoundTripTheirRawValues(mode: SonyExposureMode, raw: UInt32, name: String, shootable: Bool) {
         #expect(SonyExposureMode(rawValue: raw) == mode)
         #expect(mode.rawValue == raw)
         #expect(mode.name == name)
         #expect(mode.allowsShutterSpeedControl == shootable)
+    }
+
+    @Test(arguments: [
+        // Protocol 2.00 writes the mode as a u16: the low 16 bits of the 3.00 value (the ILCE-6000's S and iAuto).
+        (UInt32(0x0001), SonyExposureMode.manual, "M"), (0x0002, .programAuto, "P"), (0x0003, .aperturePriority, "A"),
+        (0x0004, .shutterPriority, "S"), (0x8000, .intelligentAuto, "Intelligent Auto"),
+        (0x8001, .superiorAuto, "Superior Auto"), (0x8053, .movieManual, "Movie M"),
+        (0x8012, .other(0x8012), "Sunset"), (0x8060, .other(0x8060), "Flash Off")
+    ])
+    func protocol200ModesDecodeFromTheirLow16Bits(raw: UInt32, mode: SonyExposureMode, name: String) {
+        #expect(SonyExposureMode(rawValue: raw) == mode)
+        #expect(mode.name == name)
+        #expect(mode.allowsShutterSpeedControl == (raw == 1 || raw == 4))
     }
 
     @Test func focusModesRoundTripTheirRawValues() {

@@ -253,78 +253,41 @@ enum ShootConsole {
         _ shoot: Shoot, controller: ShootController, network: NetworkWatch?, options: Options,
         output: any OutputStreams
     ) async throws -> ExitCode {
-        let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
         let downloads = try await shoot.camera.prepareTransfer(choice: options.transfer, output: output)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
         let noiseReduction: TimeLeftEstimator.NoiseReduction =
             await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
-        let manifest = ManifestKeeper(
-            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
-            probes: shoot.probes)
+        let manifest = ManifestWriter(
+            keeper: ManifestKeeper(
+                directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
+                probes: shoot.probes),
+            output: output)
         // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
         try? FileManager.default.createDirectory(
             atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
-        let watch = options.check == .off ? nil : RangeWatch(journal: shoot.journal)
-
-        /// One runner over the journal's plan as it is now, from `start`, with its own progress view.
-        @Sendable func shootFrom(
-            _ start: ShootPosition, restartingSet: Bool, resuming: ResumeState, announce: Bool
-        ) async -> ShootResult {
-            let plan = await recorder.journal.plan
-            let runner = BracketRunner(
-                camera: shoot.camera, plan: plan,
-                configuration: TimeScale.current.runnerConfiguration(
-                    outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
-                    bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
-                    downloads: downloads, onScaledClock: false),
-                recorder: recorder)
-            let view = ShootProgressView(
-                style: style, output: output, plan: plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
-            if announce, let watch {
-                // Frames saved by earlier runs are measured first (their verdicts said again), before any run is
-                // in hand: shown at once.
-                await checkRange(watch, journal: await recorder.journal, manifest: manifest, emit: view.show)
-            }
-            await manifest.write(await recorder.journal, output: output)
-            let session = ShootSession(
-                controller: controller, runner: runner, view: view, readsKeys: options.interactive, start: start,
-                restartingSet: restartingSet, resuming: resuming,
-                frameSaved: { progress in
-                    await manifest.saved(progress)
-                    if let watch {
-                        await checkRange(
-                            watch, journal: await recorder.journal, manifest: manifest, emit: controller.publish)
-                    }
-                    await manifest.write(await recorder.journal, output: output)
-                })
-            let result = await NetworkWatch.guarding(runner, with: network, note: controller.note, output: output) {
-                await session.run()
-            }
-            if !result.isComplete || options.check != .extend { return result }
-            let extended = await extendIfNeeded(
-                shoot, watch: watch!, recorder: recorder, manifest: manifest, view: view, output: output
-            ) { start in
-                await shootFrom(start, restartingSet: false, resuming: ResumeState(), announce: false)
-            }
-            return extended ?? result
+        let bracket = BracketShoot(
+            camera: shoot.camera, journal: shoot.journal, store: shoot.store, start: shoot.start,
+            restartingSet: shoot.restartingSet, check: options.check, offered: shoot.offered, longest: shoot.longest,
+            configuration: TimeScale.current.runnerConfiguration(
+                outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
+                bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
+                downloads: downloads, onScaledClock: false))
+        let session = ShootSession(
+            controller: controller, style: style, output: output, overhead: shoot.overhead,
+            noiseReduction: noiseReduction, readsKeys: options.interactive)
+        let (result, journal) = await session.run {
+            await controller.shootBracket(
+                bracket, manifest: manifest,
+                guardRun: { runner, body in
+                    await NetworkWatch.guarding(
+                        runner, with: network, note: controller.note, warn: { output.writeError($0 + "\n") }, body)
+                },
+                record: { SessionLogging.record($0) })
         }
-
-        let journalNow = await recorder.journal
-        let resuming = ResumeState(
-            saved: Set(
-                journalNow.plan.positions.filter { position in
-                    if case .done = journalNow.frame(at: position).state { return position > shoot.start }
-                    return false
-                }),
-            inCamera: journalNow.framesInCamera,
-            mayHaveFired: journalNow.interruptedFrames)
-        let result = await shootFrom(
-            shoot.start, restartingSet: shoot.restartingSet, resuming: resuming, announce: true)
         await shoot.camera.disconnect()
-        let journal = await recorder.journal
-        await manifest.write(journal, output: output)
+        await manifest.write(journal)
         if shoot.removesUnusedOutput, journal.savedCount == 0, journal.interruptedFrames.isEmpty {
             // Ended before its first frame fired: the folder holds nothing but the manifest of nothing.
             OutputFolder.removeIfUnused(shoot.journal.outputDirectory)

@@ -1,6 +1,7 @@
 import Dispatch
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 
 /// `manifest.json` in a shoot's output folder: every frame with its planned and actual speed, files and time.
@@ -151,24 +152,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// `set-01`: a set's folder, as `BracketRunner` names it.
     static func folder(ofSet set: Int) -> String { set < 10 ? "set-0\(set)" : "set-\(set)" }
 
-    /// Each set's bracket as positions of `plan`: its own frames, plus (with `--dedupe`) the frame it shares with
-    /// a neighbour, which was shot once, in the set shot first. Fast-first: set k's bracket starts with set k-1's
-    /// last frame. Slow-first (the whole sequence reversed): set k's bracket ends with set k+1's first frame.
+    /// Each set's bracket as positions of `plan` (`BracketPlan.brackets(recipe:)`, in the application layer).
     static func brackets(of plan: BracketPlan, recipe: ShootRecipe?) -> [[ShootPosition]] {
-        var result = plan.sets.enumerated().map { index, speeds in
-            speeds.indices.map { ShootPosition(set: index + 1, frame: $0 + 1) }
-        }
-        guard let recipe, recipe.dedupe, plan.sets.count > 1 else { return result }
-        if recipe.order == BracketOrder.slowFirst.rawValue {
-            for index in 0..<(plan.sets.count - 1) where !plan.sets[index + 1].isEmpty {
-                result[index].append(ShootPosition(set: index + 2, frame: 1))
-            }
-        } else {
-            for index in 1..<plan.sets.count where !plan.sets[index - 1].isEmpty {
-                result[index].insert(ShootPosition(set: index, frame: plan.sets[index - 1].count), at: 0)
-            }
-        }
-        return result
+        plan.brackets(recipe: recipe)
     }
 
     /// The planned speeds and actual speeds recorded in an earlier manifest (for `resume`).
