@@ -82,15 +82,13 @@ extension SimulatorQuirk {
             behaviour: "A one-image buffer: S2 down is answered DeviceBusy while a capture processes or waits."),
         Entry(
             spelling: "lists-captured-event-without-sending",
-            behaviour: "DeviceInfo lists SDIE_CapturedEvent 0xC206 (as the real RX100M7's does) but the body never "
-                + "sends it; ObjectAdded 0xC201, 0xD215 and 0xD249 still show each release."),
+            behaviour: "DeviceInfo lists the captured event 0xC206, which is never sent; ObjectAdded, 0xD215 and "
+                + "shots left still show each release."),
         Entry(
             spelling: "no-d215",
-            behaviour: "The body has no Shooting File Info 0xD215 in its 0x9209 dumps; ObjectAdded 0xC201 announces "
-                + "each image (like the ILCE-6000's recorded dump)."),
+            behaviour: "No 0xD215 in the property dumps: ObjectAdded 0xC201 alone announces each image."),
         Entry(
             spelling: "mode-u16",
-            behaviour: "Exposure Program Mode 0x500E is a u16 holding the low 16 bits of the 3.00 value, as protocol "
-                + "2.00 bodies write it (S is 0x0004, iAuto 0x8000).")
+            behaviour: "0x500E as protocol 2.00 writes it: a u16 (S is 0x0004, not 0x00030004; iAuto 0x8000).")
     ]
 }

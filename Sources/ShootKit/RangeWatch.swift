@@ -2,6 +2,7 @@ import Dispatch
 import Exposure
 import Foundation
 import ImageLuminance
+import Posix
 import Shooting
 
 /// `--check`: what the range check does after each set and for the whole bracket.
@@ -14,8 +15,8 @@ package enum RangeCheckMode: String, Sendable, CaseIterable {
     case extend
 }
 
-/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once a
-/// set's frames are all measured gives that set's verdict; once every frame is, the whole bracket's.
+/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once
+/// every frame of the bracket is measured gives the whole bracket's verdict (each set's is kept as data).
 ///
 /// It lives in the application layer on the runner's events (the runner never reads an image), so `Shooting`
 /// stays free of image decoding; `--check extend` appends a set through the journal and runs the runner again
@@ -89,8 +90,9 @@ package actor RangeWatch {
     }
 
     /// Measures every saved frame of `journal` not measured yet (frames of earlier runs on `resume`, and the one
-    /// just saved), then returns the verdicts that became due: a set whose frames are all measured, and the
-    /// whole bracket once every frame is. A file that cannot be read leaves its frame unmeasured.
+    /// just saved), then returns the verdict that became due: the whole bracket's, once every frame is measured
+    /// (again after `--check extend` appends a set). Each set's verdict is kept in `records` for the manifest
+    /// as its frames are all measured, and not returned. A file that cannot be read leaves its frame unmeasured.
     package func update(_ journal: ShootJournal) async -> [Record] {
         for position in journal.plan.positions where frames[position] == nil {
             guard case .done(let images, _) = journal.frame(at: position).state,
@@ -102,7 +104,8 @@ package actor RangeWatch {
         }
         var due: [Record] = []
         // The planned sets (not those `--check extend` appended); a plan of one set: its verdict is the bracket's,
-        // said once.
+        // said once. A set's verdict is data for the manifest, never said: the next sets are planned to cover
+        // what it lacks, so only the whole bracket's verdict is one the photographer can act on.
         let planned = journal.plan.sets.count - (journal.recipe?.extensions ?? 0)
         let brackets = journal.plan.brackets(recipe: journal.recipe).prefix(planned)
         if brackets.count > 1 {
@@ -112,7 +115,7 @@ package actor RangeWatch {
                 guard measured.count == positions.count, let verdict = check(measured, suggestingReadings: false)
                 else { continue }
                 checkedSets.insert(index + 1)
-                due.append(Self.record(verdict, scope: "set", set: index + 1))
+                records.append(Self.record(verdict, scope: "set", set: index + 1))
             }
         }
         let all = journal.plan.positions
@@ -151,17 +154,14 @@ package actor RangeWatch {
         _ images: [SavedImage], speed: ShutterSpeed, thresholds: RangeThresholds
     ) async -> FrameLuminance? {
         let paths = images.map(\.path)
-        return await withCheckedContinuation { continuation in
-            queue.async {
-                for path in paths {
-                    guard let data = FileManager.default.contents(atPath: path),
-                        let image = try? LumaReader.read([UInt8](data))
-                    else { continue }
-                    continuation.resume(returning: FrameLuminance(speed: speed, image: image, thresholds: thresholds))
-                    return
+        return await runBlocking(on: queue) {
+            for path in paths {
+                guard let bytes = try? FileSystem.readAll(path), let image = try? LumaReader.read(bytes) else {
+                    continue
                 }
-                continuation.resume(returning: nil)
+                return FrameLuminance(speed: speed, image: image, thresholds: thresholds)
             }
+            return nil
         }
     }
 

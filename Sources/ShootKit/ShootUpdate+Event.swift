@@ -69,6 +69,8 @@ extension ShootUpdate.Progress {
             set: progress.position.set, frame: progress.position.frame, sets: progress.setCount,
             framesInSet: progress.framesInSet, speed: progress.speed.label, setting: progress.setting.description,
             phase: progress.phase.rawValue, completed: progress.completed, total: progress.total)
+        fired = progress.fired
+        inCamera = progress.inCamera
         if let saved = progress.saved {
             files = saved.images.map(\.path)
             if !saved.recoveredImages.isEmpty { recoveredFiles = saved.recoveredImages.map(\.path) }
@@ -100,5 +102,7 @@ extension ShootUpdate.Finished {
             capturedThisRun: result.capturedThisRun,
             resumePosition: result.resumePosition.map(ShootUpdate.Position.init),
             stopReason: result.stopReason?.kind.rawValue, message: result.stopReason?.error.map(messages.message(for:)))
+        fired = result.fired
+        inCamera = result.inCamera
     }
 }

@@ -266,6 +266,10 @@ extension ShootUpdate {
         package var completed: Int
         /// Frames in the plan.
         package var total: Int
+        /// Frames of the plan fired so far: the saved ones and those waiting in the camera.
+        package var fired: Int?
+        /// Frames fired whose images wait in the camera to be downloaded.
+        package var inCamera: Int?
         /// The saved files' paths (phase saved).
         package var files: [String]?
         /// Files of an interrupted attempt found and kept (phase saved).
@@ -430,6 +434,10 @@ extension ShootUpdate {
         package var total: Int
         /// Frames saved by this run.
         package var capturedThisRun: Int
+        /// Frames of the plan fired: the saved ones and those left in the camera.
+        package var fired: Int?
+        /// Frames fired whose images were left in the camera (`resume` downloads them first).
+        package var inCamera: Int?
         /// The first frame not saved (where `resume` goes on).
         package var resumePosition: Position?
         /// Why it stopped early: stopRequested, cancelled, failed, reconnectGaveUp, recordingFailed.
@@ -486,14 +494,23 @@ extension ShootUpdate {
         package var repetition: Int
         /// Whether every frame of it is saved.
         package var complete: Bool
-        /// Its frames saved.
+        /// Its frames saved (the schema's older name for `saved`, kept so version 1 readers keep working).
         package var captured: Int
+        /// Its frames saved.
+        package var saved: Int?
+        /// Its frames whose release the body confirmed (saved or still in the camera).
+        package var fired: Int?
+        /// Its frames fired whose image still waits in the camera.
+        package var inCamera: Int?
 
         /// Creates the update.
-        package init(repetition: Int, complete: Bool, captured: Int) {
+        package init(repetition: Int, complete: Bool, saved: Int, fired: Int? = nil, inCamera: Int? = nil) {
             self.repetition = repetition
             self.complete = complete
-            self.captured = captured
+            self.captured = saved
+            self.saved = saved
+            self.fired = fired
+            self.inCamera = inCamera
         }
     }
 

@@ -9,39 +9,43 @@ import SonyCamera
 /// What `run` and `resume` share: their options, the confirmation, the shoot itself, and the end.
 enum ShootConsole {
     /// Options both `run` and `resume` take (after the plan options for `run`).
-    static let sharedOptions: [OptionSpec] = [
-        .value(
-            "camera", placeholder: "<host[:port]|http://host:port|simulator>",
-            help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."
-        ),
-        .flag(
-            "api", help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."),
-        .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
-        .flag("json", help: "Print progress as JSON lines."),
-        .value(
-            "state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.",
-            default: "$XDG_STATE_HOME/hdrshoot"),
-        .value(
-            "reconnect-timeout", placeholder: "<duration>",
-            help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
-        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
-        .value(
-            "buffer", placeholder: "<n>",
-            help: "Most frames fired ahead of the downloads (images the camera holds), 1 to 999.",
-            default: String(BracketRunner.Configuration.defaultBufferLimit)),
-        .value(
-            "transfer", placeholder: "<all|jpeg|none>",
-            help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
-            default: "all"),
-        .value(
-            "check", placeholder: "<off|warn|extend>",
-            help: "Range check of the saved images after each set: off, warn, or extend (shoot the missing frames).",
-            default: "warn"),
-        .value(
-            "scene", placeholder: "<name>",
-            help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help')."),
-        SessionReplay.option
-    ]
+    static let sharedOptions: [OptionSpec] =
+        [
+            .value(
+                "camera", placeholder: "<host[:port]|http://host:port|simulator>",
+                help:
+                    "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."
+            ),
+            .flag(
+                "api", help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."
+            ),
+            .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
+            .flag("json", help: "Print progress as JSON lines."),
+            .value(
+                "state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.",
+                default: "$XDG_STATE_HOME/hdrshoot"),
+            .value(
+                "reconnect-timeout", placeholder: "<duration>",
+                help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
+            .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
+            .value(
+                "buffer", placeholder: "<n>",
+                help: "Most frames fired ahead of the downloads (images the camera holds), 1 to 999.",
+                default: String(BracketRunner.Configuration.defaultBufferLimit)),
+            .value(
+                "transfer", placeholder: "<all|jpeg|none>",
+                help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
+                default: "all"),
+            .value(
+                "check", placeholder: "<off|warn|extend>",
+                help:
+                    "Range check of the saved images after each set: off, warn, or extend (shoot the missing frames).",
+                default: "warn"),
+            .value(
+                "scene", placeholder: "<name>",
+                help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help')."),
+            SessionReplay.option
+        ] + SSHConnection.options
 
     /// The parsed shared options.
     struct Options: Sendable {
@@ -71,6 +75,8 @@ enum ShootConsole {
         var check: RangeCheckMode = .warn
         /// `--replay-session`: the log whose body the simulator becomes.
         var replay: SessionReplay?
+        /// `--ssh-user`, `--ssh-password-file`, `--ssh-fingerprint` for a journaled camera behind SSH.
+        var ssh = SSHConnection.Overrides()
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -85,9 +91,10 @@ enum ShootConsole {
 
     /// Parses the shared options; `context` decides whether the process has a terminal.
     static func options(from arguments: ParsedArguments, context: CommandContext) throws -> Options {
-        let target = try arguments.string("camera").map { text throws(UsageError) in
-            try CameraTarget(parsing: text, command: arguments.command, api: arguments.flag("api"))
-        }
+        let target = try SSHConnection.apply(
+            to: try arguments.string("camera").map { text throws(UsageError) in
+                try CameraTarget(parsing: text, command: arguments.command, api: arguments.flag("api"))
+            }, arguments: arguments)
         let timeout = try arguments.value("reconnect-timeout", default: Duration.seconds(300)) { text in
             guard let duration = parseDuration(text) else {
                 throw UsageError("'\(text)' is not a duration; write it like 90s, 5m or 1h")
@@ -128,13 +135,15 @@ enum ShootConsole {
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output.reachesProcessStreams
         let replay = try SessionReplay.fromOption(arguments, output: context.output)
-        return Options(
+        var options = Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
             liveOutput: real && TerminalMode.isTerminal(.standardOutput),
             networkMonitor: !arguments.flag("no-network-monitor"),
             bufferLimit: buffer, transfer: transfer, scene: scene, check: check, replay: replay)
+        options.ssh = SSHConnection.Overrides(arguments)
+        return options
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.

@@ -14,7 +14,9 @@ extension ManPage {
 
             A busy camera is retried, a dropped Wi-Fi connection is reconnected, the shoot pauses by itself when the
             computer leaves the camera's network, and a shoot killed halfway continues with 'hdrshoot resume' from a
-            journal on disk. Every finished set folder gets a merge.sh (align_image_stack, then enfuse), and
+            journal on disk. The bracket is the unit: its sets are camera-sized pieces of one exposure range, so a
+            finished shoot gets one merge.sh beside its manifest that fuses every frame of the bracket into one
+            merged.tif (align_image_stack, then enfuse; frames it cannot align are merged as shot), and
             'hdrshoot merge' runs the same steps.
 
             Options are written --name value or --name=value. A wrong flag, a missing or bad value is a usage error:
@@ -100,14 +102,17 @@ extension ManPage {
                 "OUTPUT/manifest.json",
                 "Every set's bracket and every frame of a shoot: planned, used and actual speed, files, time."
             ),
-            ("OUTPUT/set-NN/merge.sh", "Aligns and fuses the set's bracket with align_image_stack and enfuse.")
+            (
+                "OUTPUT/merge.sh",
+                "Aligns and fuses the whole bracket, every distinct exposure once, into OUTPUT/merged.tif."
+            )
         ]
 
         /// EXAMPLES: a caption and the commands.
         static let examples: [(String, String)] = [
             ("Plan only (no camera):", "hdrshoot plan --shadow 1/4 --highlight 1/1000 --frames 5"),
             (
-                "Shoot against the built-in simulated camera, then merge every set:",
+                "Shoot against the built-in simulated camera, then merge the whole bracket:",
                 "hdrshoot run --shadow 1/4 --highlight 1/1000 --camera simulator --confirm --output shoot\nhdrshoot merge shoot"
             ),
             (

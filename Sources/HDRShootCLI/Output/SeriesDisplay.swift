@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import ShootKit
 import Shooting
 import Synchronization
@@ -100,10 +101,11 @@ final class SeriesDisplay: Sendable {
                 output.writeOut(
                     ShootUpdate.repetitionFinished(
                         ShootUpdate.RepetitionFinished(
-                            repetition: number, complete: result.isComplete, captured: result.completed)
+                            repetition: number, complete: result.isComplete, saved: result.completed,
+                            fired: result.fired, inCamera: result.inCamera)
                     ).jsonLine)
             } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.completed) exposures")
+                note("Repetition \(number)\(total) complete: \(result.completed) exposures saved")
             }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
@@ -208,11 +210,11 @@ final class SeriesDisplay: Sendable {
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return }
-        let url = URL(fileURLWithPath: series.rootDirectory).appendingPathComponent(ShootManifest.fileName)
+        let path = series.rootDirectory + "/" + ShootManifest.fileName
         do {
-            try data.write(to: url, options: .atomic)
+            try FileSystem.replace(path, with: [UInt8](data))
         } catch {
-            output.writeError("warning: cannot write \(url.path): \(error.localizedDescription)\n")
+            output.writeError("warning: cannot write \(path): \(HDRShoot.message(for: error))\n")
         }
     }
 

@@ -205,7 +205,7 @@ final class ShootProgressView: Sendable {
         switch update {
         case .started(let started):
             return
-                "Shooting from \(ShootPosition(set: started.set, frame: started.frame)) (\(started.completed) of \(started.total) exposures already captured)"
+                "Shooting from \(ShootPosition(set: started.set, frame: started.frame)) (\(started.completed) of \(started.total) exposures already saved)"
         case .progress(let progress):
             let head =
                 "set \(progress.set)/\(progress.sets) frame \(progress.frame)/\(progress.framesInSet) "
@@ -277,7 +277,7 @@ final class ShootProgressView: Sendable {
                 frames: progress.framesInSet, speed: progress.setting,
                 phase: Self.phase(of: state, progress: progress, now: now), completed: progress.completed,
                 total: progress.total, elapsed: state.started.map { ShootText.seconds(now - $0) } ?? 0,
-                left: state.estimator.secondsLeft(at: time), repetition: repetition)
+                left: state.estimator.secondsLeft(at: time), repetition: repetition, fired: progress.fired)
         }
         guard let line else { return nil }
         // Re-read at every redraw, so a resized terminal is followed within a second.
