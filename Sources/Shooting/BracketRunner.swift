@@ -215,6 +215,14 @@ package actor BracketRunner {
         while true {
             let position = progress.toShoot.first
             do {
+                // A body whose buffer size is learned: fetch only the room the next release needs.
+                if configuration.downloads, position != nil, !mustDownload, controls.holds.isEmpty,
+                    let capacity = progress.learnedBufferCapacity, progress.framesInCamera >= capacity
+                {
+                    let room = progress.framesInCamera - capacity + 1
+                    if try await downloadAll(files: room) == .stopped { return await finishStopped() }
+                    continue
+                }
                 // Download when told to, at the end, when the buffer is full, and while shooting is held (the
                 // photographer's pause is the camera's quiet time).
                 // Not while the network is down: the link is gone, and the reconnect downloads first anyway.
