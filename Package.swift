@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "ByteCoding", swiftSettings: strict),
         // Time on an injected clock: the one timeout helper and the one stopwatch (pure).
         .target(name: "Timing", swiftSettings: strict),
+        // The one HTTP/1.1 codec (pure): request and response framing within limits, for every client and server.
+        .target(name: "HTTP", swiftSettings: strict),
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
         // Luma from JPEGs (a DC-only baseline decoder, ARW previews), range checks, a small encoder (pure).
@@ -44,7 +46,8 @@ let package = Package(
         .target(
             name: "SonyCamera",
             dependencies: [
-                "SonyProtocol", "PTPIPCodec", "PTPIP", "Shooting", "Exposure", "ImageMetadata", "Timing", "Posix"
+                "SonyProtocol", "PTPIPCodec", "PTPIP", "HTTP", "Shooting", "Exposure", "ImageMetadata", "Timing",
+                "Posix"
             ],
             swiftSettings: strict),
         .target(
@@ -55,18 +58,21 @@ let package = Package(
                 "Exposure"
             ],
             swiftSettings: strict),
+        // PTP/IP over SSH for bodies with Access Authentication on: the system's OpenSSH `ssh` as a runtime helper,
+        // the host key pinned in hdrshoot's own known-hosts file, the password handed over without argv or env.
+        .target(name: "CameraTunnel", dependencies: ["Posix"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix", "Timing"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
         .target(name: "SessionLog", dependencies: ["PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
-        // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the HTTP codec shared with
-        // the legacy simulator, the client over Posix sockets, the typed methods and the shutter labels.
+        // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the client over Posix sockets
+        // and the HTTP codec, the typed methods and the shutter labels.
         .target(
-            name: "CameraRemoteAPI", dependencies: ["Exposure", "Timing", "Posix"], swiftSettings: strict),
+            name: "CameraRemoteAPI", dependencies: ["HTTP", "Exposure", "Timing", "Posix"], swiftSettings: strict),
         // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
         .target(
             name: "LegacyCameraSimulator",
             dependencies: [
-                "CameraRemoteAPI", "CameraSimulator", "PTPIP", "Exposure", "ImageMetadata", "Timing", "Posix"
+                "CameraRemoteAPI", "CameraSimulator", "HTTP", "PTPIP", "Exposure", "ImageMetadata", "Timing", "Posix"
             ],
             swiftSettings: strict),
         .executableTarget(
@@ -80,15 +86,20 @@ let package = Package(
         // The application layer: the one owner of a running shoot (state enum, commands in, one Codable update
         // stream out), driven by every front end; no terminal, no argv, no exit code.
         .target(
-            name: "ShootKit", dependencies: ["Exposure", "Shooting", "Timing"], swiftSettings: strict),
+            name: "ShootKit",
+            dependencies: ["Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix"],
+            swiftSettings: strict),
 
-        // Front end.
+        // Front ends.
+        // The phone remote: an HTTP server over Posix sockets and the one HTTP codec, Server-Sent Events, the page,
+        // the access rules and the QR code of its URL; it drives the application layer, never a shoot of its own.
+        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing"], swiftSettings: strict),
         .target(
             name: "HDRShootCLI",
             dependencies: [
                 "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
-                "LegacyCameraSimulator", "Timing", "ShootKit"
+                "LegacyCameraSimulator", "Timing", "ShootKit", "CameraTunnel"
             ],
             swiftSettings: strict
         ),
@@ -118,6 +129,9 @@ let package = Package(
             name: "SessionLogTests", dependencies: ["SessionLog", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ImageLuminanceTests",
@@ -166,14 +180,17 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LegacyCameraSimulatorTests",
-            dependencies: ["LegacyCameraSimulator", "CameraSimulator", "CameraRemoteAPI", "Posix"],
+            dependencies: ["LegacyCameraSimulator", "CameraSimulator", "CameraRemoteAPI", "HTTP", "Posix"],
             swiftSettings: strict),
         .testTarget(
             name: "NetworkMonitorTests", dependencies: ["NetworkMonitor", "ByteCoding", "TestSupport", "Posix"],
             swiftSettings: strict),
         .testTarget(
             name: "ShootKitTests",
-            dependencies: ["ShootKit", "Shooting", "Exposure", "Timing", "TestSupport"],
+            dependencies: [
+                "ShootKit", "Shooting", "Exposure", "Timing", "ImageLuminance", "TestSupport", "SonyCamera",
+                "CameraSimulator", "PTPIP", "PTPIPCodec"
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HDRShootCLITests",

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the PTP/IP codec and the EXIF reader: arbitrary bytes go to both framer modes,
 // the whole-packet decoder, every body decoder, the datasets, and the EXIF reader (as they are, behind a
-// JPEG EXIF header, behind a TIFF header), and the Camera Remote API's HTTP framer (HTTPFuzzTarget.swift). Any trap is a bug: bad bytes must only ever cause a throw.
+// JPEG EXIF header, behind a TIFF header), and the one HTTP codec (HTTPFuzzTarget.swift). Any trap is a bug: bad bytes must only ever cause a throw.
 // Built by Fuzz/run.sh together with the PTPIPCodec sources and the ByteCoding and ImageMetadata modules.
 
 import ImageMetadata

@@ -1,8 +1,9 @@
-// The Camera Remote API's HTTP framer and device description scanner under the fuzzer (called from
-// FuzzTarget.run): the bytes as one HTTP response stream, as a request stream, and as a description.
+// The one HTTP codec (the HTTP target) and the Camera Remote API's device description scanner under the fuzzer
+// (called from FuzzTarget.run): the bytes as one HTTP response stream, as a request stream, and as a description.
 // Whole and split feeding must agree; any trap is a bug (bad bytes may only throw).
 
 import CameraRemoteAPI
+import HTTP
 
 /// What the HTTP side of each input is put through.
 enum HTTPFuzzTarget {
@@ -27,6 +28,14 @@ enum HTTPFuzzTarget {
         requests.append(bytes)
         while let request = try? requests.nextRequest() {
             precondition(request.body.count <= limits.maximumBodyBytes, "a request body past the limit came out")
+            // What a server parsed, encoded again, parses back to the same method, target and body.
+            var again = HTTPRequestParser(limits: HTTPLimits(maximumHeadBytes: 1 << 20, maximumHeaderCount: 1024))
+            again.append(request.encoded(host: "h"))
+            if let reparsed = try? again.nextRequest() {
+                precondition(
+                    reparsed.method == request.method && reparsed.target == request.target
+                        && reparsed.body == request.body, "a request changed in an encode and parse round trip")
+            }
         }
         if let description = try? DeviceDescription(xml: bytes) {
             _ = try? description.cameraEndpoint()

@@ -8,7 +8,8 @@
 #   Fuzz/run.sh --target luma -runs=50000
 #
 # Only the codec's sources go in (ByteCoding, ImageMetadata and the pure PTPIPCodec target, which needs no Posix),
-# plus the Camera Remote API's parsers and Posix, whose Errno their error carries; the luma target takes ByteCoding,
+# plus the one HTTP codec (the pure HTTP target), the Camera Remote API's parsers and Posix, whose Errno their error
+# carries; the luma target takes ByteCoding,
 # ImageMetadata, Exposure and ImageLuminance. Both need nothing but the Swift toolchain, which ships libFuzzer (clang_rt.fuzzer).
 set -eu
 cd "$(dirname "$0")/.."
@@ -46,30 +47,35 @@ if [ "$target" = luma ]; then
 fi
 [ "$target" = ptpip ] || { echo "Fuzz/run.sh: unknown target '$target' (ptpip or luma)" >&2; exit 64; }
 
-# The Camera Remote API's pure parsing as its own module: the HTTP framer, the device description scanner,
-# their URL type and the layer's error (which carries Posix's Errno).
+# The one HTTP codec (pure) as its own module.
+swiftc $flags -module-name HTTP -emit-module -emit-module-path "$out/HTTP.swiftmodule" \
+    -wmo -c -o "$out/HTTP.o" Sources/HTTP/*.swift
+# The Camera Remote API's pure parsing as its own module: the device description scanner, its URL type and the
+# layer's error (which carries Posix's Errno and wraps the codec's).
 swiftc $flags -module-name CameraRemoteAPI -I "$out" -emit-module \
     -emit-module-path "$out/CameraRemoteAPI.swiftmodule" -wmo -c -o "$out/CameraRemoteAPI.o" \
-    Sources/CameraRemoteAPI/CameraRemoteAPIError.swift Sources/CameraRemoteAPI/HTTPFramer.swift \
-    Sources/CameraRemoteAPI/HTTPParsers.swift Sources/CameraRemoteAPI/HTTPResponse.swift \
-    Sources/CameraRemoteAPI/RemoteURL.swift Sources/CameraRemoteAPI/DeviceDescription.swift
+    Sources/CameraRemoteAPI/CameraRemoteAPIError.swift Sources/CameraRemoteAPI/RemoteURL.swift \
+    Sources/CameraRemoteAPI/DeviceDescription.swift
 # The codec and the entry point as one module.
 swiftc $flags -module-name PTPIPCodec -I "$out" \
     Sources/PTPIPCodec/*.swift Sources/PTPIPCodec/Datasets/*.swift Fuzz/FuzzTarget.swift Fuzz/HTTPFuzzTarget.swift \
-    "$out/ByteCoding.o" "$out/ImageMetadata.o" "$out/Posix.o" "$out/CameraRemoteAPI.o" -o "$out/ptpip-fuzz"
+    "$out/ByteCoding.o" "$out/ImageMetadata.o" "$out/Posix.o" "$out/HTTP.o" "$out/CameraRemoteAPI.o" \
+    -o "$out/ptpip-fuzz"
 
 # Seed the corpus with real camera bytes when the shared fixtures are there.
 for seed in ../shared/fixtures/sony/*.bin; do
     [ -f "$seed" ] && cp "$seed" "$out/corpus/"
 done
 
-# Seed HTTP responses (Content-Length, chunked, until close) and a device description, so the HTTP side
+# Seed HTTP responses (Content-Length, chunked, until close), a request and a device description, so the HTTP side
 # starts from well-formed messages instead of waiting for random bytes to spell "HTTP/1.1".
 printf 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 21\r\n\r\n{"result":[0],"id":1}' \
     >"$out/corpus/http-length.seed"
 printf 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\nT: 1\r\n\r\n' \
     >"$out/corpus/http-chunked.seed"
 printf 'HTTP/1.0 200 OK\r\n\r\nbody until close' >"$out/corpus/http-close.seed"
+printf 'POST /api/shoot HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"frames": 5}' \
+    >"$out/corpus/http-request.seed"
 printf '<root><device><friendlyName>A</friendlyName><av:X_ScalarWebAPI_ServiceList><av:X_ScalarWebAPI_Service>%s%s%s' \
     '<av:X_ScalarWebAPI_ServiceType>camera</av:X_ScalarWebAPI_ServiceType>' \
     '<av:X_ScalarWebAPI_ActionList_URL>http://1.2.3.4:8080/sony</av:X_ScalarWebAPI_ActionList_URL>' \

@@ -39,7 +39,7 @@ field() {
     fi
     rm -rf "$work"
 }
-merged="merged 5 frames into set-01/merged.jpg"
+merged="bracket: merged .* into merged.jpg"
 command -v enfuse >/dev/null || merged="Complete: "
 field real-estate-interior.sh "$merged" SHADOW=1/60 HIGHLIGHT=1/1000 SESSION="House 'one'" -- Kitchen "Living room"
 field dusk-to-night.sh "Series done" EVERY=3s COUNT=2 SHADOW=1/125 HIGHLIGHT=1/1000 SHIFT=1/3

@@ -1,3 +1,4 @@
+import HTTP
 import Synchronization
 
 /// JSON-RPC calls to one camera's `camera` service over HTTP (reference pp. 22-23), and the typed API the

@@ -1,3 +1,4 @@
+import HTTP
 import Posix
 
 /// Everything that can go wrong talking to a camera over Sony's legacy Camera Remote API (JSON-RPC over HTTP):
@@ -78,6 +79,19 @@ package enum CameraRemoteAPIError: Error, Sendable, Equatable, CustomStringConve
         case let .timedOut(address, during): return "no answer from \(address) during \(during)"
         case let .systemCallFailed(call, errno): return "\(call) failed: \(errno)"
         case let .cancelled(during): return "cancelled during \(during)"
+        }
+    }
+}
+
+extension CameraRemoteAPIError {
+    /// The layer's error for bytes the HTTP codec refused (`malformedHTTP` or `tooLarge`, with the same words).
+    package init(_ error: HTTPError) {
+        switch error {
+        case let .malformed(reason, offset): self = .malformedHTTP(reason, offset: offset)
+        case let .endedEarly(offset):
+            self = .malformedHTTP("the connection closed in the middle of a message", offset: offset)
+        case let .tooLarge(part, limit, announced):
+            self = .tooLarge(what: part.rawValue, limit: limit, announced: announced)
         }
     }
 }

@@ -1,3 +1,4 @@
+import HTTP
 import Posix
 import Synchronization
 import Timing
@@ -214,6 +215,7 @@ extension Error {
     /// This error as the layer's error: socket failures mapped, cancellation named, ours passed through.
     package func remoteAPI(address: String, during: String) -> CameraRemoteAPIError {
         if let error = self as? CameraRemoteAPIError { return error }
+        if let error = self as? HTTPError { return CameraRemoteAPIError(error) }
         if let failure = self as? SocketFailure { return failure.remoteAPI(address: address, during: during) }
         if self is CancellationError { return .cancelled(during: "\(during) (\(address))") }
         return .cancelled(during: "\(during) (\(address)): \(self)")

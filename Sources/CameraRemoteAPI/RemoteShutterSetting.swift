@@ -1,4 +1,5 @@
 import Exposure
+import HTTP
 
 /// A shutter setting as the Camera Remote API writes it: a timed speed (`30"`, `0.4"`, `1/4000`) or `BULB`.
 ///

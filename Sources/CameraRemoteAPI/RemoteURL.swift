@@ -1,3 +1,5 @@
+import HTTP
+
 /// An `http://host:port/path` URL as the camera hands them out (device description, ActionList_URL,
 /// postview URLs), parsed without a resolver: the host must be an IPv4 or IPv6 literal.
 ///

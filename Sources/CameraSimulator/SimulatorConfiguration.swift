@@ -67,8 +67,29 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
     package init() {}
 
-    /// The usage text of the simulator's options (for `hdrshoot simulate --help`).
-    package static let usage = """
+    /// The usage text of the simulator's options, for outside tools that start it with a command line; the
+    /// `--quirk` line lists the quirks' one list (`SimulatorQuirk.catalog`).
+    package static let usage = optionUsage + "\n" + quirkUsage
+
+    /// The `--quirk` line, its spellings wrapped under the others' descriptions.
+    private static var quirkUsage: String {
+        let indent = String(repeating: " ", count: 26)
+        var lines: [String] = []
+        var line = "--quirk NAME[:ARG][,...]  "
+        for (index, spelling) in SimulatorQuirk.spellings.enumerated() {
+            let word = spelling + (index == SimulatorQuirk.spellings.count - 1 ? " (repeatable)" : ",")
+            if line.count + word.count > 104, line.count > indent.count {
+                lines.append(String(line.dropLast()))
+                line = indent
+            }
+            line += word + " "
+        }
+        lines.append(String(line.dropLast()))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The other options' usage lines.
+    private static let optionUsage = """
         --host ADDRESS            address to listen on (default 127.0.0.1)
         --port N                  TCP port, 0 picks a free one (default 15740)
         --protocol 2|3            Sony protocol 2.00 (shutter by notch steps) or 3.00 (default)
@@ -97,13 +118,6 @@ package struct SimulatorConfiguration: Sendable, Equatable {
         --focus MF|AF-S|AF-C|AF-A|DMF   focus mode at start (default MF)
         --scene NAME              every image shows a scene at its exposure: interior-window, sunset,
                                   night-street, grey-card
-        --quirk NAME[:ARG][,...]  idle-drop:SECONDS, startup-nofire:SECONDS, focus-switch, af-lock:MS,
-                                  af-fail, shutter-range[:d229], direct-set-refused[:CODE],
-                                  direct-set-ignored, lost-notch:N, no-events, busy-at-start:N, d215-lag,
-                                  transfer-long:BYTES, transfer-short:BYTES, objectinfo-empty,
-                                  objectinfo-garbled, lenr, d215-pairs, speed-ignored-while-buffered,
-                                  busy-while-buffered, lists-captured-event-without-sending, no-d215,
-                                  mode-u16 (repeatable)
         """
 
     /// Parses the simulator's options from a command line (everything after `simulate`, as the tests and

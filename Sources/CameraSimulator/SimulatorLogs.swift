@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PTPIPCodec
+import Posix
 import SonyProtocol
 
 /// One operation the simulator handled, as written to `--op-log` (one JSON object per line).
@@ -53,12 +54,7 @@ package final class JSONLineWriter: Sendable {
 
     /// Waits until every queued line is written, then closes the file (call once).
     package func close() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async { [handle] in
-                try? handle.close()
-                done.resume()
-            }
-        }
+        await runBlocking(on: queue) { [handle] in try? handle.close() }
     }
 }
 

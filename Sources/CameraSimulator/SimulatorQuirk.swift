@@ -63,14 +63,8 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
     /// 0x8000).
     case modeU16
 
-    /// Every `--quirk` spelling, for usage texts and error messages.
-    package static let spellings = [
-        "idle-drop:SECONDS", "startup-nofire:SECONDS", "focus-switch", "af-lock:MS", "af-fail", "shutter-range[:d229]",
-        "direct-set-refused[:CODE]", "direct-set-ignored", "lost-notch:N", "no-events", "busy-at-start:N", "d215-lag",
-        "transfer-long:BYTES", "transfer-short:BYTES", "objectinfo-empty", "objectinfo-garbled", "lenr",
-        "d215-pairs", "speed-ignored-while-buffered", "busy-while-buffered", "lists-captured-event-without-sending",
-        "no-d215", "mode-u16"
-    ]
+    /// Every `--quirk` spelling, for usage texts and error messages (from `catalog`, the one list).
+    package static var spellings: [String] { catalog.map(\.spelling) }
 
     /// The `--quirk` spelling of this quirk.
     package var description: String {

@@ -1,3 +1,4 @@
+import CameraTunnel
 import Dispatch
 import Foundation
 
@@ -33,6 +34,8 @@ package enum HDRShoot {
 
     /// Runs the command named by the process arguments and exits with its status.
     package static func main() -> Never {
+        // Started by `ssh` as its askpass program: hand over the camera's password and end (SSHAskpass).
+        if let status = SSHAskpass.answerIfAsked(environment: ProcessInfo.processInfo.environment) { exit(status) }
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The process's only top-level task: it ends the process, so nothing is left running.
         Task {

@@ -130,15 +130,10 @@ extension LegacySonyCamera {
 
     /// Runs blocking file work on the camera's file queue.
     private func onFiles<T: Sendable>(_ body: @escaping @Sendable () throws(NewFileError) -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            files.async {
-                do throws(NewFileError) {
-                    continuation.resume(returning: try body())
-                } catch {
-                    continuation.resume(
-                        throwing: LegacySonyCameraError.fileWriteFailed(path: error.path, reason: error.reason))
-                }
-            }
+        do throws(NewFileError) {
+            return try await runBlocking(on: files, body)
+        } catch {
+            throw LegacySonyCameraError.fileWriteFailed(path: error.path, reason: error.reason)
         }
     }
 }

@@ -1,6 +1,7 @@
 import CameraRemoteAPI
 import CameraSimulator
 import Foundation
+import HTTP
 import PTPIP
 import Posix
 import Synchronization
@@ -206,10 +207,11 @@ package final class LegacyCameraSimulator: Sendable {
                     try await write(response.encoded(), to: socket)
                     if !response.keepsAlive { return }
                 }
-            } catch let error as CameraRemoteAPIError {
+            } catch let error as HTTPError {
                 // Malformed requests get a 400 and the connection ends, as servers do.
                 let reply = HTTPResponse(
-                    status: 400, reason: "Bad Request", headers: HTTPHeaders(), body: Array("\(error)".utf8),
+                    status: error.suggestedStatus, reason: "Bad Request", headers: HTTPHeaders(),
+                    body: Array("\(error)".utf8),
                     keepsAlive: false)
                 try? await write(reply.encoded(), to: socket)
                 return

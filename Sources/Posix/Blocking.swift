@@ -19,6 +19,27 @@ package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws 
     }
 }
 
+/// Runs `work`, blocking calls whose order matters (the writes of one file), on the serial `queue`, never on the
+/// cooperative pool, and returns its result or its typed error. The second form of the one bridge: calls on
+/// one queue run one at a time in call order, so a later write never lands before an earlier one.
+///
+/// Unlike `runBlocking(_:)`, the caller waits for the work even when cancelled: it needs to know whether the
+/// file was written.
+package func runBlocking<Value: Sendable, Failure: Error>(
+    on queue: DispatchQueue, _ work: @escaping @Sendable () throws(Failure) -> Value
+) async throws(Failure) -> Value {
+    let result: Result<Value, Failure> = await withUnsafeContinuation { continuation in
+        queue.async {
+            do throws(Failure) {
+                continuation.resume(returning: .success(try work()))
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+    }
+    return try result.get()
+}
+
 /// Runs `work` on a new thread of its own, which ends with it, and returns its result.
 ///
 /// For the rare work that changes the thread it runs on, such as entering a network namespace with setns(2)

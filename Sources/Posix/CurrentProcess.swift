@@ -5,6 +5,9 @@ package enum CurrentProcess {
     /// This process's id (`getpid`): written beside a claimed journal, and into temporary file names.
     package static var id: Int32 { getpid() }
 
+    /// This process's real user id (`getuid`): a secret's file must belong to it.
+    package static var userID: UInt32 { getuid() }
+
     /// The host's name (`gethostname`), or "" when it cannot be read.
     package static var hostName: String {
         var buffer = [CChar](repeating: 0, count: 256)

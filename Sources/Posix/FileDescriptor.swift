@@ -57,6 +57,8 @@ package struct FileDescriptor: Sendable, Hashable {
         package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// Fail unless `path` is a directory (`O_DIRECTORY`): opened to fsync a folder.
         package static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        /// Never block in `open` or later reads (`O_NONBLOCK`): a FIFO with nothing in it reads as `.wouldBlock`.
+        package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
     }
 
     /// Opens `path` for `access` with `options` (`O_CLOEXEC` is always added), creating it with `permissions`

@@ -73,6 +73,19 @@ package enum FileSystem {
         return (Int(info.st_size), modified, (info.st_mode & S_IFMT) == S_IFREG)
     }
 
+    /// The permission bits (`0o600`) and the owner's user id of whatever is at `path` (`stat`, links followed).
+    package static func permissions(of path: String) throws(Errno) -> (permissions: mode_t, owner: uid_t) {
+        var info = stat()
+        _ = try retryingInterrupts { stat(path, &info) }.get()
+        return (info.st_mode & 0o7777, info.st_uid)
+    }
+
+    /// Creates a named pipe at `path` with exactly `permissions` (`mkfifo`, then `chmod` past the umask).
+    package static func makeFIFO(_ path: String, permissions: mode_t) throws(Errno) {
+        _ = try retryingInterrupts { mkfifo(path, permissions) }.get()
+        try setPermissions(path, permissions)
+    }
+
     /// The names in `directory` (with `.` and `..`).
     package static func contentsOfDirectory(_ directory: String) throws(Errno) -> [String] {
         guard let dir = opendir(directory) else { throw Errno.current }

@@ -5,6 +5,9 @@
 // - Errno.swift: `Errno`, `retryingInterrupts`, `systemCall`
 // - FileDescriptor.swift, FileSystem.swift: file writes (open, write-all, fsync of a file and its folder,
 //   rename, link, flock) for the journal and the images
+// - FileSystem+Replace.swift: `FileSystem.replace`, the one durable atomic replacement of a whole file (the
+//   journal, the manifests, merge.sh, the remembered camera, the config template, the focus record)
+// - UserDirectory.swift: the one XDG Base Directory resolver (config and state folders)
 // - Socket.swift, Socket+IO.swift, SocketAddress.swift: non-blocking TCP sockets and addresses
 // - IOEventLoop.swift: the poll(2) thread that sockets park on, `SocketFailure`, `IOInterest`
 // - CurrentProcess.swift: this process's id and its host's name

@@ -14,8 +14,17 @@ package struct Signal: RawRepresentable, Sendable, Hashable {
     /// SIGHUP: the terminal hung up (a dropped SSH session, a closed window).
     package static let hangup = Signal(rawValue: SIGHUP)
 
+    /// SIGKILL: the end that cannot be refused.
+    package static let kill = Signal(rawValue: SIGKILL)
+
     /// Ignores the signal from now on (`SIG_IGN`).
     package func ignore() { signal(rawValue, SIG_IGN) }
+
+    /// Sends the signal to the process `pid` (a child this process started; never a group or a name).
+    package func send(to pid: Int32) {
+        precondition(pid > 0, "a signal goes to one process, never to a group")
+        _ = Glibc.kill(pid, rawValue)
+    }
 }
 
 /// Signals as an `AsyncStream`, delivered by dispatch signal sources.

@@ -25,6 +25,20 @@ package struct TerminalMode: Sendable {
         return TerminalMode(descriptor: descriptor, saved: original)
     }
 
+    /// Switches `descriptor` to line input without echo (a password typed is not shown); `nil` when it is not a
+    /// terminal.
+    package static func enterSecretMode(descriptor: FileDescriptor = .standardInput) -> TerminalMode? {
+        let fd = descriptor.rawValue
+        guard isatty(fd) == 1 else { return nil }
+        var original = termios()
+        guard tcgetattr(fd, &original) == 0 else { return nil }
+        var quiet = original
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ICANON | ECHONL)
+        guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { return nil }
+        return TerminalMode(descriptor: descriptor, saved: original)
+    }
+
     /// Puts the terminal back as it was.
     package func restore() {
         var original = saved

@@ -29,9 +29,7 @@ package struct SessionLogStore: Sendable {
     /// The default folder for `environment`: `$XDG_STATE_HOME/hdrshoot/logs`, else `$HOME/.local/state/hdrshoot/logs`;
     /// nil when neither is set.
     package static func defaultDirectory(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/hdrshoot/logs" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/hdrshoot/logs" }
-        return nil
+        UserDirectory.state.path("logs", environment: environment)
     }
 
     /// One log in the folder.

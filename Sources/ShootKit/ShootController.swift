@@ -30,10 +30,23 @@ package actor ShootController: ShootControllable {
         case connecting
         case proposed(ShootUpdate.Summary, decision: Bool?, waiter: CheckedContinuation<Bool, Never>?)
         case asking(Question, answer: String?, waiter: CheckedContinuation<String?, Never>?)
-        /// `run` is nil between two runs of the same shoot (a range extension is being recorded).
-        case shooting(Run?)
-        case waiting(Run?)
+        /// `run` is nil before the first run and between two runs of the same shoot (a range extension is being
+        /// recorded): commands then wait in `pending` for the next run.
+        case shooting(Run?, Pending)
+        case waiting(Run?, Pending)
         case finished(ShootUpdate.Finished)
+    }
+
+    /// Commands given while the shoot is on but no run is in hand, in order: the next run starts with them (a
+    /// pause and its release both reach it, so both are reported).
+    private struct Pending {
+        enum Action {
+            case pause(PauseReason)
+            case resume(PauseReason)
+            case stop
+            case abandon
+        }
+        var actions: [Action] = []
     }
 
     /// A run in hand: what pause and stop reach, and how to abandon the frame in flight.
@@ -45,7 +58,7 @@ package actor ShootController: ShootControllable {
     private var state: State = .idle
     private let broadcaster = UpdateBroadcaster()
     /// Give errors their sentences.
-    private let messages: any ShootMessages
+    let messages: any ShootMessages
 
     /// A controller of an idle shoot; `messages` give every error in an update its sentence.
     package init(messages: any ShootMessages) {
@@ -121,6 +134,7 @@ package actor ShootController: ShootControllable {
 
     /// Waits until the proposal is confirmed (true) or declined (false); false when nothing is proposed.
     package func decision() async -> Bool {
+        if case .shooting = state { return true }
         guard case .proposed(let summary, let decision, let waiter) = state else { return false }
         if let decision { return decision }
         precondition(waiter == nil, "one front end waits for the decision")
@@ -143,6 +157,8 @@ package actor ShootController: ShootControllable {
         guard case .proposed(let summary, nil, let waiter) = state else { return false }
         if yes && !summary.blockers.isEmpty { return false }
         state = .proposed(summary, decision: yes, waiter: nil)
+        // Confirmed, the shoot is on: a key pressed before the first frame is kept for the first run.
+        if yes { enter(.shooting(nil, Pending())) }
         waiter?.resume(returning: yes)
         return true
     }
@@ -180,7 +196,18 @@ package actor ShootController: ShootControllable {
         record: @escaping @Sendable (ShootEvent) -> Void = { _ in }
     ) async -> ShootResult {
         let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        enter(.shooting(Run(target: runner, abandon: abandonSink)))
+        var pending = Pending()
+        if case .shooting(_, let waiting) = state { pending = waiting }
+        enter(.shooting(Run(target: runner, abandon: abandonSink), Pending()))
+        // What was asked before this run was in hand applies to it from its start.
+        for action in pending.actions {
+            switch action {
+            case .pause(let reason): await runner.pause(reason: reason)
+            case .resume(let reason): await runner.resume(reason: reason)
+            case .stop: await runner.stop()
+            case .abandon: abandonSink.yield()
+            }
+        }
         let (broadcaster, messages) = (broadcaster, messages)
         async let consumed: Void = Self.consume(
             runner.events, into: broadcaster, messages: messages, frameSaved: frameSaved, record: record)
@@ -202,7 +229,7 @@ package actor ShootController: ShootControllable {
         }
         await consumed
         // Re-checked after the awaits: the run is no longer in hand.
-        if case .shooting = state { state = .shooting(nil) }
+        if case .shooting = state { state = .shooting(nil, Pending()) }
         return result
     }
 
@@ -255,23 +282,39 @@ package actor ShootController: ShootControllable {
 
     private var run: Run? {
         switch state {
-        case .shooting(let run), .waiting(let run): run
+        case .shooting(let run, _), .waiting(let run, _): run
         default: nil
         }
     }
 
-    /// Holds shooting (the photographer's hold). Refused when nothing runs.
-    private func pauseRun() async -> Bool {
-        guard let run else { return false }
-        await run.target.pause(reason: PauseReason(.user))
-        return true
+    /// Does `action` to the run in hand or, while the shoot is on between runs, notes it in `pending` for the next
+    /// run; false in any other state.
+    private func act(_ action: (Run) async -> Void, pending note: (inout Pending) -> Void) async -> Bool {
+        switch state {
+        case .shooting(let run?, _), .waiting(let run?, _):
+            await action(run)
+            return true
+        case .shooting(nil, var pending):
+            note(&pending)
+            state = .shooting(nil, pending)
+            return true
+        case .waiting(nil, var pending):
+            note(&pending)
+            state = .waiting(nil, pending)
+            return true
+        default:
+            return false
+        }
     }
 
-    /// Lifts the photographer's hold. Refused when nothing runs.
-    private func resumeRun() async -> Bool {
-        guard let run else { return false }
-        await run.target.resume(reason: PauseReason(.user))
-        return true
+    /// Holds shooting for `reason`. Refused unless the shoot is on.
+    private func hold(_ reason: PauseReason) async -> Bool {
+        await act({ await $0.target.pause(reason: reason) }, pending: { $0.actions.append(.pause(reason)) })
+    }
+
+    /// Lifts the hold of `reason`. Refused unless the shoot is on.
+    private func release(_ reason: PauseReason) async -> Bool {
+        await act({ await $0.target.resume(reason: reason) }, pending: { $0.actions.append(.resume(reason)) })
     }
 
     /// Stops after the frame in flight; before the first frame, declines the proposal or ends the question.
@@ -283,29 +326,25 @@ package actor ShootController: ShootControllable {
             waiter?.resume(returning: nil)
             return true
         default:
-            guard let run else { return false }
-            await run.target.stop()
-            return true
+            return await act({ await $0.target.stop() }, pending: { $0.actions.append(.stop) })
         }
     }
 
-    /// Abandons the frame in flight (it is shot again on resume). Refused when nothing runs.
-    private func abandon() -> Bool {
-        guard let run else { return false }
-        run.abandon.yield()
-        return true
+    /// Abandons the frame in flight (it is shot again on resume). Refused unless the shoot is on.
+    private func abandon() async -> Bool {
+        await act({ $0.abandon.yield() }, pending: { $0.actions.append(.abandon) })
     }
 
     // MARK: - ShootControllable (the terminal's keys and signals)
 
-    /// A hold of `reason` on the run in hand.
+    /// A hold of `reason` on the run in hand (or the next one).
     package func pause(reason: PauseReason) async {
-        await run?.target.pause(reason: reason)
+        _ = await hold(reason)
     }
 
-    /// Lifts the hold of `reason` on the run in hand.
+    /// Lifts the hold of `reason` on the run in hand (or the next one).
     package func resume(reason: PauseReason) async {
-        await run?.target.resume(reason: reason)
+        _ = await release(reason)
     }
 
     /// Stops after the frame in flight (before the first frame: declines, or ends the question).
@@ -322,10 +361,10 @@ package actor ShootController: ShootControllable {
         case .confirm: return confirm()
         case .decline: return decline()
         case .answer: return answer(command.answer ?? "")
-        case .pause: return await pauseRun()
-        case .resume: return await resumeRun()
+        case .pause: return await hold(PauseReason(.user))
+        case .resume: return await release(PauseReason(.user))
         case .stop: return await stopRun()
-        case .abandon: return abandon()
+        case .abandon: return await abandon()
         }
     }
 }

@@ -30,6 +30,8 @@ package struct ShootSnapshot: Sendable, Hashable, Codable {
     package var summary: ShootUpdate.Summary?
     /// The question asked (state asking).
     package var question: Question?
+    /// The plan of the current run.
+    package var plan: ShootUpdate.Plan?
     /// How the current run started.
     package var started: ShootUpdate.Started?
     /// The latest frame progress.
@@ -40,6 +42,10 @@ package struct ShootSnapshot: Sendable, Hashable, Codable {
     package var stopping = false
     /// How the shoot (or its last run) ended.
     package var finished: ShootUpdate.Finished?
+    /// The wait for a series' next repetition, while waiting.
+    package var waiting: ShootUpdate.Waiting?
+    /// The series' repetitions done (a series).
+    package var repetitionsDone: Int?
     /// The latest range verdicts, set ones and the bracket's, in order.
     package var rangeChecks: [ShootUpdate.RangeCheck] = []
 
@@ -56,6 +62,7 @@ package struct ShootSnapshot: Sendable, Hashable, Codable {
             next.question = change.question
             if change.state == .shooting { next.finished = nil }
         case .summary(let summary): next.summary = summary
+        case .plan(let plan): next.plan = plan
         case .started(let started):
             next.started = started
             next.finished = nil
@@ -68,6 +75,16 @@ package struct ShootSnapshot: Sendable, Hashable, Codable {
         case .finished(let finished):
             next.finished = finished
             next.holds = []
+        case .waiting(let waiting): next.waiting = waiting
+        case .repetitionStarted:
+            next.waiting = nil
+            next.started = nil
+            next.progress = nil
+        case .repetitionFinished(let finished):
+            if finished.complete { next.repetitionsDone = (next.repetitionsDone ?? 0) + 1 }
+        case .seriesFinished(let finished):
+            next.waiting = nil
+            next.repetitionsDone = finished.repetitionsDone
         case .retrying, .note, .downloaded, .allFired, .reconnecting, .reconnectFailed, .reconnected:
             break
         }

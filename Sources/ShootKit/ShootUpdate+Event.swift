@@ -44,6 +44,14 @@ extension ShootUpdate {
     }
 }
 
+extension ShootUpdate.Plan {
+    /// The update of a runner's plan.
+    package init(_ plan: BracketPlan) {
+        self.init(
+            speeds: plan.sets.map { $0.map(\.label) }, exposureSeconds: plan.sets.map { $0.map(\.seconds) })
+    }
+}
+
 extension ShootUpdate.Position {
     /// The position of a runner's `ShootPosition`.
     package init(_ position: ShootPosition) {
@@ -61,6 +69,8 @@ extension ShootUpdate.Progress {
             set: progress.position.set, frame: progress.position.frame, sets: progress.setCount,
             framesInSet: progress.framesInSet, speed: progress.speed.label, setting: progress.setting.description,
             phase: progress.phase.rawValue, completed: progress.completed, total: progress.total)
+        fired = progress.fired
+        inCamera = progress.inCamera
         if let saved = progress.saved {
             files = saved.images.map(\.path)
             if !saved.recoveredImages.isEmpty { recoveredFiles = saved.recoveredImages.map(\.path) }
@@ -92,5 +102,7 @@ extension ShootUpdate.Finished {
             capturedThisRun: result.capturedThisRun,
             resumePosition: result.resumePosition.map(ShootUpdate.Position.init),
             stopReason: result.stopReason?.kind.rawValue, message: result.stopReason?.error.map(messages.message(for:)))
+        fired = result.fired
+        inCamera = result.inCamera
     }
 }

@@ -11,6 +11,8 @@ package enum ShootUpdate: Sendable, Hashable {
     case state(StateChange)
     /// What will be shot, matched to the camera: the question before the first frame.
     case summary(Summary)
+    /// The plan a run is about to shoot (a range extension announces the grown plan).
+    case plan(Plan)
     /// A run checked the camera and starts at a frame.
     case started(Started)
     /// A frame reached a phase.
@@ -37,6 +39,14 @@ package enum ShootUpdate: Sendable, Hashable {
     case rangeCheck(RangeCheck)
     /// A run ended (also the last update of the shoot).
     case finished(Finished)
+    /// A series waits for its next repetition.
+    case waiting(Waiting)
+    /// A series' repetition starts.
+    case repetitionStarted(RepetitionStarted)
+    /// A series' repetition ended.
+    case repetitionFinished(RepetitionFinished)
+    /// A series ended (stopped between repetitions, or every repetition done).
+    case seriesFinished(SeriesFinished)
 
     /// The name in the `event` field.
     package var event: String {
@@ -44,6 +54,7 @@ package enum ShootUpdate: Sendable, Hashable {
         case .snapshot: "snapshot"
         case .state: "state"
         case .summary: "summary"
+        case .plan: "plan"
         case .started: "started"
         case .progress: "progress"
         case .retrying: "retrying"
@@ -57,6 +68,10 @@ package enum ShootUpdate: Sendable, Hashable {
         case .reconnected: "reconnected"
         case .rangeCheck: "rangeCheck"
         case .finished: "finished"
+        case .waiting: "waiting"
+        case .repetitionStarted: "repetitionStarted"
+        case .repetitionFinished: "repetitionFinished"
+        case .seriesFinished: "seriesFinished"
         }
     }
 }
@@ -189,6 +204,28 @@ extension ShootUpdate {
         }
     }
 
+    /// The plan of a run.
+    package struct Plan: Sendable, Hashable, Codable {
+        /// The speeds by set, as labels.
+        package var speeds: [[String]]
+        /// The exposures in seconds, by set.
+        package var exposureSeconds: [[Double]]
+
+        /// Creates a plan.
+        package init(speeds: [[String]], exposureSeconds: [[Double]]) {
+            self.speeds = speeds
+            self.exposureSeconds = exposureSeconds
+        }
+
+        /// Frames in the plan.
+        package var exposures: Int { exposureSeconds.reduce(0) { $0 + $1.count } }
+
+        /// How many frames come before set `set`, frame `frame` (both from 1) in plan order.
+        package func framesBefore(set: Int, frame: Int) -> Int {
+            exposureSeconds.prefix(max(0, set - 1)).reduce(0) { $0 + $1.count } + (frame - 1)
+        }
+    }
+
     /// A run starts.
     package struct Started: Sendable, Hashable, Codable {
         /// The set of the first frame to shoot.
@@ -229,6 +266,10 @@ extension ShootUpdate {
         package var completed: Int
         /// Frames in the plan.
         package var total: Int
+        /// Frames of the plan fired so far: the saved ones and those waiting in the camera.
+        package var fired: Int?
+        /// Frames fired whose images wait in the camera to be downloaded.
+        package var inCamera: Int?
         /// The saved files' paths (phase saved).
         package var files: [String]?
         /// Files of an interrupted attempt found and kept (phase saved).
@@ -393,12 +434,101 @@ extension ShootUpdate {
         package var total: Int
         /// Frames saved by this run.
         package var capturedThisRun: Int
+        /// Frames of the plan fired: the saved ones and those left in the camera.
+        package var fired: Int?
+        /// Frames fired whose images were left in the camera (`resume` downloads them first).
+        package var inCamera: Int?
         /// The first frame not saved (where `resume` goes on).
         package var resumePosition: Position?
         /// Why it stopped early: stopRequested, cancelled, failed, reconnectGaveUp, recordingFailed.
         package var stopReason: String?
         /// The error that stopped it, as a sentence.
         package var message: String?
+    }
+}
+
+// MARK: - A series
+
+extension ShootUpdate {
+    /// The wait for a repetition.
+    package struct Waiting: Sendable, Hashable, Codable {
+        /// The repetition to come, from 1.
+        package var repetition: Int
+        /// When it starts (ISO 8601, UTC).
+        package var startsAt: String
+        /// Seconds until then (to 0.1 s).
+        package var inSeconds: Double
+
+        /// Creates the update.
+        package init(repetition: Int, startsAt: String, inSeconds: Double) {
+            self.repetition = repetition
+            self.startsAt = startsAt
+            self.inSeconds = inSeconds
+        }
+    }
+
+    /// A repetition starts.
+    package struct RepetitionStarted: Sendable, Hashable, Codable {
+        /// The repetition, from 1.
+        package var repetition: Int
+        /// Its exposures.
+        package var exposures: Int
+        /// `onTime`, `afterOverrun` or `late`.
+        package var timing: String
+        /// How late, in seconds (timing late).
+        package var lateSeconds: Double?
+        /// How far the previous repetition overran this start, in seconds (timing afterOverrun).
+        package var overrunSeconds: Double?
+
+        /// Creates the update.
+        package init(repetition: Int, exposures: Int, timing: String) {
+            self.repetition = repetition
+            self.exposures = exposures
+            self.timing = timing
+        }
+    }
+
+    /// A repetition ended.
+    package struct RepetitionFinished: Sendable, Hashable, Codable {
+        /// The repetition, from 1.
+        package var repetition: Int
+        /// Whether every frame of it is saved.
+        package var complete: Bool
+        /// Its frames saved (the schema's older name for `saved`, kept so version 1 readers keep working).
+        package var captured: Int
+        /// Its frames saved.
+        package var saved: Int?
+        /// Its frames whose release the body confirmed (saved or still in the camera).
+        package var fired: Int?
+        /// Its frames fired whose image still waits in the camera.
+        package var inCamera: Int?
+
+        /// Creates the update.
+        package init(repetition: Int, complete: Bool, saved: Int, fired: Int? = nil, inCamera: Int? = nil) {
+            self.repetition = repetition
+            self.complete = complete
+            self.captured = saved
+            self.saved = saved
+            self.fired = fired
+            self.inCamera = inCamera
+        }
+    }
+
+    /// A series ended.
+    package struct SeriesFinished: Sendable, Hashable, Codable {
+        /// Whether every repetition of the schedule is done.
+        package var complete: Bool
+        /// Repetitions done.
+        package var repetitionsDone: Int
+        /// The repetition `resume` starts with, when the series is not over.
+        package var next: Int?
+
+        /// Creates the update.
+        package init(complete: Bool, repetitionsDone: Int, next: Int?) {
+            self.complete = complete
+            self.repetitionsDone = repetitionsDone
+            self.next = next
+        }
     }
 }
 
@@ -417,6 +547,7 @@ extension ShootUpdate: Codable {
         case "snapshot": self = .snapshot(try ShootSnapshot(from: decoder))
         case "state": self = .state(try StateChange(from: decoder))
         case "summary": self = .summary(try Summary(from: decoder))
+        case "plan": self = .plan(try Plan(from: decoder))
         case "started": self = .started(try Started(from: decoder))
         case "progress": self = .progress(try Progress(from: decoder))
         case "retrying": self = .retrying(try Retrying(from: decoder))
@@ -430,6 +561,10 @@ extension ShootUpdate: Codable {
         case "reconnected": self = .reconnected(try Reconnected(from: decoder))
         case "rangeCheck": self = .rangeCheck(try RangeCheck(from: decoder))
         case "finished": self = .finished(try Finished(from: decoder))
+        case "waiting": self = .waiting(try Waiting(from: decoder))
+        case "repetitionStarted": self = .repetitionStarted(try RepetitionStarted(from: decoder))
+        case "repetitionFinished": self = .repetitionFinished(try RepetitionFinished(from: decoder))
+        case "seriesFinished": self = .seriesFinished(try SeriesFinished(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .event, in: container, debugDescription: "unknown event '\(event)'")
@@ -444,6 +579,7 @@ extension ShootUpdate: Codable {
         case .snapshot(let payload): try payload.encode(to: encoder)
         case .state(let payload): try payload.encode(to: encoder)
         case .summary(let payload): try payload.encode(to: encoder)
+        case .plan(let payload): try payload.encode(to: encoder)
         case .started(let payload): try payload.encode(to: encoder)
         case .progress(let payload): try payload.encode(to: encoder)
         case .retrying(let payload): try payload.encode(to: encoder)
@@ -456,6 +592,10 @@ extension ShootUpdate: Codable {
         case .reconnected(let payload): try payload.encode(to: encoder)
         case .rangeCheck(let payload): try payload.encode(to: encoder)
         case .finished(let payload): try payload.encode(to: encoder)
+        case .waiting(let payload): try payload.encode(to: encoder)
+        case .repetitionStarted(let payload): try payload.encode(to: encoder)
+        case .repetitionFinished(let payload): try payload.encode(to: encoder)
+        case .seriesFinished(let payload): try payload.encode(to: encoder)
         }
     }
 }

@@ -357,7 +357,8 @@ package actor BracketRunner {
             total: plan.totalExposures,
             capturedThisRun: progress.capturedThisRun,
             resumePosition: reason == nil ? nil : position,
-            stopReason: reason
+            stopReason: reason,
+            inCamera: firedInCamera
         )
         state = .finished(result)
         // The frame records are already durable; a lost "finished" mark only makes status say "stopped".
@@ -367,6 +368,10 @@ package actor BracketRunner {
         wakeSink.finish()
         return result
     }
+
+    /// Frames whose release the body confirmed and whose images still wait in it (an unconfirmed release, a
+    /// frame that may or may not have fired, is not counted).
+    var firedInCamera: Int { progress.queue.waiting.count { $0.confirmed } }
 
     /// Reports a phase of the frame at `position`.
     func report(
@@ -384,7 +389,8 @@ package actor BracketRunner {
                     phase: phase,
                     completed: progress.completed,
                     total: plan.totalExposures,
-                    saved: saved
+                    saved: saved,
+                    inCamera: firedInCamera
                 )))
     }
 

@@ -26,27 +26,10 @@ package enum JournalFile {
     /// Writes `bytes` to `path` atomically: temp file (0600), fsync, rename over `path`, fsync the directory.
     /// On failure the temp file is removed and `path` is untouched.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String, faults: JournalFaults) throws {
-        let temp = temporaryPath(for: path, directory: directory)
-        try? FileSystem.unlink(temp) // a stale temp file of an earlier crash
-        do {
-            let file = try FileDescriptor.open(temp, .writeOnly, [.create, .exclusive], permissions: 0o600)
-            defer { file.closeIgnoringErrors() }
-            try file.setPermissions(0o600) // whatever the umask
-            if let injected = faults.failWriteWith { throw Errno(rawValue: injected) }
-            try file.writeAll(bytes)
-            try file.sync()
-        } catch {
-            try? FileSystem.unlink(temp)
-            throw error
-        }
-        if faults.crashBeforeRename { throw SimulatedCrash() }
-        do {
-            try FileSystem.rename(temp, to: path)
-        } catch {
-            try? FileSystem.unlink(temp)
-            throw error
-        }
-        try FileSystem.syncDirectory(directory)
+        try FileSystem.replace(
+            path, with: bytes, permissions: 0o600, temporary: temporaryPath(for: path, directory: directory),
+            beforeWrite: { if let injected = faults.failWriteWith { throw Errno(rawValue: injected) } },
+            beforeRename: { if faults.crashBeforeRename { throw SimulatedCrash() } })
     }
 
     /// The temp file beside `path`: hidden, so listings skip it.

@@ -78,13 +78,8 @@ package struct JournalStore: Sendable {
         }
         if let option = nonEmpty(option) { return absolute(option).standardizedFileURL }
         if let explicit = nonEmpty(environment["HDRSHOOT_STATE_DIR"]) { return absolute(explicit).standardizedFileURL }
-        if let xdg = nonEmpty(environment["XDG_STATE_HOME"]), xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("hdrshoot")
-        }
-        if let home = nonEmpty(environment["HOME"]) {
-            return URL(fileURLWithPath: home).appendingPathComponent(".local/state/hdrshoot")
-        }
-        throw .noStateDirectory
+        guard let folder = UserDirectory.state.path(environment: environment) else { throw .noStateDirectory }
+        return URL(fileURLWithPath: folder)
     }
 
     /// The file of the journal `id`.
@@ -122,9 +117,7 @@ package struct JournalStore: Sendable {
     /// (itself nil when the lock file does not name it). See `JournalLock.holder(id:in:)`.
     package func holder(id: String) async -> Int32?? {
         let directoryPath = directory.path
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Int32??, Never>) in
-            Self.queue.async { continuation.resume(returning: JournalLock.holder(id: id, in: directoryPath)) }
-        }
+        return await runBlocking(on: Self.queue) { JournalLock.holder(id: id, in: directoryPath) }
     }
 
     /// Replaces the journal's file atomically; refuses to replace a file that is not a readable journal,
@@ -296,15 +289,6 @@ package struct JournalStore: Sendable {
     private func perform<T: Sendable>(
         _ work: @escaping @Sendable () throws(JournalError) -> T
     ) async throws(JournalError) -> T {
-        let result: Result<T, JournalError> = await withCheckedContinuation { continuation in
-            Self.queue.async {
-                do throws(JournalError) {
-                    continuation.resume(returning: .success(try work()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        return try result.get()
+        try await runBlocking(on: Self.queue, work)
     }
 }

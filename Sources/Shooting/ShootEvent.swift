@@ -80,6 +80,11 @@ package struct FrameProgress: Sendable, Hashable {
     package var total: Int
     /// What was saved, in the `.saved` phase.
     package var saved: CapturedFrame?
+    /// Frames fired whose images still wait in the camera to be downloaded (not counted in `completed`).
+    package var inCamera: Int = 0
+
+    /// Frames of the plan fired: the saved ones and those still in the camera.
+    package var fired: Int { completed + inCamera }
 }
 
 /// Why shooting is held; several holds can be active at once and shooting continues when none is left.
@@ -134,6 +139,12 @@ package struct ShootResult: Sendable {
     package var resumePosition: ShootPosition?
     /// Why the run stopped early, or `nil` when the plan is complete.
     package var stopReason: StopReason?
+    /// Frames fired whose images were left in the camera (a stop during the downloads): `resume` downloads
+    /// them first.
+    package var inCamera: Int = 0
+
+    /// Frames of the plan fired: the saved ones and those left in the camera.
+    package var fired: Int { completed + inCamera }
 
     /// Whether every frame of the plan is saved.
     package var isComplete: Bool { stopReason == nil }

@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import PTPIP
+import Posix
 import Shooting
 import SonyProtocol
 import Timing
@@ -137,17 +138,17 @@ extension SonyCamera {
     /// cannot put the focus back).
     private func saveFocusRecord(_ record: FocusRecord) {
         guard let url = focusRecordURL else { return }
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let text =
             String(record.code, radix: 16, uppercase: true) + "=" + String(record.value, radix: 16, uppercase: true)
             + "\n"
-        try? Data(text.utf8).write(to: url, options: .atomic)
+        // Durable before the body changes: a resume after a power cut reads it to put the focus back.
+        try? FileSystem.replace(url.path, with: Array(text.utf8), creatingFolder: true)
     }
 
     /// Deletes the record once the setting is back.
     private func removeFocusRecord() {
         guard let url = focusRecordURL else { return }
-        try? FileManager.default.removeItem(at: url)
+        try? FileSystem.unlink(url.path)
     }
 
     /// A shoot that died after switching the body left its record: when the body still shows that change, the

@@ -196,12 +196,12 @@ struct ConfigFileTests {
         let plain = try await home.hdrshoot(
             readme + ["--camera", "simulator", "--confirm"], extra: ScaledTime.environment)
         #expect(plain.exitCode == 0, "\(plain.standardError)")
-        #expect(plain.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(plain.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         let shoots = home.sandbox.root.appendingPathComponent("shoots")
         try home.write("camera = simulator\noutput = \(shoots.path)\n")
         let configured = try await home.hdrshoot(readme + ["--confirm"], extra: ScaledTime.environment)
         #expect(configured.exitCode == 0, "\(configured.standardError)")
-        #expect(configured.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(configured.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         let folders = try FileManager.default.contentsOfDirectory(atPath: shoots.path)
         #expect(folders.count == 1 && folders.first?.hasPrefix("hdrshoot-") == true, "\(folders)")
     }

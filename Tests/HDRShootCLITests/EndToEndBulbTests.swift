@@ -20,7 +20,7 @@ struct EndToEndBulbTests {
             )
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 2 of 2 exposures saved"))
         #expect(fired == ["30\"", "BULB"])
         let log = try String(contentsOfFile: sandbox.captureLog, encoding: .utf8).split(separator: "\n")
         let bulb = try #require(jsonObject(String(log[1])))

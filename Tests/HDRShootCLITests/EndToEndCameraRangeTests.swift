@@ -22,7 +22,7 @@ struct EndToEndCameraRangeTests {
         #expect(!result.standardOutput.contains("not available on this camera"))
         #expect(fired == ["1/4000", "1/2000", "1/1000", "1/500", "1/250"])
         #expect(Set(fired).count == fired.count)
-        #expect(result.standardOutput.contains("Complete: 5 of 5 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 5 of 5 exposures saved"))
     }
 
     @Test func bulbFramesInSModeAreABlockerNamingThemAndNothingIsShot() async throws {

@@ -54,6 +54,6 @@ struct EndToEndConnectTests {
             ] + retries.prefix(retried) + ["Connected to ILCE-7M3."], "\(output)")
         // The plan line is not repeated in the confirmation summary when the camera offers every speed.
         #expect(lines.filter { $0.hasPrefix("1 set, 3 exposures.") }.count == 1)
-        #expect(output.contains("Complete: 3 of 3 exposures captured"))
+        #expect(output.contains("Complete: 3 of 3 exposures saved"))
     }
 }

@@ -19,7 +19,7 @@ struct EndToEndFieldTests {
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 1 of 1 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 1 of 1 exposures saved"))
         #expect(!result.standardOutput.contains("Reconnect"))
         #expect(fired == ["1/250"])
     }
@@ -52,7 +52,7 @@ struct EndToEndFieldTests {
                 command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment(factor: 3))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(result.standardOutput.contains("ignored the first shutter release"))
         #expect(fired == ThreeByFive.labels)
     }

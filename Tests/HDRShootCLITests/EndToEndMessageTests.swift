@@ -64,7 +64,7 @@ struct EndToEndMessageTests {
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(stopped.exitCode == 75, "\(stopped.standardError)")
-        #expect(stopped.standardOutput.contains("0 of 15 exposures captured"))
+        #expect(stopped.standardOutput.contains("0 of 15 exposures saved"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.outputDirectory))
         #expect(!stopped.standardOutput.contains("Images and manifest.json"))
         let (resumed, fired) = try await sandbox.withSimulator { port in

@@ -21,7 +21,7 @@ struct EndToEndRemoteAPITests {
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("(Camera Remote API)…"), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(fired == ThreeByFive.labels)
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.map { $0["plannedSpeed"] as? String } == ThreeByFive.labels)
@@ -48,7 +48,7 @@ struct EndToEndRemoteAPITests {
                 command + ["--camera", url], environment: TwentyTimes.environment, timeout: .seconds(150))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 2 of 2 exposures saved"))
         #expect(fired == ["30\"", "BULB"])
         let log = try String(contentsOfFile: sandbox.captureLog, encoding: .utf8).split(separator: "\n")
         let bulb = try #require(jsonObject(String(log[1])))
@@ -108,7 +108,7 @@ struct EndToEndRemoteAPITests {
                 ["resume", "--confirm", "--state-dir", sandbox.stateDirectory], environment: ScaledTime.environment)
         }
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
-        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         // The picture the killed run left in the body is fetched and filed by its EXIF: frame 8 is not fired again.
         #expect(fired == ThreeByFive.labels, "fired: \(fired)")
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
@@ -132,7 +132,7 @@ struct EndToEndRemoteAPITests {
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         // Its picture is fetched after the reconnect, verified by its EXIF and filed: never fired again.
         #expect(fired == ThreeByFive.labels)
         #expect(
@@ -198,7 +198,7 @@ struct EndToEndRemoteAPITests {
             ] + sandbox.shootArguments, environment: ScaledTime.environment)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Connecting to the built-in simulated camera (Camera Remote API)…"))
-        #expect(result.standardOutput.contains("Complete: 2 of 2 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 2 of 2 exposures saved"))
         let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
         #expect(status.standardOutput.contains("simulator-api"), "\(status.standardOutput)")
     }

@@ -24,7 +24,7 @@ struct EndToEndShootControlTests {
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(ThreeByFive.isEveryFrameWithAtMostOneRepeat(fired), "fired: \(fired)")
         // Every image the camera made is on disk: one per fired frame.
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
@@ -49,9 +49,14 @@ struct EndToEndShootControlTests {
         #expect(result.standardError.hasPrefix("error: lost the camera and could not reconnect within 1 s"))
         #expect(result.standardError.contains("`hdrshoot resume` will continue"))
         // Frames 1 and 2 fired before the drop; their images are still in the camera (no reconnect came).
-        #expect(result.standardOutput.contains("Stopped at set 1, frame 1. 0 of 15 exposures captured."))
+        // Fired and saved said apart; frame 3 may or may not have fired and is not counted.
+        #expect(
+            result.standardOutput.contains(
+                "Stopped at set 1, frame 1. 2 of 15 exposures fired: 0 saved, 2 in the camera. Run `hdrshoot resume` "
+                    + "to download those 2 first and shoot the remaining 13."))
         let object = try #require(jsonObject(status.standardOutput))
         #expect((object["inCamera"] as? [[String: Int]]) == [["set": 1, "frame": 1], ["set": 1, "frame": 2]])
+        #expect(object["fired"] as? Int == 2 && object["saved"] as? Int == 0, "\(object)")
         #expect(object["stopReason"] as? String == "reconnectGaveUp")
         #expect((object["possiblyDuplicated"] as? [[String: Int]]) == [["set": 1, "frame": 3]])
     }
@@ -143,7 +148,7 @@ struct EndToEndShootControlTests {
             ["resume", "--confirm", "--state-dir", sandbox.stateDirectory], environment: ScaledTime.environment)
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(resumed.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
-        #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures captured"))
+        #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures saved"))
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.count == 9)
         #expect(
@@ -167,7 +172,7 @@ struct EndToEndShootControlTests {
         #expect(
             result.standardOutput.contains(
                 "\r\u{1B}[2KSet 3/3 frame 5/5  4\"  done           [====================]  15/15  ~0:00 left"))
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(fired == ThreeByFive.labels)
     }
 
@@ -183,7 +188,7 @@ struct EndToEndShootControlTests {
         #expect(result.exitCode == 0, "\(result.standardOutput)")
         #expect(result.standardOutput.contains("Paused; press space or p to continue, q to stop"))
         #expect(result.standardOutput.contains("Continuing"))
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(fired == ThreeByFive.labels)
     }
 

@@ -15,7 +15,7 @@ struct EndToEndShootTests {
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("3 sets, 15 exposures. Longest exposure: 4\". Estimated time: ~12 s."))
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(fired == ThreeByFive.labels)
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.count == 15)
@@ -64,9 +64,9 @@ struct EndToEndShootTests {
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(
             resumed.standardOutput.contains(
-                "0 of 15 exposures captured; 7 waiting in the camera to be downloaded first; 8 to shoot from set 2, frame 3"
+                "0 of 15 exposures saved; 7 fired and waiting in the camera to be downloaded first; 8 to shoot from set 2, frame 3"
             ), "\(resumed.standardOutput)")
-        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(fired == ThreeByFive.labels)
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
         #expect(frames.allSatisfy { $0["state"] as? String == "done" })
@@ -90,7 +90,7 @@ struct EndToEndShootTests {
         }
         #expect(resumed.standardOutput.contains("waiting in the camera to be downloaded first"))
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
-        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(resumed.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         // Every planned frame fired once: the eight images the camera held were filed to their frames by EXIF.
         #expect(fired == ThreeByFive.labels, "fired: \(fired)")
         let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
@@ -162,7 +162,7 @@ struct EndToEndShootTests {
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         // Frame 7 fired before the drop: after the reconnect its image is fetched from the camera, verified by its
         // EXIF exposure time, and filed to the frame; the frame is never fired again.
         #expect(fired == ThreeByFive.labels)
@@ -185,7 +185,7 @@ struct EndToEndShootTests {
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
         #expect(fired == ThreeByFive.labels)
     }
 
@@ -204,7 +204,7 @@ struct EndToEndShootTests {
         #expect(!result.standardError.contains("SonyCameraError") && !result.standardError.contains("ShootingError"))
         #expect(
             result.standardOutput.contains(
-                "Stopped at set 2, frame 1. 5 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 10."
+                "Stopped at set 2, frame 1. 5 of 15 exposures saved. Run `hdrshoot resume` to shoot the remaining 10."
             ))
         // The dial turns as frame 5 fires; the next speed change finds the camera in A.
         #expect(fired == Array(ThreeByFive.labels[..<5]))

@@ -143,7 +143,7 @@ struct EndToEndTerminalTests {
         let reconnecting = Self.liveLines(result.1).filter { $0.contains("reconnecting") }
         #expect(reconnecting.contains { $0.contains("reconnecting in 2 s") }, "\(reconnecting)")
         #expect(Set(reconnecting.compactMap(Self.secondsLeft)).count == 1, "\(reconnecting)")
-        #expect(result.1.contains("Complete: 15 of 15 exposures captured"))
+        #expect(result.1.contains("Complete: 15 of 15 exposures saved"))
     }
 
     // MARK: - Helpers

@@ -47,4 +47,31 @@ struct JSONUpdateEndToEndTests {
         #expect(folded.summary == summary && folded.finished == finished)
         #expect(folded.progress?.frame == 5 && folded.progress?.set == 3)
     }
+
+    @Test func everyLineOfASeriesDecodesIntoTheUpdateType() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
+            try await sandbox.hdrshoot(
+                [
+                    "run", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2", "--every", "10s",
+                    "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json"
+                ] + sandbox.shootArguments, environment: ScaledTime.environment)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(fired.count == 6)
+        let updates = try result.standardOutput.split(separator: "\n").map { try ShootUpdate(jsonLine: String($0)) }
+        let repetitions = updates.compactMap { update -> ShootUpdate.RepetitionFinished? in
+            if case .repetitionFinished(let finished) = update { return finished }
+            return nil
+        }
+        #expect(repetitions.map(\.repetition) == [1, 2] && repetitions.allSatisfy(\.complete))
+        #expect(updates.contains { if case .waiting(let waiting) = $0 { waiting.repetition == 2 } else { false } })
+        guard case .seriesFinished(let finished)? = updates.last else {
+            Issue.record("the last line is not seriesFinished")
+            return
+        }
+        #expect(finished == ShootUpdate.SeriesFinished(complete: true, repetitionsDone: 2, next: nil))
+        #expect(updates.reduce(ShootSnapshot()) { $0.applying($1) }.repetitionsDone == 2)
+    }
 }

@@ -7,12 +7,12 @@ import Testing
 struct LiveLineTests {
     static let line = LiveLine(
         set: 2, sets: 3, frame: 3, frames: 5, speed: "1/30", phase: "capturing", completed: 7, total: 15, elapsed: 5,
-        left: 7)
+        left: 7, fired: 9)
 
     @Test(arguments: [
         (
             120,
-            "Set 2/3  frame 3/5  1/30  capturing      [==============                ]   7/15 captured  0:05 elapsed  ~0:07 left"
+            "Set 2/3  frame 3/5  1/30  capturing      [============              ]   9 fired ·  7/15 saved  0:05 elapsed  ~0:07 left"
         ),
         (80, "Set 2/3 frame 3/5  1/30  capturing      [========          ]   7/15  ~0:07 left"),
         (60, "1/30  capturing      [=======          ]   7/15  ~0:07 left"),

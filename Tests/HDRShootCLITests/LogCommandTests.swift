@@ -1,8 +1,11 @@
 import Foundation
 import PTPIP
 import Posix
+import SessionLog
 import TestSupport
 import Testing
+
+@testable import HDRShootCLI
 
 /// `hdrshoot log`, `log show` and `log export` on logs the binary wrote.
 @Suite("hdrshoot log", .realTime)
@@ -58,6 +61,22 @@ struct LogCommandTests {
         #expect(missing.exitCode == 1)
         #expect(missing.errorLines.count == 1)
         #expect(missing.errorLines.first?.contains("matches 'no-such-session'") == true)
+    }
+
+    /// The live line redraws itself with `\r ESC[2K`; the timeline shows what stood on the screen instead.
+    @Test func showPrintsWhatWasSeenWithoutTerminalControlSequences() throws {
+        let lines = [
+            #"{"t":0,"kind":"session","command":"run"}"#,
+            #"{"t":1.5,"kind":"shown","stream":"out","text":"\r\u001b[2K3/15 saved\r\u001b[2Kwarning: busy\n\u001b[1m4/15\u001b[0m saved \u001b]0;title\u0007"}"#,
+            #"{"t":2,"kind":"shown","stream":"out","text":"\r\u001b[2K"}"#
+        ].compactMap { LogValue(json: $0) }
+        #expect(lines.count == 3)
+        let shown = LogCommand.show(lines)
+        #expect(!shown.contains("\u{1B}") && !shown.contains("\r") && !shown.contains("[2K"), "\(shown)")
+        #expect(shown.contains("    1.500 s  shown  warning: busy | 4/15 saved\n"), "\(shown)")
+        #expect(shown.components(separatedBy: "shown  ").count == 2, "\(shown)")
+        #expect(TerminalText.visibleLines("a\u{9B}31mb\u{1B}(B\u{7}c\rX\u{1B}[K") == ["X"])
+        #expect(TerminalText.visibleLines("abc\rX\n\n") == ["Xbc"])
     }
 
     @Test func exportBundlesLogJournalAndManifestWithoutTheHostsAddressesOrNames() async throws {

@@ -3,6 +3,7 @@ import NetworkMonitor
 import Testing
 
 @testable import HDRShootCLI
+@testable import ShootKit
 
 /// When the network watch pauses a shoot, with which sentence, and when it lets it go on.
 @Suite("network verdict")

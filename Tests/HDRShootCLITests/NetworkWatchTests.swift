@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import HDRShootCLI
+@testable import ShootKit
 
 /// The watch's wiring: monitor events (scripted, with the snapshot the monitor would hold after each) into a
 /// real `BracketRunner`'s `.network` hold and its journal. The real kernel is covered by
@@ -168,7 +169,7 @@ struct NetworkWatchTests {
         // fails the same way (interface lookup) without touching any network.
         let watch = await NetworkWatch.start(
             watching: NetworkMonitorConfiguration(target: .interface(name: "hdrshoot-none0")),
-            cameraAddress: IPAddress("10.231.0.2")!, output: output)
+            cameraAddress: IPAddress("10.231.0.2")!, messages: CLIMessages(), warn: { output.writeError($0 + "\n") })
         #expect(watch == nil)
         #expect(output.standardError.split(separator: "\n").count == 1)
         #expect(output.standardError.hasPrefix("warning: not watching the network to the camera ("))

@@ -5,7 +5,8 @@ import Testing
 
 @testable import HDRShootCLI
 
-/// The README says what the built binary does, and its steps work as written.
+/// The README and docs/ say what the built binary does, and their steps work as written (the examples with
+/// output run in `DocsExamplesTests`).
 @Suite("README as written (built binary)", .realTime)
 struct ReadmeTests {
     /// The repository's root (this file is `Tests/HDRShootCLITests/ReadmeTests.swift`).
@@ -16,30 +17,9 @@ struct ReadmeTests {
         try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// The lines of every ```sh block.
+    /// The lines of every ```sh block of the README and of docs/.
     static func shellLines() throws -> [String] {
-        var lines: [String] = []
-        var inShell = false
-        for line in try text("README.md").split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                inShell = line == "```sh"
-                continue
-            }
-            if inShell { lines.append(String(line)) }
-        }
-        return lines
-    }
-
-    @Test func thePlanExampleIsWhatPlanPrints() async throws {
-        let readme = try Self.text("README.md")
-        let lead = "`swift run hdrshoot plan --shadow 1/4 --highlight 1/1000 --frames 5` only plans:\n\n```\n"
-        let start = try #require(readme.range(of: lead))
-        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let result = try await ProcessRunner.runHDRShoot([
-            "plan", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5"
-        ])
-        #expect(result.exitCode == 0)
-        #expect(result.standardOutput == String(readme[start.upperBound..<end.lowerBound]))
+        try DocsExamples.pages().flatMap { page in try DocsExamples.blocks("sh", in: page).flatMap(\.lines) }
     }
 
     @Test func everyShellExampleQuotesTheInchSign() throws {
@@ -55,7 +35,7 @@ struct ReadmeTests {
     }
 
     @Test func theInstallStepInstallsTheBinaryUnderThePrefix() async throws {
-        #expect(try Self.shellLines().contains { $0.hasPrefix("make install PREFIX=") })
+        #expect(try Self.text("README.md").contains("\nmake install PREFIX=~/.local "))
         // Dry run: the commands make would run, without a release build.
         let result = try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/make"), arguments: ["-n", "-C", Self.root.path, "install", "PREFIX=/opt/hdr"]
@@ -75,9 +55,9 @@ struct ReadmeTests {
         #expect(patterns.contains { fnmatch(String($0.dropLast()), name, 0) == 0 }, "\(name)")
     }
 
-    @Test func theBuiltInSimulatorsImagesAreTheSizeTheReadmeGives() async throws {
-        let readme = try Self.text("README.md")
-        #expect(readme.contains("default 200000 bytes; `--camera simulator` uses 100000"))
+    @Test func theBuiltInSimulatorsImagesAreTheSizeTheDocsGive() async throws {
+        let page = try Self.text("docs/simulator.md")
+        #expect(page.contains("default 200000 bytes; `--camera simulator` uses 100000"))
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let result = try await sandbox.hdrshoot(

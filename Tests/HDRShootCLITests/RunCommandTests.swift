@@ -25,14 +25,22 @@ struct RunCommandTests {
 
     @Test func endLinesGiveTheTrueCounts() {
         let complete = ShootResult(completed: 15, total: 15, capturedThisRun: 15, resumePosition: nil, stopReason: nil)
-        #expect(ShootText.endLine(complete) == "Complete: 15 of 15 exposures captured")
+        #expect(ShootText.endLine(complete) == "Complete: 15 of 15 exposures saved")
         let stopped = ShootResult(
             completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
             stopReason: .stopRequested)
         #expect(
             ShootText.endLine(stopped)
-                == "Stopped at set 2, frame 3. 7 of 15 exposures captured. Run `hdrshoot resume` to shoot the remaining 8."
+                == "Stopped at set 2, frame 3. 7 of 15 exposures saved. Run `hdrshoot resume` to shoot the remaining 8."
         )
+        // All 15 fired, none saved (a body that shows one image twice): the line says so, and what resume does.
+        let inCamera = ShootResult(
+            completed: 0, total: 15, capturedThisRun: 0, resumePosition: ShootPosition(set: 1, frame: 1),
+            stopReason: .stopRequested, inCamera: 15)
+        #expect(
+            ShootText.endLine(inCamera)
+                == "Stopped at set 1, frame 1. 15 of 15 exposures fired: 0 saved, 15 in the camera. Run `hdrshoot "
+                + "resume` to download those 15 first.")
     }
 
     @Test func substitutionsReadLikeTheIssue() {
@@ -65,7 +73,8 @@ struct RunCommandTests {
         let object = try #require(jsonObject(ShootUpdate.progress(ShootUpdate.Progress(progress)).jsonLine))
         #expect(
             Set(object.keys) == [
-                "event", "set", "frame", "sets", "framesInSet", "speed", "setting", "phase", "completed", "total"
+                "event", "set", "frame", "sets", "framesInSet", "speed", "setting", "phase", "completed", "total",
+                "fired", "inCamera"
             ])
         #expect(object["phase"] as? String == "capturing")
         #expect(object["speed"] as? String == "1/15")
@@ -79,7 +88,7 @@ struct RunCommandTests {
         view.show(.reconnecting(attempt: 2, delay: .seconds(5)))
         #expect(
             output.standardOutput == """
-                Shooting from set 1, frame 1 (0 of 15 exposures already captured)
+                Shooting from set 1, frame 1 (0 of 15 exposures already saved)
                 Paused; press space or p to continue, q to stop
                 Reconnecting in 5 s (attempt 2)
 
@@ -195,7 +204,7 @@ struct RunCommandTests {
         let text = await runCLI(["status", "--state-dir", state.path])
         #expect(text.exitCode == 0)
         #expect(text.standardOutput.contains("State:     stopped (the camera could not be reconnected)"))
-        #expect(text.standardOutput.contains("Captured:  7 of 15 exposures"))
+        #expect(text.standardOutput.contains("Saved:     7 of 15 exposures"))
         #expect(
             text.standardOutput.contains("Resume at: set 2, frame 3 (8 remaining); run `hdrshoot resume` to continue"))
         #expect(text.standardOutput.contains("Possibly duplicated: set 2, frame 3"))
@@ -267,7 +276,7 @@ struct RunCommandTests {
                 + sandbox.shootArguments)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
-        #expect(result.standardOutput.contains("Complete: 3 of 3 exposures captured"))
+        #expect(result.standardOutput.contains("Complete: 3 of 3 exposures saved"))
         let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
         #expect(status.standardOutput.contains("\"state\":\"complete\""))
     }

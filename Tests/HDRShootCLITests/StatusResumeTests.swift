@@ -63,7 +63,7 @@ struct StatusResumeTests {
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(
             resumed.standardOutput.contains(
-                "Shoot \(older): 12 of 15 exposures captured; 3 to shoot from set 3, frame 3."))
+                "Shoot \(older): 12 of 15 exposures saved; 3 to shoot from set 3, frame 3."))
         #expect(fired == Array(ThreeByFive.labels[12...]))
         #expect(OutputFolderTests.listing(folder(older) + "/set-03").filter { $0.hasSuffix(".JPG") }.count == 3)
         let remaining = try #require(jsonObject(after.standardOutput)?["unfinished"] as? [[String: Any]])
@@ -86,7 +86,7 @@ struct StatusResumeTests {
             ])
         }
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
-        #expect(resumed.standardOutput.contains("Shoot 20261121-080000-bbbb: 14 of 15 exposures captured"))
+        #expect(resumed.standardOutput.contains("Shoot 20261121-080000-bbbb: 14 of 15 exposures saved"))
         #expect(
             resumed.standardOutput.contains(
                 "note: 1 older unfinished shoot too; `hdrshoot status` lists them, `hdrshoot resume --id ID` picks one\n"

@@ -26,8 +26,8 @@ struct SceneRendererTests {
         #expect(ranges[.greyCard]! == 0)
     }
 
-    @Test func trueRangesAreTheREADMEs() throws {
-        // The table in README.md, "Checking the range of a bracket".
+    @Test func trueRangesAreTheDocs() throws {
+        // The table in docs/range-check.md, "How it works".
         let expected: [Scene.Name: (highlight: (Int, Int), shadow: (Int, Int))] = [
             .interiorWindow: ((1, 250), (13, 10)), .sunset: ((1, 2500), (1, 20)), .nightStreet: ((1, 60), (8, 1)),
             .greyCard: ((16, 10), (1, 30))

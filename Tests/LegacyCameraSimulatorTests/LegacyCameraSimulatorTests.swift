@@ -1,5 +1,6 @@
 import CameraRemoteAPI
 import Glibc
+import HTTP
 import LegacyCameraSimulator
 import Posix
 import Testing

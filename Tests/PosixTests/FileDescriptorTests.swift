@@ -117,7 +117,7 @@ struct FileDescriptorTests {
 }
 
 /// Runs `body` with a fresh folder (TestSupport's `TemporaryFolder`) and removes it afterwards.
-private func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
+func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
     let folder = try TemporaryFolder(prefix: "hdrshoot-posix")
     defer { folder.remove() }
     try body(folder.url.path)

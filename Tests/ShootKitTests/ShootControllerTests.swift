@@ -240,4 +240,34 @@ import Testing
         #expect(await controller.send(.pause) == false)
         #expect(await controller.send(.confirm) == false)
     }
+
+    @Test func commandsAfterTheConfirmAndBeforeTheFirstRunReachIt() async {
+        let controller = ShootController(messages: PlainMessages())
+        await controller.propose(Self.summary())
+        #expect(await controller.send(.confirm))
+        #expect(await controller.phase == .shooting)
+        // The terminal's keys come before the runner exists: they are kept, in order, for the first run.
+        #expect(await controller.send(.pause))
+        #expect(await controller.send(.resume))
+        #expect(await controller.send(.stop))
+        let camera = InMemoryCamera(script: .init())
+        let watcher = Self.collect(controller.updates())
+        let result = await controller.shoot(
+            makeRunner(camera, plan: Self.plan(frames: 3)), from: .start, restartingSet: false,
+            resuming: ResumeState(), frameSaved: { _ in })
+        await controller.finish(result)
+        let holds = await watcher.value.compactMap { update -> String? in
+            switch update {
+            case .paused(let hold): "paused \(hold.reason)"
+            case .resumed(let hold): "resumed \(hold.reason)"
+            default: nil
+            }
+        }
+        #expect(holds == ["paused user", "resumed user"])
+        guard case .stopRequested = result.stopReason else {
+            Issue.record("expected a requested stop, got \(String(describing: result.stopReason))")
+            return
+        }
+        #expect(await camera.shotSettings.isEmpty)
+    }
 }

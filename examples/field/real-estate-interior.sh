@@ -4,7 +4,7 @@
 # Copy it, set your camera and readings, then walk the house:
 #   ./real-estate-interior.sh Kitchen "Living room" "Master bedroom"
 # At each room it asks you to move the tripod and meter (the darkest shadow you want detail in, the
-# brightest highlight: the window), shoots the brackets, and fuses each set with enfuse (set-NN/merged.tif).
+# brightest highlight: the window), shoots the bracket, and fuses all its frames with enfuse (merged.tif).
 # Settings come from the environment, else from your config file (~/.config/hdrshoot/config), e.g.:
 #     camera = 192.168.122.1
 #     frames = 5
@@ -30,12 +30,12 @@ for room in "$@"; do
     # --confirm: no question per room; the folder name keeps the room's name (spaces are fine).
     "$hdrshoot" run --shadow "${shadow:-1/4}" --highlight "${highlight:-1/1000}" "${camera_option[@]}" \
         --confirm --output "$session/$room"
-    # A preview per set right away, to check the windows are not blown out before moving on. The frames of
-    # a tripod that never moved need no aligning; drop --no-align when shooting on a soft floor.
+    # A preview of the whole bracket right away, to check the windows are not blown out before moving on.
+    # The frames of a tripod that never moved need no aligning; drop --no-align when shooting on a soft floor.
     if command -v enfuse >/dev/null; then
         "$hdrshoot" merge "$session/$room" --no-align --format jpg
     else
-        echo "(enfuse is not installed: sudo apt install enfuse hugin-tools; each set has a merge.sh for later)"
+        echo "(enfuse is not installed: sudo apt install enfuse hugin-tools; the room's merge.sh is for later)"
     fi
 done
 echo "Session done: $session"

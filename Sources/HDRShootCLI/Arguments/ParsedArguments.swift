@@ -54,6 +54,14 @@ package struct ParsedArguments: Sendable, Hashable {
         return try converted(name, text, convert)
     }
 
+    /// `text`, given for `--name` by the program rather than typed (what `run --auto` found), converted by
+    /// `convert` with the option's errors.
+    package func parse<Value>(
+        _ name: String, _ text: String, _ convert: (String) throws -> Value
+    ) throws(UsageError) -> Value {
+        try converted(name, text, convert)
+    }
+
     private func converted<Value>(
         _ name: String, _ text: String, _ convert: (String) throws -> Value
     ) throws(UsageError) -> Value {

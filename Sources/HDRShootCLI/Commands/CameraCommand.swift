@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PTPIP
+import Posix
 import SonyCamera
 import SonyProtocol
 
@@ -29,17 +30,21 @@ enum CameraCommand {
                 help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."),
             .flag("json", help: "Print one JSON object."),
             SessionReplay.option
-        ],
+        ] + SSHConnection.options,
         run: run
     )
 
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let environment = ProcessInfo.processInfo.environment
         let store = CameraAddressStore(environment: environment)
+        let given = try SSHConnection.apply(
+            to: try arguments.string("camera").map { text throws(UsageError) in
+                try CameraTarget(parsing: text, command: spec.name, api: arguments.flag("api"))
+            }, arguments: arguments)
         let target: CameraTarget
-        if let given = arguments.string("camera") {
-            target = try CameraTarget(parsing: given, command: spec.name, api: arguments.flag("api"))
-        } else if let remembered = store.loadTarget() {
+        if let given {
+            target = given
+        } else if let remembered = try SSHConnection.apply(to: store.loadTarget(), arguments: arguments) {
             target = remembered
         } else {
             throw UsageError(
@@ -176,13 +181,7 @@ struct CameraAddressStore {
 
     /// The store for `environment`.
     init(environment: [String: String]) {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            path = config + "/hdrshoot/last-camera"
-        } else if let home = environment["HOME"], !home.isEmpty {
-            path = home + "/.config/hdrshoot/last-camera"
-        } else {
-            path = nil
-        }
+        path = UserDirectory.config.path("last-camera", environment: environment)
     }
 
     /// The remembered address, if any (a PTP/IP one: see `loadTarget()` for every kind).
@@ -218,14 +217,8 @@ struct CameraAddressStore {
     private func save(line text: String) async {
         guard let path else { return }
         let line = text + "\n"
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Self.queue.async {
-                let url = URL(fileURLWithPath: path)
-                try? FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? Data(line.utf8).write(to: url, options: .atomic)
-                continuation.resume()
-            }
+        await runBlocking(on: Self.queue) {
+            try? FileSystem.replace(path, with: Array(line.utf8), creatingFolder: true)
         }
     }
 

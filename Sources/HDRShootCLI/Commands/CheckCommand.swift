@@ -2,6 +2,7 @@ import Dispatch
 import Exposure
 import Foundation
 import ImageLuminance
+import Posix
 
 /// `hdrshoot check <folder>`: the range check of a finished (or stopped) shoot, from its manifest and images.
 enum CheckCommand {
@@ -77,11 +78,8 @@ enum CheckCommand {
         context: CommandContext
     ) async -> [MeasuredFrame] {
         let frames = manifest.frames.filter { $0.state == "done" && !$0.files.isEmpty }
-        let results: [(MeasuredFrame?, String?)] = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    returning: frames.map { measureNow($0, folder: folder, scale: scale, thresholds: thresholds) })
-            }
+        let results: [(MeasuredFrame?, String?)] = await runBlocking(on: .global()) {
+            frames.map { measureNow($0, folder: folder, scale: scale, thresholds: thresholds) }
         }
         for case let (_, warning?) in results { context.output.writeError("warning: \(warning)\n") }
         return results.compactMap(\.0)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Posix
 
 /// `hdrshoot config`: shows the effective defaults and where each comes from; `--edit` opens the file.
 enum ConfigCommand {
@@ -79,12 +80,9 @@ enum ConfigCommand {
 
     /// Opens `path` in the user's editor (made from `template` when missing) and waits for it to exit.
     static func edit(path: String, environment: [String: String]) async throws(ConfigError) {
-        let files = FileManager.default
-        if !files.fileExists(atPath: path) {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !FileSystem.exists(path) {
             do {
-                try files.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(template.utf8).write(to: URL(fileURLWithPath: path))
+                try FileSystem.replace(path, with: Array(template.utf8), creatingFolder: true)
             } catch {
                 throw .unreadable(path: path)
             }

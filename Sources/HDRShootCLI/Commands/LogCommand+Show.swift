@@ -61,7 +61,11 @@ extension LogCommand {
                     errors += 1
                 }
             case "shown":
-                let shown = (line["text"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                // What the photographer saw, without the live line's `\r ESC[2K` redraws (TerminalText).
+                let shown = TerminalText.visibleLines(line["text"]?.stringValue ?? "").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.joined(separator: "\n")
+                guard !shown.isEmpty else { continue }
                 if shown.hasPrefix("error:") {
                     mark = "!"
                     errors += 1

@@ -55,15 +55,27 @@ enum PlanCommand {
     }
 
     /// Converts parsed arguments into planner inputs; every bad value is a usage error naming its option.
-    static func options(from arguments: ParsedArguments) throws(UsageError) -> Options {
+    /// `readings` (what `run --auto` found) take the place of `--shadow` and `--highlight`.
+    static func options(
+        from arguments: ParsedArguments, readings: (highlight: ShutterSpeed, shadow: ShutterSpeed)? = nil
+    ) throws(UsageError) -> Options {
         let scale = try arguments.value("scale", default: ShutterScale.third) { text in
             guard let scale = ShutterScale(rawValue: text) else {
                 throw UsageError("'\(text)' is not a scale; use third or half")
             }
             return scale
         }
-        let shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }
-        let highlight = try arguments.required("highlight") { try scale.parseSpeed($0) }
+        let shadow: ParsedSpeed
+        let highlight: ParsedSpeed
+        if let readings {
+            // Found speeds are stops of the camera's scale; parsed as typed labels so a half-scale plan snaps
+            // them the way it snaps a typed reading.
+            shadow = try arguments.parse("shadow", readings.shadow.label) { try scale.parseSpeed($0) }
+            highlight = try arguments.parse("highlight", readings.highlight.label) { try scale.parseSpeed($0) }
+        } else {
+            shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }
+            highlight = try arguments.required("highlight") { try scale.parseSpeed($0) }
+        }
         let frames = try arguments.value("frames", default: 5) { text in
             let range = BracketPlanner.frameRange
             guard let frames = Int(text), range.contains(frames) else {

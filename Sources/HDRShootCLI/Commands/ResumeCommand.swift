@@ -68,7 +68,7 @@ enum ResumeCommand {
         guard let resumePosition = journal.resumePosition else {
             // Every frame is saved but the shoot was not marked complete (the process died at the very end).
             context.output.writeOut(
-                "Nothing left to shoot: all \(journal.plan.totalExposures) exposures are captured.\n")
+                "Nothing left to shoot: all \(journal.plan.totalExposures) exposures are saved.\n")
             return .success
         }
         let output = context.output
@@ -169,9 +169,10 @@ enum ResumeCommand {
             if case .done = journal.frame(at: position).state, !restartingSet { return false }
             return true
         }
-        let waiting = inCamera.isEmpty ? "" : "\(inCamera.count) waiting in the camera to be downloaded first; "
+        let waiting =
+            inCamera.isEmpty ? "" : "\(inCamera.count) fired and waiting in the camera to be downloaded first; "
         var lines = [
-            "Shoot \(journal.id): \(journal.savedCount) of \(plan.totalExposures) exposures captured; \(waiting)"
+            "Shoot \(journal.id): \(journal.savedCount) of \(plan.totalExposures) exposures saved; \(waiting)"
                 + "\(remaining.count) to shoot\(remaining.first.map { " from \($0)" } ?? "")"
                 + "\(restartingSet ? " (restarting the set)" : "")."
         ]

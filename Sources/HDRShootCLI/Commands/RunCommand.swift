@@ -32,16 +32,16 @@ enum RunCommand {
     )
 
     @Sendable private static func run(
-        _ given: ParsedArguments, _ context: CommandContext
+        _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        var arguments = given
-        // `--auto`: the readings come from probe frames (MeterCommand.swift), then the run goes on as typed.
-        let metering = try await autoMeter(&arguments, context)
+        // `--auto`: the readings come from probe frames (MeterCommand.swift); the plan takes them as a request
+        // beside the arguments (which stay as typed).
+        let metering = try await autoMeter(arguments, context)
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
         if let series = try SeriesRun.settings(from: arguments, now: context.wallClock.now()) {
             return try await SeriesRun.run(arguments, context, settings: series)
         }
-        let planOptions = try PlanCommand.options(from: arguments)
+        let planOptions = try PlanCommand.options(from: arguments, readings: metering?.outcome.readings)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         let options = try ShootConsole.options(from: arguments, context: context)
         if arguments.flag("link-shared") && !planOptions.planner.dedupe {
@@ -53,8 +53,9 @@ enum RunCommand {
         let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
-        let outputDirectory = absolutePath(
-            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
+        let outputDirectory =
+            metering?.outputDirectory
+            ?? absolutePath(arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
         // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
@@ -65,7 +66,7 @@ enum RunCommand {
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
         let stages = NewBracket(
-            planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering,
+            planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering?.outcome,
             outputDirectory: outputDirectory, linkShared: arguments.flag("link-shared"))
         let preparation = ShootPreparation(
             options: options, output: output, environment: environment, say: say, addressStore: addressStore)
@@ -176,10 +177,10 @@ enum RunCommand {
     }
 
     /// `--auto`: meters on the camera (its own connection, closed after) with probes in the output folder's
-    /// `probes/`, then sets `--shadow`, `--highlight` and `--output` as if typed; nil without `--auto`.
+    /// `probes/`; returns what it found and the folder it chose (the shoot's too); nil without `--auto`.
     private static func autoMeter(
-        _ arguments: inout ParsedArguments, _ context: CommandContext
-    ) async throws -> AutoMetering.Outcome? {
+        _ arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> (outcome: AutoMetering.Outcome, outputDirectory: String)? {
         guard arguments.flag("auto") else { return nil }
         if arguments.string("shadow") != nil || arguments.string("highlight") != nil {
             throw UsageError(
@@ -201,10 +202,7 @@ enum RunCommand {
         let outcome = try await AutoMetering.measure(
             with: target, environment: environment, scene: options.scene, folder: outputDirectory, say: say)
         say(outcome.line)
-        arguments.set("shadow", to: outcome.readings.shadow.label)
-        arguments.set("highlight", to: outcome.readings.highlight.label)
-        arguments.set("output", to: outputDirectory)
-        return outcome
+        return (outcome, outputDirectory)
     }
 
     /// The readings and planner options as the journal and the manifest record them.

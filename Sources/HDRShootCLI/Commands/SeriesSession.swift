@@ -122,10 +122,10 @@ struct SeriesSession: Sendable {
         }
         if options.json {
             output.writeOut(
-                ShootText.jsonLine([
-                    "event": "seriesFinished", "complete": result.isComplete, "repetitionsDone": done,
-                    "next": result.resumeAt.map { $0.number } ?? NSNull()
-                ]))
+                ShootUpdate.seriesFinished(
+                    ShootUpdate.SeriesFinished(
+                        complete: result.isComplete, repetitionsDone: done, next: result.resumeAt.map { $0.number })
+                ).jsonLine)
         }
         let text: String
         var code = ExitCode.success

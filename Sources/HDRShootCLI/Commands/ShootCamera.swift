@@ -20,6 +20,8 @@ enum CameraTarget: Sendable, Equatable {
     case simulator
     /// `--camera simulator --api`: a simulated legacy body (Camera Remote API) started in-process.
     case apiSimulator
+    /// `--ssh`: PTP/IP through an SSH tunnel to the camera's SSH server at `host:port` (Access Authentication on).
+    case ssh(CameraAddress, SSHConnection.Settings)
 
     /// The address stored in the journal for the simulator (resume starts a new one).
     static let simulatorAddress = "simulator"
@@ -68,6 +70,8 @@ enum CameraTarget: Sendable, Equatable {
             self = .simulator
         } else if text == Self.apiSimulatorAddress {
             self = .apiSimulator
+        } else if let (address, settings) = SSHConnection.parseStored(text) {
+            self = .ssh(address, settings)
         } else if text.hasPrefix("http://"), (try? LegacySonyCameraConfiguration(url: text)) != nil {
             self = .remoteAPI(text)
         } else if let address = CameraAddress(parsing: text) {
@@ -89,6 +93,14 @@ enum CameraTarget: Sendable, Equatable {
             let camera = SonyCamera(
                 configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
             return try await body(camera, address.description)
+        case let .ssh(address, settings):
+            return try await SSHConnection.withTunnel(
+                to: address, settings: settings, environment: environment, say: say
+            ) { forwarded in
+                let camera = SonyCamera(
+                    configuration: try CameraCommand.cameraConfiguration(for: forwarded, environment: environment))
+                return try await body(camera, SSHConnection.stored(address, settings))
+            }
         case .host(let address):
             let found = await ProtocolProbe.find(host: address.host, ptpipPort: address.port)
             if let found { say(found.sentence) }

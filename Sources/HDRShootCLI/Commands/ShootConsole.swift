@@ -9,39 +9,43 @@ import SonyCamera
 /// What `run` and `resume` share: their options, the confirmation, the shoot itself, and the end.
 enum ShootConsole {
     /// Options both `run` and `resume` take (after the plan options for `run`).
-    static let sharedOptions: [OptionSpec] = [
-        .value(
-            "camera", placeholder: "<host[:port]|http://host:port|simulator>",
-            help: "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."
-        ),
-        .flag(
-            "api", help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."),
-        .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
-        .flag("json", help: "Print progress as JSON lines."),
-        .value(
-            "state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.",
-            default: "$XDG_STATE_HOME/hdrshoot"),
-        .value(
-            "reconnect-timeout", placeholder: "<duration>",
-            help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
-        .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
-        .value(
-            "buffer", placeholder: "<n>",
-            help: "Most frames fired ahead of the downloads (images the camera holds), 1 to 999.",
-            default: String(BracketRunner.Configuration.defaultBufferLimit)),
-        .value(
-            "transfer", placeholder: "<all|jpeg|none>",
-            help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
-            default: "all"),
-        .value(
-            "check", placeholder: "<off|warn|extend>",
-            help: "Range check of the saved images after each set: off, warn, or extend (shoot the missing frames).",
-            default: "warn"),
-        .value(
-            "scene", placeholder: "<name>",
-            help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help')."),
-        SessionReplay.option
-    ]
+    static let sharedOptions: [OptionSpec] =
+        [
+            .value(
+                "camera", placeholder: "<host[:port]|http://host:port|simulator>",
+                help:
+                    "The camera's address, or 'simulator' for the built-in simulated camera (default: the last one used)."
+            ),
+            .flag(
+                "api", help: "Use Sony's Camera Remote API (older bodies); with 'simulator', the simulated legacy body."
+            ),
+            .flag("confirm", help: "Shoot without asking (needed when not on a terminal)."),
+            .flag("json", help: "Print progress as JSON lines."),
+            .value(
+                "state-dir", placeholder: "<dir>", help: "Where shoot journals are kept.",
+                default: "$XDG_STATE_HOME/hdrshoot"),
+            .value(
+                "reconnect-timeout", placeholder: "<duration>",
+                help: "How long to keep reconnecting after the camera drops (e.g. 90s, 5m).", default: "5m"),
+            .flag("no-network-monitor", help: "Do not watch the Wi-Fi link (pause when it drops)."),
+            .value(
+                "buffer", placeholder: "<n>",
+                help: "Most frames fired ahead of the downloads (images the camera holds), 1 to 999.",
+                default: String(BracketRunner.Configuration.defaultBufferLimit)),
+            .value(
+                "transfer", placeholder: "<all|jpeg|none>",
+                help: "What crosses the Wi-Fi: every file, only the JPEG (RAW stays on the card), or nothing.",
+                default: "all"),
+            .value(
+                "check", placeholder: "<off|warn|extend>",
+                help:
+                    "Range check of the saved images after each set: off, warn, or extend (shoot the missing frames).",
+                default: "warn"),
+            .value(
+                "scene", placeholder: "<name>",
+                help: "With --camera simulator: the scene its images show (see 'hdrshoot simulate --help')."),
+            SessionReplay.option
+        ] + SSHConnection.options
 
     /// The parsed shared options.
     struct Options: Sendable {
@@ -71,6 +75,8 @@ enum ShootConsole {
         var check: RangeCheckMode = .warn
         /// `--replay-session`: the log whose body the simulator becomes.
         var replay: SessionReplay?
+        /// `--ssh-user`, `--ssh-password-file`, `--ssh-fingerprint` for a journaled camera behind SSH.
+        var ssh = SSHConnection.Overrides()
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -85,9 +91,10 @@ enum ShootConsole {
 
     /// Parses the shared options; `context` decides whether the process has a terminal.
     static func options(from arguments: ParsedArguments, context: CommandContext) throws -> Options {
-        let target = try arguments.string("camera").map { text throws(UsageError) in
-            try CameraTarget(parsing: text, command: arguments.command, api: arguments.flag("api"))
-        }
+        let target = try SSHConnection.apply(
+            to: try arguments.string("camera").map { text throws(UsageError) in
+                try CameraTarget(parsing: text, command: arguments.command, api: arguments.flag("api"))
+            }, arguments: arguments)
         let timeout = try arguments.value("reconnect-timeout", default: Duration.seconds(300)) { text in
             guard let duration = parseDuration(text) else {
                 throw UsageError("'\(text)' is not a duration; write it like 90s, 5m or 1h")
@@ -128,13 +135,15 @@ enum ShootConsole {
         // Only the real process streams can be a terminal; in-process runs (tests) never are.
         let real = context.output.reachesProcessStreams
         let replay = try SessionReplay.fromOption(arguments, output: context.output)
-        return Options(
+        var options = Options(
             target: target, confirm: arguments.flag("confirm"), json: arguments.flag("json"),
             store: JournalStore(directory: directory), reconnectTimeout: timeout,
             interactive: real && TerminalMode.isTerminal(.standardInput) && TerminalMode.isTerminal(.standardOutput),
             liveOutput: real && TerminalMode.isTerminal(.standardOutput),
             networkMonitor: !arguments.flag("no-network-monitor"),
             bufferLimit: buffer, transfer: transfer, scene: scene, check: check, replay: replay)
+        options.ssh = SSHConnection.Overrides(arguments)
+        return options
     }
 
     /// `90s`, `5m`, `1h`, `300` (seconds) as a duration; nil when malformed or negative.
@@ -253,78 +262,41 @@ enum ShootConsole {
         _ shoot: Shoot, controller: ShootController, network: NetworkWatch?, options: Options,
         output: any OutputStreams
     ) async throws -> ExitCode {
-        let recorder = JournalRecorder(journal: shoot.journal, store: shoot.store)
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
         let downloads = try await shoot.camera.prepareTransfer(choice: options.transfer, output: output)
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
         let noiseReduction: TimeLeftEstimator.NoiseReduction =
             await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
-        let manifest = ManifestKeeper(
-            directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
-            probes: shoot.probes)
+        let manifest = ManifestWriter(
+            keeper: ManifestKeeper(
+                directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
+                probes: shoot.probes),
+            output: output)
         // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
         try? FileManager.default.createDirectory(
             atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
-        let watch = options.check == .off ? nil : RangeWatch(journal: shoot.journal)
-
-        /// One runner over the journal's plan as it is now, from `start`, with its own progress view.
-        @Sendable func shootFrom(
-            _ start: ShootPosition, restartingSet: Bool, resuming: ResumeState, announce: Bool
-        ) async -> ShootResult {
-            let plan = await recorder.journal.plan
-            let runner = BracketRunner(
-                camera: shoot.camera, plan: plan,
-                configuration: TimeScale.current.runnerConfiguration(
-                    outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
-                    bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
-                    downloads: downloads, onScaledClock: false),
-                recorder: recorder)
-            let view = ShootProgressView(
-                style: style, output: output, plan: plan, overhead: shoot.overhead, noiseReduction: noiseReduction)
-            if announce, let watch {
-                // Frames saved by earlier runs are measured first (their verdicts said again), before any run is
-                // in hand: shown at once.
-                await checkRange(watch, journal: await recorder.journal, manifest: manifest, emit: view.show)
-            }
-            await manifest.write(await recorder.journal, output: output)
-            let session = ShootSession(
-                controller: controller, runner: runner, view: view, readsKeys: options.interactive, start: start,
-                restartingSet: restartingSet, resuming: resuming,
-                frameSaved: { progress in
-                    await manifest.saved(progress)
-                    if let watch {
-                        await checkRange(
-                            watch, journal: await recorder.journal, manifest: manifest, emit: controller.publish)
-                    }
-                    await manifest.write(await recorder.journal, output: output)
-                })
-            let result = await NetworkWatch.guarding(runner, with: network, note: controller.note, output: output) {
-                await session.run()
-            }
-            if !result.isComplete || options.check != .extend { return result }
-            let extended = await extendIfNeeded(
-                shoot, watch: watch!, recorder: recorder, manifest: manifest, view: view, output: output
-            ) { start in
-                await shootFrom(start, restartingSet: false, resuming: ResumeState(), announce: false)
-            }
-            return extended ?? result
+        let bracket = BracketShoot(
+            camera: shoot.camera, journal: shoot.journal, store: shoot.store, start: shoot.start,
+            restartingSet: shoot.restartingSet, check: options.check, offered: shoot.offered, longest: shoot.longest,
+            configuration: TimeScale.current.runnerConfiguration(
+                outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
+                bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
+                downloads: downloads, onScaledClock: false))
+        let session = ShootSession(
+            controller: controller, style: style, output: output, overhead: shoot.overhead,
+            noiseReduction: noiseReduction, readsKeys: options.interactive)
+        let (result, journal) = await session.run {
+            await controller.shootBracket(
+                bracket, manifest: manifest,
+                guardRun: { runner, body in
+                    await NetworkWatch.guarding(
+                        runner, with: network, note: controller.note, warn: { output.writeError($0 + "\n") }, body)
+                },
+                record: { SessionLogging.record($0) })
         }
-
-        let journalNow = await recorder.journal
-        let resuming = ResumeState(
-            saved: Set(
-                journalNow.plan.positions.filter { position in
-                    if case .done = journalNow.frame(at: position).state { return position > shoot.start }
-                    return false
-                }),
-            inCamera: journalNow.framesInCamera,
-            mayHaveFired: journalNow.interruptedFrames)
-        let result = await shootFrom(
-            shoot.start, restartingSet: shoot.restartingSet, resuming: resuming, announce: true)
         await shoot.camera.disconnect()
-        let journal = await recorder.journal
-        await manifest.write(journal, output: output)
+        await manifest.write(journal)
         if shoot.removesUnusedOutput, journal.savedCount == 0, journal.interruptedFrames.isEmpty {
             // Ended before its first frame fired: the folder holds nothing but the manifest of nothing.
             OutputFolder.removeIfUnused(shoot.journal.outputDirectory)

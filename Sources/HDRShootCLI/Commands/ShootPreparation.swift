@@ -43,7 +43,7 @@ struct ShootPreparation {
     private func connectAndShoot<Stages: ShootStages>(
         _ stages: Stages, on target: CameraTarget
     ) async throws -> ExitCode {
-        try await target.withCamera(
+        try await options.ssh.applied(to: target).withCamera(
             environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
             say: say ?? { _ in }
         ) { camera, address in

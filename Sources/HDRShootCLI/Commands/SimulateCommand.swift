@@ -85,46 +85,18 @@ enum SimulateCommand {
             drop-at-frame:N, drop-at-op:N (close both connections), hang-at-op:N (stop answering),
             refuse-connections:N (Init Fail), never-idle (the image buffer never empties),
             mode-at-frame:N:M|A|S|P (the mode dial turns before frame N).
-
-            Quirks (behaviours real bodies are reported to have):
-              idle-drop:SECONDS       close both connections SECONDS after the last request
-              startup-nofire:SECONDS  a release in the first SECONDS of a session is answered OK, fires nothing
-              focus-switch            physical AF/MF switch: focus mode not settable, no AF-with-shutter (0xD1AD)
-              af-lock:MS              in AF, the shutter fires only after S1 was held MS milliseconds
-              af-fail                 in AF, focus never locks ("not focused") and the shutter never fires
-              shutter-range[:d229]    shutter speed (0xD20D) described as a range; d229: speeds listed in 0xD229
-              direct-set-refused[:CODE]  on 3.00 a shutter speed set is refused (default 0x201C)
-              direct-set-ignored      on 3.00 a shutter speed set is answered OK and changes nothing
-              lost-notch:N            the next N shutter notch steps are answered OK and not applied
-              no-events               no events at all on the event connection
-              busy-at-start:N         DeviceBusy to the first N SDIO_Connect/0x9209 requests of each session
-              d215-lag                after a download, the next read still shows an image waiting (once)
-              transfer-long:BYTES     an image download carries BYTES more than its ObjectInfo announced
-              transfer-short:BYTES    an image download carries BYTES fewer than its ObjectInfo announced
-              objectinfo-empty        ObjectInfo with no file name and size 0
-              objectinfo-garbled      ObjectInfo cut to 7 bytes
-              lenr                    Long Exposure NR on: a dark frame as long as each exposure of 1 s or more
-              d215-pairs              0xD215 counts captures, not files: a RAW+JPEG pair counts once
-              speed-ignored-while-buffered  a shutter speed set is answered OK and ignored while captures
-                                      wait in the buffer or process
-              busy-while-buffered     a one-image buffer: DeviceBusy to a release while a capture processes
-                                      or waits
-              lists-captured-event-without-sending  DeviceInfo lists the captured event 0xC206, which is
-                                      never sent (ObjectAdded, 0xD215 and shots left still show a release)
-              no-d215                 no 0xD215 in the property dumps: ObjectAdded alone announces images
-              mode-u16                0x500E as protocol 2.00 writes it: a u16 (S is 0x0004, not 0x00030004)
-
-            With --api it is an older body speaking Sony's Camera Remote API (JSON-RPC over HTTP, "Smart Remote
-            Control") instead, on port 8080 by default: the device description at /dd.xml, the API at
-            /sony/camera, postviews with EXIF. It needs startRecMode, applies shutter sets late, answers a second
-            getEvent long poll with 40402, offers no shutter speeds outside M and S, and refuses BULB with Auto
-            ISO. It takes --host, --port, --mode, --iso, --image-size, --exposure-cap, --processing-ms, --rtt,
-            --capture-log, --fault drop-at-frame:N and these quirks:
-              no-rec-mode             no startRecMode needed (like the A7 III family's built-in API)
-              set-delay:MS            a shutter speed set applies MS later (default 150)
-              set-fails:N             every N-th shutter speed set fails with [1, "Any"]
-              drop-at-shot:N          the N-th actTakePicture takes the picture, then closes the connection
-            """ + "\n\n" + sceneTable,
+            """ + "\n\n" + quirkTable + "\n\n" + """
+                With --api it is an older body speaking Sony's Camera Remote API (JSON-RPC over HTTP, "Smart Remote
+                Control") instead, on port 8080 by default: the device description at /dd.xml, the API at
+                /sony/camera, postviews with EXIF. It needs startRecMode, applies shutter sets late, answers a second
+                getEvent long poll with 40402, offers no shutter speeds outside M and S, and refuses BULB with Auto
+                ISO. It takes --host, --port, --mode, --iso, --image-size, --exposure-cap, --processing-ms, --rtt,
+                --capture-log, --fault drop-at-frame:N and these quirks:
+                  no-rec-mode             no startRecMode needed (like the A7 III family's built-in API)
+                  set-delay:MS            a shutter speed set applies MS later (default 150)
+                  set-fails:N             every N-th shutter speed set fails with [1, "Any"]
+                  drop-at-shot:N          the N-th actTakePicture takes the picture, then closes the connection
+                """ + "\n\n" + sceneTable,
         options: valueOptions.map {
             .value(
                 $0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default,
@@ -182,6 +154,30 @@ enum SimulateCommand {
 
     /// The `--scene` names with each scene's true range: the longest speed that holds its highlights and the
     /// shortest that opens its shadows (1/3-stop scale; see `Scene.trueRange`).
+    /// The quirks, from their one definition (`SimulatorQuirk.catalog`), as an aligned two-column list wrapped
+    /// to the width of the rest of the help.
+    static var quirkTable: String {
+        let width = 30
+        var lines = ["Quirks (--quirk; behaviours real bodies are reported to have):"]
+        for entry in SimulatorQuirk.catalog {
+            var line = "  " + entry.spelling
+            line += String(repeating: " ", count: max(1, width - line.count))
+            if line.count > width {
+                lines.append(line.trimmingTrailingSpaces)
+                line = String(repeating: " ", count: width)
+            }
+            for word in entry.behaviour.split(separator: " ") {
+                if line.count + word.count + 1 > 110, line.count > width {
+                    lines.append(line.trimmingTrailingSpaces)
+                    line = String(repeating: " ", count: width)
+                }
+                line += (line.count == width ? "" : " ") + word
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static var sceneTable: String {
         var text = "Scenes (--scene): each image is the scene at its exposure, 0xD1B5 meters it; true range:"
         for scene in Scene.all {
@@ -278,5 +274,14 @@ extension SimulatorError: CLIReportable {
         case .cannotListen: .unavailable
         case .unreadableReplay, .unwritableLog: .failure
         }
+    }
+}
+
+extension String {
+    /// The text without the spaces at its end.
+    fileprivate var trimmingTrailingSpaces: String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
     }
 }

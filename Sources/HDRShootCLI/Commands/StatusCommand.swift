@@ -133,7 +133,10 @@ enum StatusCommand {
             "Shoot:     \(journal.id)",
             "State:     \(shooter.map { "in progress, \($0)" } ?? stateText(journal))",
             "Camera:    \(journal.camera.model) at \(journal.camera.address)\(serial)",
-            "Captured:  \(saved) of \(total) exposures"
+            "Saved:     \(saved) of \(total) exposures"
+                + (journal.framesInCamera.isEmpty
+                    ? ""
+                    : " (\(saved + journal.framesInCamera.count) fired, \(journal.framesInCamera.count) in the camera)")
         ]
         if let series = journal.series { lines.append(seriesLine(series)) }
         if journal.isUnfinished, shooter == nil, let position = journal.resumePosition {
@@ -183,6 +186,8 @@ enum StatusCommand {
             "state": name,
             "stopReason": kind?.rawValue ?? NSNull(),
             "captured": journal.savedCount,
+            "saved": journal.savedCount,
+            "fired": journal.savedCount + journal.framesInCamera.count,
             "total": journal.plan.totalExposures,
             "remaining": journal.plan.totalExposures - journal.savedCount,
             "resumePosition": journal.isUnfinished ? ShootText.json(journal.resumePosition) : NSNull(),

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// The defaults file, `$XDG_CONFIG_HOME/hdrshoot/config` (else `~/.config/hdrshoot/config`), parsed.
 ///
@@ -30,11 +31,7 @@ struct ConfigFile: Sendable, Equatable {
     /// Where the file is for `environment`: `$XDG_CONFIG_HOME/hdrshoot/config` when that is an absolute path,
     /// else `$HOME/.config/hdrshoot/config`; nil when neither is set.
     static func location(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return config + "/hdrshoot/config"
-        }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/hdrshoot/config" }
-        return nil
+        UserDirectory.config.path("config", environment: environment)
     }
 
     /// Reads and checks the file at `path`; nil when there is none. Every value is checked with the flag's own

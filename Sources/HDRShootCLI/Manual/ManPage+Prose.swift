@@ -1,11 +1,11 @@
 extension ManPage {
-    /// The man page's prose, taken from the README's sections of the same names (a test compares the exit
-    /// codes with the README's table, so the two say the same).
+    /// The man page's prose, which the Markdown reference's tool page (`docs/commands/hdrshoot.md`) shows too:
+    /// the exit codes, environment and files are written here and nowhere else.
     enum Prose {
         /// The NAME line's description.
         static let name = "automated HDR bracketing for Sony Alpha cameras over Wi-Fi"
 
-        /// DESCRIPTION, from the README's introduction.
+        /// DESCRIPTION.
         static let description = """
             hdrshoot shoots HDR brackets with a Sony Alpha camera over the camera's own Wi-Fi, from a Linux laptop
             or a Raspberry Pi. You meter the darkest shadow and the brightest highlight you want detail in; hdrshoot
@@ -14,7 +14,9 @@ extension ManPage {
 
             A busy camera is retried, a dropped Wi-Fi connection is reconnected, the shoot pauses by itself when the
             computer leaves the camera's network, and a shoot killed halfway continues with 'hdrshoot resume' from a
-            journal on disk. Every finished set folder gets a merge.sh (align_image_stack, then enfuse), and
+            journal on disk. The bracket is the unit: its sets are camera-sized pieces of one exposure range, so a
+            finished shoot gets one merge.sh beside its manifest that fuses every frame of the bracket into one
+            merged.tif (align_image_stack, then enfuse; frames it cannot align are merged as shot), and
             'hdrshoot merge' runs the same steps.
 
             Options are written --name value or --name=value. A wrong flag, a missing or bad value is a usage error:
@@ -22,13 +24,16 @@ extension ManPage {
             position can be kept in the config file (see FILES); flags always win over it.
             """
 
-        /// EXIT STATUS, from the README's "Exit codes" table.
+        /// EXIT STATUS: the one list of exit codes (the man page, and docs/commands/hdrshoot.md, which the README
+        /// and docs/troubleshooting.md link to).
         static let exitStatus: [(String, String)] = [
             ("0", "Success: the shoot is complete (also --help, --version)."),
             (
                 "1",
                 "Other failure: the journal cannot be written mid-shoot; a state folder that is full or unusable when "
-                    + "run starts; confirmation declined; resume --id of an unknown or complete shoot; nothing to resume."
+                    + "run starts (nothing was shot or recorded, so there is nothing to resume); confirmation "
+                    + "declined; resume --id of an unknown or complete shoot; nothing to resume; merge could not "
+                    + "merge a set."
             ),
             (
                 "64",
@@ -37,17 +42,24 @@ extension ManPage {
             ),
             (
                 "69",
-                "Camera unavailable or cannot shoot (refused after 4 attempts, unreachable, not a Sony, wrong mode, "
-                    + "speeds missing); for simulate, the address cannot be listened on; for merge, enfuse or "
+                "Camera unavailable or cannot shoot, for camera, run and resume alike: refused after 4 attempts, "
+                    + "unreachable, lost while checking it, not a Sony, wrong mode, speeds missing, and a shoot whose "
+                    + "camera could not shoot (focus that never locks, the wrong mode) before this run captured "
+                    + "anything; for simulate, the address cannot be listened on (port in use); for merge, enfuse or "
                     + "align_image_stack is not installed."
             ),
             ("70", "Internal error (a bug in hdrshoot)."),
             (
                 "75",
-                "A shoot that stopped: hdrshoot resume continues, whatever stopped it; also resume of a shoot another "
+                "A shoot that stopped: hdrshoot resume continues, whatever stopped it (q or Ctrl-C, the mode dial "
+                    + "turned mid-shoot, a camera fault, a reconnect that gave up); also resume of a shoot another "
                     + "hdrshoot is shooting."
             ),
-            ("78", "The config file is malformed: one error line names the file, the line and what is wrong.")
+            (
+                "78",
+                "The config file is malformed (one error line names the file, the line and what is wrong), or "
+                    + "config --edit's editor failed."
+            )
         ]
 
         /// ENVIRONMENT.
@@ -90,14 +102,17 @@ extension ManPage {
                 "OUTPUT/manifest.json",
                 "Every set's bracket and every frame of a shoot: planned, used and actual speed, files, time."
             ),
-            ("OUTPUT/set-NN/merge.sh", "Aligns and fuses the set's bracket with align_image_stack and enfuse.")
+            (
+                "OUTPUT/merge.sh",
+                "Aligns and fuses the whole bracket, every distinct exposure once, into OUTPUT/merged.tif."
+            )
         ]
 
         /// EXAMPLES: a caption and the commands.
         static let examples: [(String, String)] = [
             ("Plan only (no camera):", "hdrshoot plan --shadow 1/4 --highlight 1/1000 --frames 5"),
             (
-                "Shoot against the built-in simulated camera, then merge every set:",
+                "Shoot against the built-in simulated camera, then merge the whole bracket:",
                 "hdrshoot run --shadow 1/4 --highlight 1/1000 --camera simulator --confirm --output shoot\nhdrshoot merge shoot"
             ),
             (

@@ -1,5 +1,5 @@
 /// `hdrshoot.1`: the manual page in roff (man macros), generated from the command and option declarations the
-/// parser uses plus the prose of `ManPage+Prose.swift` (the README's exit codes, files, environment, examples).
+/// parser uses plus the prose of `ManPage+Prose.swift` (exit codes, environment, files, examples).
 enum ManPage {
     /// The whole page, for `hdrshoot man`.
     static func page(commands: [CommandSpec]) -> String {

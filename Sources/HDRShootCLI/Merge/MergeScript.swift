@@ -1,33 +1,46 @@
 import Foundation
+import Posix
 
-/// `set-NN/merge.sh`: the shell script that merges one finished set with align_image_stack and enfuse, written
-/// beside the set's images whenever the manifest is, from the manifest's own list of the set's files.
+/// `merge.sh`: the shell script that merges a shoot's whole bracket with align_image_stack and enfuse, written
+/// beside `manifest.json` once every frame of the bracket is saved, from the manifest's own list of frames.
 enum MergeScript {
-    /// The script's file name inside the set folder.
+    /// The script's file name.
     static let fileName = "merge.sh"
 
-    /// The script for `set` of shoot `shoot`. It runs from anywhere (it changes to the output folder) and
-    /// quotes every file name as one shell word, so spaces and quotes in paths are safe.
-    static func text(for set: MergeSet, shoot: String) -> String {
-        let quotedFiles = set.images.map { "    " + ShellQuote.single($0) }.joined(separator: " \\\n")
-        let folder = ShellQuote.single(set.folder)
+    /// The note when the frames could not be aligned and were fused as they are.
+    static let notAlignedNote = "not aligned: too few control points; merged as shot"
+
+    /// The script that merges `stack` of shoot `shoot`. It runs from anywhere (it changes to the output folder)
+    /// and quotes every file name as one shell word, so spaces and quotes in paths are safe.
+    static func text(for stack: MergeStack, shoot: String) -> String {
+        let quotedFiles = stack.images.map { "    " + ShellQuote.single($0) }.joined(separator: " \\\n")
+        let output = ShellQuote.single(stack.output(format: ""))
+        let what =
+            stack.set.map { "set \($0) of hdrshoot shoot \(shoot) (hdrshoot merge --per-set)" }
+            ?? "the whole bracket of hdrshoot shoot \(shoot)"
+        let span = stack.range.map { " from \($0.shortest) to \($0.longest)" } ?? ""
         var lines = [
             "#!/bin/sh",
-            "# Merges set \(set.set) of hdrshoot shoot \(shoot) into \(set.folder)/merged.tif.",
-            "# Written by hdrshoot from manifest.json: exactly the files of this set's bracket, a frame shared with",
-            "# a neighbouring set (--dedupe) included; never unmatched/ or earlier/. 'hdrshoot merge' does the same.",
+            "# Merges \(what) into \(stack.output(format: "tif")).",
+            "# The bracket is the unit: its sets are camera-sized pieces of one exposure range, so every frame of the",
+            "# plan is fused into one HDR image of this tripod position\(span), each distinct exposure",
+            "# once (a frame two sets share is used once), the JPEG of a RAW+JPEG pair, an extension set of",
+            "# --check extend included; never unmatched/ or earlier/. Written by hdrshoot from manifest.json;",
+            "# 'hdrshoot merge' does the same ('hdrshoot merge --per-set' merges each set on its own).",
             "#   1. align_image_stack -a: aligns the frames (a tripod nudged between them); writes aligned TIFFs.",
-            "#   2. enfuse: fuses the aligned frames, each pixel weighted by how well exposed it is.",
+            "#      When it finds too few control points (smooth walls, sky, night), the frames are fused as shot.",
+            "#   2. enfuse: fuses the frames, each pixel weighted by how well exposed it is.",
             "# Needs enfuse and align_image_stack (Debian: sudo apt install enfuse hugin-tools).",
-            "# ALIGN=0 sh merge.sh merges without aligning; FORMAT=jpg writes merged.jpg instead of merged.tif.",
+            "# ALIGN=0 sh merge.sh fuses without aligning; ALIGN=1 fails when the frames cannot be aligned;",
+            "# FORMAT=jpg writes merged.jpg instead of merged.tif.",
             "set -eu",
-            "cd \"$(dirname \"$0\")/..\""
+            stack.folder.isEmpty ? "cd \"$(dirname \"$0\")\"" : "cd \"$(dirname \"$0\")/..\""
         ]
-        if set.needsConversion {
-            let names = set.rawOnly.map { ShellQuote.single($0) }.joined(separator: " ")
+        if stack.needsConversion {
+            let names = stack.rawOnly.map { ShellQuote.single($0) }.joined(separator: " ")
             lines += [
-                "echo \"error: \(set.folder) has RAW files without a JPEG (\"\(names)\"); convert them to TIFF or JPEG first"
-                    + " (darktable-cli, rawtherapee-cli), then run enfuse on those\" >&2",
+                "echo \"error: the bracket has RAW files without a JPEG (\"\(names)\"); convert them to TIFF or JPEG"
+                    + " first (darktable-cli, rawtherapee-cli), then run enfuse on those\" >&2",
                 "exit 1"
             ]
             return lines.joined(separator: "\n") + "\n"
@@ -35,37 +48,41 @@ enum MergeScript {
         lines += [
             "set -- \\",
             quotedFiles,
-            "out=\(folder)/merged.\"${FORMAT:-tif}\"",
-            "if [ \"${ALIGN:-1}\" = 0 ]; then",
-            "    enfuse -o \"$out\" \"$@\"",
-            "    exit 0",
+            "out=\(output)\"${FORMAT:-tif}\"",
+            "if [ \"${ALIGN:-}\" != 0 ]; then",
+            "    work=\"$(mktemp -d)\"",
+            "    trap 'rm -rf \"$work\"' EXIT",
+            "    if align_image_stack -a \"$work/aligned_\" \"$@\" > \"$work/align.log\" 2>&1 &&",
+            "        [ \"$(find \"$work\" -name 'aligned_*.tif' | wc -l)\" -eq $# ]; then",
+            "        set -- \"$work\"/aligned_*.tif",
+            "    elif [ \"${ALIGN:-}\" = 1 ]; then",
+            "        cat \"$work/align.log\" >&2",
+            "        echo \"error: align_image_stack could not align the frames; ALIGN=0 fuses them as shot\" >&2",
+            "        exit 1",
+            "    elif grep -qiE '\(MergeCommand.alignmentPatterns.joined(separator: "|"))' \"$work/align.log\"; then",
+            "        echo '\(notAlignedNote)' >&2",
+            "    else",
+            "        echo 'not aligned: align_image_stack failed; merged as shot' >&2",
+            "    fi",
             "fi",
-            "work=\"$(mktemp -d)\"",
-            "trap 'rm -rf \"$work\"' EXIT",
-            "align_image_stack -a \"$work/aligned_\" \"$@\"",
-            "enfuse -o \"$out\" \"$work\"/aligned_*.tif"
+            "enfuse -o \"$out\" \"$@\""
         ]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes `merge.sh` (mode 0755) into every finished set's folder of the shoot in `directory`; an existing
-    /// script with the same text is left alone. Best effort: returns the first failure for the caller to warn.
+    /// Writes `merge.sh` (mode 0755) beside the manifest of the shoot in `directory` once its whole bracket is
+    /// saved; an existing script with the same text is left alone. Best effort: returns the failure for the
+    /// caller to warn.
     static func write(for manifest: ShootManifest, in directory: String) -> (any Error)? {
-        let root = URL(fileURLWithPath: directory, isDirectory: true)
-        var failure: (any Error)?
-        for set in (manifest.sets ?? []).compactMap(MergeSet.init) {
-            let folder = root.appendingPathComponent(set.folder, isDirectory: true)
-            let url = folder.appendingPathComponent(fileName)
-            let data = Data(text(for: set, shoot: manifest.shoot).utf8)
-            if FileManager.default.contents(atPath: url.path) == data { continue }
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try data.write(to: url, options: .atomic)
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
-            } catch {
-                failure = failure ?? error
-            }
+        guard case .success(let stack) = MergeStack.bracket(of: manifest) else { return nil }
+        let path = directory + "/" + fileName
+        let bytes = Array(text(for: stack, shoot: manifest.shoot).utf8)
+        if (try? FileSystem.readAll(path)) == bytes { return nil }
+        do {
+            try FileSystem.replace(path, with: bytes, permissions: 0o755)
+        } catch {
+            return error
         }
-        return failure
+        return nil
     }
 }

@@ -75,9 +75,9 @@ enum MergeError: Error, Sendable, Equatable {
     case missingTools([MergeTools.Tool])
     /// The folder has no readable `manifest.json`.
     case noManifest(path: String)
-    /// Some sets were not merged (their lines said why: `set 2`, `rep-003 set 1`); `unaligned` when one of
-    /// them could not be aligned.
-    case setsFailed(failed: [String], unaligned: Bool, total: Int)
+    /// Some merges failed (their lines said why: `bracket`, `rep-003 bracket`, `set 2`); `unaligned` when
+    /// one of them could not be aligned under `--align`.
+    case notMerged(failed: [String], unaligned: Bool, total: Int)
 }
 
 extension MergeError: CLIReportable {
@@ -91,20 +91,18 @@ extension MergeError: CLIReportable {
                 "\(names) \(tools.count == 1 ? "is" : "are") not installed; install with: sudo apt install \(packages)"
         case .noManifest(let path):
             return "\(path) holds no shoot's manifest.json; give the output folder of an hdrshoot shoot or series"
-        case .setsFailed(let failed, let unaligned, let total):
-            let hint =
-                unaligned
-                ? "; 'hdrshoot merge --no-align' merges the sets that could not be aligned without aligning them" : ""
-            return "\(failed.count) of \(total) sets not merged (\(failed.joined(separator: ", ")))\(hint)"
+        case .notMerged(let failed, let unaligned, let total):
+            let hint = unaligned ? "; without --align, frames that cannot be aligned are merged as shot" : ""
+            return "\(failed.count) of \(total) merges failed (\(failed.joined(separator: ", ")))\(hint)"
         }
     }
 
-    /// 69 for a missing tool, 64 for a folder that is no shoot, 1 for sets that failed.
+    /// 69 for a missing tool, 64 for a folder that is no shoot, 1 for a merge that failed.
     var exitCode: ExitCode {
         switch self {
         case .missingTools: .unavailable
         case .noManifest: .usage
-        case .setsFailed: .failure
+        case .notMerged: .failure
         }
     }
 }

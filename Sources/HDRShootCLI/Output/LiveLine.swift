@@ -1,8 +1,10 @@
 /// The live progress line of a terminal, fitted to its width.
 ///
-/// `Set 2/3  frame 3/5  1/30  capturing  [======    ]  7/15 captured  0:05 elapsed  ~0:07 left`. When the
-/// terminal is narrower the parts go in this order: the bar shrinks, "captured", the elapsed time, the set and
-/// frame, the bar, the speed, the count, the phase; the time left stays to the last.
+/// `Set 2/3  frame 3/5  1/30  capturing  [======    ]  9 fired · 7/15 saved  0:05 elapsed  ~0:07 left`: fired
+/// (released, the image maybe still in the camera) and saved (on disk) said apart; the bar counts saved frames.
+/// When the terminal is narrower the parts go in this order: the bar shrinks, "fired" and "saved", the elapsed
+/// time, the set and frame, the bar, the speed, the count of saved frames, the phase; the time left stays to
+/// the last.
 struct LiveLine: Sendable, Hashable {
     /// The set shown, from 1.
     var set: Int
@@ -26,6 +28,8 @@ struct LiveLine: Sendable, Hashable {
     var left: Double
     /// The repetition of an interval series (`Rep 3/20`), shown first while there is room; nil for one bracket.
     var repetition: String? = nil
+    /// Frames fired (saved or waiting in the camera); nil when not known (taken as the saved count).
+    var fired: Int? = nil
 
     /// The bar's narrowest inner width (a bar narrower than this is left out).
     static let narrowestBar = 10
@@ -79,7 +83,9 @@ struct LiveLine: Sendable, Hashable {
         case .phase:
             phase.count < Self.phaseWidth ? phase + String(repeating: " ", count: Self.phaseWidth - phase.count) : phase
         case .bar: bar(width: Self.narrowestBar)
-        case .countLong: padded("\(completed)/\(total)", to: "\(total)/\(total)".count) + " captured"
+        case .countLong:
+            padded("\(fired ?? completed)", to: "\(total)".count) + " fired · "
+                + padded("\(completed)/\(total)", to: "\(total)/\(total)".count) + " saved"
         case .count: padded("\(completed)/\(total)", to: "\(total)/\(total)".count)
         case .elapsed: "\(ShootText.clock(elapsed)) elapsed"
         case .left: "~\(ShootText.clock(left)) left"

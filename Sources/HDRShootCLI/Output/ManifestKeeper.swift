@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import Posix
+import ShootKit
 import Shooting
 
 /// Keeps `manifest.json` current: the planned speeds, the actual speeds seen, the journal's frames, and (with
@@ -59,9 +60,9 @@ actor ManifestKeeper {
             switch try await manifest.write(to: directory, reopening: reopening) {
             case .written:
                 reopening = false
-                // Each finished set gets its merge.sh from the list just written (MergeScript.swift).
+                // A finished bracket gets its merge.sh from the frames just written (MergeScript.swift).
                 if let failure = await Self.writeMergeScripts(manifest, in: directory) {
-                    warnOnce(output, "cannot write a merge.sh in \(directory): \(failure.localizedDescription)")
+                    warnOnce(output, "cannot write a merge.sh in \(directory): \(HDRShoot.message(for: failure))")
                 }
             case .keptFinished:
                 break
@@ -73,17 +74,13 @@ actor ManifestKeeper {
                         + "; it is left as it is and this shoot's manifest is not written")
             }
         } catch {
-            warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(error.localizedDescription)")
+            warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(HDRShoot.message(for: error))")
         }
     }
 
-    /// Writes the finished sets' `merge.sh` off the cooperative pool; returns the first failure.
+    /// Writes the finished bracket's `merge.sh` off the cooperative pool; returns the failure.
     static func writeMergeScripts(_ manifest: ShootManifest, in directory: String) async -> (any Error)? {
-        await withCheckedContinuation { continuation in
-            ShootManifest.queue.async {
-                continuation.resume(returning: MergeScript.write(for: manifest, in: directory).map { $0 as any Error })
-            }
-        }
+        await runBlocking(on: ShootManifest.queue) { MergeScript.write(for: manifest, in: directory) }
     }
 
     private func warnOnce(_ output: any OutputStreams, _ text: String) {
@@ -109,21 +106,40 @@ actor ManifestKeeper {
         guard !wanted.isEmpty else { return [] }
         let links = wanted
         let root = URL(fileURLWithPath: journal.outputDirectory, isDirectory: true)
-        return await withCheckedContinuation { continuation in
-            ShootManifest.queue.async {
-                var linked = Set<String>()
-                let files = FileManager.default
-                for item in links {
-                    let folder = root.appendingPathComponent(item.folder, isDirectory: true)
-                    let target = folder.appendingPathComponent(item.name).path
-                    if !files.fileExists(atPath: target) {
-                        try? files.createDirectory(at: folder, withIntermediateDirectories: true)
-                        try? files.linkItem(atPath: item.source, toPath: target)
-                    }
-                    if FileSystem.isSameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
+        return await runBlocking(on: ShootManifest.queue) {
+            var linked = Set<String>()
+            for item in links {
+                let folder = root.appendingPathComponent(item.folder, isDirectory: true).path
+                let target = folder + "/" + item.name
+                if !FileSystem.exists(target) {
+                    _ = try? FileSystem.makeDirectories(folder, permissions: 0o755)
+                    try? FileSystem.link(item.source, to: target)
                 }
-                continuation.resume(returning: linked)
+                if FileSystem.isSameFile(target, item.source) { linked.insert(item.folder + "/" + item.name) }
             }
+            return linked
         }
     }
+}
+
+/// The keeper as the controller's manifest: its warnings go to standard error of `output`.
+struct ManifestWriter: ShootManifestKeeping {
+    /// The keeper.
+    let keeper: ManifestKeeper
+    /// Where a failed write is said.
+    let output: any OutputStreams
+
+    /// Notes the speed the camera reported for a saved frame.
+    func saved(_ progress: FrameProgress) async { await keeper.saved(progress) }
+
+    /// Notes the range check's measurements and verdicts.
+    func noteRange(frames: [ShootPosition: RangeWatch.FrameRecord], checks: [RangeWatch.Record]) async {
+        await keeper.noteRange(frames: frames, checks: checks)
+    }
+
+    /// The next write replaces a finished manifest.
+    func reopen() async { await keeper.reopen() }
+
+    /// Writes the manifest of `journal`.
+    func write(_ journal: ShootJournal) async { await keeper.write(journal, output: output) }
 }

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import ShootKit
 import Shooting
 import Synchronization
@@ -45,11 +46,10 @@ final class SeriesDisplay: Sendable {
             state.withLock { $0.waiting = (start, at) }
             switch style {
             case .json:
-                output.writeOut(
-                    ShootText.jsonLine([
-                        "event": "waiting", "repetition": start.number, "startsAt": Self.iso(at),
-                        "inSeconds": PlanReport.rounded(ShootText.seconds(remaining), places: 1)
-                    ]))
+                let update = ShootUpdate.Waiting(
+                    repetition: start.number, startsAt: Self.iso(at),
+                    inSeconds: PlanReport.rounded(ShootText.seconds(remaining), places: 1))
+                output.writeOut(ShootUpdate.waiting(update).jsonLine)
             case .plain:
                 output.writeOut(
                     "Repetition \(start.number)\(total) starts at \(SeriesPlans.clockTime(at)) "
@@ -72,13 +72,12 @@ final class SeriesDisplay: Sendable {
                 $0.manifest = keeper
             }
             if style == .json {
-                var object: [String: Any] = [
-                    "event": "repetitionStarted", "repetition": start.number, "exposures": plan.totalExposures,
-                    "timing": SeriesJournalRecorder.name(start.timing)
-                ]
-                if case .late(let by) = start.timing { object["lateSeconds"] = ShootText.seconds(by) }
-                if case .afterOverrun(let by) = start.timing { object["overrunSeconds"] = ShootText.seconds(by) }
-                output.writeOut(ShootText.jsonLine(object))
+                var update = ShootUpdate.RepetitionStarted(
+                    repetition: start.number, exposures: plan.totalExposures,
+                    timing: SeriesJournalRecorder.name(start.timing))
+                if case .late(let by) = start.timing { update.lateSeconds = ShootText.seconds(by) }
+                if case .afterOverrun(let by) = start.timing { update.overrunSeconds = ShootText.seconds(by) }
+                output.writeOut(ShootUpdate.repetitionStarted(update).jsonLine)
             } else {
                 note(startLine(start))
             }
@@ -100,12 +99,13 @@ final class SeriesDisplay: Sendable {
             }
             if style == .json {
                 output.writeOut(
-                    ShootText.jsonLine([
-                        "event": "repetitionFinished", "repetition": number, "complete": result.isComplete,
-                        "captured": result.completed
-                    ]))
+                    ShootUpdate.repetitionFinished(
+                        ShootUpdate.RepetitionFinished(
+                            repetition: number, complete: result.isComplete, saved: result.completed,
+                            fired: result.fired, inCamera: result.inCamera)
+                    ).jsonLine)
             } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.completed) exposures")
+                note("Repetition \(number)\(total) complete: \(result.completed) exposures saved")
             }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
@@ -133,7 +133,7 @@ final class SeriesDisplay: Sendable {
         if let view { return view.note(text) }
         clearWaitLine()
         switch style {
-        case .json: output.writeOut(ShootText.jsonLine(["event": "note", "message": text]))
+        case .json: output.writeOut(ShootUpdate.note(ShootUpdate.Note(message: text)).jsonLine)
         case .plain, .live: output.writeOut(text + "\n")
         }
         tick()
@@ -210,11 +210,11 @@ final class SeriesDisplay: Sendable {
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return }
-        let url = URL(fileURLWithPath: series.rootDirectory).appendingPathComponent(ShootManifest.fileName)
+        let path = series.rootDirectory + "/" + ShootManifest.fileName
         do {
-            try data.write(to: url, options: .atomic)
+            try FileSystem.replace(path, with: [UInt8](data))
         } catch {
-            output.writeError("warning: cannot write \(url.path): \(error.localizedDescription)\n")
+            output.writeError("warning: cannot write \(path): \(HDRShoot.message(for: error))\n")
         }
     }
 

@@ -1,6 +1,8 @@
 import Dispatch
 import Exposure
 import Foundation
+import Posix
+import ShootKit
 import Shooting
 
 /// `manifest.json` in a shoot's output folder: every frame with its planned and actual speed, files and time.
@@ -21,6 +23,12 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// Every set's bracket: all the files that make it up, a shared frame kept in a neighbouring set's folder
     /// included (`--dedupe`), so each set can be merged from its list alone.
     var sets: [SetBracket]?
+    /// Frames of the plan fired: saved, or still in the camera (absent in manifests written before it was).
+    var fired: Int?
+    /// Frames fired whose images still wait in the camera to be downloaded (`resume` fetches them first).
+    var inCamera: Int?
+    /// Frames of the plan saved (their files durable on disk).
+    var saved: Int?
     /// Every frame of the plan, in shooting order.
     var frames: [Frame]
     /// The range check's verdicts (`--check`): each set's once its frames are saved, then the whole bracket's;
@@ -128,6 +136,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
                 unmatchedFiles: unmatched.isEmpty ? nil : unmatched.map(relative),
                 problems: problems.isEmpty ? nil : problems)
         }
+        saved = frames.filter { $0.state == "done" }.count
+        inCamera = frames.filter { $0.state == "inCamera" }.count
+        fired = (saved ?? 0) + (inCamera ?? 0)
         let byPosition = Dictionary(
             uniqueKeysWithValues: frames.map { (ShootPosition(set: $0.set, frame: $0.frame), $0) })
         sets = Self.brackets(of: journal.plan, recipe: journal.recipe).enumerated().map { index, positions in
@@ -151,24 +162,9 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// `set-01`: a set's folder, as `BracketRunner` names it.
     static func folder(ofSet set: Int) -> String { set < 10 ? "set-0\(set)" : "set-\(set)" }
 
-    /// Each set's bracket as positions of `plan`: its own frames, plus (with `--dedupe`) the frame it shares with
-    /// a neighbour, which was shot once, in the set shot first. Fast-first: set k's bracket starts with set k-1's
-    /// last frame. Slow-first (the whole sequence reversed): set k's bracket ends with set k+1's first frame.
+    /// Each set's bracket as positions of `plan` (`BracketPlan.brackets(recipe:)`, in the application layer).
     static func brackets(of plan: BracketPlan, recipe: ShootRecipe?) -> [[ShootPosition]] {
-        var result = plan.sets.enumerated().map { index, speeds in
-            speeds.indices.map { ShootPosition(set: index + 1, frame: $0 + 1) }
-        }
-        guard let recipe, recipe.dedupe, plan.sets.count > 1 else { return result }
-        if recipe.order == BracketOrder.slowFirst.rawValue {
-            for index in 0..<(plan.sets.count - 1) where !plan.sets[index + 1].isEmpty {
-                result[index].append(ShootPosition(set: index + 2, frame: 1))
-            }
-        } else {
-            for index in 1..<plan.sets.count where !plan.sets[index - 1].isEmpty {
-                result[index].insert(ShootPosition(set: index, frame: plan.sets[index - 1].count), at: 0)
-            }
-        }
-        return result
+        plan.brackets(recipe: recipe)
     }
 
     /// The planned speeds and actual speeds recorded in an earlier manifest (for `resume`).
@@ -217,9 +213,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
 
     /// What `directory` holds: nil when it has no `manifest.json` (or does not exist).
     static func occupant(of directory: String) async -> Occupant? {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: occupantNow(of: directory)) }
-        }
+        await runBlocking(on: queue) { occupantNow(of: directory) }
     }
 
     /// `occupant(of:)`, blocking: call on `queue`.
@@ -240,9 +234,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
 
     /// Reads the manifest in `directory`, if there is a readable one.
     static func load(from directory: String) async -> ShootManifest? {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: readNow(from: directory)) }
-        }
+        await runBlocking(on: queue) { readNow(from: directory) }
     }
 
     /// What `write(to:)` did.
@@ -265,24 +257,18 @@ struct ShootManifest: Codable, Sendable, Equatable {
         let data = try encoder.encode(self)
         let url = URL(fileURLWithPath: directory).appendingPathComponent(Self.fileName)
         let (shoot, status) = (self.shoot, self.status)
-        let result: Result<WriteOutcome, any Error> = await withCheckedContinuation { continuation in
-            Self.queue.async {
-                switch Self.occupantNow(of: directory) {
-                case .unreadable:
-                    continuation.resume(returning: .success(.keptAnotherShoot(id: nil)))
-                case let .shoot(id, _) where id != shoot:
-                    continuation.resume(returning: .success(.keptAnotherShoot(id: id)))
-                case let .shoot(_, current) where current == "complete" && status != "complete" && !reopening:
-                    continuation.resume(returning: .success(.keptFinished))
-                default:
-                    continuation.resume(
-                        returning: Result {
-                            try data.write(to: url, options: .atomic)
-                            return .written
-                        })
-                }
+        return try await runBlocking(on: Self.queue) { () throws -> WriteOutcome in
+            switch Self.occupantNow(of: directory) {
+            case .unreadable:
+                return .keptAnotherShoot(id: nil)
+            case let .shoot(id, _) where id != shoot:
+                return .keptAnotherShoot(id: id)
+            case let .shoot(_, current) where current == "complete" && status != "complete" && !reopening:
+                return .keptFinished
+            default:
+                try FileSystem.replace(url.path, with: [UInt8](data))
+                return .written
             }
         }
-        return try result.get()
     }
 }

@@ -24,7 +24,8 @@ final class ShootProgressView: Sendable {
     /// How progress is written.
     let style: Style
     private let output: any OutputStreams
-    private let plan: BracketPlan
+    /// The plan's exposures in seconds, by set (where a frame falls, the frame counts).
+    private let plan: ShootUpdate.Plan
     /// The series repetition this view shows (`Rep 3/20`), nil for a single bracket.
     private let repetition: String?
     private let origin = ContinuousClock.now
@@ -52,15 +53,25 @@ final class ShootProgressView: Sendable {
 
     /// A view of a shoot of `plan`; `overhead` seconds per frame estimate the time left until frames are
     /// measured; `noiseReduction` is what Long Exposure NR adds, where known.
-    init(
+    convenience init(
         style: Style, output: any OutputStreams, plan: BracketPlan, overhead: Double,
+        noiseReduction: TimeLeftEstimator.NoiseReduction = .none, repetition: String? = nil
+    ) {
+        self.init(
+            style: style, output: output, plan: ShootUpdate.Plan(plan), overhead: overhead,
+            noiseReduction: noiseReduction, repetition: repetition)
+    }
+
+    /// A view of a run of `plan` (as the controller's `plan` update gives it).
+    init(
+        style: Style, output: any OutputStreams, plan: ShootUpdate.Plan, overhead: Double,
         noiseReduction: TimeLeftEstimator.NoiseReduction = .none, repetition: String? = nil
     ) {
         self.repetition = repetition
         self.style = style
         self.output = output
         self.plan = plan
-        let exposures = plan.positions.map { plan.speed(at: $0)?.seconds ?? 0 }
+        let exposures = self.plan.exposureSeconds.flatMap { $0 }
         state = Mutex(
             State(
                 estimator: TimeLeftEstimator(exposures: exposures, overhead: overhead, noiseReduction: noiseReduction)))
@@ -71,7 +82,8 @@ final class ShootProgressView: Sendable {
     /// Shows one update (the snapshot and state changes draw nothing: the terminal saw how they came about).
     func show(_ update: ShootUpdate) {
         switch update {
-        case .snapshot, .state: return
+        // The stream's own: the state and the plan are what the terminal saw happen; not printed.
+        case .snapshot, .state, .plan: return
         default: break
         }
         record(update)
@@ -151,13 +163,13 @@ final class ShootProgressView: Sendable {
             case .started(let started):
                 state.started = now
                 state.estimator.start(
-                    at: plan.framesBefore(ShootPosition(set: started.set, frame: started.frame)), time: time)
+                    at: plan.framesBefore(set: started.set, frame: started.frame), time: time)
             case .progress(let progress):
                 state.latest = progress
                 state.wait = nil
                 if let phase = progress.framePhase {
                     state.estimator.frame(
-                        plan.framesBefore(ShootPosition(set: progress.set, frame: progress.frame)), reached: phase,
+                        plan.framesBefore(set: progress.set, frame: progress.frame), reached: phase,
                         at: time)
                 }
             case .retrying(let retrying):
@@ -180,7 +192,8 @@ final class ShootProgressView: Sendable {
                 state.downloads.add(bytes: downloaded.bytes, at: now)
             case .finished:
                 state.finished = true
-            case .snapshot, .state, .summary, .note, .allFired, .reconnectFailed, .reconnected, .rangeCheck:
+            case .snapshot, .state, .plan, .summary, .note, .allFired, .reconnectFailed, .reconnected, .rangeCheck,
+                .waiting, .repetitionStarted, .repetitionFinished, .seriesFinished:
                 break
             }
         }
@@ -192,7 +205,7 @@ final class ShootProgressView: Sendable {
         switch update {
         case .started(let started):
             return
-                "Shooting from \(ShootPosition(set: started.set, frame: started.frame)) (\(started.completed) of \(started.total) exposures already captured)"
+                "Shooting from \(ShootPosition(set: started.set, frame: started.frame)) (\(started.completed) of \(started.total) exposures already saved)"
         case .progress(let progress):
             let head =
                 "set \(progress.set)/\(progress.sets) frame \(progress.frame)/\(progress.framesInSet) "
@@ -221,11 +234,13 @@ final class ShootProgressView: Sendable {
         case .note(let note): return note.from == "camera" ? "Note: \(note.message)" : note.message
         case .rangeCheck(let check): return RangeWatch.text(check)
         case .allFired(let fired):
-            let total = plan.totalExposures
+            let total = plan.exposures
             let estimate = state.withLock { $0.downloads.estimate(frames: fired.waiting, now: ContinuousClock.now) }
             let shot = total == 1 ? "The frame is shot" : "All \(total) frames are shot"
             return "\(shot); the camera may move. Downloading \(fired.waiting) of \(total)\(estimate)"
-        case .downloaded, .finished, .snapshot, .state, .summary: return nil
+        case .downloaded, .finished, .snapshot, .state, .plan, .summary, .waiting, .repetitionStarted,
+            .repetitionFinished, .seriesFinished:
+            return nil
         }
     }
 
@@ -262,7 +277,7 @@ final class ShootProgressView: Sendable {
                 frames: progress.framesInSet, speed: progress.setting,
                 phase: Self.phase(of: state, progress: progress, now: now), completed: progress.completed,
                 total: progress.total, elapsed: state.started.map { ShootText.seconds(now - $0) } ?? 0,
-                left: state.estimator.secondsLeft(at: time), repetition: repetition)
+                left: state.estimator.secondsLeft(at: time), repetition: repetition, fired: progress.fired)
         }
         guard let line else { return nil }
         // Re-read at every redraw, so a resized terminal is followed within a second.

@@ -19,15 +19,22 @@ enum ShootText {
         substitutions.map { "\($0.planned.label) not available on this camera, using \($0.used.label)" }
     }
 
-    /// `Complete: 15 of 15 exposures captured` or `Stopped at set 2, frame 3. 7 of 15 exposures captured. Run ...`.
+    /// `Complete: 15 of 15 exposures saved`, `Stopped at set 2, frame 3. 7 of 15 exposures saved. Run ...`, or
+    /// when frames fired but wait in the camera, `... 12 of 15 exposures fired: 7 saved, 5 in the camera. Run
+    /// `hdrshoot resume` to download those 5 first and shoot the remaining 3.`: fired and saved said apart.
     static func endLine(_ result: ShootResult) -> String {
         guard let position = result.resumePosition, !result.isComplete else {
-            return "Complete: \(result.completed) of \(result.total) exposures captured"
+            return "Complete: \(result.completed) of \(result.total) exposures saved"
         }
-        let remaining = result.total - result.completed
-        return
-            "Stopped at set \(position.set), frame \(position.frame). \(result.completed) of \(result.total) exposures "
-            + "captured. Run `hdrshoot resume` to shoot the remaining \(remaining)."
+        let stopped = "Stopped at set \(position.set), frame \(position.frame)."
+        let remaining = result.total - result.fired
+        guard result.inCamera > 0 else {
+            return "\(stopped) \(result.completed) of \(result.total) exposures saved. Run `hdrshoot resume` to shoot "
+                + "the remaining \(remaining)."
+        }
+        let rest = remaining > 0 ? " and shoot the remaining \(remaining)" : ""
+        return "\(stopped) \(result.fired) of \(result.total) exposures fired: \(result.completed) saved, "
+            + "\(result.inCamera) in the camera. Run `hdrshoot resume` to download those \(result.inCamera) first\(rest)."
     }
 
     /// `2 s`, `0.5 s`, `5 min`: a duration for messages (whole seconds without a `.0`).

@@ -36,14 +36,11 @@ enum KeyboardInput {
     }
 }
 
-/// A question answered with one line on standard input, read on a dedicated thread.
+/// A question answered with one line on standard input, read off the cooperative pool (`runBlocking`).
 enum LineInput {
     /// The next line of standard input without its newline, or `nil` at end of input.
     static func readLine() async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue(label: "hdrshoot.prompt").async {
-                continuation.resume(returning: Swift.readLine(strippingNewline: true))
-            }
-        }
+        // Not cancellable halfway: the line a person typed is never dropped.
+        await runBlocking(on: .global()) { Swift.readLine(strippingNewline: true) }
     }
 }

@@ -28,9 +28,7 @@ package struct HostIdentity: Sendable, Equatable {
     package static func defaultStoragePath(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/hdrshoot/host-guid" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/hdrshoot/host-guid" }
-        return nil
+        UserDirectory.config.path("host-guid", environment: environment)
     }
 
     /// Reads the GUID stored at `path` (default: `defaultStoragePath`), creating it on first use.

@@ -1,10 +1,12 @@
+import HTTP
 import PTPIP
 import Timing
 
 /// Fetches a device description: a minimal HTTP/1.1 GET over `TCPTransport`, bounded in time and size.
 ///
 /// Descriptions are a few kilobytes from a camera on the same Wi-Fi, so this needs no more than
-/// `Connection: close`, a status line, `Content-Length` or chunked bodies, and EOF. The whole exchange is
+/// `Connection: close`, and the one HTTP codec (`HTTPResponseParser`) reads the answer: a status line,
+/// `Content-Length` or chunked bodies, or a body that ends with the connection. The whole exchange is
 /// bounded by `timeout` on the injected clock (a server that sends one byte a second still ends), and a
 /// body above `limit` bytes is an error before it is buffered. Failures are
 /// `SonyCameraError.descriptionUnreadable`, whose `DescriptionFetchFailure` says why.
@@ -51,20 +53,47 @@ package struct DescriptionFetcher: Sendable {
             "GET \(url.path) HTTP/1.1\r\nHost: \(url.authority)\r\nConnection: close\r\n"
             + "Accept: text/xml, application/xml\r\nUser-Agent: hdrshoot/0.1 UPnP/1.1\r\n\r\n"
         try await transport.send(Array(request.utf8), timeout: timeout)
-        var response: [UInt8] = []
-        while true {
-            let chunk = try await transport.receive(upTo: 16 * 1024, timeout: timeout)
-            if chunk.isEmpty { break }
-            guard response.count + chunk.count <= limit else { throw Self.tooLarge(limit, at: url) }
-            response += chunk
-            if let complete = try HTTPResponse(parsing: response, limit: limit, final: false) {
-                return try complete.text(from: url)
+        var parser = HTTPResponseParser(
+            limits: HTTPLimits(maximumHeadBytes: min(limit, 16 * 1024), maximumBodyBytes: limit))
+        var received = 0
+        do {
+            while true {
+                let chunk = try await transport.receive(upTo: 16 * 1024, timeout: timeout)
+                if chunk.isEmpty { break }
+                received += chunk.count
+                guard received <= limit else { throw Self.tooLarge(limit, at: url) }
+                parser.append(chunk)
+                if let response = try parser.nextResponse() { return try Self.text(of: response, from: url) }
             }
+            guard let response = try parser.finishAtEndOfStream() else {
+                throw DescriptionFetchFailure.endedEarly(during: "HTTP GET \(url) (the answer ended early)")
+            }
+            return try Self.text(of: response, from: url)
+        } catch let error as HTTPError {
+            throw Self.failure(error, limit: limit, at: url)
         }
-        guard let complete = try HTTPResponse(parsing: response, limit: limit, final: true) else {
-            throw DescriptionFetchFailure.endedEarly(during: "HTTP GET \(url) (the answer ended early)")
+    }
+
+    /// The body of a 200 answer as UTF-8 text; any other status is a failure naming it.
+    private static func text(of response: HTTPResponse, from url: HTTPURL) throws -> String {
+        guard response.status == 200 else {
+            throw DescriptionFetchFailure.notHTTP(
+                expected: "HTTP 200 for \(url)", received: "'\(response.status) \(response.reason.prefix(50))'")
         }
-        return try complete.text(from: url)
+        return String(decoding: response.body, as: UTF8.self)
+    }
+
+    /// The fetch's failure for bytes the HTTP codec refused.
+    private static func failure(_ error: HTTPError, limit: Int, at url: HTTPURL) -> DescriptionFetchFailure {
+        switch error {
+        case let .tooLarge(_, _, announced):
+            return .notHTTP(
+                expected: "a description of at most \(limit) bytes from \(url)", received: "\(announced) bytes")
+        case .endedEarly:
+            return .endedEarly(during: "HTTP GET \(url) (the answer ended early)")
+        case let .malformed(reason, offset):
+            return .notHTTP(expected: "an HTTP/1.1 answer", received: "\(reason) at byte \(offset)")
+        }
     }
 
     static func tooLarge(_ limit: Int, at url: HTTPURL) -> DescriptionFetchFailure {
@@ -131,109 +160,5 @@ package struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
         }
         guard !resolved.path.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
         return resolved
-    }
-}
-
-/// A parsed HTTP/1.1 response once it is complete.
-struct HTTPResponse {
-    /// The status code (200).
-    var status: Int
-    /// The status line as sent, for messages.
-    var statusLine: String
-    /// The body bytes (de-chunked).
-    var body: [UInt8]
-
-    /// Parses `bytes`; nil while more bytes are needed (unless `final`: the peer closed, so the body ends here).
-    init?(parsing bytes: [UInt8], limit: Int, final: Bool) throws {
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        guard let headerEnd = bytes.firstRange(of: separator) else {
-            if final {
-                throw DescriptionFetchFailure.notHTTP(
-                    expected: "an HTTP/1.1 answer", received: "\(bytes.count) bytes without headers")
-            }
-            return nil
-        }
-        let head = String(decoding: bytes[..<headerEnd.lowerBound], as: UTF8.self)
-        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
-        statusLine = String(lines.first ?? "")
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]) else {
-            throw DescriptionFetchFailure.notHTTP(
-                expected: "an HTTP/1.1 status line", received: "'\(statusLine.prefix(60))'")
-        }
-        status = code
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmingSpaces()
-        }
-        let rest = Array(bytes[headerEnd.upperBound...])
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            guard let decoded = try Self.dechunk(rest, final: final) else { return nil }
-            body = decoded
-        } else if let lengthText = headers["content-length"] {
-            guard let length = Int(lengthText), length >= 0 else {
-                throw DescriptionFetchFailure.notHTTP(
-                    expected: "a Content-Length", received: "'\(lengthText.prefix(30))'")
-            }
-            // Checked before waiting for the body: a server announcing 4 GiB gets an error, not a wait.
-            if length > limit {
-                throw DescriptionFetchFailure.notHTTP(
-                    expected: "a description of at most \(limit) bytes", received: "\(length) bytes announced")
-            }
-            if rest.count < length {
-                if final {
-                    throw DescriptionFetchFailure.endedEarly(during: "HTTP body (\(rest.count) of \(length) bytes)")
-                }
-                return nil
-            }
-            body = Array(rest[..<length])
-        } else {
-            guard final else { return nil }
-            body = rest
-        }
-    }
-
-    /// The body as UTF-8 text when the status is 200.
-    func text(from url: HTTPURL) throws -> String {
-        guard status == 200 else {
-            throw DescriptionFetchFailure.notHTTP(
-                expected: "HTTP 200 for \(url)", received: "'\(statusLine.prefix(60))'")
-        }
-        return String(decoding: body, as: UTF8.self)
-    }
-
-    /// The body of a chunked transfer; nil while incomplete.
-    private static func dechunk(_ bytes: [UInt8], final: Bool) throws -> [UInt8]? {
-        var body: [UInt8] = []
-        var index = 0
-        let crlf: [UInt8] = [13, 10]
-        while true {
-            guard let lineEnd = bytes[index...].firstRange(of: crlf) else {
-                if final { throw DescriptionFetchFailure.endedEarly(during: "HTTP chunked body") }
-                return nil
-            }
-            let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).prefix { $0 != ";" }
-            guard let size = Int(sizeText.trimmingSpaces(), radix: 16), size >= 0, size <= bytes.count else {
-                throw DescriptionFetchFailure.notHTTP(
-                    expected: "an HTTP chunk size", received: "'\(sizeText.prefix(20))'")
-            }
-            if size == 0 { return body }
-            let start = lineEnd.upperBound
-            guard bytes.count >= start + size + 2 else {
-                if final { throw DescriptionFetchFailure.endedEarly(during: "HTTP chunked body") }
-                return nil
-            }
-            body += bytes[start..<start + size]
-            index = start + size + 2
-        }
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs.
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(String(self).drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

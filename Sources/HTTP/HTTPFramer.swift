@@ -2,10 +2,11 @@
 /// chunked transfer coding, or (responses only) by the end of the connection (RFC 9112 §6).
 ///
 /// Bytes go in with `append`; `nextMessage()` returns nil while it needs more and throws
-/// `CameraRemoteAPIError` when the bytes are malformed. Every peer-announced size (the head, a declared
+/// `HTTPError` when the bytes are malformed. Every peer-announced size (the head, a declared
 /// Content-Length, a chunk size) is checked against `HTTPLimits` before the bytes are kept, and the raw
 /// buffer only ever holds what one `append` brought plus an unfinished line. Nothing here traps on input.
-/// The client parses responses with it (`HTTPResponseParser`) and the simulator requests (`HTTPRequestParser`).
+/// Clients parse responses with it (`HTTPResponseParser`: the Camera Remote API client, the device description
+/// fetcher) and servers requests (`HTTPRequestParser`: the legacy simulator, the web remote).
 package struct HTTPFramer: Sendable {
     /// Which start line the messages have.
     package enum Kind: Sendable {
@@ -76,11 +77,11 @@ package struct HTTPFramer: Sendable {
     }
 
     /// The next whole message, nil if more bytes are needed; throws on malformed bytes or a broken limit.
-    package mutating func nextMessage() throws(CameraRemoteAPIError) -> Message? {
+    package mutating func nextMessage() throws(HTTPError) -> Message? {
         while true {
             switch state {
             case .head:
-                guard let line = try nextLine(limit: limits.maximumHeadBytes, what: "HTTP head") else { return nil }
+                guard let line = try nextLine(limit: limits.maximumHeadBytes, what: .head) else { return nil }
                 if message.startLine.isEmpty {
                     if line.isEmpty && kind == .request { continue } // a stray CRLF between requests (RFC 9112 §2.2)
                     try parseStartLine(line)
@@ -99,7 +100,7 @@ package struct HTTPFramer: Sendable {
                 }
                 return finish()
             case .chunkSize:
-                guard let line = try nextLine(limit: 1024, what: "chunk size line") else { return nil }
+                guard let line = try nextLine(limit: 1024, what: .chunkSizeLine) else { return nil }
                 let size = try parseChunkSize(line)
                 state = size == 0 ? .trailers : .chunkData(remaining: size)
             case let .chunkData(remaining):
@@ -112,18 +113,18 @@ package struct HTTPFramer: Sendable {
                 }
                 state = .chunkDataEnd
             case .chunkDataEnd:
-                guard let line = try nextLine(limit: 2, what: "chunk end") else { return nil }
+                guard let line = try nextLine(limit: 2, what: .chunkEnd) else { return nil }
                 guard line.isEmpty else { throw malformed("chunk data longer than its size") }
                 state = .chunkSize
             case .trailers:
-                guard let line = try nextLine(limit: limits.maximumHeadBytes, what: "trailer") else { return nil }
+                guard let line = try nextLine(limit: limits.maximumHeadBytes, what: .trailer) else { return nil }
                 if line.isEmpty { return finish() }
                 try parseField(line)
             case .untilClose:
                 let count = buffer.count - start
                 guard message.body.count + count <= limits.maximumBodyBytes else {
                     throw .tooLarge(
-                        what: "body", limit: limits.maximumBodyBytes, announced: message.body.count + count)
+                        .body, limit: limits.maximumBodyBytes, announced: message.body.count + count)
                 }
                 message.body.append(contentsOf: buffer[start...])
                 advance(count)
@@ -136,13 +137,12 @@ package struct HTTPFramer: Sendable {
     package mutating func expectNoBody() { bodyless = true }
 
     /// Called at the peer's EOF: the message that ends with the connection, or an error if one was cut short.
-    package mutating func finishAtEndOfStream() throws(CameraRemoteAPIError) -> Message? {
+    package mutating func finishAtEndOfStream() throws(HTTPError) -> Message? {
         switch state {
         case .untilClose: return finish()
         case .head where message.startLine.isEmpty && start == buffer.count: return nil
         default:
-            lineOffset = consumed
-            throw malformed("the connection closed in the middle of a message")
+            throw .endedEarly(offset: consumed)
         }
     }
 
@@ -153,10 +153,10 @@ package struct HTTPFramer: Sendable {
         consumed += count
     }
 
-    private func malformed(_ reason: String) -> CameraRemoteAPIError { .malformedHTTP(reason, offset: lineOffset) }
+    private func malformed(_ reason: String) -> HTTPError { .malformed(reason, offset: lineOffset) }
 
     /// The next CRLF-terminated line without its CRLF, nil if incomplete; lines longer than `limit` throw.
-    private mutating func nextLine(limit: Int, what: String) throws(CameraRemoteAPIError) -> ArraySlice<UInt8>? {
+    private mutating func nextLine(limit: Int, what: HTTPError.Part) throws(HTTPError) -> ArraySlice<UInt8>? {
         var index = start
         let end = buffer.count
         lineOffset = consumed
@@ -170,23 +170,23 @@ package struct HTTPFramer: Sendable {
             }
             index += 1
         }
-        if end - start > limit { throw .tooLarge(what: what, limit: limit, announced: end - start) }
+        if end - start > limit { throw .tooLarge(what, limit: limit, announced: end - start) }
         return nil
     }
 
     private var headBytes = 0
 
-    private mutating func chargeHead(_ count: Int, limit: Int, what: String) throws(CameraRemoteAPIError) {
-        guard count <= limit else { throw .tooLarge(what: what, limit: limit, announced: count) }
+    private mutating func chargeHead(_ count: Int, limit: Int, what: HTTPError.Part) throws(HTTPError) {
+        guard count <= limit else { throw .tooLarge(what, limit: limit, announced: count) }
         if case .head = state {
             headBytes += count
             guard headBytes <= limits.maximumHeadBytes else {
-                throw .tooLarge(what: "HTTP head", limit: limits.maximumHeadBytes, announced: headBytes)
+                throw .tooLarge(.head, limit: limits.maximumHeadBytes, announced: headBytes)
             }
         }
     }
 
-    private mutating func parseStartLine(_ line: ArraySlice<UInt8>) throws(CameraRemoteAPIError) {
+    private mutating func parseStartLine(_ line: ArraySlice<UInt8>) throws(HTTPError) {
         guard let text = String(validating: line, as: UTF8.self) else { throw malformed("start line is not UTF-8") }
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         switch kind {
@@ -205,7 +205,7 @@ package struct HTTPFramer: Sendable {
         }
     }
 
-    private func version(_ text: String) throws(CameraRemoteAPIError) -> Int {
+    private func version(_ text: String) throws(HTTPError) -> Int {
         switch text {
         case "HTTP/1.1": return 1
         case "HTTP/1.0": return 0
@@ -213,7 +213,7 @@ package struct HTTPFramer: Sendable {
         }
     }
 
-    private mutating func parseField(_ line: ArraySlice<UInt8>) throws(CameraRemoteAPIError) {
+    private mutating func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) {
         guard let first = line.first, first != 0x20, first != 0x09 else {
             throw malformed("folded header line (obsolete line folding is refused)")
         }
@@ -230,13 +230,13 @@ package struct HTTPFramer: Sendable {
         else { throw malformed("header value with a control byte or invalid UTF-8") }
         headerCount += 1
         guard headerCount <= limits.maximumHeaderCount else {
-            throw .tooLarge(what: "header field count", limit: limits.maximumHeaderCount, announced: headerCount)
+            throw .tooLarge(.headerFields, limit: limits.maximumHeaderCount, announced: headerCount)
         }
         message.headers.add(String(decoding: name, as: UTF8.self), valueText)
     }
 
     /// Decides the body's framing at the end of the head; returns the message when it has no body.
-    private mutating func beginBody() throws(CameraRemoteAPIError) -> Message? {
+    private mutating func beginBody() throws(HTTPError) -> Message? {
         let headers = message.headers
         let status = kind == .response ? Int(message.startLine[1]) ?? 0 : 0
         if kind == .response && (100..<200).contains(status) {
@@ -267,7 +267,7 @@ package struct HTTPFramer: Sendable {
                 throw malformed("Content-Length '\(first.prefix(24))' is not a number")
             }
             guard length <= limits.maximumBodyBytes else {
-                throw .tooLarge(what: "body", limit: limits.maximumBodyBytes, announced: length)
+                throw .tooLarge(.body, limit: limits.maximumBodyBytes, announced: length)
             }
             if length == 0 { return finish() }
             // Within the limit, so the announced size may be reserved at once (one allocation per body).
@@ -280,7 +280,7 @@ package struct HTTPFramer: Sendable {
         return nil
     }
 
-    private mutating func parseChunkSize(_ line: ArraySlice<UInt8>) throws(CameraRemoteAPIError) -> Int {
+    private mutating func parseChunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
         let digits = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
         guard !digits.isEmpty, digits.count <= 15 else { throw malformed("chunk size has no or too many digits") }
         var size = 0
@@ -289,7 +289,7 @@ package struct HTTPFramer: Sendable {
             size = size * 16 + digit
         }
         guard message.body.count + size <= limits.maximumBodyBytes else {
-            throw .tooLarge(what: "body", limit: limits.maximumBodyBytes, announced: message.body.count + size)
+            throw .tooLarge(.body, limit: limits.maximumBodyBytes, announced: message.body.count + size)
         }
         return size
     }
@@ -325,7 +325,7 @@ package struct HTTPFramer: Sendable {
     }
 
     /// A non-negative decimal of at most 15 digits (no sign, no spaces): anything else is nil.
-    static func decimal(_ text: Substring) -> Int? {
+    package static func decimal(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(text)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LegacyCamera
 import NetworkMonitor
 import Posix
 import Shooting
@@ -12,44 +11,54 @@ import Shooting
 /// is the camera's again, it releases the hold. The runner's reconnect (which waits while the hold is on)
 /// then checks that the camera answers. A monitor that cannot start costs one warning line: the shoot goes
 /// on without it.
-struct NetworkWatch: Sendable {
+package struct NetworkWatch: Sendable {
     /// The monitor, running.
-    let monitor: NetworkMonitor
+    package let monitor: NetworkMonitor
     /// The camera's address, as watched.
-    let cameraAddress: IPAddress
+    package let cameraAddress: IPAddress
     /// The Wi-Fi network the camera was reached on (nil when the host is not on Wi-Fi or the SSID is unknown).
-    let cameraSSID: SSID?
+    package let cameraSSID: SSID?
     /// The state when the watch started.
-    let initial: NetworkSnapshot
+    package let initial: NetworkSnapshot
+    /// Give the monitor's errors their sentences.
+    let messages: any ShootMessages
+    /// Hears each monitor event for the session log, as fields (`event`, and `error` when it stopped).
+    let record: @Sendable ([(String, String)]) -> Void
 
-    /// Starts watching the route to `host` (an IP literal or a name, resolved first); prints one warning
-    /// line to `output` and returns nil when that is not possible.
-    static func start(cameraHost host: String, output: any OutputStreams) async -> NetworkWatch? {
+    /// Starts watching the route to `host` (an IP literal or a name, resolved first); says one warning line
+    /// through `warn` and returns nil when that is not possible.
+    package static func start(
+        cameraHost host: String, messages: any ShootMessages,
+        record: @escaping @Sendable ([(String, String)]) -> Void = { _ in }, warn: (String) -> Void
+    ) async -> NetworkWatch? {
         guard let address = await resolve(host) else {
-            output.writeError(
+            warn(
                 "warning: cannot resolve \(host) to watch the network to the camera; "
-                    + "the shoot goes on without pausing when the network drops\n")
+                    + "the shoot goes on without pausing when the network drops")
             return nil
         }
         return await start(
-            watching: NetworkMonitorConfiguration(target: .routeTo(address)), cameraAddress: address, output: output)
+            watching: NetworkMonitorConfiguration(target: .routeTo(address)), cameraAddress: address,
+            messages: messages, record: record, warn: warn)
     }
 
     /// Starts a monitor with `configuration` (tests enter a namespace through it); nil, after one warning
     /// line, when it cannot start.
-    static func start(
-        watching configuration: NetworkMonitorConfiguration, cameraAddress: IPAddress, output: any OutputStreams
+    package static func start(
+        watching configuration: NetworkMonitorConfiguration, cameraAddress: IPAddress, messages: any ShootMessages,
+        record: @escaping @Sendable ([(String, String)]) -> Void = { _ in }, warn: (String) -> Void
     ) async -> NetworkWatch? {
         let monitor = NetworkMonitor(configuration: configuration)
         do {
             let initial = try await monitor.start()
             return NetworkWatch(
-                monitor: monitor, cameraAddress: cameraAddress, cameraSSID: initial.ssid, initial: initial)
+                monitor: monitor, cameraAddress: cameraAddress, cameraSSID: initial.ssid, initial: initial,
+                messages: messages, record: record)
         } catch {
             await monitor.stop()
-            output.writeError(
-                "warning: not watching the network to the camera (\(HDRShoot.message(for: error))); "
-                    + "the shoot goes on without pausing when the network drops\n")
+            warn(
+                "warning: not watching the network to the camera (\(messages.message(for: error))); "
+                    + "the shoot goes on without pausing when the network drops")
             return nil
         }
     }
@@ -57,7 +66,7 @@ struct NetworkWatch: Sendable {
     /// Runs `body` (the shoot) while following the monitor's events into `runner`'s `.network` hold;
     /// stops the monitor when `body` returns. `note` shows a changed reason while already paused, `warn`
     /// says (once) that the monitor stopped.
-    func guarding<T: Sendable>(
+    package func guarding<T: Sendable>(
         _ runner: BracketRunner, note: @escaping @Sendable (String) -> Void,
         warn: @escaping @Sendable (String) -> Void, _ body: () async -> T
     ) async -> T {
@@ -72,13 +81,13 @@ struct NetworkWatch: Sendable {
     }
 
     /// Runs `body` (the shoot) guarded by `watch` when there is one: a changed reason is a `note` (the
-    /// controller's update), a monitor that stops is a warning on standard error.
-    static func guarding<T: Sendable>(
+    /// controller's update), a monitor that stops is a `warn` line.
+    package static func guarding<T: Sendable>(
         _ runner: BracketRunner, with watch: NetworkWatch?, note: @escaping @Sendable (String) -> Void,
-        output: any OutputStreams, _ body: () async -> T
+        warn: @escaping @Sendable (String) -> Void, _ body: () async -> T
     ) async -> T {
         guard let watch else { return await body() }
-        return await watch.guarding(runner, note: note, warn: { output.writeError($0 + "\n") }, body)
+        return await watch.guarding(runner, note: note, warn: warn, body)
     }
 
     /// Whether the `.network` hold is on, and with which message.
@@ -88,23 +97,27 @@ struct NetworkWatch: Sendable {
     }
 
     /// Judges the state at once and after every event of the monitor, pausing and resuming `runner`.
-    func follow(into runner: BracketRunner, note: @Sendable (String) -> Void, warn: @Sendable (String) -> Void) async {
-        let monitor = monitor
+    package func follow(
+        into runner: BracketRunner, note: @Sendable (String) -> Void, warn: @Sendable (String) -> Void
+    ) async {
+        let (monitor, messages) = (monitor, messages)
         await Self.follow(
             monitor.events, snapshot: { monitor.snapshot }, cameraSSID: cameraSSID, family: cameraAddress.family,
-            into: runner, note: note,
+            into: runner, note: note, record: record,
             failed: {
                 warn(
-                    "warning: the network monitor stopped (\(HDRShoot.message(for: $0))); the shoot goes on without it"
+                    "warning: the network monitor stopped (\(messages.message(for: $0))); the shoot goes on without it"
                 )
             })
     }
 
     /// Follows `events` into `runner`'s `.network` hold, judging `snapshot()` (the monitor's latest state)
-    /// at once and after every event; `failed` is called when the events end with an error.
-    static func follow(
+    /// at once and after every event; `failed` is called when the events end with an error; `record` hears
+    /// each event for the session log.
+    package static func follow(
         _ events: AsyncThrowingStream<NetworkEvent, any Error>, snapshot: () -> NetworkSnapshot, cameraSSID: SSID?,
-        family: UInt8, into runner: BracketRunner, note: (String) -> Void, failed: (any Error) -> Void
+        family: UInt8, into runner: BracketRunner, note: (String) -> Void,
+        record: ([(String, String)]) -> Void = { _ in }, failed: (any Error) -> Void
     ) async {
         var hold = Hold.released
         func apply(_ snapshot: NetworkSnapshot) async {
@@ -128,11 +141,11 @@ struct NetworkWatch: Sendable {
             // Every event (eventsLost included) is answered from the latest snapshot: after lost events the
             // monitor has re-read the full state, and a burst of events needs only its final state.
             for try await event in events where event != .wirelessUnavailable {
-                SessionLogging.record("network", [("event", .string("\(event)"))])
+                record([("event", "\(event)")])
                 await apply(snapshot())
             }
         } catch {
-            SessionLogging.record("network", [("event", "monitorStopped"), ("error", .string("\(error)"))])
+            record([("event", "monitorStopped"), ("error", "\(error)")])
             failed(error)
             // Nothing would ever release the hold now; the runner's reconnect still waits for the camera.
             if case .held = hold {
@@ -145,25 +158,8 @@ struct NetworkWatch: Sendable {
 
     // MARK: - Helpers
 
-    /// Starts the watch for a shoot whose journal names `address` (`host:port`); nil without a warning for
-    /// the built-in simulator (in-process, nothing to watch) or when `enabled` is false (`--no-network-monitor`).
-    static func start(
-        forJournalAddress address: String, enabled: Bool, output: any OutputStreams
-    ) async -> NetworkWatch? {
-        guard enabled else { return nil }
-        switch CameraTarget(stored: address) {
-        case let .address(parsed)?, let .host(parsed)?:
-            return await start(cameraHost: parsed.host, output: output)
-        case let .remoteAPI(url)?:
-            guard let configuration = try? LegacySonyCameraConfiguration(url: url) else { return nil }
-            return await start(cameraHost: configuration.host, output: output)
-        case .simulator?, .apiSimulator?, nil:
-            return nil
-        }
-    }
-
     /// `host` as an address: a literal at once, a name through Posix's one resolver (its first address).
-    static func resolve(_ host: String) async -> IPAddress? {
+    package static func resolve(_ host: String) async -> IPAddress? {
         if let literal = IPAddress(host) { return literal }
         let addresses = try? await SocketAddress.resolve(host: host, port: 0)
         return addresses?.lazy.compactMap { IPAddress($0.host) }.first

@@ -2,7 +2,7 @@ import Exposure
 import ImageLuminance
 import Testing
 
-@testable import HDRShootCLI
+@testable import ShootKit
 
 @Suite("--check extend: which frames an extension adds")
 struct RangeExtensionTests {
@@ -28,7 +28,7 @@ struct RangeExtensionTests {
         let offered = OfferedSpeeds(
             ShutterScale.third.allSpeeds.filter { $0 >= ShutterSpeed(numerator: 1, denominator: 2000) },
             offersBulb: false)
-        let speeds = ShootConsole.extensionSpeeds(
+        let speeds = RangeExtension.speeds(
             verdict, scale: .third, spacing: EVAmount(stops: 1), offered: offered, longest: nil)
         #expect(speeds.map(\.label) == ["1/2000", "1/1000", "1/500"])
     }
@@ -43,7 +43,7 @@ struct RangeExtensionTests {
             ]))
         #expect(verdict.highlights.holds)
         #expect(!verdict.shadows.holds)
-        let speeds = ShootConsole.extensionSpeeds(
+        let speeds = RangeExtension.speeds(
             verdict, scale: .third, spacing: EVAmount(stops: 1), offered: nil,
             longest: ShutterSpeed(numerator: 8, denominator: 1))
         #expect(speeds.map(\.label) == ["2\"", "4\"", "8\""])
@@ -58,7 +58,7 @@ struct RangeExtensionTests {
             ]))
         #expect(verdict.holds)
         #expect(
-            ShootConsole.extensionSpeeds(
+            RangeExtension.speeds(
                 verdict, scale: .third, spacing: EVAmount(stops: 1), offered: nil, longest: nil
             ).isEmpty)
     }

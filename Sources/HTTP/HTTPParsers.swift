@@ -16,12 +16,12 @@ package struct HTTPResponseParser: Sendable {
     package mutating func append(_ bytes: some Collection<UInt8>) { framer.append(bytes) }
 
     /// The next whole response, or nil if more bytes are needed.
-    package mutating func nextResponse() throws(CameraRemoteAPIError) -> HTTPResponse? {
+    package mutating func nextResponse() throws(HTTPError) -> HTTPResponse? {
         try framer.nextMessage().map(Self.response)
     }
 
     /// The response that ends with the connection, nil if none was under way; throws if one was cut short.
-    package mutating func finishAtEndOfStream() throws(CameraRemoteAPIError) -> HTTPResponse? {
+    package mutating func finishAtEndOfStream() throws(HTTPError) -> HTTPResponse? {
         try framer.finishAtEndOfStream().map(Self.response)
     }
 
@@ -106,7 +106,7 @@ package struct HTTPRequestParser: Sendable {
     package mutating func append(_ bytes: some Collection<UInt8>) { framer.append(bytes) }
 
     /// The next whole request, or nil if more bytes are needed.
-    package mutating func nextRequest() throws(CameraRemoteAPIError) -> HTTPRequest? {
+    package mutating func nextRequest() throws(HTTPError) -> HTTPRequest? {
         guard let message = try framer.nextMessage() else { return nil }
         let connection = message.headers.values("Connection").joined(separator: ",").lowercased()
         return HTTPRequest(
@@ -115,7 +115,7 @@ package struct HTTPRequestParser: Sendable {
     }
 
     /// At EOF: throws if a request was cut short.
-    package mutating func finishAtEndOfStream() throws(CameraRemoteAPIError) {
+    package mutating func finishAtEndOfStream() throws(HTTPError) {
         _ = try framer.finishAtEndOfStream()
     }
 }

@@ -5,7 +5,7 @@ import NetworkMonitor
 ///
 /// Pure: the watcher feeds it the monitor's latest snapshot after every event, so it never needs to
 /// remember the event history (after lost events the snapshot is the re-read truth).
-enum NetworkVerdict: Sendable, Equatable {
+package enum NetworkVerdict: Sendable, Equatable {
     /// The link carries traffic and, on Wi-Fi, the host is on the camera's network.
     case usable
     /// The camera's network is gone; the message says why and what to do.
@@ -18,7 +18,7 @@ enum NetworkVerdict: Sendable, Equatable {
     /// the host is on another SSID (during a roam the link is briefly down too); the link is down; the
     /// interface has no address of the camera's family left. An SSID the kernel did not tell is taken as
     /// the camera's: the runner's reconnect still checks that the camera answers.
-    static func judge(_ snapshot: NetworkSnapshot, cameraSSID: SSID?, family: UInt8) -> NetworkVerdict {
+    package static func judge(_ snapshot: NetworkSnapshot, cameraSSID: SSID?, family: UInt8) -> NetworkVerdict {
         let interface = snapshot.interfaceName ?? "the camera's interface"
         if case .disconnected = snapshot.wireless {
             guard let cameraSSID else {
@@ -47,7 +47,7 @@ enum NetworkVerdict: Sendable, Equatable {
     }
 
     /// What is printed when shooting may continue again after `snapshot` became usable.
-    static func backMessage(_ snapshot: NetworkSnapshot, cameraSSID: SSID?) -> String {
+    package static func backMessage(_ snapshot: NetworkSnapshot, cameraSSID: SSID?) -> String {
         if let cameraSSID, snapshot.ssid == cameraSSID {
             return "The host is back on the camera's Wi-Fi '\(cameraSSID)'; continuing once the camera answers."
         }

@@ -1,6 +1,5 @@
+import HTTP
 import Testing
-
-@testable import CameraRemoteAPI
 
 /// `HTTPResponseParser`: whole, byte-at-a-time and malformed responses; limits checked before buffering.
 @Suite struct HTTPResponseParserTests {
@@ -99,7 +98,7 @@ import Testing
     func malformedInputThrowsATypedErrorInsteadOfTrapping(index: Int) {
         let (name, text) = Self.malformed[index]
         for readSize in [1, 1000] {
-            #expect(throws: CameraRemoteAPIError.self, "\(name), read size \(readSize)") {
+            #expect(throws: HTTPError.self, "\(name), read size \(readSize)") {
                 try Self.parseAll(Array(text.utf8), readSize: readSize)
             }
         }
@@ -108,7 +107,7 @@ import Testing
     @Test func theErrorSaysWhereTheBytesWentWrong() {
         var parser = HTTPResponseParser()
         parser.append(Array("HTTP/1.1 200 OK\r\nbad line\r\n\r\n".utf8))
-        #expect(throws: CameraRemoteAPIError.malformedHTTP("header line without a name and a colon", offset: 17)) {
+        #expect(throws: HTTPError.malformed("header line without a name and a colon", offset: 17)) {
             try parser.nextResponse()
         }
     }
@@ -116,7 +115,7 @@ import Testing
     @Test func anAnnouncedBodyOverTheLimitIsRefusedBeforeAnyOfItArrives() {
         var parser = HTTPResponseParser(limits: HTTPLimits(maximumBodyBytes: 1000))
         parser.append(Array("HTTP/1.1 200 OK\r\nContent-Length: 4294967296\r\n\r\n".utf8))
-        #expect(throws: CameraRemoteAPIError.tooLarge(what: "body", limit: 1000, announced: 4_294_967_296)) {
+        #expect(throws: HTTPError.tooLarge(.body, limit: 1000, announced: 4_294_967_296)) {
             try parser.nextResponse()
         }
     }
@@ -125,7 +124,7 @@ import Testing
         var parser = HTTPResponseParser(limits: HTTPLimits(maximumBodyBytes: 100))
         parser.append(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n50\r\n".utf8))
         parser.append([UInt8](repeating: 0x41, count: 80) + Array("\r\n40\r\n".utf8))
-        #expect(throws: CameraRemoteAPIError.tooLarge(what: "body", limit: 100, announced: 144)) {
+        #expect(throws: HTTPError.tooLarge(.body, limit: 100, announced: 144)) {
             while try parser.nextResponse() == nil {}
         }
     }
@@ -133,10 +132,10 @@ import Testing
     @Test func aHeadThatNeverEndsIsRefusedAtTheHeadLimit() {
         var parser = HTTPResponseParser(limits: HTTPLimits(maximumHeadBytes: 256))
         parser.append(Array("HTTP/1.1 200 OK\r\n".utf8))
-        var thrown: CameraRemoteAPIError?
+        var thrown: HTTPError?
         for _ in 0..<100 {
             parser.append(Array("X-Padding: 0123456789\r\n".utf8))
-            do throws(CameraRemoteAPIError) { _ = try parser.nextResponse() } catch {
+            do throws(HTTPError) { _ = try parser.nextResponse() } catch {
                 thrown = error
                 break
             }
@@ -145,14 +144,14 @@ import Testing
             Issue.record("expected tooLarge, got \(String(describing: thrown))")
             return
         }
-        #expect(what == "HTTP head")
+        #expect(what == .head)
         #expect(limit == 256)
     }
 
     @Test func tooManyHeaderFieldsAreRefused() {
         var parser = HTTPResponseParser(limits: HTTPLimits(maximumHeaderCount: 3))
         parser.append(Array("HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n".utf8))
-        #expect(throws: CameraRemoteAPIError.tooLarge(what: "header field count", limit: 3, announced: 4)) {
+        #expect(throws: HTTPError.tooLarge(.headerFields, limit: 3, announced: 4)) {
             try parser.nextResponse()
         }
     }

@@ -2,11 +2,11 @@ import Dispatch
 import Exposure
 import Foundation
 import ImageLuminance
-import ShootKit
+import Posix
 import Shooting
 
 /// `--check`: what the range check does after each set and for the whole bracket.
-enum RangeCheckMode: String, Sendable, CaseIterable {
+package enum RangeCheckMode: String, Sendable, CaseIterable {
     /// No check: images are not read.
     case off
     /// Check and say the verdict (the default).
@@ -15,68 +15,69 @@ enum RangeCheckMode: String, Sendable, CaseIterable {
     case extend
 }
 
-/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once a
-/// set's frames are all measured gives that set's verdict; once every frame is, the whole bracket's.
+/// The range check during a shoot: measures each saved frame's luma (its JPEG, or an ARW's preview), and once
+/// every frame of the bracket is measured gives the whole bracket's verdict (each set's is kept as data).
 ///
-/// It lives in the CLI layer on the runner's events (the runner never reads an image), so `Shooting` stays free
-/// of image decoding; `--check extend` appends a set through the journal and runs the runner again.
-actor RangeWatch {
+/// It lives in the application layer on the runner's events (the runner never reads an image), so `Shooting`
+/// stays free of image decoding; `--check extend` appends a set through the journal and runs the runner again
+/// (RangeExtension.swift).
+package actor RangeWatch {
     /// One verdict as the manifest and the JSON events carry it.
-    struct Record: Codable, Sendable, Equatable {
+    package struct Record: Codable, Sendable, Equatable {
         /// `set` or `bracket`.
-        var scope: String
+        package var scope: String
         /// The set (from 1) for a set's verdict.
-        var set: Int?
+        package var set: Int?
         /// Whether both ends hold.
-        var holds: Bool
+        package var holds: Bool
         /// The verdict's line.
-        var line: String
+        package var line: String
         /// The highlight end.
-        var highlights: End
+        package var highlights: End
         /// The shadow end.
-        var shadows: End
+        package var shadows: End
     }
 
     /// One end of a verdict.
-    struct End: Codable, Sendable, Equatable {
+    package struct End: Codable, Sendable, Equatable {
         /// The frame looked at.
-        var speed: String
+        package var speed: String
         /// The percentage of it clipped (highlights) or blocked (shadows).
-        var percent: Double
+        package var percent: Double
         /// The EV the end lacks (`2`, `1.3`), absent when it holds.
-        var missingEV: String?
+        package var missingEV: String?
         /// The speed to add, absent when the end holds or the scale ends there.
-        var add: String?
+        package var add: String?
     }
 
     /// A frame's luma in the manifest: its 64-bin histogram and the fractions the check counts.
-    struct FrameRecord: Codable, Sendable, Equatable {
+    package struct FrameRecord: Codable, Sendable, Equatable {
         /// 64 bins of 4 levels each, counts of 8x8-block means.
-        var histogram: [Int]
+        package var histogram: [Int]
         /// Percentage of blocks above the highlight level.
-        var clippedPercent: Double
+        package var clippedPercent: Double
         /// Percentage of blocks below the shadow level.
-        var blockedPercent: Double
+        package var blockedPercent: Double
     }
 
     private let scale: ShutterScale
     private let readings: MeterReadings?
     private let thresholds: RangeThresholds
-    private(set) var frames: [ShootPosition: FrameLuminance] = [:]
-    private(set) var records: [Record] = []
+    package private(set) var frames: [ShootPosition: FrameLuminance] = [:]
+    package private(set) var records: [Record] = []
     private var checkedSets: Set<Int> = []
     private var checkedBracket: Set<Int> = []
     private static let queue = DispatchQueue(label: "hdrshoot.luminance")
 
     /// A watch for a shoot planned on `scale` from `readings` (the rerun hint), with `thresholds`.
-    init(scale: ShutterScale, readings: MeterReadings?, thresholds: RangeThresholds = .magicLantern) {
+    package init(scale: ShutterScale, readings: MeterReadings?, thresholds: RangeThresholds = .magicLantern) {
         self.scale = scale
         self.readings = readings
         self.thresholds = thresholds
     }
 
     /// A watch for the shoot of `journal`: its recipe's scale and readings.
-    init(journal: ShootJournal) {
+    package init(journal: ShootJournal) {
         let recipe = journal.recipe
         let scale = recipe.flatMap { ShutterScale(rawValue: $0.scale) } ?? .third
         var readings: MeterReadings?
@@ -89,9 +90,10 @@ actor RangeWatch {
     }
 
     /// Measures every saved frame of `journal` not measured yet (frames of earlier runs on `resume`, and the one
-    /// just saved), then returns the verdicts that became due: a set whose frames are all measured, and the
-    /// whole bracket once every frame is. A file that cannot be read leaves its frame unmeasured.
-    func update(_ journal: ShootJournal) async -> [Record] {
+    /// just saved), then returns the verdict that became due: the whole bracket's, once every frame is measured
+    /// (again after `--check extend` appends a set). Each set's verdict is kept in `records` for the manifest
+    /// as its frames are all measured, and not returned. A file that cannot be read leaves its frame unmeasured.
+    package func update(_ journal: ShootJournal) async -> [Record] {
         for position in journal.plan.positions where frames[position] == nil {
             guard case .done(let images, _) = journal.frame(at: position).state,
                 let speed = journal.plan.speed(at: position)
@@ -102,9 +104,10 @@ actor RangeWatch {
         }
         var due: [Record] = []
         // The planned sets (not those `--check extend` appended); a plan of one set: its verdict is the bracket's,
-        // said once.
+        // said once. A set's verdict is data for the manifest, never said: the next sets are planned to cover
+        // what it lacks, so only the whole bracket's verdict is one the photographer can act on.
         let planned = journal.plan.sets.count - (journal.recipe?.extensions ?? 0)
-        let brackets = ShootManifest.brackets(of: journal.plan, recipe: journal.recipe).prefix(planned)
+        let brackets = journal.plan.brackets(recipe: journal.recipe).prefix(planned)
         if brackets.count > 1 {
             for (index, positions) in brackets.enumerated() where !checkedSets.contains(index + 1) {
                 let measured = positions.compactMap { frames[$0] }
@@ -112,7 +115,7 @@ actor RangeWatch {
                 guard measured.count == positions.count, let verdict = check(measured, suggestingReadings: false)
                 else { continue }
                 checkedSets.insert(index + 1)
-                due.append(Self.record(verdict, scope: "set", set: index + 1))
+                records.append(Self.record(verdict, scope: "set", set: index + 1))
             }
         }
         let all = journal.plan.positions
@@ -127,12 +130,12 @@ actor RangeWatch {
     }
 
     /// The whole bracket's verdict over the frames measured so far (nil when none is).
-    func bracketVerdict(_ journal: ShootJournal) -> RangeVerdict? {
+    package func bracketVerdict(_ journal: ShootJournal) -> RangeVerdict? {
         check(journal.plan.positions.compactMap { frames[$0] })
     }
 
     /// The manifest's luma of each measured frame.
-    var frameRecords: [ShootPosition: FrameRecord] {
+    package var frameRecords: [ShootPosition: FrameRecord] {
         frames.mapValues { frame in
             FrameRecord(
                 histogram: frame.histogram, clippedPercent: Self.percent(frame.clippedFraction),
@@ -147,25 +150,22 @@ actor RangeWatch {
 
     /// The luma of the first readable file of a frame (the JPEG before the ARW, as a body sends them), off the
     /// cooperative pool.
-    static func measure(
+    package static func measure(
         _ images: [SavedImage], speed: ShutterSpeed, thresholds: RangeThresholds
     ) async -> FrameLuminance? {
         let paths = images.map(\.path)
-        return await withCheckedContinuation { continuation in
-            queue.async {
-                for path in paths {
-                    guard let data = FileManager.default.contents(atPath: path),
-                        let image = try? LumaReader.read([UInt8](data))
-                    else { continue }
-                    continuation.resume(returning: FrameLuminance(speed: speed, image: image, thresholds: thresholds))
-                    return
+        return await runBlocking(on: queue) {
+            for path in paths {
+                guard let bytes = try? FileSystem.readAll(path), let image = try? LumaReader.read(bytes) else {
+                    continue
                 }
-                continuation.resume(returning: nil)
+                return FrameLuminance(speed: speed, image: image, thresholds: thresholds)
             }
+            return nil
         }
     }
 
-    static func record(_ verdict: RangeVerdict, scope: String, set: Int?) -> Record {
+    package static func record(_ verdict: RangeVerdict, scope: String, set: Int?) -> Record {
         func end(_ finding: RangeFinding) -> End {
             End(
                 speed: finding.speed.label, percent: percent(finding.fraction), missingEV: finding.missing?.label,
@@ -177,15 +177,15 @@ actor RangeWatch {
     }
 
     /// A fraction as a percentage to 4 decimals (0.0002 is 0.02).
-    static func percent(_ fraction: Double) -> Double { (fraction * 1_000_000).rounded() / 10_000 }
+    package static func percent(_ fraction: Double) -> Double { (fraction * 1_000_000).rounded() / 10_000 }
 
     /// The line a person reads: `set 2 range: …` or `bracket range: …`.
-    static func text(_ check: ShootUpdate.RangeCheck) -> String {
+    package static func text(_ check: ShootUpdate.RangeCheck) -> String {
         (check.set.map { "set \($0) " } ?? "bracket ") + "range: " + check.line
     }
 
     /// The update of a verdict.
-    static func update(_ record: Record) -> ShootUpdate.RangeCheck {
+    package static func update(_ record: Record) -> ShootUpdate.RangeCheck {
         func end(_ end: End) -> ShootUpdate.RangeEnd {
             ShootUpdate.RangeEnd(speed: end.speed, percent: end.percent, missingEV: end.missingEV, add: end.add)
         }

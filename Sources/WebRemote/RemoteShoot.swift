@@ -1,0 +1,71 @@
+/// What the web remote drives: the application layer's shoot controller, seen through the few things a page
+/// does with it. The server never orchestrates a shoot; it turns requests into these calls and sends the
+/// states it is given.
+package protocol RemoteShoot: Sendable {
+    /// The states of the shoot as the application layer's update type, JSON-encoded, one full snapshot each;
+    /// the first is the state at the moment of the call. The stream ends when the shoot's controller is gone.
+    func states() async -> AsyncStream<[UInt8]>
+
+    /// Carries out `command`; throws `RemoteCommandRefusal` with a sentence when the controller refuses it now
+    /// (nothing to confirm, a shoot already running). Returns at once: it never waits for a frame.
+    func perform(_ command: RemoteCommand) async throws(RemoteCommandRefusal)
+
+    /// A saved frame's image as JPEG bytes for a thumbnail (set and frame from 1), nil when there is none.
+    func thumbnail(set: Int, frame: Int) async -> [UInt8]?
+}
+
+/// A command from the page (or a script): a POST to `/api/...`.
+package enum RemoteCommand: Sendable, Equatable {
+    /// Plan a bracket and wait in the proposed state (`POST /api/shoot`); `confirm` confirms at once.
+    case shoot(ShootForm)
+    /// Shoot what was proposed.
+    case confirm
+    /// Drop what was proposed.
+    case decline
+    /// Hold the shoot before the next frame.
+    case pause
+    /// Lift the page's hold.
+    case resume
+    /// Stop after the frame in flight.
+    case stop
+}
+
+/// The fields of `POST /api/shoot`: what the page's form (or a script) asks for.
+package struct ShootForm: Sendable, Equatable, Codable {
+    /// The shadow reading (`1/4`, `2"`).
+    package var shadow: String?
+    /// The highlight reading (`1/1000`).
+    package var highlight: String?
+    /// Frames per set.
+    package var frames: Int?
+    /// EV spacing between frames.
+    package var ev: Double?
+    /// Resume the unfinished shoot instead of planning a new one.
+    package var resume: Bool?
+    /// Confirm at once instead of waiting in the proposed state.
+    package var confirm: Bool?
+
+    /// Creates a form.
+    package init(
+        shadow: String? = nil, highlight: String? = nil, frames: Int? = nil, ev: Double? = nil, resume: Bool? = nil,
+        confirm: Bool? = nil
+    ) {
+        self.shadow = shadow
+        self.highlight = highlight
+        self.frames = frames
+        self.ev = ev
+        self.resume = resume
+        self.confirm = confirm
+    }
+}
+
+/// Why the controller did not carry out a command: a sentence for the page (HTTP 409).
+package struct RemoteCommandRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What a person reads (`Nothing waits for a confirm`).
+    package var message: String
+
+    /// Creates a refusal.
+    package init(_ message: String) { self.message = message }
+
+    package var description: String { message }
+}
