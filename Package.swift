@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "Timing", swiftSettings: strict),
         // The one HTTP/1.1 codec (pure): request and response framing within limits, for every client and server.
         .target(name: "HTTP", swiftSettings: strict),
+        // The one scanner of UPnP device descriptions (dd.xml, DigitalImagingDesc.xml), strict or tolerant (pure).
+        .target(name: "UPnPDescription", swiftSettings: strict),
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
         // Luma from JPEGs (a DC-only baseline decoder, ARW previews), range checks, a small encoder (pure).
@@ -46,8 +48,8 @@ let package = Package(
         .target(
             name: "SonyCamera",
             dependencies: [
-                "SonyProtocol", "PTPIPCodec", "PTPIP", "HTTP", "Shooting", "Exposure", "ImageMetadata", "Timing",
-                "Posix"
+                "SonyProtocol", "PTPIPCodec", "PTPIP", "HTTP", "UPnPDescription", "Shooting", "Exposure",
+                "ImageMetadata", "Timing", "Posix"
             ],
             swiftSettings: strict),
         .target(
@@ -67,7 +69,8 @@ let package = Package(
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the client over Posix sockets
         // and the HTTP codec, the typed methods and the shutter labels.
         .target(
-            name: "CameraRemoteAPI", dependencies: ["HTTP", "Exposure", "Timing", "Posix"], swiftSettings: strict),
+            name: "CameraRemoteAPI", dependencies: ["HTTP", "UPnPDescription", "Exposure", "Timing", "Posix"],
+            swiftSettings: strict),
         // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
         .target(
             name: "LegacyCameraSimulator",
@@ -130,6 +133,7 @@ let package = Package(
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(name: "UPnPDescriptionTests", dependencies: ["UPnPDescription"], swiftSettings: strict),
         .testTarget(
             name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
