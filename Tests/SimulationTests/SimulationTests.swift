@@ -37,6 +37,7 @@ import Testing
     }
 
     @Test func aQuickCampaignOfSeededFieldDaysKeepsEveryPromise() async throws {
+        let started = ContinuousClock.now
         var broken: [UInt64] = []
         var open: [String: [UInt64]] = [:]
         for seed in Self.quickSeeds {
@@ -55,7 +56,14 @@ import Testing
                 Issue.record("\(name): \(open[name]!.count) of \(Self.quickSeeds.count) seeds")
             }
         }
-        print("simulation: \(Self.quickSeeds.count) seeds, open promises: \(open.mapValues(\.count))")
+        // A figure printed for the long run (scripts/simulate), never asserted.
+        let seconds = Double((ContinuousClock.now - started).components.seconds) + 1e-18
+            * Double((ContinuousClock.now - started).components.attoseconds)
+        let rate = Double(Self.quickSeeds.count) / max(seconds, 0.001)
+        print(
+            "simulation: \(Self.quickSeeds.count) seeds from \(Self.quickSeeds.lowerBound) in \(Int(seconds)) s "
+                + "(\((rate * 100).rounded() / 100) seeds/s), broken: \(broken), open promises: "
+                + "\(open.keys.sorted().map { "\($0) \(open[$0]!.count) \(open[$0]!.prefix(40))" }.joined(separator: ", "))")
     }
 
     /// `SIM_SEED=N swift test --skip-build --filter SimulationTests/replaysOneSeed` replays seed N (1 by default),

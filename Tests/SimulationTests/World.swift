@@ -137,6 +137,11 @@ final class SimulationWorld: Sendable {
     /// Violations found while the day ran (a journal that does not load after a crash, a stuck world).
     private let found = Mutex<[String]>([])
 
+    /// A deliberately broken build to try the campaign on (`SIM_BREAK`): `resume-forgets-camera` resumes as if no
+    /// frame waited in the camera or may have fired (a `resume` that shoots again frames whose images are still in
+    /// the body). Unset: hdrshoot as built.
+    static let deliberateBreak = ProcessInfo.processInfo.environment["SIM_BREAK"]
+
     /// At most this many process lives (first run, resumes after crashes, resumes after a failed run).
     static let maximumLives = 12
 
@@ -297,13 +302,14 @@ final class SimulationWorld: Sendable {
             await camera.disconnect()
             return "complete"
         }
-        let resuming = ResumeState(
+        let resumingAsLoaded = ResumeState(
             saved: Set(
                 journal.plan.positions.filter { position in
                     if case .done = journal.frame(at: position).state { return position > start }
                     return false
                 }),
             inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames)
+        let resuming = Self.deliberateBreak == "resume-forgets-camera" ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
