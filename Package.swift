@@ -189,7 +189,7 @@ let package = Package(
             name: "ShootKitTests",
             dependencies: [
                 "ShootKit", "Shooting", "Exposure", "Timing", "ImageLuminance", "TestSupport", "SonyCamera",
-                "CameraSimulator", "PTPIP", "PTPIPCodec"
+                "CameraSimulator", "PTPIP", "PTPIPCodec", "NetworkMonitor"
             ],
             swiftSettings: strict),
         // The deterministic simulation: seeded field days of the whole stack over in-memory connections.

@@ -23,13 +23,16 @@ package struct BracketShoot: Sendable {
     package var longest: ShutterSpeed?
     /// The runner's configuration (output folder, reconnect, buffer, downloads, clock scale).
     package var configuration: BracketRunner.Configuration
+    /// The clock the runner waits on (a test's virtual clock; the real one by default).
+    package var clock: any Clock<Duration>
 
     /// A shoot of `journal` on `camera` from `start`.
     package init(
         camera: any RemoteCamera, journal: ShootJournal, store: JournalStore, start: ShootPosition,
         restartingSet: Bool, check: RangeCheckMode, offered: OfferedSpeeds<ShutterSpeed>?, longest: ShutterSpeed?,
-        configuration: BracketRunner.Configuration
+        configuration: BracketRunner.Configuration, clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.clock = clock
         self.camera = camera
         self.journal = journal
         self.store = store
@@ -95,7 +98,8 @@ extension ShootController {
             }
             await manifest.write(await recorder.journal)
             let runner = BracketRunner(
-                camera: shoot.camera, plan: plan, configuration: shoot.configuration, recorder: recorder)
+                camera: shoot.camera, plan: plan, configuration: shoot.configuration, recorder: recorder,
+                clock: shoot.clock)
             let (from, restarting, resumingNow) = (start, restartingSet, resuming)
             let result = await guardRun(runner) {
                 await self.shoot(

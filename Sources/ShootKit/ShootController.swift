@@ -29,7 +29,8 @@ package actor ShootController: ShootControllable {
         case idle
         case connecting
         case proposed(ShootUpdate.Summary, decision: Bool?, waiter: CheckedContinuation<Bool, Never>?)
-        case asking(Question, answer: String?, waiter: CheckedContinuation<String?, Never>?)
+        /// `answer`: nil until answered; `.some(nil)` when the shoot was stopped instead.
+        case asking(Question, answer: String??, waiter: CheckedContinuation<String?, Never>?)
         /// `run` is nil before the first run and between two runs of the same shoot (a range extension is being
         /// recorded): commands then wait in `pending` for the next run.
         case shooting(Run?, Pending)
@@ -56,6 +57,8 @@ package actor ShootController: ShootControllable {
     }
 
     private var state: State = .idle
+    /// Where the shoot was when a question was posed: where it goes back once answered.
+    private var beforeQuestion: State = .idle
     private let broadcaster = UpdateBroadcaster()
     /// Give errors their sentences.
     let messages: any ShootMessages
@@ -165,23 +168,49 @@ package actor ShootController: ShootControllable {
 
     /// Asks `question` and waits for an answer (one of its answers), or nil when the shoot is stopped instead.
     package func ask(_ question: Question) async -> String? {
-        let resumeTo = state
-        enter(.asking(question, answer: nil, waiter: nil))
-        let answer = await withCheckedContinuation { continuation in
-            state = .asking(question, answer: nil, waiter: continuation)
+        guard pose(question) else { return nil }
+        return await answered()
+    }
+
+    /// Asks `question` and waits for nothing: `answered()` waits for the answer. Refused while something else
+    /// waits for a front end (a proposal, another question) and once finished.
+    @discardableResult
+    package func pose(_ question: Question) -> Bool {
+        switch state {
+        case .proposed, .asking, .finished: return false
+        default: break
         }
-        // Re-checked: a stop while asking ends the question with nil and leaves the state to `stop()`.
-        if case .asking = state { enter(resumeTo) }
+        beforeQuestion = state
+        enter(.asking(question, answer: nil, waiter: nil))
+        return true
+    }
+
+    /// Waits for the answer to the question posed (nil when the shoot was stopped instead, or nothing is asked);
+    /// then the shoot is back where it was before the question.
+    package func answered() async -> String? {
+        guard case .asking(let question, let given, let waiter) = state else { return nil }
+        let answer: String?
+        if let given {
+            answer = given
+        } else {
+            precondition(waiter == nil, "one front end waits for the answer")
+            answer = await withCheckedContinuation { continuation in
+                state = .asking(question, answer: nil, waiter: continuation)
+            }
+        }
+        // Re-checked after the wait: only a question still standing hands the state back.
+        if case .asking = state { enter(beforeQuestion) }
         return answer
     }
 
-    /// Answers the question asked. Refused when nothing is asked or `answer` is not one of its answers.
+    /// Answers the question asked. Refused when nothing is asked, it was answered, or `answer` is not one of
+    /// its answers.
     private func answer(_ answer: String) -> Bool {
-        guard case .asking(let question, nil, let waiter?) = state, question.answers.contains(answer) else {
+        guard case .asking(let question, nil, let waiter) = state, question.answers.contains(answer) else {
             return false
         }
-        state = .asking(question, answer: answer, waiter: nil)
-        waiter.resume(returning: answer)
+        state = .asking(question, answer: .some(answer), waiter: nil)
+        waiter?.resume(returning: answer)
         return true
     }
 
@@ -268,7 +297,7 @@ package actor ShootController: ShootControllable {
             waiter?.resume(returning: false)
         }
         if case .asking(let question, nil, let waiter) = state {
-            state = .asking(question, answer: nil, waiter: nil)
+            state = .asking(question, answer: .some(nil), waiter: nil)
             waiter?.resume(returning: nil)
         }
         let finished = ShootUpdate.Finished(
@@ -322,7 +351,7 @@ package actor ShootController: ShootControllable {
         switch state {
         case .proposed: return decline()
         case .asking(let question, nil, let waiter):
-            state = .asking(question, answer: nil, waiter: nil)
+            state = .asking(question, answer: .some(nil), waiter: nil)
             waiter?.resume(returning: nil)
             return true
         default:

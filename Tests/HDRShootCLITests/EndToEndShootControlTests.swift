@@ -162,7 +162,7 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await onTerminal(
+            try await Self.onTerminal(
                 sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments,
                 typing: "y\n")
         }
@@ -181,7 +181,7 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await onTerminal(
+            try await Self.onTerminal(
                 sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments,
                 typing: "y\n p")
         }
@@ -197,7 +197,7 @@ struct EndToEndShootControlTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let (result, fired) = try await sandbox.withSimulator { port in
-            try await onTerminal(
+            try await Self.onTerminal(
                 sandbox, ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)"] + sandbox.shootArguments,
                 typing: "\n")
         }
@@ -214,7 +214,7 @@ struct EndToEndShootControlTests {
         let command = ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:PORT"] + sandbox.shootArguments
         let (result, _) = try await sandbox.withSimulator { port in
             let line = command.map { $0 == "127.0.0.1:PORT" ? "127.0.0.1:\(port)" : $0 }
-            return try await onTerminal(sandbox, line, typing: "y\nq", then: "; stty -a")
+            return try await Self.onTerminal(sandbox, line, typing: "y\nq", then: "; stty -a")
         }
         #expect(result.standardOutput.contains("Stopping after the current frame"))
         #expect(result.standardOutput.contains("Stopped at set 1, frame "))
@@ -224,15 +224,17 @@ struct EndToEndShootControlTests {
 
     /// Runs `hdrshoot <arguments>` on a pseudo-terminal, typing `input`; returns what the terminal showed and
     /// the command's exit status.
-    private func onTerminal(
-        _ sandbox: ShootSandbox, _ arguments: [String], typing input: String, then: String = ""
+    static func onTerminal(
+        _ sandbox: ShootSandbox, _ arguments: [String], typing input: String, then: String = "",
+        environment: [String: String] = [:]
     ) async throws -> ProcessResult {
         let binary = try ProcessRunner.hdrshootBinary().path
         let line = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
             separator: " ")
         let shell = then.isEmpty ? line : "\(line)\(then)"
         return try await ProcessRunner.run(
-            try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
+            try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"],
+            environment: sandbox.environment.merging(environment) { $1 },
             standardInput: Array(input.utf8), timeout: .seconds(120))
     }
 }

@@ -160,6 +160,33 @@ struct SeriesEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: sandbox.outputDirectory + "/rep-004/set-01"))
     }
 
+    /// On a terminal, without --confirm or --skip-missed, the resume asks (the controller's question) and the
+    /// photographer's `s` skips the passed starts like --skip-missed.
+    @Test(.enabled(if: TestHost.script != nil, "needs util-linux 'script' for a pseudo-terminal"))
+    func onATerminalTheMissedStartsAreAQuestionAndSSkipsThem() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
+            let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 4)
+            // As above: at 25 s (scaled), repetitions 2 and 3 passed and 4 is ahead.
+            try await Self.sleep(untilSecondsAfterTheFirstStart: 2.5, sandbox: sandbox)
+            let resumed = try await EndToEndShootControlTests.onTerminal(
+                sandbox, ["resume", "--no-network-monitor", "--state-dir", sandbox.stateDirectory], typing: "s\ny\n",
+                environment: ScaledTime.environment)
+            return (stopped, resumed)
+        }
+        #expect(stopped == 75)
+        #expect(resumed.exitCode == 0, "\(resumed.standardOutput)")
+        #expect(
+            resumed.standardOutput.contains(
+                "Start times passed while hdrshoot was away (repetition(s) 2, 3). Shoot repetition 2 now and continue "
+                    + "the schedule after it [n], or skip to the schedule [s]? "), "\(resumed.standardOutput)")
+        #expect(resumed.standardOutput.contains("skipped (--skip-missed)"))
+        #expect(fired == Self.labels + Self.labels)
+        let repetitions = try #require(try sandbox.manifest()["repetitions"] as? [[String: Any]])
+        #expect(repetitions.map { $0["state"] as? String } == ["done", "skipped", "skipped", "done"])
+    }
+
     @Test func aSeriesResumedAfterMissedStartsShootsTheNextOneNowAndSaysItIsLate() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }

@@ -270,4 +270,20 @@ import Testing
         }
         #expect(await camera.shotSettings.isEmpty)
     }
+
+    @Test func anAnswerGivenBeforeTheWaitIsKeptAndAStopEndsTheQuestion() async {
+        let controller = ShootController(messages: PlainMessages())
+        let question = Question(text: "Shoot late or skip?", answers: ["late", "skip"])
+        #expect(await controller.pose(question))
+        // Posed, a second question is refused until this one is answered.
+        #expect(await controller.pose(question) == false)
+        #expect(await controller.send(.answer("late")))
+        #expect(await controller.send(.answer("skip")) == false)
+        #expect(await controller.answered() == "late")
+        #expect(await controller.phase == .idle)
+        // Stopped instead of answered: nil, and the front end ends the shoot.
+        #expect(await controller.pose(question))
+        #expect(await controller.send(.stop))
+        #expect(await controller.answered() == nil)
+    }
 }

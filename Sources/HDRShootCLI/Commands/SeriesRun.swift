@@ -223,6 +223,11 @@ enum SeriesRun {
 
     // MARK: - resume
 
+    /// The answer that shoots a repetition whose start passed now (late), the schedule continuing after it.
+    static let shootLate = "late"
+    /// The answer that skips the passed starts and keeps the clock times (`--skip-missed`).
+    static let skipMissed = "skip"
+
     /// Continues the series of `journal` (locked by the caller): the interrupted repetition first, then the
     /// schedule; start times that passed are shot now (late) or, with `--skip-missed`, skipped.
     static func resume(
@@ -259,6 +264,8 @@ enum SeriesRun {
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
         let now = timeScale.scaled(record.offset(of: context.wallClock.now()))
         var skipMissed = arguments.flag("skip-missed")
+        // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
+        let controller = ShootController(messages: CLIMessages())
         var start = next.start
         var skipped: [Int] = []
         var continuing: (position: ShootPosition, restartingSet: Bool)?
@@ -276,13 +283,26 @@ enum SeriesRun {
             let missed = schedule.skippingMissed(from: start, now: now)
             let numbers = missed.skipped.map(String.init).joined(separator: ", ")
             if !skipMissed && options.interactive && !options.confirm {
-                // Never shot late without asking: the photographer chooses on a terminal.
-                output.writeOut(
-                    "Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
-                        + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ")
-                let answer = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-                guard let answer, answer == "n" || answer == "s" else { throw ShootCommandError.declined }
-                skipMissed = answer == "s"
+                // Never shot late without asking: the controller asks, and the terminal answers it.
+                let question = Question(
+                    text: "Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
+                        + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ",
+                    answers: [Self.shootLate, Self.skipMissed])
+                await controller.pose(question)
+                output.writeOut(question.text)
+                let typed = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+                let command: ShootCommand =
+                    switch typed {
+                    case "n": .answer(Self.shootLate)
+                    case "s": .answer(Self.skipMissed)
+                    default: .stop
+                    }
+                await controller.send(command)
+                guard let answer = await controller.answered() else {
+                    await controller.end()
+                    throw ShootCommandError.declined
+                }
+                skipMissed = answer == Self.skipMissed
             }
             if skipMissed {
                 guard let upcoming = missed.next else {
@@ -311,7 +331,7 @@ enum SeriesRun {
             followsCamera: options.target != nil, timeScale: timeScale, wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
-            resuming: true)
+            resuming: true, controller: controller)
         return try await preparation.prepare(stages, on: target)
     }
 

@@ -39,7 +39,7 @@ enum ShootConsole {
             .value(
                 "check", placeholder: "<off|warn|extend>",
                 help:
-                    "Range check of the saved images after each set: off, warn, or extend (shoot the missing frames).",
+                    "Range check of the whole bracket once it is saved: off, warn, or extend (shoot the missing frames).",
                 default: "warn"),
             .value(
                 "scene", placeholder: "<name>",

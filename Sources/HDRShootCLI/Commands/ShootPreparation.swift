@@ -32,7 +32,10 @@ struct ShootPreparation {
     func prepare<Stages: ShootStages>(_ stages: Stages, on target: CameraTarget) async throws -> ExitCode {
         await controller.connecting()
         do {
-            return try await connectAndShoot(stages, on: target)
+            let code = try await connectAndShoot(stages, on: target)
+            // A bracket has finished the controller already; a series (not yet shot through it) ends it here.
+            await controller.end()
+            return code
         } catch {
             // Refused, declined or failed before (or while) shooting: the shoot is over for every watcher.
             await controller.end()
