@@ -57,13 +57,15 @@ import Testing
             }
         }
         // A figure printed for the long run (scripts/simulate), never asserted.
-        let seconds = Double((ContinuousClock.now - started).components.seconds) + 1e-18
+        let seconds =
+            Double((ContinuousClock.now - started).components.seconds) + 1e-18
             * Double((ContinuousClock.now - started).components.attoseconds)
         let rate = Double(Self.quickSeeds.count) / max(seconds, 0.001)
         print(
             "simulation: \(Self.quickSeeds.count) seeds from \(Self.quickSeeds.lowerBound) in \(Int(seconds)) s "
                 + "(\((rate * 100).rounded() / 100) seeds/s), broken: \(broken), open promises: "
-                + "\(open.keys.sorted().map { "\($0) \(open[$0]!.count) \(open[$0]!.prefix(40))" }.joined(separator: ", "))")
+                + "\(open.keys.sorted().map { "\($0) \(open[$0]!.count) \(open[$0]!.prefix(40))" }.joined(separator: ", "))"
+        )
     }
 
     /// `SIM_SEED=N swift test --skip-build --filter SimulationTests/replaysOneSeed` replays seed N (1 by default),

@@ -309,7 +309,9 @@ final class SimulationWorld: Sendable {
                     return false
                 }),
             inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames)
-        let resuming = Self.deliberateBreak == "resume-forgets-camera" ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded
+        let resuming =
+            Self.deliberateBreak == "resume-forgets-camera"
+            ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
