@@ -6,7 +6,7 @@ import Testing
 @Suite struct SimulationTests {
     /// Seeds the quick campaign runs in the suite (`SIM_SEEDS` and `SIM_FIRST_SEED` override them).
     static var quickSeeds: ClosedRange<UInt64> {
-        let count = ProcessInfo.processInfo.environment["SIM_SEEDS"].flatMap(UInt64.init) ?? 100
+        let count = ProcessInfo.processInfo.environment["SIM_SEEDS"].flatMap(UInt64.init) ?? 80
         let first = ProcessInfo.processInfo.environment["SIM_FIRST_SEED"].flatMap(UInt64.init) ?? 1
         return first...(first + max(1, count) - 1)
     }
