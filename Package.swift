@@ -196,6 +196,14 @@ let package = Package(
                 "CameraSimulator", "PTPIP", "PTPIPCodec", "NetworkMonitor"
             ],
             swiftSettings: strict),
+        // The deterministic simulation: seeded field days of the whole stack over in-memory connections.
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: [
+                "SonyCamera", "CameraSimulator", "Shooting", "Exposure", "ImageMetadata", "PTPIP", "PTPIPCodec",
+                "SonyProtocol", "Posix", "TestSupport"
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "HDRShootCLITests",
             dependencies: [

@@ -2,6 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 
+/// Blocking calls handed to another thread by `runBlocking` and not finished yet, process-wide. The deterministic
+/// simulation (Tests/SimulationTests) waits for zero before it moves its virtual clock: a world whose disk is still
+/// writing is not idle.
+package let blockingWorkInFlight = Atomic<Int>(0)
+
 /// Runs `work`, a call that blocks (a name lookup, a read of a terminal), on a Dispatch worker, never on the
 /// cooperative pool, and returns its result. The one bridge from blocking calls to `async` code.
 ///
@@ -12,7 +17,12 @@ package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws 
     return try await withTaskCancellationHandler {
         try await withUnsafeThrowingContinuation { continuation in
             resumer.install(continuation)
-            DispatchQueue.global().async { resumer.resume(with: Result { try work() }) }
+            blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
+            DispatchQueue.global().async {
+                let result = Result { try work() }
+                blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
+                resumer.resume(with: result)
+            }
         }
     } onCancel: {
         resumer.resume(with: .failure(CancellationError()))
@@ -29,12 +39,16 @@ package func runBlocking<Value: Sendable, Failure: Error>(
     on queue: DispatchQueue, _ work: @escaping @Sendable () throws(Failure) -> Value
 ) async throws(Failure) -> Value {
     let result: Result<Value, Failure> = await withUnsafeContinuation { continuation in
+        blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
         queue.async {
+            let result: Result<Value, Failure>
             do throws(Failure) {
-                continuation.resume(returning: .success(try work()))
+                result = .success(try work())
             } catch {
-                continuation.resume(returning: .failure(error))
+                result = .failure(error)
             }
+            blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
+            continuation.resume(returning: result)
         }
     }
     return try result.get()

@@ -16,8 +16,14 @@ extension SonyCamera {
         clientConfiguration.operationTimeout = configuration.operationTimeout
         clientConfiguration.disconnectTimeout = configuration.disconnectTimeout
         clientConfiguration.observer = configuration.ptpipObserver
-        let client = try await PTPIPClient.connect(
-            host: configuration.host, port: configuration.port, configuration: clientConfiguration)
+        let client: PTPIPClient
+        if let connector = configuration.connector {
+            client = try await PTPIPClient.connect(
+                address: configuration.address, configuration: clientConfiguration, clock: clock, connector: connector)
+        } else {
+            client = try await PTPIPClient.connect(
+                host: configuration.host, port: configuration.port, configuration: clientConfiguration)
+        }
         // Owned by the link: cancelled and awaited in `tearDown()`.
         let pump = Task { [weak self] in
             guard let self else { return }

@@ -69,6 +69,10 @@ package struct SonyCameraConfiguration: Sendable {
     package var timeScale = 1
     /// Hears every PTP/IP operation, event and connection attempt (the CLI's session log); nil by default.
     package var ptpipObserver: (any PTPIPObserver)?
+    /// Opens the byte streams to the body instead of TCP to `host:port` (the deterministic simulation's in-memory
+    /// transport, Tests/SimulationTests); nil, the default, connects over TCP. The client's own timeouts then run
+    /// on the camera's clock.
+    package var connector: TransportConnector?
 
     /// A configuration for the camera at `host:port`.
     package init(host: String, port: UInt16 = PTPIPClient.defaultPort, identity: HostIdentity) {

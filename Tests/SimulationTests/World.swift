@@ -1,0 +1,404 @@
+import CameraSimulator
+import Exposure
+import Foundation
+import ImageMetadata
+import PTPIP
+import PTPIPCodec
+import Posix
+import Shooting
+import SonyCamera
+import Synchronization
+import TestSupport
+
+/// What one seed draws: the plan, the body, the network's faults and the crashes.
+struct FieldDay: Sendable, CustomStringConvertible {
+    var plan: BracketPlan
+    var body: SimulatorConfiguration
+    var faults: NetworkFaults
+    /// Virtual times (since the start) at which the process is killed.
+    var crashes: [Duration]
+    var bufferLimit: Int
+
+    /// The speeds plans draw from (all on the simulator's third-stop scale, short so a day is quick).
+    static let denominators = [8000, 4000, 2000, 1000, 500, 250, 125, 60, 30, 15, 8, 4]
+
+    init(seed: UInt64) {
+        var root = SeededRandom(seed: seed)
+        var planDraw = root.split(1)
+        var bodyDraw = root.split(2)
+        var faultDraw = root.split(3)
+        let sets = Int(planDraw.next() % 3) + 1
+        plan = BracketPlan(
+            sets: (0..<sets).map { _ in
+                let count = Int(planDraw.next() % 5) + 3
+                let step = Int(planDraw.next() % 2) + 1
+                let first = Int(planDraw.next() % UInt64(max(1, Self.denominators.count - count * step + 1)))
+                return (0..<count).map { index in
+                    let position = min(Self.denominators.count - 1, first + index * step)
+                    return ShutterSpeed(numerator: 1, denominator: Self.denominators[position])
+                }
+            })
+        var body = SimulatorConfiguration()
+        body.host = "simulated-body"
+        body.port = 15740
+        body.protocolVersion = bodyDraw.chance(0.5) ? 300 : 200
+        body.imageSize = 4_000 + Int(bodyDraw.next() % 40_000)
+        body.bufferCapacity = 2 + Int(bodyDraw.next() % 19)
+        body.processingTime = .milliseconds(50 + Int(bodyDraw.next() % 750))
+        body.stepDelay = .milliseconds(20 + Int(bodyDraw.next() % 180))
+        body.cameraClock = ExifDateTime(year: 2026, month: 11, day: 26, hour: 17)
+        body.faults = []
+        let quirks: [SimulatorQuirk] = [
+            .shootingFileInfoLag, .busyWhileBuffered, .busyAtStart(2), .longExposureNR, .capturedEventListedNotSent,
+            .noEvents
+        ]
+        body.quirks = quirks.filter { _ in bodyDraw.chance(0.2) }
+        self.body = body
+        bufferLimit = 1 + Int(bodyDraw.next() % UInt64(body.bufferCapacity))
+        faults = NetworkFaults(
+            dropChance: faultDraw.chance(0.6) ? Double(faultDraw.next() % 40) / 1000 : 0,
+            busyChance: faultDraw.chance(0.5) ? Double(faultDraw.next() % 40) / 1000 : 0,
+            quietAfterOperation: 100 + Int(faultDraw.next() % 900))
+        let crashCount = Int(faultDraw.next() % 3)
+        let span = UInt64(plan.totalExposures) * 1500
+        crashes = (0..<crashCount).map { _ in .milliseconds(Int(faultDraw.next() % span)) }.sorted()
+    }
+
+    var description: String {
+        let speeds = plan.sets.map { $0.map(\.description).joined(separator: " ") }.joined(separator: " | ")
+        return """
+            plan: \(speeds)
+            body: protocol \(body.protocolVersion), image \(body.imageSize) B, buffer \(body.bufferCapacity), \
+            processing \(body.processingTime), quirks [\(body.quirks.map(\.description).joined(separator: ", "))]
+            runner: buffer limit \(bufferLimit)
+            faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, quiet after op \
+            \(faults.quietAfterOperation), crashes at [\(crashes.map { WorldBody.seconds($0) }.joined(separator: ", "))]
+            """
+    }
+}
+
+/// A process's life as the journal sees it: once killed, nothing it does reaches the disk's journal again.
+final class ProcessGate: Sendable {
+    private let state = Mutex((killed: false, inFlight: 0))
+    func kill() { state.withLock { $0.killed = true } }
+    var isKilled: Bool { state.withLock { $0.killed } }
+    var inFlight: Int { state.withLock { $0.inFlight } }
+
+    func pass<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try state.withLock { state in
+            if state.killed { throw ProcessKilled() }
+            state.inFlight += 1
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        return try await body()
+    }
+}
+
+/// The journal recorder of one process life, behind its gate.
+struct GatedRecorder: ShootRecorder {
+    let inner: JournalRecorder
+    let gate: ProcessGate
+    func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
+        try await gate.pass { try await inner.runWillStart(at: position, restartingSet: restartingSet) }
+    }
+    func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
+        try await gate.pass { try await inner.frameWillFire(at: position, setting: setting) }
+    }
+    func frameDidFire(at position: ShootPosition) async throws {
+        try await gate.pass { try await inner.frameDidFire(at: position) }
+    }
+    func frameDidSave(at position: ShootPosition, frame: CapturedFrame) async throws {
+        try await gate.pass { try await inner.frameDidSave(at: position, frame: frame) }
+    }
+    func frameDidFail(at position: ShootPosition, error: any Error, mayHaveFired: Bool) async throws {
+        try await gate.pass { try await inner.frameDidFail(at: position, error: error, mayHaveFired: mayHaveFired) }
+    }
+    func runDidPause(_ reason: PauseReason) async throws {
+        try await gate.pass { try await inner.runDidPause(reason) }
+    }
+    func runDidResume(_ reason: PauseReason) async throws {
+        try await gate.pass { try await inner.runDidResume(reason) }
+    }
+    func runDidFinish(_ result: ShootResult) async throws {
+        try await gate.pass { try await inner.runDidFinish(result) }
+    }
+}
+
+/// One seeded field day: the real `SonyCamera`, `PTPIPClient`, `BracketRunner`, journal and downloads against the
+/// real `SimulatedCamera` over in-memory connections, on a `TestClock` only the world moves.
+final class SimulationWorld: Sendable {
+    let seed: UInt64
+    let day: FieldDay
+    let clock = TestClock()
+    let body: WorldBody
+    let folder: URL
+    let store: JournalStore
+    let journalID: String
+    /// Violations found while the day ran (a journal that does not load after a crash, a stuck world).
+    private let found = Mutex<[String]>([])
+
+    /// A deliberately broken build to try the campaign on (`SIM_BREAK`): `resume-forgets-camera` resumes as if no
+    /// frame waited in the camera or may have fired (a `resume` that shoots again frames whose images are still in
+    /// the body). Unset: hdrshoot as built.
+    static let deliberateBreak = ProcessInfo.processInfo.environment["SIM_BREAK"]
+
+    /// At most this many process lives (first run, resumes after crashes, resumes after a failed run).
+    static let maximumLives = 12
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        day = FieldDay(seed: seed)
+        var root = SeededRandom(seed: seed)
+        body = try WorldBody(configuration: day.body, random: root.split(4), faults: day.faults, clock: clock)
+        folder = try TemporaryFolder(prefix: "hdrshoot-sim-\(seed)").url
+        store = JournalStore(directory: folder.appendingPathComponent("journals"))
+        journalID = "sim-\(seed)"
+    }
+
+    func violation(_ text: String) { found.withLock { $0.append(text) } }
+
+    /// Runs the day to its end and checks every invariant; returns the violations (empty: every promise kept).
+    func run() async -> [String] {
+        await Task.detached(priority: .background) { await self.runDay() }.value
+    }
+
+    private func runDay() async -> [String] {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try await store.prepare()
+        } catch {
+            return ["the journal folder could not be prepared: \(error)"]
+        }
+        var crashes = day.crashes
+        var finished = false
+        for life in 1...Self.maximumLives {
+            body.note("process life \(life) starts\(life > 1 ? " (resume)" : "")")
+            let gate = ProcessGate()
+            let outcome = Mutex<String?>(nil)
+            // The process runs at high priority, the world's driver at background priority: the pool takes every
+            // runnable job of the process before the driver looks again (its quiescence test).
+            let task = Task(priority: .high) { [self] in
+                let text = await self.life(life, gate: gate)
+                outcome.withLock { $0 = text }
+            }
+            let crashAt = crashes.first
+            let killed = await drive(until: { outcome.withLock { $0 != nil } }, gate: gate, crashAt: crashAt)
+            if killed {
+                crashes.removeFirst()
+                gate.kill()
+                body.processDied()
+                task.cancel()
+                _ = await drive(until: { outcome.withLock { $0 != nil } }, gate: gate, crashAt: nil)
+                continue
+            }
+            await task.value
+            let text = outcome.withLock { $0 } ?? "?"
+            body.note("process life \(life) ends: \(text)")
+            if text == "complete" {
+                finished = true
+                break
+            }
+            if text.hasPrefix("stuck") { break }
+        }
+        if !finished { violation("shoot-finishes: the shoot did not finish in \(Self.maximumLives) process lives") }
+        await checkInvariants()
+        return found.withLock { $0 }
+    }
+
+    /// Moves virtual time while the life runs: each step lets every task settle, then moves the clock to the
+    /// earliest sleeper's or the body's deadline. Returns true when the crash time came first.
+    private func drive(until done: () -> Bool, gate: ProcessGate, crashAt: Duration?) async -> Bool {
+        var idleRounds = 0
+        while true {
+            await settle(gate: gate)
+            if done() { return false }
+            let now = clock.now.offset
+            var next = [clock.pendingDeadlines.first?.offset, body.nextDeadline].compactMap { $0 }.min()
+            if let crashAt, crashAt <= (next ?? now) || (next == nil && idleRounds > 2_000) {
+                body.advance(to: max(now, crashAt))
+                clock.advance(to: .init(offset: max(now, crashAt)))
+                return true
+            }
+            if next == nil || gate.inFlight > 0 {
+                idleRounds += 1
+                if idleRounds > 20_000 {
+                    violation("world-progresses: nothing is scheduled and the shoot does not end (stuck)")
+                    body.note("stuck: no sleeper, no deadline")
+                    gate.kill()
+                    body.processDied()
+                    return true
+                }
+                if idleRounds > 100 { try? await Task.sleep(for: .milliseconds(1)) }
+                continue
+            }
+            idleRounds = 0
+            next = max(next!, now)
+            if next! - now >= .seconds(5) {
+                body.note("time jumps \(WorldBody.seconds(next! - now)) (\(clock.sleeperCount) sleepers waiting)")
+            }
+            body.advance(to: next!)
+            clock.advance(to: .init(offset: next!))
+        }
+    }
+
+    /// Yields until nothing changes for a while: the sleepers, the operations and the journal writes in flight.
+    private func settle(gate: ProcessGate) async {
+        var last = (0, 0, 0, 0)
+        var stable = 0
+        while stable < 24 {
+            // Yields, and a real pause every few: on a loaded machine a runnable job of the process may wait for a
+            // core longer than a few yields take (the pause is the driver's, never the code under test's).
+            if stable % 8 == 7 { try? await Task.sleep(for: .microseconds(100)) } else { await Task.yield() }
+            let blocking = blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+            let now = (clock.sleeperCount, clock.sleepsRegistered, body.operations, gate.inFlight + blocking)
+            if now == last && gate.inFlight == 0 && blocking == 0 {
+                stable += 1
+            } else {
+                stable = 0
+                last = now
+            }
+        }
+    }
+
+    /// One process: connect, load (or create) the journal, run the runner from where the journal says.
+    private func life(_ number: Int, gate: ProcessGate) async -> String {
+        var configuration = SonyCameraConfiguration(
+            host: "simulated-body", port: 15740,
+            identity: HostIdentity(guid: PTPIPGUID(bytes: Array(repeating: 7, count: 16))!, friendlyName: "sim"))
+        // A killed process opens nothing again.
+        configuration.connector = { [body] _ in try body.connect(for: gate) }
+        let camera = SonyCamera(configuration: configuration, clock: clock)
+        defer { Task { await camera.disconnect() } }
+        do {
+            try await camera.connectRetrying()
+        } catch {
+            return "connect failed: \(error)"
+        }
+        if gate.isKilled { return "killed" }
+        var journal: ShootJournal
+        var existing: ShootJournal?
+        do {
+            existing = try await store.load(id: journalID)
+        } catch .notFound {
+            // Killed before the journal was created: the photographer runs the shoot again.
+            existing = nil
+        } catch {
+            violation("journal-loads: after process life \(number - 1) the journal does not load: \(error)")
+            return "stuck: journal does not load"
+        }
+        if let existing {
+            journal = existing
+        } else {
+            journal = ShootJournal(
+                id: journalID, plan: day.plan, camera: await camera.identity,
+                outputDirectory: folder.appendingPathComponent("shoot").path)
+            do {
+                try await gate.pass { try await store.create(journal) }
+            } catch {
+                return "journal not created: \(error)"
+            }
+        }
+        guard let start = journal.resumePosition else {
+            await camera.disconnect()
+            return "complete"
+        }
+        let resumingAsLoaded = ResumeState(
+            saved: Set(
+                journal.plan.positions.filter { position in
+                    if case .done = journal.frame(at: position).state { return position > start }
+                    return false
+                }),
+            inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames)
+        let resuming =
+            Self.deliberateBreak == "resume-forgets-camera"
+            ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded
+        body.note(
+            "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
+                + "may have fired \(resuming.mayHaveFired)")
+        let recorder = GatedRecorder(inner: JournalRecorder(journal: journal, store: store), gate: gate)
+        let runner = BracketRunner(
+            camera: camera, plan: journal.plan,
+            configuration: BracketRunner.Configuration(
+                outputDirectory: URL(fileURLWithPath: journal.outputDirectory), bufferLimit: day.bufferLimit),
+            recorder: recorder, clock: clock)
+        let result = await runner.run(from: start, resuming: resuming)
+        await camera.disconnect()
+        if gate.isKilled { return "killed" }
+        if let reason = result.stopReason { return "stopped: \(reason)" }
+        return result.completed == result.total ? "complete" : "ended at \(result.completed)/\(result.total)"
+    }
+
+    // MARK: - Invariants
+
+    private func checkInvariants() async {
+        let journal: ShootJournal
+        do {
+            journal = try await store.load(id: journalID)
+        } catch {
+            violation("journal-loads: the final journal does not load: \(error)")
+            return
+        }
+        var referenced = Set<String>()
+        for position in journal.plan.positions {
+            let record = journal.frame(at: position)
+            for image in record.earlierImages + (record.unmatchedImages ?? []) { referenced.insert(image.path) }
+            guard case let .done(images, _) = record.state else {
+                violation("every-frame-saved: frame \(position) is \(record.state) at the end")
+                continue
+            }
+            if images.isEmpty { violation("every-frame-saved: frame \(position) is done with no image") }
+            for image in images {
+                referenced.insert(image.path)
+                checkFile(image, of: position, plan: journal.plan)
+            }
+        }
+        let fired = body.framesFired
+        let planned = journal.plan.totalExposures
+        if fired > planned {
+            // No image is ever lost in this world (the body keeps its buffer across drops), so every release
+            // beyond one per frame fired a frame whose image was not proven gone.
+            let attempts = journal.plan.positions.map { "\($0): \(journal.frame(at: $0).attempts)" }
+            violation(
+                "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and no image was lost; "
+                    + "attempts per frame: \(attempts.joined(separator: ", "))")
+        }
+        let shoot = URL(fileURLWithPath: journal.outputDirectory)
+        if let files = FileManager.default.enumerator(at: shoot, includingPropertiesForKeys: [.isRegularFileKey]) {
+            for case let url as URL in files {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                if !referenced.contains(url.path) {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? -1
+                    violation(
+                        "no-stray-files: \(url.path.dropFirst(shoot.path.count)) (\(size) B) lies among the images "
+                            + "but the journal does not name it")
+                }
+            }
+        }
+    }
+
+    private func checkFile(_ image: SavedImage, of position: ShootPosition, plan: BracketPlan) {
+        guard let bytes = FileManager.default.contents(atPath: image.path) else {
+            violation("saved-files-exist: frame \(position)'s \(image.fileName) is saved in the journal but missing")
+            return
+        }
+        if bytes.count != image.byteCount || bytes.count != day.body.imageSize {
+            violation(
+                "saved-files-whole: frame \(position)'s \(image.fileName) is \(bytes.count) B; the journal says "
+                    + "\(image.byteCount) B, the body made \(day.body.imageSize) B")
+        }
+        guard let speed = plan.speed(at: position) else { return }
+        guard let exposure = try? ExifReader.read(Array(bytes)).exposureSeconds else {
+            violation("file-is-its-frames: frame \(position)'s \(image.fileName) has no readable EXIF exposure")
+            return
+        }
+        let expected = Double(speed.numerator) / Double(speed.denominator)
+        if abs(exposure - expected) > expected * 0.02 {
+            violation(
+                "file-is-its-frames: frame \(position) is \(speed) but its file \(image.fileName) was exposed "
+                    + "\(exposure) s (EXIF)")
+        }
+    }
+}
+
+/// What a killed process's journal calls throw: they never reach the disk.
+struct ProcessKilled: Error {}
