@@ -197,7 +197,8 @@ let package = Package(
             dependencies: [
                 "HDRShootCLI", "Exposure", "PTPIP", "PTPIPCodec", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor",
-                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit"
+                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit",
+                "LegacyCamera"
             ],
             swiftSettings: strict
         )
