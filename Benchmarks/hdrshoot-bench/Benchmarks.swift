@@ -17,6 +17,7 @@ enum Benchmarks {
     static let all: [Benchmark] = [
         PlanBenchmark.benchmark,
         ShootBenchmark.benchmark,
+        TripodBenchmark.benchmark,
         JournalBenchmark.benchmark,
         BracketBenchmark.benchmark,
         SessionLogBenchmark.benchmark,

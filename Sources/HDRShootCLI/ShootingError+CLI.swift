@@ -6,7 +6,7 @@ extension ShootingError: CLIReportable {
         switch self {
         case .unsupportedMode, .speedUnavailable, .disconnected: .unavailable
         case .idleTimeout, .cameraFault, .invalidResumePosition: .failure
-        case .releaseKeepsDropping, .imageNeverArrived: .transientFailure
+        case .releaseKeepsDropping, .imageNeverArrived, .releaseUnproven: .transientFailure
         }
     }
 
@@ -32,6 +32,11 @@ extension ShootingError: CLIReportable {
             return
                 "the link to the camera dropped at the shutter release \(releases) times at \(position) and no image of it "
                 + "came back; not firing it again. Move closer to the camera or check its Wi-Fi, then run `hdrshoot resume`"
+        case let .releaseUnproven(position, releases):
+            return
+                "the shutter of \(position) was pressed \(releases) times and the camera showed no sign of firing, and no "
+                + "image of it was in the camera; not pressing it again. Check the camera's screen and card, then run "
+                + "`hdrshoot resume` (it downloads what the camera holds first)"
         case let .imageNeverArrived(position, attempts):
             return
                 "the camera fired \(position) \(attempts) times and no image of it arrived; check its save destination "

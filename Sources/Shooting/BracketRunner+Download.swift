@@ -7,6 +7,8 @@ enum DownloadOutcome: Sendable, Equatable {
     case drained
     /// A stop or a cancellation came between two frames' files: what is left stays in the camera.
     case stopped
+    /// The files asked for arrived (room for the next release); the rest waits in the camera.
+    case madeRoom
 }
 
 extension BracketRunner {
@@ -17,9 +19,14 @@ extension BracketRunner {
     ///
     /// A stop during the downloads (or a second stop) or a cancellation is honoured only between frames (never
     /// between the JPEG and the RAW of a pair): frames still waiting stay "in the camera" for `resume`.
-    func downloadAll() async throws -> DownloadOutcome {
+    ///
+    /// With `files`, it returns `.madeRoom` once that many files arrived: a body whose buffer size is learned gets
+    /// only the room its next release needs, and the rest downloads behind the next frames.
+    func downloadAll(files: Int? = nil) async throws -> DownloadOutcome {
         let camera = self.camera
+        var arrivedFiles = 0
         while true {
+            if let files, arrivedFiles >= files { return .madeRoom }
             let target = progress.queue.likelyNext
             if Task.isCancelled || (controls.stop == .leavingImagesInCamera), target.map({ $0.images.isEmpty }) ?? true
             {
@@ -40,6 +47,7 @@ extension BracketRunner {
                 try await settle(progress.queue.drained())
                 return .drained
             }
+            arrivedFiles += 1
             emit(.fileDownloaded(fileName: image.fileName, bytes: image.byteCount))
             await reportCameraNotes()
             var settled = progress.queue.arrived(image)
@@ -65,6 +73,7 @@ extension BracketRunner {
     /// Saves the frames a download completed and puts back those that never got an image.
     private func settle(_ settled: DownloadQueue.Settled) async throws {
         for frame in settled.complete {
+            progress.refusedWhileHolding[frame.position] = nil
             if !frame.confirmed {
                 let when =
                     progress.lostReleases[frame.position]?.dropped ?? 0 > 0
@@ -83,6 +92,14 @@ extension BracketRunner {
 
     /// A frame with no image: fired again later in this run, unless its releases keep vanishing.
     private func shootAgain(_ frame: DownloadQueue.Fired) throws {
+        if let held = progress.refusedWhileHolding.removeValue(forKey: frame.position) {
+            // It fired nothing with `held` captures waiting: the body holds that many.
+            progress.learnedBufferCapacity = min(held, progress.learnedBufferCapacity ?? held)
+            emit(
+                .cameraNote(
+                    "the camera took no release while \(held) image\(held == 1 ? "" : "s") waited in it: it holds "
+                        + "\(held); from now on only the room each release needs is downloaded"))
+        }
         var lost = progress.lostReleases[frame.position, default: LostReleases()]
         if frame.confirmed {
             lost.vanished += 1

@@ -35,6 +35,8 @@ struct LostReleases: Sendable, Hashable {
     var dropped = 0
     /// Confirmed releases whose image never arrived.
     var vanished = 0
+    /// Releases that showed no sign of firing in their whole evidence window (they may have fired late).
+    var unproven = 0
 }
 
 /// How far the "about to fire" record of the frame releasing now got.
@@ -63,6 +65,9 @@ extension BracketRunner {
     static let maxDroppedReleases = 3
     /// The most confirmed releases of one frame whose image never arrives before the run stops.
     static let maxVanishedReleases = 2
+    /// The most releases of one frame without proof that it fired: the run stops at the second rather than
+    /// fire blind again (each is followed by a download that looks for its image first).
+    static let maxUnprovenReleases = 2
 
     /// Fires one frame: set and confirm the speed, release (the camera calls back to record "about to fire"
     /// before it releases, beside the half-press), and once the body confirms the release, record the frame
@@ -77,28 +82,35 @@ extension BracketRunner {
             preconditionFailure("prepared every remaining frame")
         }
         let camera = self.camera
+        if progress.fetchesBeforeSpeedChange, configuration.downloads, !progress.queue.isEmpty,
+            progress.lastSetting != setting
+        {
+            // Learned: this body takes no speed change while images wait in it.
+            if try await downloadAll() == .stopped { return }
+        }
         report(.settingSpeed, at: position, setting: setting)
         do {
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
         } catch let error where ErrorDisposition(error) == .stop && configuration.downloads && !progress.queue.isEmpty {
             _ = error
+            progress.fetchesBeforeSpeedChange = true
             noteOnce(
-                "the camera did not take a new shutter speed while images waited in it; they were downloaded first")
+                "the camera did not take a new shutter speed while images waited in it; they were downloaded first, "
+                    + "and from now on before each speed change")
             if try await downloadAll() == .stopped { return }
             report(.settingSpeed, at: position, setting: setting)
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
         }
+        progress.lastSetting = setting
         try Task.checkCancellation()
 
         report(.capturing, at: position, setting: setting)
         let release: Release
         do {
             release = try await releaseConfirmed(position, speed: speed, setting: setting)
-        } catch let error as any RemoteCameraError where error.isReleaseIgnored && !progress.queue.isEmpty {
-            noteOnce("the camera ignored a release while images waited in it; they were downloaded first")
-            if try await downloadAll() == .stopped { return }
-            report(.capturing, at: position, setting: setting)
-            release = try await releaseConfirmed(position, speed: speed, setting: setting)
+        } catch let error as any RemoteCameraError where error.isReleaseIgnored && configuration.downloads {
+            try await releaseWithoutEvidence(position, speed: speed, setting: setting, error: error)
+            return
         }
         _ = release
         progress.toShoot.removeAll { $0 == position }
@@ -114,6 +126,39 @@ extension BracketRunner {
         }
         report(.inCamera, at: position, setting: setting)
         await reportCameraNotes()
+    }
+
+    /// A release that showed no sign of firing in its whole evidence window may still have fired (its evidence
+    /// late, after a long exposure's dark frame on a busy machine): it is never pressed again blind. The frame
+    /// waits in the camera as "may have fired", what the camera holds is downloaded (its image is looked for),
+    /// and only a frame whose image did not come is fired again, once: a second release without evidence stops
+    /// the run (resumable), saying what was fired. When images waited in the camera and the frame's image then
+    /// does not come, the body took no release with that many waiting: its buffer size is learned from it.
+    private func releaseWithoutEvidence(
+        _ position: ShootPosition, speed: ShutterSpeed, setting: CameraShutterSpeed, error: any Error
+    ) async throws {
+        let waiting = progress.framesInCamera
+        if waiting > 0 {
+            progress.refusedWhileHolding[position] = waiting
+            noteOnce("the camera ignored a release while images waited in it; they were downloaded first")
+        }
+        var lost = progress.lostReleases[position, default: LostReleases()]
+        lost.unproven += 1
+        progress.lostReleases[position] = lost
+        // The journal still says "in flight" if this fails: resume looks for its image either way.
+        try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: true)
+        progress.toShoot.removeAll { $0 == position }
+        progress.queue.fired(
+            .init(position: position, setting: setting, expected: expected(speed, setting), confirmed: false))
+        if lost.unproven >= Self.maxUnprovenReleases {
+            throw ShootingError.releaseUnproven(position: position, releases: lost.unproven)
+        }
+        if waiting == 0 {
+            noteOnce(
+                "the camera showed no sign of firing \(position); its image is looked for in the camera before it is "
+                    + "fired again")
+        }
+        _ = try await downloadAll()
     }
 
     /// One release of the frame with busy retries; the "about to fire" record is written by the camera's hook,

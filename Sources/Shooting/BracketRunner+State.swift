@@ -110,5 +110,19 @@ extension BracketRunner {
         package var notesGiven: Set<String> = []
         /// The camera setting of every remaining frame, as the last preparation resolved them.
         package var preparedSettings: [ShootPosition: CameraShutterSpeed] = [:]
+        /// The shutter setting the camera last confirmed.
+        package var lastSetting: CameraShutterSpeed?
+        /// The captures the body holds, learned when it took no release while that many waited (the release's
+        /// image never came): from then on only the room each release needs is fetched, not the whole buffer.
+        package var learnedBufferCapacity: Int?
+        /// Frames released without evidence while images waited, with how many waited: a frame among them whose
+        /// image does not come teaches the buffer size.
+        var refusedWhileHolding: [ShootPosition: Int] = [:]
+        /// Learned when the body did not take a speed change while images waited: from then on what waits is
+        /// fetched before each change, instead of a timeout per frame.
+        package var fetchesBeforeSpeedChange = false
+
+        /// The frames fired whose images have not started to arrive (what the body still holds of them).
+        var framesInCamera: Int { queue.waiting.lazy.filter { $0.images.isEmpty }.count }
     }
 }

@@ -39,6 +39,9 @@ package actor BracketRunner {
         /// Whether images are downloaded at all (false: the body keeps them on its card, and a confirmed
         /// release completes the frame).
         package var downloads: Bool
+        /// The captures this body is known to hold (learned in an earlier shoot of it), if known: only the room
+        /// each release needs is downloaded from the start, as after the runner learned it itself.
+        package var knownBufferCapacity: Int?
 
         /// The default of `bufferLimit`: see the README ("The camera's buffer") for why 16.
         package static let defaultBufferLimit = 16
@@ -178,6 +181,7 @@ package actor BracketRunner {
         let inCamera = restartingInterruptedSet ? [] : resuming.inCamera.filter { $0 >= first }
         let uncertain = restartingInterruptedSet ? [] : resuming.mayHaveFired.filter { $0 >= first }
         var start = Progress()
+        start.learnedBufferCapacity = configuration.knownBufferCapacity
         start.toShoot = positions[index...].filter {
             !resuming.saved.contains($0) && !inCamera.contains($0) && !uncertain.contains($0)
         }
@@ -215,6 +219,14 @@ package actor BracketRunner {
         while true {
             let position = progress.toShoot.first
             do {
+                // A body whose buffer size is learned: fetch only the room the next release needs.
+                if configuration.downloads, position != nil, !mustDownload, controls.holds.isEmpty,
+                    let capacity = progress.learnedBufferCapacity, progress.framesInCamera >= capacity
+                {
+                    let room = progress.framesInCamera - capacity + 1
+                    if try await downloadAll(files: room) == .stopped { return await finishStopped() }
+                    continue
+                }
                 // Download when told to, at the end, when the buffer is full, and while shooting is held (the
                 // photographer's pause is the camera's quiet time).
                 // Not while the network is down: the link is gone, and the reconnect downloads first anyway.

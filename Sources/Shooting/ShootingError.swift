@@ -20,6 +20,10 @@ package enum ShootingError: Error, Sendable, Equatable {
     /// The frame at `position` fired `attempts` times (each release confirmed by the body) and no image of it
     /// ever arrived: the run stops (resumable) rather than fire it again and again.
     case imageNeverArrived(position: ShootPosition, attempts: Int)
+    /// The frame at `position` was released `releases` times with no sign that it fired (no captured event, no
+    /// image announced, no count moving) and no image of it was found in the camera: the run stops (resumable)
+    /// rather than fire it blind again.
+    case releaseUnproven(position: ShootPosition, releases: Int)
 
     /// Whether retrying the same step later may succeed. No shooting-layer error is.
     package var isTransient: Bool { false }

@@ -9,7 +9,9 @@ import Testing
 /// `make reference-pages` writes exactly those pages with the built binary.
 @Suite("docs/commands (generated reference)", .realTime)
 struct CommandReferenceTests {
+    /// The checked-in reference.
     static let folder = ReadmeTests.root.appendingPathComponent("docs/commands")
+    /// Every page the declarations generate.
     static let names = CommandReference.pageNames(commands: HDRShoot.commands)
 
     /// The checked-in pages' names, without `.md`.

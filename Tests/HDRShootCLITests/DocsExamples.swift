@@ -16,6 +16,7 @@ struct DocsExamples {
         /// The expected output's lines.
         let expected: [String]
 
+        /// Where it is and what it runs, for a failure's message.
         var description: String { "\(place): hdrshoot \(arguments.joined(separator: " "))" }
     }
 
@@ -126,10 +127,13 @@ struct DocsExamples {
 enum ShellWords {
     /// A line that cannot be split, or an example that cannot run.
     struct Failure: Error, CustomStringConvertible {
+        /// What is wrong, and where.
         let description: String
+        /// A failure saying `description`.
         init(_ description: String) { self.description = description }
     }
 
+    /// The words of `line`; throws on an unclosed quote.
     static func split(_ line: String) throws -> [String] {
         var words: [String] = []
         var word = ""

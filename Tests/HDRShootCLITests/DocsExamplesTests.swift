@@ -12,13 +12,17 @@ struct DocsExamplesTests {
     static let pages = ((try? DocsExamples.pages()) ?? []).filter { page in
         ((try? DocsExamples.consoleExamples(in: page)) ?? []).contains { !$0.isEmpty }
     }
+    /// The pages whose examples merge (they need enfuse and align_image_stack).
     static let mergingPages = pages.filter(usesMerge)
+    /// The pages whose examples need nothing but the binary.
     static let otherPages = pages.filter { !usesMerge($0) }
 
+    /// Whether an example of `page` runs `hdrshoot merge`.
     static func usesMerge(_ page: String) -> Bool {
         ((try? DocsExamples.consoleExamples(in: page)) ?? []).joined().contains { $0.arguments.first == "merge" }
     }
 
+    /// Whether the merge tools are installed.
     static var hasEnfuse: Bool {
         ["/usr/bin/enfuse", "/usr/bin/align_image_stack"].allSatisfy {
             FileManager.default.isExecutableFile(atPath: $0)

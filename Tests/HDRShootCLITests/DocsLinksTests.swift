@@ -37,6 +37,7 @@ struct DocsLinksTests {
             })
     }
 
+    /// The anchors of every heading of `text`, outside code.
     static func anchors(in text: String) -> Set<String> {
         var inFence = false
         var result: Set<String> = []

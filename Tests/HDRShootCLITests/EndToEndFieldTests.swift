@@ -57,6 +57,30 @@ struct EndToEndFieldTests {
         #expect(fired == ThreeByFive.labels)
     }
 
+    @Test(arguments: [
+        ["--quirk", "lists-captured-event-without-sending"], ["--quirk", "no-d215"], ["--quirk", "no-d215,no-events"],
+        ["--protocol", "2", "--mode", "S", "--quirk", "mode-u16"]
+    ])
+    func aBodyUnlikeTheReferenceShootsEveryFrameOnceWithEveryFileUnderItsFrame(body: [String]) async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let (result, fired) = try await sandbox.withSimulator(extra: body) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
+        // Every planned frame fired once, in order: nothing fired blind.
+        #expect(fired == ThreeByFive.labels)
+        let frames = try #require(try sandbox.manifest()["frames"] as? [[String: Any]])
+        #expect(frames.count == 15)
+        for (index, frame) in frames.enumerated() {
+            let files = frame["files"] as? [String] ?? []
+            #expect(frame["state"] as? String == "done" && files.count == 1, "\(frame)")
+            #expect(files.allSatisfy { $0.hasPrefix("set-0\(index / 5 + 1)/") }, "\(files)")
+        }
+    }
+
     @Test func aBodyThatRefusesDirectSetsIsSteppedAndSaysSoOnce() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }

@@ -91,21 +91,47 @@ import Testing
         #expect(first?.saved?.images.map(\.fileName) == ["DSC10001.ARW"])
     }
 
-    @Test func aReleaseIgnoredWithImagesWaitingDownloadsThemFirst() async {
+    @Test func aReleaseIgnoredWithImagesWaitingTeachesTheBufferAndOnlyTheRoomEachReleaseNeedsIsFetched() async {
         var script = InMemoryCamera.Script()
         script.bufferCapacity = 2
         let camera = InMemoryCamera(script: script)
-        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 4)))
-        #expect(result.isComplete && result.completed == 4)
-        #expect(await pattern(camera) == "rrrddrrdd")
+        let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 6)))
+        #expect(result.isComplete && result.completed == 6)
+        // Two fired, the third taken for nothing: what waits is downloaded (its image is looked for, and does not
+        // come: the body holds 2). Frames 3 and 4 fire; then one image makes room for each of frames 5 and 6, and
+        // the rest downloads after the last release (not the whole buffer each time).
+        #expect(await pattern(camera) == "rrrddrrdrdrdd")
         #expect(
             events.contains {
                 if case .cameraNote(let text) = $0 {
-                    text.contains("ignored a release while images waited")
+                    text.contains("took no release while 2 images waited in it: it holds 2")
                 } else {
                     false
                 }
             })
+    }
+
+    @Test func aReleaseWhoseEvidenceCameLateIsNeverPressedAgainItsImageIsLookedForFirst() async {
+        var script = InMemoryCamera.Script()
+        script.lateEvidenceShots = [2]
+        let camera = InMemoryCamera(script: script)
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
+        #expect(result.isComplete && result.completed == 3)
+        // Three frames, three releases: frame 2's image was found in the camera, so it was not fired again.
+        #expect(await pattern(camera).filter { $0 == "r" }.count == 3)
+        #expect(await camera.shotSettings.count == 3)
+    }
+
+    @Test func aFrameReleasedTwiceWithoutAnySignStopsResumableAndIsNotFiredBlindAgain() async {
+        var script = InMemoryCamera.Script()
+        script.ignoredReleases = [2, 3, 4, 5]
+        let camera = InMemoryCamera(script: script)
+        let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
+        let second = ShootPosition(set: 1, frame: 2)
+        #expect(result.failure as? ShootingError == .releaseUnproven(position: second, releases: 2))
+        #expect(result.resumePosition == second && result.completed == 1)
+        // Frame 1 once, frame 2 twice, frame 3 never: no more releases than the plan needs plus the bound.
+        #expect(await pattern(camera).filter { $0 == "r" }.count == 3)
     }
 
     @Test func aSpeedRefusedWhileImagesWaitIsSetAgainAfterTheDownload() async {
@@ -117,6 +143,9 @@ import Testing
         #expect(await pattern(camera) == "rdrdrd")
         let notes = events.filter { if case .cameraNote = $0 { true } else { false } }
         #expect(notes.count == 1) // said once
+        // Learned once: frame 2's set is refused and made again; frame 3's waits for the download (1 + 2 + 1).
+        let sets = await camera.calls.filter { if case .setShutterSpeed = $0 { true } else { false } }
+        #expect(sets.count == 4)
     }
 
     @Test func withoutDownloadsAConfirmedReleaseCompletesTheFrame() async {

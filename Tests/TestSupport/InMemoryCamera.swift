@@ -43,6 +43,11 @@ package actor InMemoryCamera: RemoteCamera {
         package var rawJPEGShots: Set<Int> = []
         /// Images put in the buffer before any release (an earlier session's, recording this exposure).
         package var strayImages: [ShutterSpeed] = []
+        /// Release calls (1-based, every call counted) that fire nothing and show nothing (`releaseIgnored`).
+        package var ignoredReleases: Set<Int> = []
+        /// Shot numbers that fire (their image reaches the buffer) but whose evidence comes too late: the
+        /// release throws `releaseIgnored` (a dark frame on a busy machine).
+        package var lateEvidenceShots: Set<Int> = []
         /// The most images the buffer holds; a release beyond it fires nothing (`releaseIgnored`).
         package var bufferCapacity = Int.max
         /// Whether a speed set is refused while images wait in the buffer (some bodies ignore it).
@@ -256,6 +261,8 @@ package actor InMemoryCamera: RemoteCamera {
             throw InMemoryCameraError.busy
         }
         if buffer.count >= script.bufferCapacity { throw InMemoryCameraError.releaseIgnored }
+        let releaseCalls = calls.filter { if case .release = $0 { true } else { false } }.count
+        if script.ignoredReleases.contains(releaseCalls) { throw InMemoryCameraError.releaseIgnored }
         shots += 1
         let shot = shots
         if script.heldShots.contains(shot) {
@@ -283,6 +290,7 @@ package actor InMemoryCamera: RemoteCamera {
                 buffer.append(("DSC\(10000 + shot).ARW", recorded))
             }
         }
+        if script.lateEvidenceShots.contains(shot) { throw InMemoryCameraError.releaseIgnored }
         return Release(evidence: .capturedEvent, imagesWaiting: buffer.count)
     }
 
