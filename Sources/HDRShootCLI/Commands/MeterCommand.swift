@@ -224,19 +224,12 @@ enum MeterCommand {
         let outcome = try await AutoMetering.measure(
             with: chosen, environment: environment, scene: scene, folder: folder, say: say)
         if json {
-            let probes = outcome.records(relativeTo: folder).map { probe -> [String: Any] in
-                [
-                    "speed": probe.speed, "file": probe.file, "holdsHighlights": probe.holdsHighlights,
-                    "opensShadows": probe.opensShadows
-                ]
-            }
-            var object: [String: Any] = [
-                "event": "meter", "highlight": outcome.result.highlight.label,
-                "shadow": outcome.result.shadow.label, "converged": outcome.result.converged, "probes": probes,
-                "smallJPEG": outcome.smallJPEG, "output": folder
-            ]
-            if let metered = outcome.metered { object["metered"] = metered.label }
-            output.writeOut(ShootText.jsonLine(object))
+            output.writeOut(
+                ShootText.jsonLine(
+                    MeterReport(
+                        highlight: outcome.result.highlight.label, shadow: outcome.result.shadow.label,
+                        converged: outcome.result.converged, probes: outcome.records(relativeTo: folder),
+                        smallJPEG: outcome.smallJPEG, output: folder, metered: outcome.metered?.label)))
         } else {
             output.writeOut(outcome.line + "\n")
             output.writeOut(
@@ -245,4 +238,23 @@ enum MeterCommand {
         }
         return .success
     }
+}
+
+/// `hdrshoot meter --json`: one object, `event` `meter`; `metered` is there only when the body's meter read.
+struct MeterReport: Encodable {
+    var event = "meter"
+    /// The highlight reading's label.
+    var highlight: String
+    /// The shadow reading's label.
+    var shadow: String
+    /// Whether the search converged.
+    var converged: Bool
+    /// The probes, in the order fired.
+    var probes: [AutoMetering.ProbeRecord]
+    /// Whether the probes crossed the link as small JPEGs.
+    var smallJPEG: Bool
+    /// The output folder.
+    var output: String
+    /// The speed the body's own meter suggested, when it read one.
+    var metered: String?
 }

@@ -57,6 +57,15 @@ enum ShootText {
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 
+    /// One value as JSON on one line (sorted keys, slashes as they are), with a newline.
+    static func jsonLine(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // hdrshoot's reports hold strings, numbers, booleans and arrays of them: encoding cannot fail.
+        guard let data = try? encoder.encode(value) else { preconditionFailure("a report always encodes") }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
     /// One JSON object on one line (sorted keys), with a newline.
     static func jsonLine(_ object: [String: Any]) -> String {
         guard
