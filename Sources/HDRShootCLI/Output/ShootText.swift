@@ -66,23 +66,6 @@ enum ShootText {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// One JSON object on one line (sorted keys), with a newline.
-    static func jsonLine(_ object: [String: Any]) -> String {
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else {
-            return "{}\n"
-        }
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// `{"set": 2, "frame": 3}`, or null.
-    static func json(_ position: ShootPosition?) -> Any {
-        guard let position else { return NSNull() }
-        return ["set": position.set, "frame": position.frame]
-    }
-
     /// What a pause is for, as a person reads it.
     static func pauseText(_ reason: PauseReason, resumed: Bool) -> String {
         let detail = reason.detail.map { " (\($0))" } ?? ""
