@@ -99,14 +99,14 @@ let package = Package(
         // Front ends.
         // The phone remote: an HTTP server over Posix sockets and the one HTTP codec, Server-Sent Events, the page,
         // the access rules and the QR code of its URL; it drives the application layer, never a shoot of its own.
-        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing"], swiftSettings: strict),
+        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing", "ShootKit"], swiftSettings: strict),
         .target(
             name: "HDRShootCLI",
             dependencies: [
                 "JSON",
                 "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
-                "LegacyCameraSimulator", "Timing", "ShootKit", "CameraTunnel"
+                "LegacyCameraSimulator", "Timing", "ShootKit", "CameraTunnel", "WebRemote"
             ],
             swiftSettings: strict
         ),

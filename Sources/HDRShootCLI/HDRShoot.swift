@@ -21,6 +21,7 @@ package enum HDRShoot {
         CameraCommand.spec,
         DiscoverCommand.spec,
         RunCommand.spec,
+        ServeCommand.spec,
         ResumeCommand.spec,
         LogCommand.spec,
         StatusCommand.spec,

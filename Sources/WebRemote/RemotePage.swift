@@ -36,7 +36,7 @@ enum RemotePage {
         label{display:flex;justify-content:space-between;align-items:center;margin:6px 0;gap:8px}
         input{width:9em;font-size:1em;padding:6px;border-radius:6px;border:1px solid #555;background:#000;color:var(--fg)}
         button{font-size:1.05em;padding:12px 10px;border-radius:8px;border:0;background:var(--go);color:#fff;min-width:30%;margin:4px 2px}
-        button.stop{background:var(--bad)}button.alt{background:#555}
+        button.stop{background:var(--bad)}button.alt{background:#555}button:disabled{opacity:.35}
         .row{display:flex;flex-wrap:wrap;gap:4px}.big{font-size:1.6em;font-weight:700}.dim{color:var(--dim)}
         .hidden{display:none}#frame{width:100%;border-radius:6px;background:#000;min-height:40px}
         canvas{width:100%;height:70px;background:#000;border-radius:6px}
@@ -93,7 +93,7 @@ enum RemotePage {
             case "asking":cls="paused";t=(s.question&&s.question.text)||"A question waits";break;
             case "shooting":case "waiting":
               if(holds.length){cls="paused";t="Paused: "+holds.join(", ");}else{cls="shooting";t=s.stopping?"Stopping after this frame":"Shooting";}break;
-            case "finished":{const f=s.finished||{};cls=f.complete?"finished":"failed";t=f.complete?"Finished":"Stopped"+(f.stopReason?": "+f.stopReason:"");break;}
+            case "finished":{const f=s.finished||{};cls=f.complete?"finished":"failed";t=f.complete?"Finished":"Stopped"+(f.stopReason?": "+f.stopReason:"")+(f.message&&!f.complete?" · "+f.message:"");break;}
             default:t=s.state;}
           if(document.body.classList.contains("sim"))t+=" · simulated camera";
           b.className=cls;b.textContent=t;
@@ -147,7 +147,7 @@ enum RemotePage {
         setInterval(tick,1000);
         function loadFrame(p){
           const img=$("frame");show("last",true);
-          img.onload=()=>{histogram(img);window.frameShownAt=Date.now();window.frameShown=p.set+"/"+p.frame;};
+          img.onload=()=>{histogram(img);window.frameShown=p.set+"/"+p.frame;(window.shownLog=window.shownLog||[]).push({file:(p.files||[])[0],at:Date.now()});};
           img.src="/api/frames/"+p.set+"/"+p.frame+".jpg";
           $("exposure").textContent="Set "+p.set+", frame "+p.frame+" · "+(p.actualSpeed||p.speed);
         }

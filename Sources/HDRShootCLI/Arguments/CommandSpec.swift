@@ -50,6 +50,10 @@ package struct CommandContext: Sendable {
     package let output: any OutputStreams
     /// The time of day (folder names, a series' schedule): the system's unless a test hands in another.
     package var wallClock = WallClock.system
+    /// The controller a shoot command runs through (nil: a new one); `serve` hands in the one its page follows.
+    package var shootController: ShootController?
+    /// Whether the controller's confirm or decline answers the plan (the page's, in `serve`), not the terminal.
+    package var decidedByController = false
 }
 
 /// A command's one non-option argument: `hdrshoot completions <shell>`, `hdrshoot merge [<folder>]`.

@@ -21,7 +21,8 @@ enum ResumeCommand {
                 "id", placeholder: "<id>",
                 help: "The shoot to continue (see 'hdrshoot status'; default: the latest unfinished one)."),
             .flag("restart-set", help: "Shoot the interrupted set again from its first frame."),
-            .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times.")
+            .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times."),
+            RemoteServing.remoteOption, RemoteServing.tokenFileOption
         ],
         run: run
     )
@@ -77,8 +78,17 @@ enum ResumeCommand {
             followsCamera: options.target != nil)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment,
-            say: ShootConsole.sayer(options: options, output: output), resuming: true)
-        return try await preparation.prepare(stages, on: target)
+            say: ShootConsole.sayer(options: options, output: output), resuming: true,
+            controller: context.shootController ?? ShootController(messages: CLIMessages()))
+        guard let remote = arguments.string("remote") else { return try await preparation.prepare(stages, on: target) }
+        var simulated = false
+        if case .simulator = target { simulated = true }
+        return try await RemoteServing.serving(
+            remote, arguments: arguments, simulated: simulated, json: options.json, controller: preparation.controller,
+            output: output
+        ) {
+            try await preparation.prepare(stages, on: target)
+        }
     }
 
     /// `resume`'s stages of the preparation: what remains of the journal's plan checked against the camera; the

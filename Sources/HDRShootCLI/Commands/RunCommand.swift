@@ -26,7 +26,8 @@ enum RunCommand {
             .flag("link-shared", help: "With --dedupe: hard-link each shared frame into both sets' folders."),
             .flag(
                 "auto",
-                help: "Find --shadow and --highlight with probe frames first (as 'hdrshoot meter'; probes in probes/).")
+                help: "Find --shadow and --highlight with probe frames first (as 'hdrshoot meter'; probes in probes/)."),
+            RemoteServing.remoteOption, RemoteServing.tokenFileOption
         ] + SeriesRun.options,
         run: run
     )
@@ -39,6 +40,10 @@ enum RunCommand {
         let metering = try await autoMeter(arguments, context)
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
         if let series = try SeriesRun.settings(from: arguments, now: context.wallClock.now()) {
+            if arguments.string("remote") != nil {
+                throw UsageError(
+                    "--remote serves a single bracket; it does not go with --every yet", command: arguments.command)
+            }
             return try await SeriesRun.run(arguments, context, settings: series)
         }
         let planOptions = try PlanCommand.options(from: arguments, readings: metering?.outcome.readings)
@@ -69,8 +74,17 @@ enum RunCommand {
             planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering?.outcome,
             outputDirectory: outputDirectory, linkShared: arguments.flag("link-shared"))
         let preparation = ShootPreparation(
-            options: options, output: output, environment: environment, say: say, addressStore: addressStore)
-        return try await preparation.prepare(stages, on: target)
+            options: options, output: output, environment: environment, say: say, addressStore: addressStore,
+            controller: context.shootController ?? ShootController(messages: CLIMessages()))
+        guard let remote = arguments.string("remote") else { return try await preparation.prepare(stages, on: target) }
+        var simulated = false
+        if case .simulator = target { simulated = true }
+        return try await RemoteServing.serving(
+            remote, arguments: arguments, simulated: simulated, json: options.json, controller: preparation.controller,
+            output: output
+        ) {
+            try await preparation.prepare(stages, on: target)
+        }
     }
 
     /// `run`'s stages of the preparation: a fresh plan matched to the camera's speeds, a new output folder and

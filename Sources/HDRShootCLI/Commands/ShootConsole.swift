@@ -77,6 +77,8 @@ enum ShootConsole {
         var replay: SessionReplay?
         /// `--ssh-user`, `--ssh-password-file`, `--ssh-fingerprint` for a journaled camera behind SSH.
         var ssh = SSHConnection.Overrides()
+        /// Whether the controller's confirm or decline answers the plan (`serve`'s page), not the terminal.
+        var decidedByController = false
     }
 
     /// What `--transfer` asks to cross the Wi-Fi.
@@ -143,6 +145,7 @@ enum ShootConsole {
             networkMonitor: !arguments.flag("no-network-monitor"),
             bufferLimit: buffer, transfer: transfer, scene: scene, check: check, replay: replay)
         options.ssh = SSHConnection.Overrides(arguments)
+        options.decidedByController = context.decidedByController
         return options
     }
 
@@ -181,6 +184,11 @@ enum ShootConsole {
         // With --json the summary is already a JSON line; people read it on standard error.
         if options.json { output.writeError(text) } else { output.writeOut(text) }
         guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
+        if options.decidedByController && !options.confirm, let controller {
+            // The page answers: nothing is asked on the terminal, and the shoot waits in the proposed state.
+            guard await controller.decision() else { throw ShootCommandError.declined }
+            return
+        }
         let agreed = try await answer(options: options, output: output)
         guard let controller else {
             guard agreed else { throw ShootCommandError.declined }
@@ -283,9 +291,10 @@ enum ShootConsole {
                 outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
                 bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
                 downloads: downloads, onScaledClock: false))
-        let session = ShootSession(
+        var session = ShootSession(
             controller: controller, style: style, output: output, overhead: shoot.overhead,
             noiseReduction: noiseReduction, readsKeys: options.interactive)
+        session.handlesSignals = !options.decidedByController
         let (result, journal) = await session.run {
             await controller.shootBracket(
                 bracket, manifest: manifest,

@@ -79,19 +79,22 @@ final class ShootControls: Sendable {
         self.abandon = { await controller.send(.abandon) }
     }
 
-    /// Handles signals (and keys, until the terminal hangs up) until cancelled.
-    func run(readingKeys: Bool) async {
+    /// Handles signals (and keys, until the terminal hangs up) until cancelled; `handlingSignals` false leaves
+    /// SIGINT, SIGTERM and SIGHUP to the caller (`serve`, whose own watch must outlive each shoot).
+    func run(readingKeys: Bool, handlingSignals: Bool = true) async {
         let (hangup, hangupSink) = AsyncStream.makeStream(of: Void.self)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await number in SignalEvents.stream(
-                    [.interrupt, .terminate, .hangup], keepIgnored: TerminalDetachment.keepsIgnored)
-                {
-                    if number == .hangup {
-                        await self.hangUp()
-                        hangupSink.finish()
-                    } else {
-                        await self.interrupt()
+            if handlingSignals {
+                group.addTask {
+                    for await number in SignalEvents.stream(
+                        [.interrupt, .terminate, .hangup], keepIgnored: TerminalDetachment.keepsIgnored)
+                    {
+                        if number == .hangup {
+                            await self.hangUp()
+                            hangupSink.finish()
+                        } else {
+                            await self.interrupt()
+                        }
                     }
                 }
             }

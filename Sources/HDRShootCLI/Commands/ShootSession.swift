@@ -29,6 +29,8 @@ struct ShootSession: Sendable {
     let noiseReduction: TimeLeftEstimator.NoiseReduction
     /// Whether to read keys from standard input (it is a terminal).
     let readsKeys: Bool
+    /// Whether the shoot handles SIGINT, SIGTERM and SIGHUP (not under `serve`, which does).
+    var handlesSignals = true
 
     /// Runs `work` (the controller shooting) with the renderer and the controls; the terminal mode is restored
     /// on every path.
@@ -53,7 +55,7 @@ struct ShootSession: Sendable {
                 return result
             },
             showEvents: { for await update in updates { views.show(update) } },
-            controls: { await controls.run(readingKeys: readsKeys) },
+            controls: { await controls.run(readingKeys: readsKeys, handlingSignals: handlesSignals) },
             tick: tick)
         views.close()
         return result

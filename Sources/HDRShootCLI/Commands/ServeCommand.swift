@@ -1,0 +1,140 @@
+import Foundation
+import Posix
+import ShootKit
+import Synchronization
+import WebRemote
+
+/// `hdrshoot serve`: the phone remote on its own. Shoots are planned, confirmed, paused and watched from the
+/// page; each one goes through `run`'s own pipeline (the same preparation, controller, journal and output), with
+/// the page's form as its readings and the page's Confirm as its answer.
+enum ServeCommand {
+    /// Options of `run` that mean nothing here: the page confirms, `--json` is the page's, a series and `--auto`
+    /// are not started from the page yet.
+    private static let notServed: Set<String> = [
+        "confirm", "json", "auto", "link-shared", "output", "every", "count", "until", "forever", "shadow",
+        "highlight", "remote", "token-file"
+    ]
+
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve the phone remote: plan, shoot, pause and watch brackets from a phone's browser.",
+        discussion: """
+            Listens on --listen (an address or an interface name with a port; never every network) and prints one
+            line, 'Remote: http://ADDRESS:PORT/#token=TOKEN', and on a terminal its QR code: open it on the phone.
+            The page plans a bracket from Shadow, Highlight and Frames, shows the plan and waits for Confirm, then
+            shows progress, the last frame with its histogram and the range verdicts; Pause, Resume and Stop act on
+            the shoot. Commands need the token (it travels in the URL's fragment); reading the state does not. Each
+            shoot gets its own folder in --output. The other options are run's, as defaults for every shoot.
+            Runs until SIGINT or SIGTERM.
+            """,
+        options: [
+            .value(
+                "listen", placeholder: "<address:port>",
+                help: "Where the remote listens: 127.0.0.1:8080, 192.168.4.1:8080 or wlan0:8080.", required: true),
+            .value(
+                "output", placeholder: "<dir>", help: "The folder that holds the shoots' folders (one per shoot).",
+                default: "."),
+            RemoteServing.tokenFileOption
+        ] + RunCommand.spec.options.filter { !notServed.contains($0.name) },
+        run: run
+    )
+
+    @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
+    {
+        let listen = try arguments.required("listen") { $0 }
+        let options = try ShootConsole.options(from: arguments, context: context)
+        var simulated = false
+        if case .simulator? = options.target { simulated = true }
+        let parent = RunCommand.absolutePath(arguments.string("output") ?? ".")
+        let (events, eventSink) = AsyncStream.makeStream(of: ServeEvent.self, bufferingPolicy: .bufferingNewest(8))
+        let slot = ShootSlot()
+        let remote = ControllerRemote { form throws(RemoteCommandRefusal) in
+            guard form.resume != true else {
+                throw RemoteCommandRefusal("Resume a stopped shoot with hdrshoot resume for now.")
+            }
+            guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
+            eventSink.yield(.shoot(form))
+        }
+        let server = try RemoteServing.server(
+            listening: listen, option: "listen", arguments: arguments, simulated: simulated, remote: remote)
+        RemoteServing.announce(server, json: false, output: context.output)
+        // SIGINT and SIGTERM are serve's for its whole life (its shoots leave them alone): a signal stops the
+        // shoot under way after the frame in flight, through its controller, and serve ends once it has.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await server.run() }
+            group.addTask {
+                for await _ in SignalEvents.stream([.interrupt, .terminate]) {
+                    eventSink.yield(.stop)
+                    try? await remote.perform(.stop)
+                }
+            }
+            for await event in events {
+                guard case .shoot(let form) = event else { break }
+                await shoot(form, serving: arguments, parent: parent, remote: remote, context: context)
+                slot.free()
+            }
+            group.cancelAll()
+        }
+        return .success
+    }
+
+    /// One shoot from the page: `run` with serve's options, the form's readings and a folder of its own, on a new
+    /// controller the page follows.
+    private static func shoot(
+        _ form: ShootForm, serving arguments: ParsedArguments, parent: String, remote: ControllerRemote,
+        context: CommandContext
+    ) async {
+        let controller = ShootController(messages: CLIMessages())
+        var run = ParsedArguments(command: "run")
+        for (name, value) in arguments.values where !["listen", "output", "token-file"].contains(name) {
+            run.set(name, to: value)
+        }
+        for flag in arguments.flags { run.set(flag: flag) }
+        if let shadow = form.shadow { run.set("shadow", to: shadow) }
+        if let highlight = form.highlight { run.set("highlight", to: highlight) }
+        if let frames = form.frames { run.set("frames", to: String(frames)) }
+        if let ev = form.ev { run.set("ev", to: String(ev)) }
+        if form.confirm == true { run.set(flag: "confirm") }
+        run.set("output", to: parent + "/" + RunCommand.defaultOutputName(at: context.wallClock.now()))
+        var shootContext = context
+        shootContext.shootController = controller
+        shootContext.decidedByController = true
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await remote.follow(controller) }
+            do {
+                _ = try await RunCommand.spec.run(run, shootContext)
+            } catch {
+                let report = ErrorReport(error)
+                context.output.writeError("error: \(report.message)\n")
+                controller.note(report.message)
+            }
+            // A shoot refused before its controller was told (a bad reading) ends here for the page too.
+            await controller.end()
+            await group.waitForAll()
+        }
+    }
+}
+
+/// What the serve loop waits for.
+private enum ServeEvent: Sendable {
+    /// The page asked for a shoot.
+    case shoot(ShootForm)
+    /// SIGINT or SIGTERM while idle.
+    case stop
+}
+
+/// The one shoot `serve` runs at a time: taken when the page starts one, freed when it ends.
+private final class ShootSlot: Sendable {
+    private let taken = Mutex(false)
+
+    /// Takes the slot; false when a shoot holds it.
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
+    }
+
+    /// Frees the slot.
+    func free() { taken.withLock { $0 = false } }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ShootKit
+import Synchronization
+
+/// The application layer's `ShootController` as the web remote's `RemoteShoot`: the page is its second client.
+///
+/// The page sees the controller's snapshot (the update type's `snapshot` case) after every update, so a page
+/// that missed some still draws the whole state. Commands are the controller's own (`ShootCommand`); starting a
+/// shoot is the front end's (`start`), which for `run --remote` refuses (the terminal started it) and for
+/// `serve` prepares a shoot through the same pipeline as `run`. Thumbnails are the JPEGs the shoot saved, found
+/// by set and frame in its updates, never by a path from a request.
+package final class ControllerRemote: RemoteShoot {
+    /// Starts a shoot for a form from the page; throws a refusal to say why not.
+    package typealias Starter = @Sendable (ShootForm) async throws(RemoteCommandRefusal) -> Void
+
+    private struct State {
+        var controller: ShootController?
+        var files: [ShootUpdate.Position: [String]] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let stream: AsyncStream<[UInt8]>
+    private let sink: AsyncStream<[UInt8]>.Continuation
+    private let start: Starter
+    /// The largest image read for a thumbnail.
+    private let maximumImageBytes = 64 << 20
+
+    /// A remote with no shoot yet (the page shows "Ready").
+    package init(start: @escaping Starter) {
+        self.start = start
+        (stream, sink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
+        sink.yield(Self.encode(ShootSnapshot()))
+    }
+
+    /// Follows `controller`'s updates until its shoot ends; commands go to it from now on. A front end runs this
+    /// beside the shoot (it returns when the controller's stream ends).
+    package func follow(_ controller: ShootController) async {
+        state.withLock {
+            $0.controller = controller
+            $0.files = [:]
+        }
+        var snapshot = ShootSnapshot()
+        for await update in controller.updates() {
+            snapshot = snapshot.applying(update)
+            if case .progress(let progress) = update, let files = progress.files {
+                let position = ShootUpdate.Position(set: progress.set, frame: progress.frame)
+                state.withLock { $0.files[position] = files }
+            }
+            sink.yield(Self.encode(snapshot))
+        }
+    }
+
+    package func states() async -> AsyncStream<[UInt8]> { stream }
+
+    package func perform(_ command: RemoteCommand) async throws(RemoteCommandRefusal) {
+        let shootCommand: ShootCommand
+        switch command {
+        case .shoot(let form):
+            try await start(form)
+            return
+        case .confirm: shootCommand = .confirm
+        case .decline: shootCommand = .decline
+        case .pause: shootCommand = .pause
+        case .resume: shootCommand = .resume
+        case .stop: shootCommand = .stop
+        }
+        guard let controller = state.withLock({ $0.controller }) else {
+            throw RemoteCommandRefusal("No shoot is under way.")
+        }
+        guard await controller.send(shootCommand) else {
+            throw RemoteCommandRefusal("The shoot cannot \(shootCommand.command.rawValue) now.")
+        }
+    }
+
+    package func thumbnail(set: Int, frame: Int) async -> [UInt8]? {
+        let files = state.withLock { $0.files[ShootUpdate.Position(set: set, frame: frame)] } ?? []
+        guard let jpeg = files.first(where: { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) })
+        else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: jpeg) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maximumImageBytes) else { return nil }
+        return Array(data)
+    }
+
+    private static func encode(_ snapshot: ShootSnapshot) -> [UInt8] {
+        // One line of `--json`, without its newline (an SSE `data:` line must not contain one).
+        Array(ShootUpdate.snapshot(snapshot).jsonLine.utf8.dropLast())
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The phone remote in a real browser: headless Chromium (Debian's chromium and chromium-driver, driven by
+/// Selenium, python3-selenium) at 390x844 against the built binary; scripts/remote-page-browser.py does the
+/// clicking and checks, this suite runs it and checks its verdict.
+@Suite("The remote page in headless Chromium (built binary)", .realTime)
+struct RemotePageBrowserTests {
+    static let python = "/usr/bin/python3"
+    static let script = Fixtures.packageRoot.appendingPathComponent("scripts/remote-page-browser.py")
+
+    /// Why the browser tests cannot run here, nil when they can.
+    static let skipReason: String? = {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", python]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            return "needs \(tool) (apt-get install chromium chromium-driver python3-selenium)"
+        }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: python)
+        probe.arguments = ["-c", "import selenium"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "cannot run \(python)" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? nil : "needs python3-selenium"
+    }()
+
+    private func runScript(_ mode: String, extra: [String] = []) async throws -> ProcessResult {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        return try await ProcessRunner.run(
+            URL(fileURLWithPath: Self.python),
+            arguments: [Self.script.path, mode, try ProcessRunner.hdrshootBinary().path, folder.url.path + "/out"]
+                + extra,
+            environment: [
+                "HDRSHOOT_STATE_DIR": folder.url.path + "/state", "HOME": folder.url.path,
+                "XDG_CONFIG_HOME": folder.url.path + "/config"
+            ], timeout: .seconds(240))
+    }
+
+    @Test(
+        "serve: plan, confirm, pause, reload mid-shoot, resume, 15 of 15, the last frame, nothing from elsewhere",
+        .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
+    func servePlansPausesReloadsAndFinishes() async throws {
+        let result = try await runScript("serve")
+        #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("step: plan: 3 sets, 15 exposures"))
+        #expect(result.standardOutput.contains("step: reloaded, still paused"))
+        #expect(result.standardOutput.contains("ok: serve"))
+    }
+
+    @Test(
+        "run --remote: the page pauses the terminal's shoot and stops it (exit 75)",
+        .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
+    func runRemoteIsPausedAndStoppedFromThePage() async throws {
+        let result = try await runScript("run")
+        #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("ok: run"))
+    }
+}

@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""The phone remote in a real browser: headless Chromium (Debian's chromium + chromium-driver, driven by
+Selenium) at a phone's size (390x844) against `hdrshoot serve --camera simulator` or `hdrshoot run --remote`.
+
+    remote_page.py serve HDRSHOOT OUTPUT_DIR [SCREENSHOT.png]
+        plan 1/4 .. 1/1000 with 5 frames, see the plan summary, confirm, pause, reload mid-shoot, resume, finish at
+        "15 of 15", the last frame shown; no request to another origin; no horizontal scrolling.
+    remote_page.py run HDRSHOOT OUTPUT_DIR
+        `run --remote` shoots from the terminal; the page pauses it, then stops it.
+
+Prints one line per step and the figures it measured ("figure: ..."); exits 0 when every check held, 1 with
+the reason otherwise. Every process it starts it stops (by its own PID).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+TIMEOUT = 120
+# hdrshoot's standard error, printed when a check fails.
+ERRORS = "/dev/null"
+
+
+def fail(message):
+    print("FAIL: " + message, flush=True)
+    try:
+        with open(ERRORS) as errors:
+            print("hdrshoot's standard error:\n" + errors.read()[-3000:], flush=True)
+    except OSError:
+        pass
+    sys.exit(1)
+
+
+def start(arguments, env_extra):
+    global ERRORS
+    ERRORS = arguments[arguments.index("--output") + 1] + ".stderr"
+    env = dict(os.environ)
+    env.update(env_extra)
+    process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=open(ERRORS, "w"),
+                               stdin=subprocess.DEVNULL,
+                               env=env, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            fail("hdrshoot ended before printing the Remote: line")
+        match = re.match(r"Remote: (http://[^ ]+/#token=[A-Za-z0-9_-]+)$", line.strip())
+        if match:
+            return process, match.group(1)
+    fail("no Remote: line within 60 s")
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844",
+                     "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0},
+        "userAgent": "Mozilla/5.0 (Linux; Android 14) Mobile"})
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait_for(driver, what, condition):
+    try:
+        return WebDriverWait(driver, TIMEOUT, poll_frequency=0.05).until(lambda d: condition(d))
+    except Exception:
+        fail("timed out waiting for " + what + "; banner: " + text(driver, "banner") + "; error: "
+             + text(driver, "error") + "; log: " + text(driver, "log").replace("\n", " | "))
+
+
+def text(driver, element_id):
+    try:
+        # textContent, not .text: a section the page hides (the progress once finished) still holds its words.
+        return driver.find_element(By.ID, element_id).get_attribute("textContent")
+    except Exception:
+        return ""
+
+
+def click(driver, element_id):
+    driver.find_element(By.ID, element_id).click()
+
+
+def requested_urls(driver):
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def check_origin(driver, origin, token):
+    for url in requested_urls(driver):
+        if url.startswith("data:") or url.startswith("blob:"):
+            continue
+        if not url.startswith(origin + "/"):
+            fail("the page requested another origin: " + url)
+        if token in url.split("#")[0]:
+            fail("the token went into a requested URL: " + url)
+
+
+def peak_rss(pid):
+    try:
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def no_horizontal_scroll(driver):
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    inner = driver.execute_script("return window.innerWidth")
+    if width > inner:
+        fail("the page scrolls sideways: %d > %d" % (width, inner))
+
+
+def serve(hdrshoot, output, screenshot):
+    process, url = start([hdrshoot, "serve", "--listen", "127.0.0.1:0", "--camera", "simulator", "--output", output,
+                          "--scene", "interior-window"], {"HDRSHOOT_TIME_SCALE": "1"})
+    origin = url.split("/#")[0]
+    token = url.split("#token=")[1]
+    driver = browser()
+    try:
+        driver.get(url)
+        wait_for(driver, "Ready", lambda d: text(d, "banner").startswith("Ready"))
+        if "#token" in driver.current_url:
+            fail("the token stayed in the address bar")
+        no_horizontal_scroll(driver)
+        print("step: ready", flush=True)
+        for field, value in [("shadow", "1/4"), ("highlight", "1/1000"), ("frames", "5")]:
+            element = driver.find_element(By.ID, field)
+            element.clear()
+            element.send_keys(value)
+        click(driver, "shoot")
+        plan = wait_for(driver, "the plan", lambda d: text(d, "plan") if "exposures" in text(d, "plan") else None)
+        print("step: plan: " + plan, flush=True)
+        if "3 sets, 15 exposures" not in plan:
+            fail("the plan summary is not 3 sets, 15 exposures: " + plan)
+        if not text(driver, "banner").startswith("Confirm"):
+            fail("the shoot did not wait for a confirm: " + text(driver, "banner"))
+        click(driver, "confirm")
+        wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
+        click(driver, "pause")
+        wait_for(driver, "Paused", lambda d: "Paused" in text(d, "banner"))
+        print("step: paused at " + text(driver, "count"), flush=True)
+        paused_at = text(driver, "count")
+        driver.refresh()
+        wait_for(driver, "Paused after a reload", lambda d: "Paused" in text(d, "banner"))
+        time.sleep(1.0)
+        if text(driver, "count") != paused_at and text(driver, "count") != "":
+            # A frame in flight when Pause came may still be saved; nothing after it.
+            print("note: count moved from %s to %s while paused (the frame in flight)" % (paused_at, text(driver, "count")))
+        print("step: reloaded, still paused", flush=True)
+        click(driver, "resume")
+        wait_for(driver, "a frame shown mid-shoot", lambda d: d.execute_script("return window.frameShown"))
+        if screenshot:
+            driver.save_screenshot(screenshot)
+            print("step: screenshot " + screenshot + " at " + text(driver, "count"), flush=True)
+        wait_for(driver, "15 of 15", lambda d: text(d, "count") == "15 of 15")
+        wait_for(driver, "Finished", lambda d: text(d, "banner").startswith("Finished"))
+        wait_for(driver, "the last frame", lambda d: d.execute_script(
+            "const i=document.getElementById('frame');return i.complete&&i.naturalWidth>0&&window.frameShown"))
+        print("step: finished; last frame " + str(driver.execute_script("return window.frameShown")), flush=True)
+        if "Clipped highlights" not in text(driver, "clip"):
+            fail("no histogram verdict under the last frame")
+        no_horizontal_scroll(driver)
+        check_origin(driver, origin, token)
+        weight = len(driver.execute_script("return document.documentElement.outerHTML").encode())
+        print("figure: page weight (DOM after the shoot) %d bytes" % weight, flush=True)
+        delays = []
+        for shown in driver.execute_script("return window.shownLog||[]"):
+            if shown.get("file") and os.path.exists(shown["file"]):
+                delays.append(shown["at"] - os.stat(shown["file"]).st_mtime_ns / 1e6)
+        if delays:
+            delays.sort()
+            p95 = delays[min(len(delays) - 1, int(round(0.95 * (len(delays) - 1))))]
+            print("figure: file written to frame shown on the page: %d frames shown, median %.0f ms, p95 %.0f ms, "
+                  "max %.0f ms" % (len(delays), delays[len(delays) // 2], p95, delays[-1]), flush=True)
+        print("figure: serve's peak RSS (VmHWM) " + peak_rss(process.pid), flush=True)
+    finally:
+        driver.quit()
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    print("ok: serve", flush=True)
+
+
+def run(hdrshoot, output):
+    process, url = start([hdrshoot, "run", "--camera", "simulator", "--shadow", "1/4", "--highlight", "1/1000",
+                          "--frames", "5", "--confirm", "--output", output, "--remote", "127.0.0.1:0"],
+                         {"HDRSHOOT_TIME_SCALE": "1"})
+    driver = browser()
+    try:
+        driver.get(url)
+        wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
+        click(driver, "pause")
+        wait_for(driver, "Paused", lambda d: "Paused: you" in text(d, "banner"))
+        print("step: run --remote paused from the page at " + text(driver, "count"), flush=True)
+        driver.execute_script("window.confirm=()=>true")
+        click(driver, "stop")
+        try:
+            code = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            fail("run did not end after Stop from the page")
+        if code != 75:
+            fail("run ended with %d after Stop, not 75 (stopped, resumable)" % code)
+        print("step: run stopped from the page, exit 75", flush=True)
+    finally:
+        driver.quit()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    print("ok: run", flush=True)
+
+
+def tripod(hdrshoot, output, pages):
+    """One run of 3x5 on the simulator with `pages` pages attached; prints the shoot's time, from the line
+    "Connected to" to the process's end, each line timed as it arrives (on a thread of its own)."""
+    import threading
+    arguments = [hdrshoot, "run", "--camera", "simulator", "--shadow", "1/4", "--highlight", "1/1000", "--frames",
+                 "5", "--confirm", "--output", output]
+    if pages:
+        arguments += ["--remote", "127.0.0.1:0"]
+        process, url = start(arguments, {"HDRSHOOT_TIME_SCALE": "1"})
+    else:
+        global ERRORS
+        ERRORS = output + ".stderr"
+        process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=open(ERRORS, "w"),
+                                   stdin=subprocess.DEVNULL, text=True)
+    times = {}
+
+    def read_lines():
+        for line in process.stdout:
+            if line.startswith("Connected to") and "started" not in times:
+                times["started"] = time.time()
+        times["ended"] = time.time()
+
+    reader = threading.Thread(target=read_lines)
+    reader.start()
+    drivers = [browser() for _ in range(pages)]
+    for driver in drivers:
+        driver.get(url)
+    code = process.wait()
+    reader.join()
+    for driver in drivers:
+        driver.quit()
+    if code != 0 or "started" not in times:
+        fail("the shoot ended with %d" % code)
+    print("figure: time at the tripod (Connected to exit), %d pages attached: %.2f s"
+          % (pages, times["ended"] - times["started"]), flush=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 4:
+        fail(__doc__)
+    if sys.argv[1] == "tripod":
+        tripod(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "serve":
+        serve(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    else:
+        run(sys.argv[2], sys.argv[3])
