@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "Timing", swiftSettings: strict),
         // The one HTTP/1.1 codec (pure): request and response framing within limits, for every client and server.
         .target(name: "HTTP", swiftSettings: strict),
+        // The one scanner of UPnP device descriptions (dd.xml, DigitalImagingDesc.xml), strict or tolerant (pure).
+        .target(name: "UPnPDescription", swiftSettings: strict),
         // EXIF in JPEG and TIFF/ARW files, and file formats told from their first bytes (pure).
         .target(name: "ImageMetadata", dependencies: ["ByteCoding"], swiftSettings: strict),
         // Luma from JPEGs (a DC-only baseline decoder, ARW previews), range checks, a small encoder (pure).
@@ -49,8 +51,8 @@ let package = Package(
         .target(
             name: "SonyCamera",
             dependencies: [
-                "SonyProtocol", "PTPIPCodec", "PTPIP", "HTTP", "Shooting", "Exposure", "ImageMetadata", "Timing",
-                "Posix"
+                "SonyProtocol", "PTPIPCodec", "PTPIP", "HTTP", "UPnPDescription", "Shooting", "Exposure",
+                "ImageMetadata", "Timing", "Posix"
             ],
             swiftSettings: strict),
         .target(
@@ -71,7 +73,7 @@ let package = Package(
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the client over Posix sockets
         // and the HTTP codec, the typed methods and the shutter labels.
         .target(
-            name: "CameraRemoteAPI", dependencies: ["JSON", "HTTP", "Exposure", "Timing", "Posix"],
+            name: "CameraRemoteAPI", dependencies: ["JSON", "HTTP", "UPnPDescription", "Exposure", "Timing", "Posix"],
             swiftSettings: strict),
         // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
         .target(
@@ -139,6 +141,7 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "UPnPDescriptionTests", dependencies: ["UPnPDescription"], swiftSettings: strict),
         .testTarget(
             name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),

@@ -37,6 +37,12 @@ extension CameraSimulator {
     private nonisolated func serveCommandConnection(
         _ transport: TCPTransport, reader: PacketReader, request: InitCommandRequest
     ) async {
+        if await refusesPairing {
+            // The photographer did not press OK at "Allow pairing with the device?" (reference p. 41).
+            try? await transport.send(
+                Packet.initFail(reason: .rejectedInitiator).encoded(), timeout: Self.handshakeTimeout)
+            return
+        }
         var admitted = await admit(command: transport)
         var waited: Duration = .zero
         while admitted == nil, waited < Self.leavingGrace, await isBusy {

@@ -181,6 +181,9 @@ package actor CameraSimulator {
         return (number, stream, wake)
     }
 
+    /// Whether every client is refused as not approved for pairing (`--fault refuse-pairing`).
+    var refusesPairing: Bool { camera.refusesPairing }
+
     /// Whether a refused client should wait a moment: the previous one may be leaving right now.
     var isBusy: Bool { isClientConnected }
 

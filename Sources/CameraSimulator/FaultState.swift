@@ -15,9 +15,12 @@ struct FaultState: Sendable {
     private var modeChanges: [Int: SimulatedExposureMode] = [:]
     /// Whether the buffer never empties after a capture.
     let neverIdle: Bool
+    /// Whether every connection is refused as not approved for pairing (Init Fail reason 1).
+    let refusesPairing: Bool
 
     init(_ faults: [SimulatorFault]) {
         var neverIdle = false
+        var refusesPairing = false
         for fault in faults {
             switch fault {
             case let .busy(operation, count): busyByOperation[operation, default: 0] += count
@@ -27,10 +30,12 @@ struct FaultState: Sendable {
             case let .hangAtOperation(operation): hangOperations.insert(operation)
             case let .refuseConnections(count): refusals += count
             case .neverIdle: neverIdle = true
+            case .refusePairing: refusesPairing = true
             case let .modeAtFrame(frame, mode): modeChanges[frame] = mode
             }
         }
         self.neverIdle = neverIdle
+        self.refusesPairing = refusesPairing
     }
 
     /// Consumes one DeviceBusy answer for `operation`, if any are left.

@@ -121,6 +121,9 @@ package struct SimulatedCamera: Sendable {
     /// Whether the next command-connection attempt is refused by the `refuse-connections` fault.
     package mutating func shouldRefuseConnection() -> Bool { faults.takeRefusal() }
 
+    /// Whether this body refuses this computer as not approved for pairing (`--fault refuse-pairing`).
+    package var refusesPairing: Bool { faults.refusesPairing }
+
     /// The client left or the link dropped: the session ends, buttons are released (S1's autofocus stops),
     /// the buffer stays; the next connection starts afresh.
     package mutating func connectionClosed(now: Duration) {

@@ -17,6 +17,9 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     case refuseConnections(Int)
     /// `never-idle`: the image buffer never empties after a capture (0xD215 stays 0x8001).
     case neverIdle
+    /// `refuse-pairing`: a body that needs pairing whose photographer did not allow this computer: every Init
+    /// Command Request gets Init Fail reason 1 (Camera Control PTP 3 reference pp. 40-41; issue 33).
+    case refusePairing
     /// `mode-at-frame:N:A`: the mode dial turns to `mode` just before frame N fires.
     case modeAtFrame(frame: Int, mode: SimulatedExposureMode)
 
@@ -30,6 +33,7 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
         case let .hangAtOperation(operation): return "hang-at-op:\(operation)"
         case let .refuseConnections(count): return "refuse-connections:\(count)"
         case .neverIdle: return "never-idle"
+        case .refusePairing: return "refuse-pairing"
         case let .modeAtFrame(frame, mode): return "mode-at-frame:\(frame):\(mode.letter)"
         }
     }
@@ -73,6 +77,9 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
         case "never-idle":
             try arity(1)
             return .neverIdle
+        case "refuse-pairing":
+            try arity(1)
+            return .refusePairing
         case "mode-at-frame":
             try arity(3)
             guard let mode = SimulatedExposureMode(letter: parts[2]) else {
@@ -83,7 +90,7 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
             throw .invalidFault(
                 spec: spec,
                 reason: "unknown fault; use busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N, "
-                    + "hang-at-op:N, refuse-connections:N, never-idle or mode-at-frame:N:M|A|S|P")
+                    + "hang-at-op:N, refuse-connections:N, refuse-pairing, never-idle or mode-at-frame:N:M|A|S|P")
         }
     }
 

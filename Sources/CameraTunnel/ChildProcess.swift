@@ -38,12 +38,20 @@ package final class ChildProcess: Sendable {
     /// The child's process id.
     package let pid: Int32
     private let state = Mutex(State())
+    /// The write end of the child's standard input, held open for its life (`holdingInput`); closing it is how
+    /// the child learns to end, and the kernel closes it when this process dies, however it dies.
+    private let heldInput: Mutex<FileHandle?>
 
-    private init(pid: Int32) { self.pid = pid }
+    private init(pid: Int32, heldInput: FileHandle?) {
+        self.pid = pid
+        self.heldInput = Mutex(heldInput)
+    }
 
-    /// Starts `executable` with `arguments` and exactly `environment`; standard input is `/dev/null` or `input`.
+    /// Starts `executable` with `arguments` and exactly `environment`; standard input is `/dev/null`, `input`,
+    /// or with `holdingInput` a pipe this process keeps open until `terminate()` (or its own death).
     package static func start(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
+        holdingInput: Bool = false
     ) throws(SSHTunnelError) -> ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -53,7 +61,7 @@ package final class ChildProcess: Sendable {
         let errorPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errorPipe
-        let inPipe = input.map { _ in Pipe() }
+        let inPipe = input != nil || holdingInput ? Pipe() : nil
         process.standardInput = inPipe ?? FileHandle.nullDevice
         let box = Mutex<ChildProcess?>(nil)
         process.terminationHandler = { finished in
@@ -65,7 +73,9 @@ package final class ChildProcess: Sendable {
         } catch {
             throw .toolMissing((executable as NSString).lastPathComponent)
         }
-        let child = ChildProcess(pid: process.processIdentifier)
+        let child = ChildProcess(
+            pid: process.processIdentifier, heldInput: holdingInput ? inPipe?.fileHandleForWriting : nil)
+        if holdingInput { try? inPipe?.fileHandleForReading.close() }
         let alreadyExited = box.withLock { slot -> Bool in
             slot = child
             return !process.isRunning
@@ -112,11 +122,20 @@ package final class ChildProcess: Sendable {
         }
     }
 
-    /// Ends the child (SIGTERM, then SIGKILL after `grace`) and waits until it is reaped; its PID only.
+    /// Ends the child (its held input closed, then SIGTERM, then SIGKILL after `grace`) and waits until it is
+    /// reaped; its PID only.
     package func terminate(grace: Duration = .seconds(2)) async {
+        heldInput.withLock { handle in
+            try? handle?.close()
+            handle = nil
+        }
+        var deadline = ContinuousClock.now + grace
+        while status == nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         guard status == nil else { return }
         Signal.terminate.send(to: pid)
-        let deadline = ContinuousClock.now + grace
+        deadline = ContinuousClock.now + grace
         while status == nil, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -80,7 +80,8 @@ package actor SSHTunnel {
             guard case .open = state, !Task.isCancelled else { return }
             let detail = Self.lastLine(of: child.errorOutput)
             state = .reopening
-            onEvent(.closed(detail: detail.isEmpty ? "ssh exited with status \(status)" : detail))
+            let fallback = status < 0 || status > 128 ? "ssh was ended by a signal" : "ssh exited with status \(status)"
+            onEvent(.closed(detail: detail.isEmpty ? fallback : detail))
             var attempt = 0
             while true {
                 let wait = configuration.reopenWaits[min(attempt, configuration.reopenWaits.count - 1)]
@@ -124,7 +125,10 @@ package actor SSHTunnel {
         environment["SSH_ASKPASS_REQUIRE"] = "force"
         environment[SSHAskpass.variable] = askpass.path
         let child = try ChildProcess.start(
-            configuration.tools.ssh, configuration.sshArguments(localPort: localPort), environment: environment)
+            "/bin/bash",
+            ["-c", Self.guardScript, "hdrshoot-ssh", configuration.tools.ssh]
+                + configuration.sshArguments(localPort: localPort),
+            environment: environment, holdingInput: true)
         let deadline = ContinuousClock.now + configuration.loginTimeout
         while true {
             if let status = child.status {
@@ -146,6 +150,26 @@ package actor SSHTunnel {
             try? await Task.sleep(for: .milliseconds(50))
         }
     }
+
+    /// The shell that runs `ssh` for hdrshoot: it kills `ssh` when its standard input (a pipe hdrshoot holds)
+    /// reaches its end, which the kernel brings about when hdrshoot dies however it dies (SIGKILL, a signal's
+    /// default action), and it ends when `ssh` ends. `ssh` itself cannot watch for this: it closes every
+    /// inherited descriptor and, with `-N`, never reads its input. SIGKILL, because `ssh` keeps ignoring the
+    /// SIGTERM and SIGINT hdrshoot ignored while it shot (an ignored disposition survives exec, and `ssh` leaves
+    /// an ignored signal ignored). Builtins only (bash's `read -t`, `/proc/PID/stat`), no `wait`: the shell
+    /// inherits hdrshoot's blocked signals, SIGCHLD among them, so waiting for a child would never wake.
+    static let guardScript = """
+        ssh="$1"; shift
+        "$ssh" "$@" </dev/null &
+        child=$!
+        while :; do
+            read -r -t 0.1 _
+            got=$?
+            if [ $got -ne 0 ] && [ $got -le 128 ]; then kill -KILL $child 2>/dev/null; exit 255; fi
+            read -r stat < /proc/$child/stat 2>/dev/null || exit 255
+            case "$stat" in *") Z "*) exit 255 ;; esac
+        done
+        """
 
     private func classify(status: Int32, errorOutput: String) -> SSHTunnelError {
         let text = errorOutput

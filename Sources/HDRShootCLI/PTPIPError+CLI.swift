@@ -24,8 +24,12 @@ extension PTPIPError: CLIReportable {
         }
     }
 
-    /// The layer's own one-line sentence, which names the address or the step.
-    package var cliMessage: String { description }
+    /// The layer's own one-line sentence, which names the address or the step; a body that refused to pair
+    /// says what to do on its screen.
+    package var cliMessage: String {
+        if case .initFailed(.rejectedInitiator) = self { return connectCause }
+        return description
+    }
 
     /// Why a connection attempt failed, in a few words and without the layer's advice (`connection refused`,
     /// `timed out`): the cause inside a retry line or a "(last: …)" of a reconnect that gave up.
@@ -38,6 +42,9 @@ extension PTPIPError: CLIReportable {
         case .hostUnreachable: "no route to the camera"
         case .networkUnreachable: "the network is unreachable"
         case let .nameResolutionFailed(host, _): "cannot resolve '\(host)'"
+        case .initFailed(.rejectedInitiator):
+            "the camera refused this computer (Init Fail reason 1): it was not allowed to pair; run again with the "
+                + "camera's pairing screen open and press OK at \"Allow pairing with the device?\""
         case let .initFailed(reason): "the camera refused the session (\(reason))"
         case .systemCallFailed, .protocolViolation, .response, .malformed, .cancelled, .invalidState:
             description

@@ -33,6 +33,12 @@ extension SonyCameraError: CLIReportable {
         }
     }
 
-    /// The layer's own one-line sentence, which names what to check.
-    package var cliMessage: String { description }
+    /// The layer's own one-line sentence, which names what to check; a body that refused to pair says so
+    /// (PTPIPError's line), not "is Ctrl w/ Smartphone on?".
+    package var cliMessage: String {
+        if case let .connectFailed(_, _, last) = self, case .initFailed(.rejectedInitiator) = last {
+            return last.connectCause
+        }
+        return description
+    }
 }

@@ -66,6 +66,7 @@ struct SimulatorConfigurationTests {
         ("hang-at-op:5", .hangAtOperation(5)),
         ("refuse-connections:2", .refuseConnections(2)),
         ("never-idle", .neverIdle),
+        ("refuse-pairing", .refusePairing),
         ("mode-at-frame:3:A", .modeAtFrame(frame: 3, mode: .aperturePriority))
     ])
     func faultSpecsRoundTrip(spec: String, fault: SimulatorFault) throws {

@@ -81,6 +81,15 @@ extension ManPage {
                     + "simulate --time-scale N; the margins a body gets to process an image shrink as much but not "
                     + "below 2 s; timeouts stay real. Unset for a real camera."
             ),
+            (
+                "HDRSHOOT_SSH_FORWARD_PORT",
+                "A test hook: the camera-side port the --ssh tunnel forwards to (localhost:15740 on a body); the "
+                    + "tests' sshd permits only their simulator's port. Unset for a real camera."
+            ),
+            (
+                "XDG_RUNTIME_DIR",
+                "Where --ssh makes the private folder of the named pipe that hands ssh the password (else /tmp)."
+            ),
             ("VISUAL, EDITOR", "The editor hdrshoot config --edit opens (else vi)."),
             ("HOME", "Where the XDG folders are when their variables are not set.")
         ]
@@ -93,6 +102,11 @@ extension ManPage {
                     + "order, dedupe, longest, output, transfer. hdrshoot config shows what is in effect."
             ),
             ("$XDG_CONFIG_HOME/hdrshoot/last-camera", "The camera address used last, for --camera left out."),
+            (
+                "$XDG_STATE_HOME/hdrshoot/known_hosts",
+                "The SSH host keys of the cameras reached with --ssh (mode 0600): kept on first contact or from "
+                    + "--ssh-fingerprint; a changed key is refused."
+            ),
             ("$XDG_STATE_HOME/hdrshoot/ID.json", "A shoot's journal, which resume and status read."),
             (
                 "$XDG_STATE_HOME/hdrshoot/logs/",

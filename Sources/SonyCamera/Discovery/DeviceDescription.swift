@@ -1,3 +1,5 @@
+import UPnPDescription
+
 /// The parts of a UPnP device description (the XML at an SSDP LOCATION, Sony's `dd.xml` /
 /// `DmsRmtDesc.xml`) that hdrshoot shows, plus where the DigitalImaging service describes itself.
 ///
@@ -26,24 +28,23 @@ package struct DeviceDescription: Sendable, Hashable {
 
     /// Extracts the fields from the description's text; nil when it has no `<UDN>`.
     ///
-    /// A tag scan rather than a full XML parse: descriptions are small and flat, and a missing or odd
-    /// element must not stop discovery.
+    /// Read with the one description scanner in its tolerant mode: a missing or odd element must not stop
+    /// discovery.
     package init?(xml: String) {
-        guard let udn = XMLScan.element("UDN", in: xml[...]) else { return nil }
+        let elements = (try? DescriptionScanner.elements(in: xml, mode: .tolerant)) ?? []
+        guard let udn = DescriptionScanner.first("UDN", in: elements) else { return nil }
         self.udn = udn
-        friendlyName = XMLScan.element("friendlyName", in: xml[...]) ?? ""
-        modelName = XMLScan.element("modelName", in: xml[...]) ?? ""
-        digitalImagingDescriptionPath = XMLScan.blocks("service", in: xml[...])
-            .first { XMLScan.element("serviceType", in: $0) == SSDP.digitalImaging }
-            .flatMap { XMLScan.element("SCPDURL", in: $0) }
-            .flatMap { $0.isEmpty ? nil : $0 }
-        scalarWebAPIServices = XMLScan.blocks("X_ScalarWebAPI_Service", in: xml[...])
-            .compactMap { XMLScan.element("X_ScalarWebAPI_ServiceType", in: $0) }
-        scalarWebAPICameraURL = XMLScan.blocks("X_ScalarWebAPI_Service", in: xml[...])
-            .first { XMLScan.element("X_ScalarWebAPI_ServiceType", in: $0) == "camera" }
-            .flatMap { XMLScan.element("X_ScalarWebAPI_ActionList_URL", in: $0) }
-            .flatMap { $0.isEmpty ? nil : $0 }
-        digitalImaging = DigitalImagingDescription(xml: xml)
+        friendlyName = DescriptionScanner.first("friendlyName", in: elements) ?? ""
+        modelName = DescriptionScanner.first("modelName", in: elements) ?? ""
+        let text = { (name: String, block: [DescriptionScanner.Element]) in DescriptionScanner.first(name, in: block) }
+        digitalImagingDescriptionPath = DescriptionScanner.children(of: "service", in: elements)
+            .first { text("serviceType", $0) == SSDP.digitalImaging }
+            .flatMap { text("SCPDURL", $0) }
+        let webServices = DescriptionScanner.children(of: "X_ScalarWebAPI_Service", in: elements)
+        scalarWebAPIServices = webServices.compactMap { text("X_ScalarWebAPI_ServiceType", $0) }
+        scalarWebAPICameraURL = webServices.first { text("X_ScalarWebAPI_ServiceType", $0) == "camera" }
+            .flatMap { text("X_ScalarWebAPI_ActionList_URL", $0) }
+        digitalImaging = DigitalImagingDescription(elements: elements)
     }
 }
 
@@ -71,16 +72,24 @@ package struct DigitalImagingDescription: Sendable, Hashable {
     package var sshRequired: Bool?
     /// `X_PTP_RemoteControlSupport`: whether the body offers remote shooting over PTP/IP.
     package var remoteControlSupported: Bool?
+    /// `X_PTP_MediaServerSupport`: whether the body offers Contents Transfer Mode (reference p. 39).
+    package var mediaServerSupported: Bool?
 
     /// Reads the fields from the description's text (missing fields stay nil).
     package init(xml: String) {
-        let text = xml[...]
-        modelName = XMLScan.element("X_ModelName", in: text).flatMap { $0.isEmpty ? nil : $0 }
-        firmwareVersion = XMLScan.element("X_FirmwareVersion", in: text).flatMap { $0.isEmpty ? nil : $0 }
-        ptpVersions = XMLScan.element("X_PTP_Versions", in: text).flatMap { $0.isEmpty ? nil : $0 }
-        pairingRequired = XMLScan.element("X_PTP_PairingNecessity", in: text).flatMap(Self.flag)
-        sshRequired = XMLScan.element("X_SSH_Support", in: text).flatMap(Self.flag)
-        remoteControlSupported = XMLScan.element("X_PTP_RemoteControlSupport", in: text).flatMap(Self.flag)
+        self.init(elements: (try? DescriptionScanner.elements(in: xml, mode: .tolerant)) ?? [])
+    }
+
+    /// Reads the fields from a scanned description (the device description may carry them itself).
+    init(elements: [DescriptionScanner.Element]) {
+        let value = { (name: String) in DescriptionScanner.first(name, in: elements) }
+        modelName = value("X_ModelName")
+        firmwareVersion = value("X_FirmwareVersion")
+        ptpVersions = value("X_PTP_Versions")
+        pairingRequired = value("X_PTP_PairingNecessity").flatMap(Self.flag)
+        sshRequired = value("X_SSH_Support").flatMap(Self.flag)
+        remoteControlSupported = value("X_PTP_RemoteControlSupport").flatMap(Self.flag)
+        mediaServerSupported = value("X_PTP_MediaServerSupport").flatMap(Self.flag)
     }
 
     /// An empty description (nothing known).
@@ -104,70 +113,7 @@ package struct DigitalImagingDescription: Sendable, Hashable {
         result.pairingRequired = pairingRequired ?? other.pairingRequired
         result.sshRequired = sshRequired ?? other.sshRequired
         result.remoteControlSupported = remoteControlSupported ?? other.remoteControlSupported
+        result.mediaServerSupported = mediaServerSupported ?? other.mediaServerSupported
         return result
-    }
-}
-
-/// A tolerant scan of small, flat XML documents: elements by local name (any namespace prefix).
-enum XMLScan {
-    /// The text of the first `<name>` (or `<prefix:name attr="...">`) element, entity-decoded and trimmed.
-    static func element(_ name: String, in xml: Substring) -> String? {
-        var search = xml
-        while let (local, closing, selfClosing, rest) = nextTag(in: search) {
-            search = rest
-            guard local == name, !closing, !selfClosing else { continue }
-            guard let end = search.range(of: "<") else { return nil }
-            return decode(String(search[..<end.lowerBound])).trimmingWhitespace()
-        }
-        return nil
-    }
-
-    /// The contents of every `<name>...</name>` element (by local name), not nested.
-    static func blocks(_ name: String, in xml: Substring) -> [Substring] {
-        var result: [Substring] = []
-        var search = xml
-        var start: Substring.Index?
-        while let (local, closing, selfClosing, rest) = nextTag(in: search) {
-            if local == name, !selfClosing {
-                if !closing {
-                    start = rest.startIndex
-                } else if let begin = start {
-                    let closeStart = xml[..<rest.startIndex].lastIndex(of: "<") ?? rest.startIndex
-                    if begin <= closeStart { result.append(xml[begin..<closeStart]) }
-                    start = nil
-                }
-            }
-            search = rest
-        }
-        return result
-    }
-
-    /// The next tag's local name, whether it closes (`</x>`) or closes itself (`<x/>`), and what follows it.
-    private static func nextTag(in text: Substring) -> (String, Bool, Bool, Substring)? {
-        guard let open = text.firstIndex(of: "<") else { return nil }
-        let afterOpen = text[text.index(after: open)...]
-        guard let close = afterOpen.firstIndex(of: ">") else { return nil }
-        var tag = afterOpen[..<close]
-        let rest = afterOpen[afterOpen.index(after: close)...]
-        let closing = tag.hasPrefix("/")
-        if closing { tag = tag.dropFirst() }
-        let selfClosing = tag.hasSuffix("/")
-        if selfClosing { tag = tag.dropLast() }
-        let qualified = tag.prefix { !($0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r") }
-        let local = qualified.split(separator: ":").last.map(String.init) ?? ""
-        return (local, closing, selfClosing, rest)
-    }
-
-    private static func decode(_ text: String) -> String {
-        text.replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
-            .replacing("&apos;", with: "'").replacing("&amp;", with: "&")
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces, tabs and newlines.
-    fileprivate func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

@@ -1,0 +1,303 @@
+import CameraSimulator
+import Foundation
+import TestSupport
+import Testing
+
+/// PTP/IP over SSH, end to end: the built binary, a real OpenSSH server set up like a body with Access
+/// Authentication on (`CameraSSHServer`), and the simulated body behind it on loopback.
+@Suite(
+    "PTP/IP over SSH (built binary, real sshd)", .realTime,
+    .enabled(if: CameraSSHServer.available, Comment(rawValue: CameraSSHServer.skipReason)))
+struct SSHTunnelBinaryTests {
+    static let user = "root"
+    static let password = "camera-pass 1"
+
+    /// A folder for one test: the server's files, hdrshoot's state and config, the password file, the shoots.
+    struct Scene {
+        let root: URL
+        var server: URL { root.appendingPathComponent("server") }
+        var state: URL { root.appendingPathComponent("state") }
+        var knownHosts: String { state.appendingPathComponent("hdrshoot/known_hosts").path }
+        var passwordFile: String { root.appendingPathComponent("password").path }
+        var shoots: URL { root.appendingPathComponent("shoots") }
+
+        init() throws {
+            root = try TemporaryFolder(prefix: "hdrshoot-ssh").url
+            for folder in [server, state, shoots, root.appendingPathComponent("config")] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+        }
+
+        /// Writes `password` to the password file with `mode`.
+        func writePassword(_ password: String, mode: mode_t = 0o600) throws {
+            try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+            chmod(passwordFile, mode)
+        }
+
+        func environment(forwardPort: UInt16) -> [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_STATE_HOME"] = state.path
+            environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+            environment["HDRSHOOT_SSH_FORWARD_PORT"] = String(forwardPort)
+            environment["HDRSHOOT_CONNECT_BACKOFF"] = "1s,1s,2s,2s"
+            return environment
+        }
+
+        /// The ssh processes this test's hdrshoot started (found by the known-hosts path in their arguments).
+        var sshProcesses: [Int32] {
+            ProcessTable.pids(withCommandLineContaining: "UserKnownHostsFile=\(knownHosts)").filter {
+                (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("ssh") == true
+            }
+        }
+    }
+
+    static func body() -> SimulatorConfiguration {
+        .loopback {
+            $0.exposureCap = .milliseconds(20)
+            $0.imageSize = 4000
+        }
+    }
+
+    static func run(
+        _ arguments: [String], scene: Scene, forwardPort: UInt16, timeout: Duration = .seconds(120)
+    ) async throws -> ProcessResult {
+        try await ProcessRunner.run(
+            try ProcessRunner.hdrshootBinary(), arguments: arguments,
+            environment: scene.environment(forwardPort: forwardPort), currentDirectory: scene.shoots,
+            timeout: timeout)
+    }
+
+    static func shoot(port: UInt16, scene: Scene, extra: [String] = []) -> [String] {
+        [
+            "run", "--shadow", "1/4", "--highlight", "1/1000", "--frames", "5", "--confirm", "--no-network-monitor",
+            "--camera", "127.0.0.1:\(port)", "--ssh", "--ssh-user", user, "--ssh-password-file", scene.passwordFile
+        ] + extra
+    }
+
+    @Test func aFirstContactWithoutATerminalNamesTheFingerprintAndSendsNoPassword() async throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(Self.password)
+        try await CameraSimulator.withRunning(configuration: Self.body()) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: Self.password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let result = try await Self.run(
+                    [
+                        "camera", "--camera", "127.0.0.1:\(server.port)", "--ssh", "--ssh-user", Self.user,
+                        "--ssh-password-file", scene.passwordFile
+                    ],
+                    scene: scene, forwardPort: simulator.port)
+                #expect(result.exitCode == 69, "\(result)")
+                #expect(result.errorLines.count == 1, "\(result.standardError)")
+                #expect(result.standardError.contains("is new to hdrshoot: its key is \(fingerprint)"))
+                #expect(result.standardError.contains("--ssh-fingerprint \(fingerprint)"))
+                #expect(server.passwordAttempts == 0)
+                #expect(!FileManager.default.fileExists(atPath: scene.knownHosts))
+            }
+        }
+    }
+
+    @Test func aBracketRunsThroughTheTunnelPinnedAndThenWithTheKeptKey() async throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(Self.password)
+        try await CameraSimulator.withRunning(configuration: Self.body()) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: Self.password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let pinned = try await Self.run(
+                    Self.shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint]),
+                    scene: scene, forwardPort: simulator.port)
+                #expect(pinned.exitCode == 0, "\(pinned)")
+                #expect(pinned.standardOutput.contains("Complete: 15 of 15 exposures saved"))
+                #expect(pinned.standardOutput.contains("at ssh://\(Self.user)@127.0.0.1:\(server.port)"))
+                let mode = try FileManager.default.attributesOfItem(atPath: scene.knownHosts)[.posixPermissions] as? Int
+                #expect(mode == 0o600)
+                #expect(scene.sshProcesses.isEmpty)
+                // Again, without the pin: the key kept on first contact is the one checked.
+                let kept = try await Self.run(
+                    Self.shoot(port: server.port, scene: scene), scene: scene, forwardPort: simulator.port)
+                #expect(kept.exitCode == 0, "\(kept)")
+                #expect(kept.standardOutput.contains("Complete: 15 of 15 exposures saved"))
+                #expect(await simulator.captures.count == 30)
+                #expect(server.passwordAttempts == 2)
+                #expect(server.log.contains("Accepted keyboard-interactive/pam for \(Self.user)"))
+                #expect(scene.sshProcesses.isEmpty)
+            }
+        }
+    }
+
+    @Test func aChangedHostKeyIsRefusedWithOneLineAndNoPassword() async throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(Self.password)
+        try await CameraSimulator.withRunning(configuration: Self.body()) { simulator in
+            let camera = { (port: UInt16, extra: [String]) in
+                [
+                    "camera", "--camera", "127.0.0.1:\(port)", "--ssh", "--ssh-user", Self.user,
+                    "--ssh-password-file", scene.passwordFile
+                ] + extra
+            }
+            let first = try await CameraSSHServer.fingerprint(
+                ofKey: try await CameraSSHServer.makeHostKey(in: scene.server, name: "host_ecdsa"))
+            let port = try await CameraSSHServer.with(
+                folder: scene.server, password: Self.password, forwardPort: simulator.port
+            ) { server in
+                let result = try await Self.run(
+                    camera(server.port, ["--ssh-fingerprint", first]), scene: scene, forwardPort: simulator.port)
+                #expect(result.exitCode == 0, "\(result)")
+                return server.port
+            }
+            _ = port
+            // The body's Access Authentication was reset: a new key at the same address.
+            try await CameraSSHServer.with(
+                folder: scene.server, hostKey: "host_ecdsa_new", password: Self.password, forwardPort: simulator.port
+            ) { server in
+                let second = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa_new").path)
+                // The known-hosts line names the port: keep it under the new server's port too.
+                let kept = try String(contentsOfFile: scene.knownHosts, encoding: .utf8)
+                let moved = kept.replacingOccurrences(of: "]:\(port) ", with: "]:\(server.port) ")
+                try moved.write(toFile: scene.knownHosts, atomically: true, encoding: .utf8)
+                let result = try await Self.run(camera(server.port, []), scene: scene, forwardPort: simulator.port)
+                #expect(result.exitCode == 69, "\(result)")
+                #expect(result.errorLines.count == 1, "\(result.standardError)")
+                #expect(result.standardError.contains("shows another key (\(second)) than the one kept (\(first))"))
+                #expect(server.passwordAttempts == 0)
+                #expect(scene.sshProcesses.isEmpty)
+            }
+        }
+    }
+
+    @Test func aWrongPasswordIsOneRefusedAttemptWithOneLine() async throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword("not the password")
+        try await CameraSimulator.withRunning(configuration: Self.body()) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: Self.password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let result = try await Self.run(
+                    Self.shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint]),
+                    scene: scene, forwardPort: simulator.port)
+                #expect(result.exitCode == 69, "\(result)")
+                #expect(result.errorLines.count == 1, "\(result.standardError)")
+                #expect(
+                    result.standardError.contains(
+                        "the camera at 127.0.0.1 refused the login as '\(Self.user)'; check the user and password"))
+                #expect(server.passwordAttempts == 1)
+                #expect(await simulator.captures.isEmpty)
+                #expect(scene.sshProcesses.isEmpty)
+                #expect(!result.standardOutput.contains("not the password"))
+                #expect(!result.standardError.contains("not the password"))
+            }
+        }
+    }
+
+    @Test func aPasswordFileOthersMayReadIsRefusedBeforeAnyLogin() async throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(Self.password, mode: 0o644)
+        try await CameraSimulator.withRunning(configuration: Self.body()) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: Self.password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let result = try await Self.run(
+                    Self.shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint]),
+                    scene: scene, forwardPort: simulator.port)
+                #expect(result.exitCode == 64, "\(result)")
+                #expect(result.standardError.contains("others may read it (mode 644); run chmod 600 on it"))
+                #expect(server.passwordAttempts == 0)
+            }
+        }
+    }
+
+    @Test func aTunnelKilledMidShootIsReopenedAndTheBracketCompletes() async throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(Self.password)
+        try await CameraSimulator.withRunning(configuration: Self.body()) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: Self.password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let arguments = Self.shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint])
+                var environment = scene.environment(forwardPort: simulator.port)
+                environment["PWD"] = scene.shoots.path
+                let output = try await BackgroundProcess.with(
+                    try ProcessRunner.hdrshootBinary(),
+                    arguments: arguments + ["--output", scene.shoots.appendingPathComponent("killed").path],
+                    environment: environment
+                ) { shoot in
+                    _ = try await shoot.waitForLine(timeout: .seconds(60)) { $0.contains("(4 of 15)") }
+                    let tunnels = scene.sshProcesses
+                    #expect(tunnels.count == 1)
+                    for pid in tunnels { kill(pid, SIGKILL) }
+                    let status = await shoot.waitForExit(timeout: .seconds(120))
+                    #expect(status == 0, "\(shoot.standardOutput)\n\(shoot.standardError)")
+                    return shoot.standardOutput
+                }
+                #expect(output.contains("The SSH tunnel to the camera closed"))
+                #expect(output.contains("The SSH tunnel to the camera is open again."))
+                #expect(output.contains("Complete: 15 of 15 exposures saved"))
+                #expect(await simulator.captures.count == 15)
+                #expect(server.passwordAttempts == 2)
+                #expect(scene.sshProcesses.isEmpty)
+            }
+        }
+    }
+
+    /// Runs a pinned shoot in the background, sends `signal` to hdrshoot once 4 frames are saved, and returns its
+    /// exit status, its output and the simulator's operation log.
+    static func interrupt(with signal: Int32) async throws -> (status: Int32, output: String, operations: String) {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(at: scene.root) }
+        try scene.writePassword(password)
+        let operationLog = scene.root.appendingPathComponent("operations.jsonl").path
+        var configuration = Self.body()
+        configuration.operationLogPath = operationLog
+        return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
+            try await CameraSSHServer.with(folder: scene.server, password: password, forwardPort: simulator.port) {
+                server in
+                let fingerprint = try await CameraSSHServer.fingerprint(
+                    ofKey: scene.server.appendingPathComponent("host_ecdsa").path)
+                let arguments =
+                    shoot(port: server.port, scene: scene, extra: ["--ssh-fingerprint", fingerprint])
+                    + ["--output", scene.shoots.appendingPathComponent("stopped").path]
+                let (status, output) = try await BackgroundProcess.with(
+                    try ProcessRunner.hdrshootBinary(), arguments: arguments,
+                    environment: scene.environment(forwardPort: simulator.port)
+                ) { shoot in
+                    _ = try await shoot.waitForLine(timeout: .seconds(60)) { $0.contains("(4 of 15)") }
+                    #expect(scene.sshProcesses.count == 1)
+                    shoot.send(signal)
+                    return (await shoot.waitForExit(timeout: .seconds(60)), shoot.standardOutput)
+                }
+                // No ssh outlives hdrshoot, however it ended.
+                #expect(try await eventually { scene.sshProcesses.isEmpty })
+                let operations = (try? String(contentsOfFile: operationLog, encoding: .utf8)) ?? ""
+                return (status, output, operations)
+            }
+        }
+    }
+
+    @Test func aShootStoppedBySIGTERMClosesTheSessionThroughTheTunnel() async throws {
+        let (status, output, operations) = try await Self.interrupt(with: SIGTERM)
+        #expect(status == 75, "\(output)")
+        #expect(output.contains("Run `hdrshoot resume`"), "\(output)")
+        let last = operations.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains("\"name\":\"CloseSession\""), "\(last)")
+    }
+
+    @Test func aKilledHdrshootLeavesNoSSHBehind() async throws {
+        let (status, _, operations) = try await Self.interrupt(with: SIGKILL)
+        #expect(status == 128 + SIGKILL)
+        // SIGKILL sends nothing: the body sees the link drop instead.
+        #expect(!operations.contains("\"name\":\"CloseSession\""))
+    }
+}
