@@ -17,6 +17,9 @@ let package = Package(
     targets: [
         // Pure layers (no I/O, no Glibc).
         .target(name: "Exposure", swiftSettings: strict),
+        // The one JSON value type (any JSON, members in order, written by hand): the Camera Remote API's params
+        // and results and the session log's lines.
+        .target(name: "JSON", swiftSettings: strict),
         .target(name: "ByteCoding", swiftSettings: strict),
         // Time on an injected clock: the one timeout helper and the one stopwatch (pure).
         .target(name: "Timing", swiftSettings: strict),
@@ -65,16 +68,18 @@ let package = Package(
         .target(name: "CameraTunnel", dependencies: ["Posix"], swiftSettings: strict),
         .target(name: "NetworkMonitor", dependencies: ["ByteCoding", "Posix", "Timing"], swiftSettings: strict),
         // Session logs: JSON Lines written off the hot path, the logs folder and its rotation, reading logs back.
-        .target(name: "SessionLog", dependencies: ["PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
+        .target(
+            name: "SessionLog", dependencies: ["JSON", "PTPIPCodec", "PTPIP", "Posix", "Timing"], swiftSettings: strict),
         // Sony's legacy Camera Remote API (JSON-RPC over HTTP/1.1) for older bodies: the client over Posix sockets
         // and the HTTP codec, the typed methods and the shutter labels.
         .target(
-            name: "CameraRemoteAPI", dependencies: ["HTTP", "UPnPDescription", "Exposure", "Timing", "Posix"],
+            name: "CameraRemoteAPI", dependencies: ["JSON", "HTTP", "UPnPDescription", "Exposure", "Timing", "Posix"],
             swiftSettings: strict),
         // A simulated legacy body (HTTP server on loopback, JSON-RPC, postviews with EXIF) and its process.
         .target(
             name: "LegacyCameraSimulator",
             dependencies: [
+                "JSON",
                 "CameraRemoteAPI", "CameraSimulator", "HTTP", "PTPIP", "Exposure", "ImageMetadata", "Timing", "Posix"
             ],
             swiftSettings: strict),
@@ -100,6 +105,7 @@ let package = Package(
         .target(
             name: "HDRShootCLI",
             dependencies: [
+                "JSON",
                 "Exposure", "PTPIPCodec", "PTPIP", "SonyProtocol", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor", "Posix", "ImageLuminance", "SessionLog", "CameraRemoteAPI", "LegacyCamera",
                 "LegacyCameraSimulator", "Timing", "ShootKit", "CameraTunnel", "WebRemote"
@@ -129,10 +135,12 @@ let package = Package(
 
         .testTarget(name: "PosixTests", dependencies: ["Posix", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "SessionLogTests", dependencies: ["SessionLog", "Posix", "TestSupport"], swiftSettings: strict),
+            name: "SessionLogTests", dependencies: ["JSON", "SessionLog", "Posix", "TestSupport"], swiftSettings: strict
+        ),
         .testTarget(name: "ExposureTests", dependencies: ["Exposure"], swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "UPnPDescriptionTests", dependencies: ["UPnPDescription"], swiftSettings: strict),
         .testTarget(
             name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport"], swiftSettings: strict),
@@ -207,9 +215,11 @@ let package = Package(
         .testTarget(
             name: "HDRShootCLITests",
             dependencies: [
+                "JSON",
                 "HDRShootCLI", "Exposure", "PTPIP", "PTPIPCodec", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor",
-                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit"
+                "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit",
+                "LegacyCamera"
             ],
             swiftSettings: strict
         )

@@ -1,3 +1,5 @@
+import JSON
+
 /// A camera status as getEvent reports it (`"cameraStatus"`, reference p. 231 and "Event parameters").
 package struct CameraStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The text as sent.
@@ -66,7 +68,7 @@ package struct CameraEvent: Sendable, Hashable {
         }
     }
 
-    private mutating func read(_ object: [String: JSONValue]) throws(CameraRemoteAPIError) {
+    private mutating func read(_ object: JSONObject) throws(CameraRemoteAPIError) {
         func strings(_ key: String) throws(CameraRemoteAPIError) -> [String] {
             guard let value = object[key]?.strings else {
                 throw .malformedResponse(method: "getEvent", reason: "\(key) is not a string array")

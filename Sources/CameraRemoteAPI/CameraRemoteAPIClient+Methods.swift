@@ -1,3 +1,5 @@
+import JSON
+
 /// The application a body runs for the API (`getApplicationInfo`, p. 252).
 package struct ApplicationInfo: Sendable, Hashable {
     /// `Smart Remote Control`, or the built-in app's name.

@@ -1,4 +1,5 @@
 import HTTP
+import JSON
 import Synchronization
 
 /// JSON-RPC calls to one camera's `camera` service over HTTP (reference pp. 22-23), and the typed API the

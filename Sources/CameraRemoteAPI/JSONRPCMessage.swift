@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A JSON-RPC call as the Camera Remote API wants it: `{"method":..,"params":[..],"id":N,"version":"1.0"}`
 /// (reference pp. 22-23: params is always an array, version names the method's API version).
@@ -96,6 +97,8 @@ package struct JSONRPCResponse: Sendable, Hashable {
         case let .failure(failure):
             members["error"] = .array([.integer(failure.code.rawValue), .string(failure.message)])
         }
-        return (try? Array(JSONEncoder.compact.encode(JSONValue.object(members)))) ?? []
+        return
+            (try? Array(JSONEncoder.compact.encode(JSONValue.object(JSONObject(members.map { ($0.key, $0.value) })))))
+            ?? []
     }
 }

@@ -2,6 +2,7 @@ import CameraRemoteAPI
 import CameraSimulator
 import Exposure
 import ImageMetadata
+import JSON
 import Timing
 
 /// The simulated legacy body's state and its answers to JSON-RPC calls (the server in

@@ -1,3 +1,4 @@
+import JSON
 import PTPIP
 import PTPIPCodec
 
@@ -22,12 +23,12 @@ package struct SessionLogObserver: PTPIPObserver {
 
     /// Logs one transaction.
     package func observe(_ record: PTPIPOperationRecord) {
-        var fields: [(String, LogValue)] = [
-            ("code", .string(LogValue.hexCode(record.code.rawValue))), ("name", .string(record.code.name)),
+        var fields: [(String, JSONValue)] = [
+            ("code", .string(JSONValue.hexCode(record.code.rawValue))), ("name", .string(record.code.name)),
             ("tid", .int(record.transactionID)), ("params", .array(record.parameters.map { .int($0) }))
         ]
         if let response = record.response {
-            fields.append(("response", .string(LogValue.hexCode(response.rawValue))))
+            fields.append(("response", .string(JSONValue.hexCode(response.rawValue))))
             fields.append(("responseName", .string(response.name)))
             if !record.responseParameters.isEmpty {
                 fields.append(("responseParams", .array(record.responseParameters.map { .int($0) })))
@@ -42,7 +43,7 @@ package struct SessionLogObserver: PTPIPObserver {
             case .dataOut: record.data.count <= Self.largestLoggedDataOut
             case .none: false
             }
-        if keepsHex, !record.data.isEmpty { fields.append(("hex", .string(LogValue.hex(record.data)))) }
+        if keepsHex, !record.data.isEmpty { fields.append(("hex", .string(JSONValue.hex(record.data)))) }
         if let error = record.error { fields.append(("error", .string("\(error)"))) }
         writer.record("op", fields)
     }
@@ -52,14 +53,14 @@ package struct SessionLogObserver: PTPIPObserver {
         writer.record(
             "event",
             [
-                ("code", .string(LogValue.hexCode(event.code.rawValue))), ("name", .string(event.code.name)),
+                ("code", .string(JSONValue.hexCode(event.code.rawValue))), ("name", .string(event.code.name)),
                 ("params", .array(event.parameters.map { .int($0) }))
             ])
     }
 
     /// Logs one connection attempt.
     package func observeConnect(address: String, duration: Duration, error: (any Error)?) {
-        var fields: [(String, LogValue)] = [
+        var fields: [(String, JSONValue)] = [
             ("address", .string(address)), ("ms", .number(Self.milliseconds(duration))),
             ("outcome", .string(error == nil ? "connected" : "failed"))
         ]

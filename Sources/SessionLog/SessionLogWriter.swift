@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import JSON
 import Posix
 import Synchronization
 import Timing
@@ -71,7 +72,7 @@ package final class SessionLogWriter: Sendable {
             "session",
             [
                 ("wallClock", .string(Self.iso8601(now))), ("unixTime", .number(now.timeIntervalSince1970)),
-                ("command", .string(command)), ("arguments", .array(arguments.map(LogValue.string))),
+                ("command", .string(command)), ("arguments", .array(arguments.map(JSONValue.string))),
                 ("version", .string(version))
             ])
         return writer
@@ -96,11 +97,13 @@ package final class SessionLogWriter: Sendable {
     package var elapsed: Duration { stopwatch.elapsed }
 
     /// Appends one line: `t`, `kind`, then `fields` in order. Returns at once; the write happens on the queue.
-    package func record(_ kind: String, _ fields: [(String, LogValue)]) {
+    package func record(_ kind: String, _ fields: [(String, JSONValue)]) {
         var line: [UInt8] = []
         line.reserveCapacity(128)
-        LogValue.object([("t", .number(Self.seconds(stopwatch.elapsed))), ("kind", .string(kind))] + fields)
-            .encode(into: &line)
+        JSONValue.object(
+            JSONObject([("t", .number(Self.seconds(stopwatch.elapsed))), ("kind", .string(kind))] + fields)
+        )
+        .encode(into: &line)
         line.append(UInt8(ascii: "\n"))
         let schedule = state.withLock { state -> Bool in
             guard state.file != nil else { return false }

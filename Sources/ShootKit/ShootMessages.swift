@@ -7,4 +7,6 @@ package protocol ShootMessages: Sendable {
     func message(for error: any Error) -> String
     /// Why a connection attempt failed, in a few words (`no answer (connection refused)`).
     func connectFailure(_ error: any Error) -> String
+    /// The sentence of a blocker (a default in `ShootBlocker.swift`).
+    func sentence(for blocker: ShootBlocker) -> String
 }

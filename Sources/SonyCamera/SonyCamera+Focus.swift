@@ -24,6 +24,13 @@ extension SonyCamera {
     /// The focus mode as last reported (0x500A), for `hdrshoot camera`.
     package var focusMode: SonyFocusMode? { properties.focusMode }
 
+    /// Whether a focus found once can be held over the link (0x500A or 0xD1AD settable); nil when the body
+    /// reports no focus mode.
+    package var focusSettable: Bool? {
+        guard properties.focusMode != nil else { return nil }
+        return properties[.focusMode]?.isSettable == true || properties[.afWithShutter]?.isSettable == true
+    }
+
     /// Before the first frame of a shoot: in an AF mode, focuses once (S1 down until 0xD213 says focused,
     /// bounded by `focusTimeout`; S1 up) and then holds that focus for the whole shoot by switching the body
     /// to MF where 0x500A is settable, else by turning AF with shutter (0xD1AD) off; where neither is, every

@@ -29,7 +29,7 @@ import Testing
 
     @Test func trueIsNeverOne() throws {
         let answer = try JSONRPCResponse.decode(Array("{\"result\":[true,1,1.5,null],\"id\":1}".utf8), method: "m")
-        #expect(answer.outcome == .success([.bool(true), .integer(1), .double(1.5), .null]))
+        #expect(answer.outcome == .success([.bool(true), .integer(1), .number(1.5), .null]))
     }
 
     @Test func errorCodesSayWhetherTheyAreTransient() {

@@ -59,6 +59,17 @@ struct EndToEndShootControlTests {
         #expect(object["fired"] as? Int == 2 && object["saved"] as? Int == 0, "\(object)")
         #expect(object["stopReason"] as? String == "reconnectGaveUp")
         #expect((object["possiblyDuplicated"] as? [[String: Int]]) == [["set": 1, "frame": 3]])
+        // Every key of `status --json` is there, a value not known as an explicit null (no process holds it).
+        #expect(
+            Set(object.keys) == [
+                "id", "state", "stopReason", "captured", "saved", "fired", "total", "remaining", "resumePosition",
+                "possiblyDuplicated", "inCamera", "outputDirectory", "journal", "camera", "shootingPid", "createdAt",
+                "updatedAt", "unfinished"
+            ])
+        #expect(object["shootingPid"] is NSNull)
+        #expect((object["camera"] as? [String: Any]).map { Set($0.keys) } == ["model", "address", "serialNumber"])
+        let unfinished = try #require((object["unfinished"] as? [[String: Any]])?.first)
+        #expect(Set(unfinished.keys) == ["id", "state", "captured", "total", "outputDirectory", "shootingPid"])
     }
 
     @Test func sigintStopsAfterTheCurrentFrameAndLeavesAResumableShoot() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SessionLog
 import TestSupport
 import Testing
@@ -20,7 +21,7 @@ enum FixtureSessionLog {
     /// Writes the session log of `body`'s recorded start-up to `path`.
     static func write(body: String, to path: String) throws {
         let files = try #require(bodies[body])
-        var lines: [LogValue] = [
+        var lines: [JSONValue] = [
             .object([
                 ("t", .number(0)), ("kind", .string("session")), ("wallClock", .string("2026-01-01T00:00:00.000Z")),
                 ("command", .string("camera")), ("arguments", .array([])),
@@ -29,14 +30,14 @@ enum FixtureSessionLog {
         ]
         var time = 0.01
         func operation(_ code: String, _ name: String, _ parameters: [Int], hex bytes: [UInt8]?) {
-            var fields: [(String, LogValue)] = [
+            var fields: [(String, JSONValue)] = [
                 ("t", .number(time)), ("kind", .string("op")), ("code", .string(code)), ("name", .string(name)),
                 ("params", .array(parameters.map { .int($0) })), ("response", .string("0x2001")),
                 ("responseName", .string("OK")), ("data", .string(bytes == nil ? "none" : "in")),
                 ("length", .int(bytes?.count ?? 0)), ("ms", .number(5))
             ]
-            if let bytes { fields.append(("hex", .string(LogValue.hex(bytes)))) }
-            lines.append(.object(fields))
+            if let bytes { fields.append(("hex", .string(JSONValue.hex(bytes)))) }
+            lines.append(.object(JSONObject(fields)))
             time += 0.01
         }
         operation("0x1002", "OpenSession", [1], hex: nil)

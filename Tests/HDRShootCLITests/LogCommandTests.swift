@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import PTPIP
 import Posix
 import SessionLog
@@ -69,7 +70,7 @@ struct LogCommandTests {
             #"{"t":0,"kind":"session","command":"run"}"#,
             #"{"t":1.5,"kind":"shown","stream":"out","text":"\r\u001b[2K3/15 saved\r\u001b[2Kwarning: busy\n\u001b[1m4/15\u001b[0m saved \u001b]0;title\u0007"}"#,
             #"{"t":2,"kind":"shown","stream":"out","text":"\r\u001b[2K"}"#
-        ].compactMap { LogValue(json: $0) }
+        ].compactMap { JSONValue(json: $0) }
         #expect(lines.count == 3)
         let shown = LogCommand.show(lines)
         #expect(!shown.contains("\u{1B}") && !shown.contains("\r") && !shown.contains("[2K"), "\(shown)")

@@ -48,6 +48,19 @@ struct SeriesEndToEndTests {
         let repetitions = try #require(manifest["repetitions"] as? [[String: Any]])
         #expect(repetitions.map { $0["folder"] as? String } == ["rep-001", "rep-002", "rep-003"])
         #expect(repetitions.allSatisfy { $0["state"] as? String == "done" && $0["saved"] as? Int == 3 })
+        // The series manifest's keys, and each finished repetition's (all of them known once it ended).
+        #expect(
+            Set(manifest.keys) == [
+                "shoot", "camera", "everySeconds", "end", "firstStart", "shiftEV", "status", "repetitions"
+            ])
+        #expect(manifest["end"] as? [String: Int] == ["count": 3])
+        #expect(
+            repetitions.allSatisfy {
+                Set($0.keys) == [
+                    "number", "state", "timing", "plannedStart", "actualStart", "endedAt", "folder", "exposures",
+                    "saved", "startDriftSeconds"
+                ]
+            })
         let planned = try repetitions.map { try #require(($0["plannedStart"] as? String).flatMap(Self.date)) }
         #expect(planned[1].timeIntervalSince(planned[0]) == 10 && planned[2].timeIntervalSince(planned[1]) == 10)
         let actual = try repetitions.map { try #require(($0["actualStart"] as? String).flatMap(Self.date)) }

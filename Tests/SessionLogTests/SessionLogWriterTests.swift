@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Posix
 import SessionLog
 import Synchronization
@@ -20,15 +21,15 @@ struct SessionLogWriterTests {
         for index in 0..<100 { writer.record("op", [("index", .int(index)), ("text", .string("a \"quoted\"\nline"))]) }
         writer.close()
         let text = String(decoding: try FileSystem.readAll(writer.path), as: UTF8.self)
-        let lines = text.split(separator: "\n").map { LogValue(json: $0) }
+        let lines = text.split(separator: "\n").map { JSONValue(json: $0) }
         #expect(lines.count == 101)
         #expect(lines.allSatisfy { $0 != nil })
-        #expect(lines[0]?["kind"]?.stringValue == "session")
-        #expect(lines[0]?["wallClock"]?.stringValue?.hasSuffix("Z") == true)
+        #expect(lines[0]?["kind"]?.string == "session")
+        #expect(lines[0]?["wallClock"]?.string?.hasSuffix("Z") == true)
         #expect(lines.filter { $0?["wallClock"] != nil }.count == 1)
         let times = lines.compactMap { $0?["t"]?.doubleValue }
         #expect(times == times.sorted())
-        #expect(lines[100]?["text"]?.stringValue == "a \"quoted\"\nline")
+        #expect(lines[100]?["text"]?.string == "a \"quoted\"\nline")
         #expect(lines[100]?["index"]?.intValue == 99)
     }
 
@@ -85,7 +86,7 @@ struct SessionLogWriterTests {
         writer.close()
         #expect(path.hasSuffix("-run-20261124-221524-3fa9.jsonl"))
         let kinds = String(decoding: try FileSystem.readAll(path), as: UTF8.self).split(separator: "\n")
-            .compactMap { LogValue(json: $0)?["kind"]?.stringValue }
+            .compactMap { JSONValue(json: $0)?["kind"]?.string }
         #expect(kinds == ["session", "before", "after"])
     }
 
@@ -118,7 +119,7 @@ struct SessionLogWriterTests {
         writer.close()
         let bytes = try FileSystem.readAll(writer.path)
         #expect(bytes.count <= 20_000 + 200)
-        let last = String(decoding: bytes, as: UTF8.self).split(separator: "\n").last.flatMap { LogValue(json: $0) }
-        #expect(last?["kind"]?.stringValue == "truncated")
+        let last = String(decoding: bytes, as: UTF8.self).split(separator: "\n").last.flatMap { JSONValue(json: $0) }
+        #expect(last?["kind"]?.string == "truncated")
     }
 }

@@ -26,24 +26,57 @@ enum CameraReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The JSON form with the keys `model`, `firmware`, `protocolVersion`, `exposureMode`, `canShoot`,
-    /// `blockers`, `saveDestination`, `focusMode`, `currentShutterSpeed`, `availableShutterSpeeds`.
+    /// The JSON form with the keys `protocol`, `model`, `firmware`, `protocolVersion`, `exposureMode`,
+    /// `canShoot`, `blockers`, `saveDestination`, `focusMode`, `currentShutterSpeed`, `availableShutterSpeeds`.
     static func json(_ info: SonyCameraInfo) throws -> String {
-        let object: [String: Any] = [
-            "protocol": "PTP/IP",
-            "model": info.model,
-            "firmware": info.firmware,
-            "protocolVersion": info.protocolVersion,
-            "exposureMode": info.exposureMode ?? NSNull(),
-            "canShoot": info.canShoot,
-            "blockers": info.blockers,
-            "saveDestination": info.saveDestination ?? NSNull(),
-            "focusMode": info.focus ?? NSNull(),
-            "currentShutterSpeed": info.currentShutterSpeed.map(speed) ?? NSNull(),
-            "availableShutterSpeeds": info.availableShutterSpeeds.map(speed)
-        ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        ShootText.jsonLine(PTPIPReport(info))
+    }
+
+    /// `hdrshoot camera --json` of a PTP/IP body; a value not reported is `null`, its key always there.
+    struct PTPIPReport: Encodable {
+        var model: String
+        var firmware: String
+        var protocolVersion: String
+        var exposureMode: String?
+        var canShoot: Bool
+        var blockers: [String]
+        var saveDestination: String?
+        var focusMode: String?
+        var currentShutterSpeed: Speed?
+        var availableShutterSpeeds: [Speed]
+
+        init(_ info: SonyCameraInfo) {
+            model = info.model
+            firmware = info.firmware
+            protocolVersion = info.protocolVersion
+            exposureMode = info.exposureMode
+            canShoot = info.canShoot
+            blockers = info.blockers
+            saveDestination = info.saveDestination
+            focusMode = info.focus
+            currentShutterSpeed = info.currentShutterSpeed.map(Speed.init)
+            availableShutterSpeeds = info.availableShutterSpeeds.map(Speed.init)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case `protocol`, model, firmware, protocolVersion, exposureMode, canShoot, blockers, saveDestination
+            case focusMode, currentShutterSpeed, availableShutterSpeeds
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("PTP/IP", forKey: .protocol)
+            try container.encode(model, forKey: .model)
+            try container.encode(firmware, forKey: .firmware)
+            try container.encode(protocolVersion, forKey: .protocolVersion)
+            try container.encode(exposureMode, forKey: .exposureMode)
+            try container.encode(canShoot, forKey: .canShoot)
+            try container.encode(blockers, forKey: .blockers)
+            try container.encode(saveDestination, forKey: .saveDestination)
+            try container.encode(focusMode, forKey: .focusMode)
+            try container.encode(currentShutterSpeed, forKey: .currentShutterSpeed)
+            try container.encode(availableShutterSpeeds, forKey: .availableShutterSpeeds)
+        }
     }
 
     /// The text form of a legacy body's report: the API and its version, the application, the settings, the
@@ -75,36 +108,79 @@ enum CameraReport {
     /// `availableShutterSpeeds` (labels), `isoSpeedRate`, `postviewImageSize`, `canShoot`, `blockers`,
     /// `bulbRequirement`.
     static func json(_ info: LegacyCameraInfo) throws -> String {
-        let object: [String: Any] = [
-            "protocol": "Camera Remote API",
-            "model": info.model ?? NSNull(),
-            "apiVersions": info.apiVersions,
-            "application": [
-                "name": info.applicationName.map { $0 as Any } ?? NSNull(),
-                "version": info.applicationVersion.map { $0 as Any } ?? NSNull()
-            ],
-            "availableApiList": info.availableAPIs,
-            "exposureMode": info.exposureMode,
-            "currentShutterSpeed": info.currentShutterSpeed,
-            "availableShutterSpeeds": info.shutterSpeeds,
-            "isoSpeedRate": info.isoSpeedRate ?? NSNull(),
-            "postviewImageSize": info.postviewSize ?? NSNull(),
-            "canShoot": info.canShoot,
-            "blockers": info.blockers,
-            "bulbRequirement": info.bulbRequirement ?? NSNull()
-        ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        ShootText.jsonLine(LegacyReport(info))
+    }
+
+    /// `hdrshoot camera --json` of a Camera Remote API body; a value not reported is `null`, its key always
+    /// there.
+    struct LegacyReport: Encodable {
+        /// The application running on the body.
+        struct Application: Encodable {
+            var name: String?
+            var version: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode(version, forKey: .version)
+            }
+
+            enum CodingKeys: String, CodingKey { case name, version }
+        }
+
+        var info: LegacyCameraInfo
+
+        init(_ info: LegacyCameraInfo) { self.info = info }
+
+        enum CodingKeys: String, CodingKey {
+            case `protocol`, model, apiVersions, application, availableApiList, exposureMode, currentShutterSpeed
+            case availableShutterSpeeds, isoSpeedRate, postviewImageSize, canShoot, blockers, bulbRequirement
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("Camera Remote API", forKey: .protocol)
+            try container.encode(info.model, forKey: .model)
+            try container.encode(info.apiVersions, forKey: .apiVersions)
+            try container.encode(
+                Application(name: info.applicationName, version: info.applicationVersion), forKey: .application)
+            try container.encode(info.availableAPIs, forKey: .availableApiList)
+            try container.encode(info.exposureMode, forKey: .exposureMode)
+            try container.encode(info.currentShutterSpeed, forKey: .currentShutterSpeed)
+            try container.encode(info.shutterSpeeds, forKey: .availableShutterSpeeds)
+            try container.encode(info.isoSpeedRate, forKey: .isoSpeedRate)
+            try container.encode(info.postviewSize, forKey: .postviewImageSize)
+            try container.encode(info.canShoot, forKey: .canShoot)
+            try container.encode(info.blockers, forKey: .blockers)
+            try container.encode(info.bulbRequirement, forKey: .bulbRequirement)
+        }
     }
 
     /// `{label, seconds, numerator, denominator, value}` in the camera's own encoding; BULB has seconds null.
-    static func speed(_ value: SonyShutterValue) -> [String: Any] {
-        [
-            "label": value.label,
-            "seconds": value.seconds.map { $0 as Any } ?? NSNull(),
-            "numerator": Int(value.numerator),
-            "denominator": Int(value.denominator),
-            "value": Int(value.rawValue)
-        ]
+    struct Speed: Encodable {
+        var label: String
+        var seconds: Double?
+        var numerator: Int
+        var denominator: Int
+        var value: Int
+
+        init(_ value: SonyShutterValue) {
+            label = value.label
+            seconds = value.seconds
+            numerator = Int(value.numerator)
+            denominator = Int(value.denominator)
+            self.value = Int(value.rawValue)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(label, forKey: .label)
+            try container.encode(seconds, forKey: .seconds)
+            try container.encode(numerator, forKey: .numerator)
+            try container.encode(denominator, forKey: .denominator)
+            try container.encode(value, forKey: .value)
+        }
+
+        enum CodingKeys: String, CodingKey { case label, seconds, numerator, denominator, value }
     }
 }

@@ -3,6 +3,7 @@ import Exposure
 import Foundation
 import LegacyCamera
 import Posix
+import ShootKit
 import Shooting
 import SonyCamera
 import Timing
@@ -21,6 +22,26 @@ protocol CommandCamera: RemoteCamera {
     nonisolated var bufferCapacity: Int? { get }
     /// Connects, reads `hdrshoot camera`'s report (text, or one JSON object), disconnects.
     func report(address: String, json: Bool) async throws -> String
+    /// The protocol it speaks (known before it connects).
+    nonisolated var remoteProtocol: CameraCapabilities.RemoteProtocol { get }
+    /// The meter's reading in manual mode (EV × 1000 brighter than correct), nil when it reports none.
+    func meteredManualLevel() async -> Int?
+    /// Asks for small JPEGs over the link (`small`) or the originals; returns whether the body has the setting.
+    func setSmallJPEGTransfer(_ small: Bool) async throws -> Bool
+}
+
+extension TransferSettings {
+    /// The capabilities' save destination and transfer size from what the body reports.
+    var capabilities: (CameraCapabilities.SaveDestination?, CameraCapabilities.TransferSize?) {
+        let destination: CameraCapabilities.SaveDestination? =
+            switch self.destination {
+            case .host?: .computer
+            case .camera?: .camera
+            case .hostAndCamera?: .computerAndCamera
+            case nil: nil
+            }
+        return (destination, smallJPEG.map { $0 ? .reduced : .original })
+    }
 }
 
 // MARK: - PTP/IP
@@ -32,13 +53,21 @@ extension SonyCamera: CommandCamera {
         let settings = try await availableShutterSpeeds()
         var identity = self.identity
         if identity.model.isEmpty { identity.model = info.model }
+        let (destination, size) = transferSettings().capabilities
+        let capabilities = CameraCapabilities(
+            remoteProtocol: remoteProtocol, protocolVersion: info.protocolVersion, saveDestination: destination,
+            longExposureNR: longExposureNR, focusSettable: focusSettable, transferSize: size,
+            bufferCapacity: bufferCapacity)
         return CameraCheck(
-            identity: identity, blockers: info.blockers, offered: settings.timedSpeeds, settings: settings,
-            longExposureNR: longExposureNR, media: await mediaStatus())
+            identity: identity, capabilities: capabilities, blockers: info.blockers.map(ShootBlocker.camera),
+            offered: settings.timedSpeeds, settings: settings, media: await mediaStatus())
     }
 
     /// A PTP/IP body's buffer holds many frames: the runner's default applies.
     nonisolated var bufferCapacity: Int? { nil }
+
+    /// Sony's PTP/IP.
+    nonisolated var remoteProtocol: CameraCapabilities.RemoteProtocol { .ptpip }
 
     /// A body that keeps its images on its card is shot without downloads (said once, with what that means for
     /// attribution); `--transfer jpeg` asks for the JPEG only; `--transfer none` on a body that sends them is
@@ -95,15 +124,28 @@ extension LegacySonyCamera: CommandCamera {
         let settings = try await availableShutterSpeeds()
         var identity = self.identity
         if identity.model.isEmpty { identity.model = "Sony camera (Camera Remote API)" }
+        let (destination, size) = transferSettings().capabilities
+        let capabilities = CameraCapabilities(
+            remoteProtocol: remoteProtocol, protocolVersion: info.apiVersions.last, saveDestination: destination,
+            transferSize: size, bufferCapacity: bufferCapacity)
         var check = CameraCheck(
-            identity: identity, blockers: info.blockers, offered: settings.timedSpeeds, settings: settings,
-            longExposureNR: nil, media: mediaStatus())
-        check.bulbRequirement = info.bulbRequirement
+            identity: identity, capabilities: capabilities, blockers: info.blockers.map(ShootBlocker.camera),
+            offered: settings.timedSpeeds, settings: settings, media: mediaStatus())
+        check.bulbRequirement = info.bulbRequirement.map(ShootBlocker.camera)
         return check
     }
 
     /// The API reports no Long Exposure NR setting.
     var longExposureNR: Bool? { nil }
+
+    /// Sony's Camera Remote API.
+    nonisolated var remoteProtocol: CameraCapabilities.RemoteProtocol { .cameraRemoteAPI }
+
+    /// The API reports no meter reading.
+    func meteredManualLevel() async -> Int? { nil }
+
+    /// The API has no small-JPEG setting (its postview size is the body's menu choice).
+    func setSmallJPEGTransfer(_ small: Bool) async throws -> Bool { false }
 
     /// A legacy body keeps only the picture it just took ready for download (its postview), so every frame is
     /// downloaded before the next fires: nothing waits in the camera when a run ends.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import PTPIP
 import Posix
 import SessionLog
@@ -13,7 +14,7 @@ extension LogCommand {
     ) throws -> String {
         let lines = try read(entry.path)
         let scrubber = HostScrubber(environment: environment)
-        var output: [LogValue] = [
+        var output: [JSONValue] = [
             .object([
                 ("kind", "export"), ("log", .string(entry.name)), ("version", .string(HDRShoot.version)),
                 (
@@ -24,14 +25,14 @@ extension LogCommand {
         ]
         output += lines.map { scrubber.scrub($0) }
         var parts = ["the log (\(lines.count) lines)"]
-        for shoot in lines where shoot["kind"]?.stringValue == "shoot" {
+        for shoot in lines where shoot["kind"]?.string == "shoot" {
             let attachments = [
-                ("journal", shoot["journal"]?.stringValue),
-                ("manifest", shoot["output"]?.stringValue.map { $0 + "/" + ShootManifest.fileName })
+                ("journal", shoot["journal"]?.string),
+                ("manifest", shoot["output"]?.string.map { $0 + "/" + ShootManifest.fileName })
             ]
             for case let (kind, path?) in attachments {
                 guard let bytes = try? FileSystem.readAll(path),
-                    let content = LogValue(json: String(decoding: bytes, as: UTF8.self))
+                    let content = JSONValue(json: String(decoding: bytes, as: UTF8.self))
                 else { continue }
                 output.append(
                     scrubber.scrub(.object([("kind", .string(kind)), ("path", .string(path)), ("content", content)])))
@@ -74,14 +75,14 @@ struct HostScrubber {
     }
 
     /// `value` with every string scrubbed, except hex data phases (bytes, not text).
-    func scrub(_ value: LogValue, key: String? = nil) -> LogValue {
+    func scrub(_ value: JSONValue, key: String? = nil) -> JSONValue {
         switch value {
         case let .string(text) where key != "hex":
             return .string(replacements.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) })
         case let .array(items):
             return .array(items.map { scrub($0) })
         case let .object(pairs):
-            return .object(pairs.map { ($0.0, scrub($0.1, key: $0.0)) })
+            return .object(JSONObject(pairs.map { ($0.0, scrub($0.1, key: $0.0)) }))
         default:
             return value
         }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import PTPIP
 import SessionLog
 
@@ -6,7 +7,7 @@ extension LogCommand {
     // MARK: - Show
 
     /// The session as a timeline a person reads: one line per record, slow operations and errors marked.
-    static func show(_ lines: [LogValue]) -> String {
+    static func show(_ lines: [JSONValue]) -> String {
         let summary = Summary(lines)
         var out = "Session: \(summary.command), started \(summary.started) UTC, camera \(summary.camera), "
         out += "outcome \(summary.outcome)\n"
@@ -19,50 +20,50 @@ extension LogCommand {
             let time = String(format: "%9.3f s", line["t"]?.doubleValue ?? 0)
             var mark = " "
             var text: String
-            switch line["kind"]?.stringValue ?? "?" {
+            switch line["kind"]?.string ?? "?" {
             case "session":
                 continue
             case "op":
                 operations += 1
-                let name = line["name"]?.stringValue ?? "?"
-                let code = line["code"]?.stringValue ?? "?"
-                let parameters = (line["params"]?.arrayValue ?? []).compactMap(\.intValue).map {
+                let name = line["name"]?.string ?? "?"
+                let code = line["code"]?.string ?? "?"
+                let parameters = (line["params"]?.array ?? []).compactMap(\.intValue).map {
                     "0x" + String($0, radix: 16, uppercase: true)
                 }
                 let ms = line["ms"]?.doubleValue ?? 0
                 text = "op     \(name) (\(code))"
                 if !parameters.isEmpty { text += " [" + parameters.joined(separator: ", ") + "]" }
-                if let response = line["responseName"]?.stringValue { text += " -> \(response)" }
-                if let error = line["error"]?.stringValue { text += " -> failed: \(error)" }
-                let direction = line["data"]?.stringValue ?? "none"
+                if let response = line["responseName"]?.string { text += " -> \(response)" }
+                if let error = line["error"]?.string { text += " -> failed: \(error)" }
+                let direction = line["data"]?.string ?? "none"
                 if direction != "none" { text += ", data \(direction) \(line["length"]?.intValue ?? 0) B" }
                 text += String(format: ", %.1f ms", ms)
                 if ms >= slowOperation {
                     mark = "S"
                     slow += 1
                 }
-                if line["error"] != nil || (line["response"]?.stringValue).map({ $0 != "0x2001" }) == true {
+                if line["error"] != nil || (line["response"]?.string).map({ $0 != "0x2001" }) == true {
                     mark = "!"
                     errors += 1
                 }
             case "event":
                 events += 1
-                let parameters = (line["params"]?.arrayValue ?? []).compactMap(\.intValue).map {
+                let parameters = (line["params"]?.array ?? []).compactMap(\.intValue).map {
                     "0x" + String($0, radix: 16, uppercase: true)
                 }
-                text = "event  \(line["name"]?.stringValue ?? "?") (\(line["code"]?.stringValue ?? "?"))"
+                text = "event  \(line["name"]?.string ?? "?") (\(line["code"]?.string ?? "?"))"
                 if !parameters.isEmpty { text += " [" + parameters.joined(separator: ", ") + "]" }
             case "connect":
-                text = "connect \(line["address"]?.stringValue ?? "?"): \(line["outcome"]?.stringValue ?? "?")"
+                text = "connect \(line["address"]?.string ?? "?"): \(line["outcome"]?.string ?? "?")"
                 text += String(format: " after %.1f ms", line["ms"]?.doubleValue ?? 0)
-                if let error = line["error"]?.stringValue {
+                if let error = line["error"]?.string {
                     text += " (\(error))"
                     mark = "!"
                     errors += 1
                 }
             case "shown":
                 // What the photographer saw, without the live line's `\r ESC[2K` redraws (TerminalText).
-                let shown = TerminalText.visibleLines(line["text"]?.stringValue ?? "").map {
+                let shown = TerminalText.visibleLines(line["text"]?.string ?? "").map {
                     $0.trimmingCharacters(in: .whitespaces)
                 }.joined(separator: "\n")
                 guard !shown.isEmpty else { continue }
@@ -88,7 +89,7 @@ extension LogCommand {
     }
 
     /// `key=value` for every field but `t` and `kind`.
-    private static func fields(of line: LogValue) -> String {
+    private static func fields(of line: JSONValue) -> String {
         guard case let .object(pairs) = line else { return "" }
         return pairs.filter { $0.0 != "t" && $0.0 != "kind" }.map { key, value in
             switch value {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import PTPIPCodec
 import Posix
 import SessionLog
@@ -74,10 +75,10 @@ enum LogCommand {
     }
 
     /// The lines of the log at `path` (lines that are not JSON, such as a line cut by a crash, are skipped).
-    static func read(_ path: String) throws -> [LogValue] {
+    static func read(_ path: String) throws -> [JSONValue] {
         do {
             let bytes = try FileSystem.readAll(path)
-            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { LogValue(json: $0) }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { JSONValue(json: $0) }
         } catch {
             throw LogCommandError.unreadable(path: path, reason: error.description)
         }
@@ -117,17 +118,17 @@ enum LogCommand {
         var camera = "-"
         var outcome = "unfinished"
 
-        init(_ lines: [LogValue]) {
+        init(_ lines: [JSONValue]) {
             for line in lines {
-                switch line["kind"]?.stringValue {
+                switch line["kind"]?.string {
                 case "session":
                     started =
-                        line["wallClock"]?.stringValue.map {
+                        line["wallClock"]?.string.map {
                             String($0.prefix(19)).replacingOccurrences(of: "T", with: " ")
                         } ?? "?"
-                    command = line["command"]?.stringValue ?? "?"
-                case "op" where line["code"]?.stringValue == "0x1001" && camera == "-":
-                    if let bytes = line["hex"]?.stringValue.flatMap(LogValue.bytes(fromHex:)),
+                    command = line["command"]?.string ?? "?"
+                case "op" where line["code"]?.string == "0x1001" && camera == "-":
+                    if let bytes = line["hex"]?.string.flatMap(JSONValue.bytes(fromHex:)),
                         let info = try? DeviceInfo(decoding: bytes)
                     {
                         camera = info.model

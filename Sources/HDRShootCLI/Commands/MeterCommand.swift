@@ -1,8 +1,8 @@
 import Exposure
 import Foundation
 import ImageLuminance
+import ShootKit
 import Shooting
-import SonyCamera
 
 /// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
 /// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too).
@@ -72,11 +72,8 @@ enum AutoMetering {
     ) async throws -> Outcome {
         try await target.withCamera(environment: environment, scene: scene) { camera, address in
             do {
-                guard let camera = camera as? SonyCamera else {
-                    throw ShootCommandError.blocked([
-                        "--auto and meter measure over PTP/IP; this body speaks the Camera Remote API, so give "
-                            + "--shadow and --highlight"
-                    ])
+                guard camera.remoteProtocol.meters else {
+                    throw ShootCommandError.blocked([CLIMessages().sentence(for: .meteringUnavailable)])
                 }
                 let check = try await CameraCheck.connect(camera, address: address, say: say)
                 let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
@@ -93,9 +90,12 @@ enum AutoMetering {
     /// Meters with probes saved into `probes` (created when missing); the camera is connected and was checked.
     /// The small-JPEG transfer (0xD268, p. 491) is on for the probes where the body has it, and put back after.
     static func measure(
-        _ camera: SonyCamera, check: CameraCheck, probes: URL, say: @Sendable (String) -> Void
+        _ camera: any CommandCamera, check: CameraCheck, probes: URL, say: @Sendable (String) -> Void
     ) async throws -> Outcome {
-        guard check.blockers.isEmpty else { throw ShootCommandError.blocked(check.blockers) }
+        guard check.capabilities.metering else {
+            throw ShootCommandError.blocked([CLIMessages().sentence(for: .meteringUnavailable)])
+        }
+        guard check.blockers.isEmpty else { throw ShootCommandError.blocked(check.blockerSentences) }
         var metered: ShutterSpeed?
         let meter = AutoMeter(speeds: check.offered)
         var start = check.offered[check.offered.count / 2]
@@ -115,7 +115,9 @@ enum AutoMetering {
         do {
             result = try await meter.search(from: start) { speed in
                 guard let setting = CameraShutterSpeed.resolve(speed, in: check.settings) else {
-                    throw ShootCommandError.blocked(["the camera no longer offers \(speed.label)"])
+                    throw ShootCommandError.blocked([
+                        CLIMessages().sentence(for: .speedNotOffered(speed: speed.label, position: nil))
+                    ])
                 }
                 try await camera.setShutterSpeed(setting)
                 _ = try await camera.release(exposure: speed) {}
@@ -222,19 +224,12 @@ enum MeterCommand {
         let outcome = try await AutoMetering.measure(
             with: chosen, environment: environment, scene: scene, folder: folder, say: say)
         if json {
-            let probes = outcome.records(relativeTo: folder).map { probe -> [String: Any] in
-                [
-                    "speed": probe.speed, "file": probe.file, "holdsHighlights": probe.holdsHighlights,
-                    "opensShadows": probe.opensShadows
-                ]
-            }
-            var object: [String: Any] = [
-                "event": "meter", "highlight": outcome.result.highlight.label,
-                "shadow": outcome.result.shadow.label, "converged": outcome.result.converged, "probes": probes,
-                "smallJPEG": outcome.smallJPEG, "output": folder
-            ]
-            if let metered = outcome.metered { object["metered"] = metered.label }
-            output.writeOut(ShootText.jsonLine(object))
+            output.writeOut(
+                ShootText.jsonLine(
+                    MeterReport(
+                        highlight: outcome.result.highlight.label, shadow: outcome.result.shadow.label,
+                        converged: outcome.result.converged, probes: outcome.records(relativeTo: folder),
+                        smallJPEG: outcome.smallJPEG, output: folder, metered: outcome.metered?.label)))
         } else {
             output.writeOut(outcome.line + "\n")
             output.writeOut(
@@ -243,4 +238,23 @@ enum MeterCommand {
         }
         return .success
     }
+}
+
+/// `hdrshoot meter --json`: one object, `event` `meter`; `metered` is there only when the body's meter read.
+struct MeterReport: Encodable {
+    var event = "meter"
+    /// The highlight reading's label.
+    var highlight: String
+    /// The shadow reading's label.
+    var shadow: String
+    /// Whether the search converged.
+    var converged: Bool
+    /// The probes, in the order fired.
+    var probes: [AutoMetering.ProbeRecord]
+    /// Whether the probes crossed the link as small JPEGs.
+    var smallJPEG: Bool
+    /// The output folder.
+    var output: String
+    /// The speed the body's own meter suggested, when it read one.
+    var metered: String?
 }

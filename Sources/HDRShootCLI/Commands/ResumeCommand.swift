@@ -116,13 +116,13 @@ enum ResumeCommand {
             let remaining = plan.positions.filter { $0 >= start }
             let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
             // Bulb frames in S mode: one blocker naming them all (turn the dial to M), not "no longer offers".
-            let bulbBlocker = LongExposureText.bulbBlocker(remainingPlan, settings: check.settings)
+            let bulbBlocker = ShootBlocker.bulbFrames(of: remainingPlan, settings: check.settings)
             if let bulbBlocker { check.blockers.append(bulbBlocker) }
             check.blockers = check.blockers(shooting: remainingPlan)
             for position in remaining {
                 guard let speed = plan.speed(at: position), !(speed.isBulb && bulbBlocker != nil) else { continue }
                 if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {
-                    check.blockers.append("the camera no longer offers \(speed.label), needed by \(position)")
+                    check.blockers.append(.speedNotOffered(speed: speed.label, position: "\(position)"))
                     break
                 }
             }
@@ -216,7 +216,7 @@ enum ResumeCommand {
     /// The summary the controller proposes (the first JSON line of `--json`).
     static func summaryUpdate(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> ShootUpdate.Summary {
         var summary = ShootUpdate.Summary(
-            exposures: journal.plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate,
+            exposures: journal.plan.totalExposures, blockers: check.blockerSentences, camera: check.cameraUpdate,
             output: journal.outputDirectory)
         summary.shoot = journal.id
         summary.captured = journal.savedCount

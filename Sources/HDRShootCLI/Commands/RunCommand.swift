@@ -113,10 +113,12 @@ enum RunCommand {
                     planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
                     offered: check.offered, offersBulb: check.settings.contains(.bulb))
             } catch {
-                throw ShootCommandError.blocked([HDRShoot.message(for: error)])
+                throw ShootCommandError.blocked([
+                    CLIMessages().sentence(for: .unplannable(HDRShoot.message(for: error)))
+                ])
             }
             let plan = BracketPlan(sets: matched.sets, warnings: notes + matched.warnings)
-            if let bulb = LongExposureText.bulbBlocker(plan, settings: check.settings) {
+            if let bulb = ShootBlocker.bulbFrames(of: plan, settings: check.settings) {
                 check.blockers.append(bulb)
             }
             check.blockers = check.blockers(shooting: plan)
@@ -250,7 +252,8 @@ enum RunCommand {
         plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
     ) -> ShootUpdate.Summary {
         var summary = ShootUpdate.Summary(
-            exposures: plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate, output: output)
+            exposures: plan.totalExposures, blockers: check.blockerSentences, camera: check.cameraUpdate, output: output
+        )
         summary.sets = plan.sets.count
         summary.longestExposureSeconds = plan.longestExposure?.seconds ?? 0
         summary.estimatedSeconds = PlanReport.rounded(plan.estimatedSeconds(overheadPerFrame: overhead), places: 2)

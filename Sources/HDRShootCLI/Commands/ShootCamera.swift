@@ -4,6 +4,7 @@ import Foundation
 import ImageLuminance
 import LegacyCamera
 import LegacyCameraSimulator
+import ShootKit
 import Shooting
 import SonyCamera
 
@@ -171,20 +172,23 @@ extension CameraAddress {
 struct CameraCheck: Sendable {
     /// Who it is (address as given, or `simulator`).
     var identity: CameraIdentity
-    /// What stops a shoot now, each a sentence with what to do.
-    var blockers: [String]
+    /// What it can do: protocol, save destination, NR, focus, transfer size, buffer, metering.
+    var capabilities: CameraCapabilities
+    /// What stops a shoot now.
+    var blockers: [ShootBlocker]
     /// The timed speeds it offers.
     var offered: [ShutterSpeed]
     /// Every setting it offers (BULB included).
     var settings: [CameraShutterSpeed]
-    /// Its Long Exposure NR setting (0xD15B), nil when it does not report one.
-    var longExposureNR: Bool? = nil
     /// Its battery level and the shots left on its card, where it reports them.
     var media = MediaStatus()
 
     /// What BULB frames need that the camera lacks now (a legacy body on Auto ISO), as a blocker; nil when
     /// nothing is missing. Only plans with bulb frames are blocked by it.
-    var bulbRequirement: String? = nil
+    var bulbRequirement: ShootBlocker? = nil
+
+    /// Its Long Exposure NR setting (0xD15B), nil when it does not report one.
+    var longExposureNR: Bool? { capabilities.longExposureNR }
 
     /// Connects (with the camera's connect backoff) and reads the camera's report; errors pass through as they
     /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
@@ -197,16 +201,19 @@ struct CameraCheck: Sendable {
         check.identity.address = address
         say("Connected to \(check.identity.model.isEmpty ? "the camera" : check.identity.model).")
         if check.offered.isEmpty, check.blockers.isEmpty {
-            check.blockers.append("the camera offers no shutter speeds now")
+            check.blockers.append(.noShutterSpeeds)
         }
         return check
     }
 
     /// The blockers of a shoot of `plan`: the check's, and what its bulb frames need.
-    func blockers(shooting plan: BracketPlan) -> [String] {
+    func blockers(shooting plan: BracketPlan) -> [ShootBlocker] {
         guard !plan.bulbExposures.isEmpty, let bulbRequirement else { return blockers }
         return blockers + [bulbRequirement]
     }
+
+    /// The blockers' sentences, as the layer says them.
+    var blockerSentences: [String] { blockers.map(CLIMessages().sentence(for:)) }
 }
 
 /// Failures of `run`, `resume` and `status` that are not another layer's.

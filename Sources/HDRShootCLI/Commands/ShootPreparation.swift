@@ -59,7 +59,8 @@ struct ShootPreparation {
                     if options.json { output.writeOut(ShootUpdate.summary(update).jsonLine) }
                 }
                 try await ShootConsole.confirm(
-                    summary.lines, blockers: check.blockers, controller: summary.update == nil ? nil : controller,
+                    summary.lines, blockers: check.blockerSentences,
+                    controller: summary.update == nil ? nil : controller,
                     options: options, output: output)
                 let (recorded, lock) = try await stages.record(matched, camera: camera, check: check, in: self)
                 // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.

@@ -157,51 +157,138 @@ enum StatusCommand {
     }
 
     /// The JSON object (keys documented in the README's CLI reference): the shoot's keys, plus `unfinished`.
-    static func object(_ view: Overview, store: JournalStore) -> [String: Any] {
-        var object = object(view.journal, store: store, holders: view.holders)
-        object["unfinished"] = view.unfinished.map { shoot in
-            var entry: [String: Any] = [
-                "id": shoot.id, "state": state(shoot).name, "captured": shoot.savedCount,
-                "total": shoot.plan.totalExposures,
-                "outputDirectory": shoot.outputDirectory
-            ]
-            entry["shootingPid"] = Self.pid(shoot, holders: view.holders)
-            return entry
+    static func object(_ view: Overview, store: JournalStore) -> StatusReport {
+        var report = object(view.journal, store: store, holders: view.holders)
+        report.unfinished = view.unfinished.map { shoot in
+            StatusReport.Unfinished(
+                id: shoot.id, state: state(shoot).name, captured: shoot.savedCount, total: shoot.plan.totalExposures,
+                outputDirectory: shoot.outputDirectory, shootingPid: pid(shoot, holders: view.holders))
         }
-        return object
+        return report
     }
 
-    /// The pid shooting `journal` now (0 when held by a process that did not say), or JSON null.
-    private static func pid(_ journal: ShootJournal, holders: [String: Int32?]) -> Any {
-        guard let holder = holders[journal.id] else { return NSNull() }
+    /// The pid shooting `journal` now (0 when held by a process that did not say), or nil (JSON null).
+    private static func pid(_ journal: ShootJournal, holders: [String: Int32?]) -> Int? {
+        guard let holder = holders[journal.id] else { return nil }
         return Int(holder ?? 0)
     }
 
     /// The JSON object of one shoot.
-    static func object(_ journal: ShootJournal, store: JournalStore, holders: [String: Int32?]) -> [String: Any] {
+    static func object(_ journal: ShootJournal, store: JournalStore, holders: [String: Int32?]) -> StatusReport {
         let (name, kind) = state(journal)
         let formatter = ISO8601DateFormatter()
-        return [
-            "id": journal.id,
-            "state": name,
-            "stopReason": kind?.rawValue ?? NSNull(),
-            "captured": journal.savedCount,
-            "saved": journal.savedCount,
-            "fired": journal.savedCount + journal.framesInCamera.count,
-            "total": journal.plan.totalExposures,
-            "remaining": journal.plan.totalExposures - journal.savedCount,
-            "resumePosition": journal.isUnfinished ? ShootText.json(journal.resumePosition) : NSNull(),
-            "possiblyDuplicated": journal.interruptedFrames.map { ShootText.json($0) },
-            "inCamera": journal.framesInCamera.map { ShootText.json($0) },
-            "outputDirectory": journal.outputDirectory,
-            "journal": store.url(ofJournal: journal.id).path,
-            "camera": [
-                "model": journal.camera.model, "address": journal.camera.address,
-                "serialNumber": journal.camera.serialNumber ?? NSNull()
-            ] as [String: Any],
-            "shootingPid": pid(journal, holders: holders),
-            "createdAt": formatter.string(from: journal.createdAt),
-            "updatedAt": formatter.string(from: journal.updatedAt)
-        ]
+        return StatusReport(
+            id: journal.id, state: name, stopReason: kind?.rawValue, saved: journal.savedCount,
+            fired: journal.savedCount + journal.framesInCamera.count, total: journal.plan.totalExposures,
+            remaining: journal.plan.totalExposures - journal.savedCount,
+            resumePosition: journal.isUnfinished ? journal.resumePosition.map(StatusReport.Position.init) : nil,
+            possiblyDuplicated: journal.interruptedFrames.map(StatusReport.Position.init),
+            inCamera: journal.framesInCamera.map(StatusReport.Position.init),
+            outputDirectory: journal.outputDirectory, journal: store.url(ofJournal: journal.id).path,
+            camera: StatusReport.Camera(
+                model: journal.camera.model, address: journal.camera.address,
+                serialNumber: journal.camera.serialNumber),
+            shootingPid: pid(journal, holders: holders), createdAt: formatter.string(from: journal.createdAt),
+            updatedAt: formatter.string(from: journal.updatedAt))
+    }
+}
+
+/// `hdrshoot status --json`: one shoot (the newest unfinished one, or the one asked for), and with the
+/// overview the list of unfinished shoots. A value not known is an explicit `null` under its key.
+struct StatusReport: Encodable {
+    /// A frame's place.
+    struct Position: Encodable {
+        var set: Int
+        var frame: Int
+
+        init(_ position: ShootPosition) {
+            set = position.set
+            frame = position.frame
+        }
+    }
+
+    /// The camera the shoot used.
+    struct Camera: Encodable {
+        var model: String
+        var address: String
+        var serialNumber: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(model, forKey: .model)
+            try container.encode(address, forKey: .address)
+            try container.encode(serialNumber, forKey: .serialNumber)
+        }
+
+        enum CodingKeys: String, CodingKey { case model, address, serialNumber }
+    }
+
+    /// One unfinished shoot of the overview.
+    struct Unfinished: Encodable {
+        var id: String
+        var state: String
+        var captured: Int
+        var total: Int
+        var outputDirectory: String
+        var shootingPid: Int?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(state, forKey: .state)
+            try container.encode(captured, forKey: .captured)
+            try container.encode(total, forKey: .total)
+            try container.encode(outputDirectory, forKey: .outputDirectory)
+            try container.encode(shootingPid, forKey: .shootingPid)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, state, captured, total, outputDirectory, shootingPid }
+    }
+
+    var id: String
+    var state: String
+    var stopReason: String?
+    /// Frames saved (also under `captured`, the name of schema 1's first release).
+    var saved: Int
+    var fired: Int
+    var total: Int
+    var remaining: Int
+    var resumePosition: Position?
+    var possiblyDuplicated: [Position]
+    var inCamera: [Position]
+    var outputDirectory: String
+    var journal: String
+    var camera: Camera
+    var shootingPid: Int?
+    var createdAt: String
+    var updatedAt: String
+    /// The unfinished shoots (the overview only; absent for one shoot asked by id).
+    var unfinished: [Unfinished]? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case id, state, stopReason, captured, saved, fired, total, remaining, resumePosition, possiblyDuplicated
+        case inCamera, outputDirectory, journal, camera, shootingPid, createdAt, updatedAt, unfinished
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(state, forKey: .state)
+        try container.encode(stopReason, forKey: .stopReason)
+        try container.encode(saved, forKey: .captured)
+        try container.encode(saved, forKey: .saved)
+        try container.encode(fired, forKey: .fired)
+        try container.encode(total, forKey: .total)
+        try container.encode(remaining, forKey: .remaining)
+        try container.encode(resumePosition, forKey: .resumePosition)
+        try container.encode(possiblyDuplicated, forKey: .possiblyDuplicated)
+        try container.encode(inCamera, forKey: .inCamera)
+        try container.encode(outputDirectory, forKey: .outputDirectory)
+        try container.encode(journal, forKey: .journal)
+        try container.encode(camera, forKey: .camera)
+        try container.encode(shootingPid, forKey: .shootingPid)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(unfinished, forKey: .unfinished)
     }
 }

@@ -1,4 +1,5 @@
 import Exposure
+import ShootKit
 import Shooting
 
 /// What the confirmation says about long frames: bulb frames that need mode M, and Long Exposure NR time.
@@ -6,9 +7,7 @@ enum LongExposureText {
     /// `the plan has bulb frames (40", 1'); turn the mode dial to M` when the plan has frames past 30" and the
     /// camera offers no BULB now (in S mode it never does), else nil.
     static func bulbBlocker(_ plan: BracketPlan, settings: [CameraShutterSpeed]) -> String? {
-        let bulb = plan.bulbExposures
-        guard !bulb.isEmpty, !settings.contains(.bulb) else { return nil }
-        return "the plan has bulb frames (\(bulb.map(\.label).joined(separator: ", "))); turn the mode dial to M"
+        ShootBlocker.bulbFrames(of: plan, settings: settings).map(CLIMessages().sentence(for:))
     }
 
     /// `Long Exposure NR may double each long frame: ~6 min instead of ~3 min (...)` when the plan has frames

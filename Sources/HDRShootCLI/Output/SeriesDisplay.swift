@@ -174,42 +174,39 @@ final class SeriesDisplay: Sendable {
         let keeper = state.withLock { $0.manifest }
         await keeper?.write(journal, output: output)
         guard let series = journal.series else { return }
-        var repetitions: [[String: Any]] = []
+        var repetitions: [SeriesManifest.Repetition] = []
         for repetition in series.repetitions {
             let actual = repetition.actualOffsetMilliseconds.map { series.date(at: .milliseconds($0)) }
-            var entry: [String: Any] = [
-                "number": repetition.number, "state": repetition.state.rawValue, "timing": repetition.timing,
-                "plannedStart": Self.iso(series.date(at: repetition.start.at)),
-                "actualStart": actual.map(Self.iso) ?? NSNull(),
-                "endedAt": repetition.endedAt.map(Self.iso) ?? NSNull()
-            ]
-            if let folder = repetition.outputDirectory { entry["folder"] = (folder as NSString).lastPathComponent }
             let isCurrent = repetition.number == series.repetitions.last?.number && repetition.state == .shooting
             let frames = isCurrent ? journal.frames : repetition.frames ?? []
-            entry["exposures"] = repetition.plan?.totalExposures ?? 0
-            entry["saved"] = frames.joined().filter { if case .done = $0.state { true } else { false } }.count
-            if let actual = repetition.actualOffsetMilliseconds {
-                entry["startDriftSeconds"] = Double(actual - repetition.scheduledOffsetMilliseconds) / 1000
-            }
-            repetitions.append(entry)
+            repetitions.append(
+                SeriesManifest.Repetition(
+                    number: repetition.number, state: repetition.state.rawValue, timing: repetition.timing,
+                    plannedStart: Self.iso(series.date(at: repetition.start.at)), actualStart: actual.map(Self.iso),
+                    endedAt: repetition.endedAt.map(Self.iso),
+                    folder: repetition.outputDirectory.map { ($0 as NSString).lastPathComponent },
+                    exposures: repetition.plan?.totalExposures ?? 0,
+                    saved: frames.joined().filter { if case .done = $0.state { true } else { false } }.count,
+                    startDriftSeconds: repetition.actualOffsetMilliseconds.map {
+                        Double($0 - repetition.scheduledOffsetMilliseconds) / 1000
+                    }))
         }
-        let end: Any =
+        let end: SeriesManifest.End =
             switch series.end {
-            case .count(let count): ["count": count]
-            case .until(let date): ["until": Self.iso(date)]
-            case .forever: "forever"
+            case .count(let count): .count(count)
+            case .until(let date): .until(Self.iso(date))
+            case .forever: .forever
             }
-        let object: [String: Any] = [
-            "shoot": journal.id, "camera": ["model": journal.camera.model, "address": journal.camera.address],
-            "everySeconds": ShootText.seconds(series.every), "end": end, "firstStart": Self.iso(series.firstStart),
-            "shiftEV": series.shift?.ev ?? 0,
-            "status": journal.isUnfinished ? (journal.status == .inProgress ? "inProgress" : "stopped") : "complete",
-            "repetitions": repetitions
-        ]
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return }
+        let manifest = SeriesManifest(
+            shoot: journal.id,
+            camera: SeriesManifest.Camera(model: journal.camera.model, address: journal.camera.address),
+            everySeconds: ShootText.seconds(series.every), end: end, firstStart: Self.iso(series.firstStart),
+            shiftEV: series.shift?.ev ?? 0,
+            status: journal.isUnfinished ? (journal.status == .inProgress ? "inProgress" : "stopped") : "complete",
+            repetitions: repetitions)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(manifest) else { return }
         let path = series.rootDirectory + "/" + ShootManifest.fileName
         do {
             try FileSystem.replace(path, with: [UInt8](data))
@@ -224,4 +221,79 @@ final class SeriesDisplay: Sendable {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
     }
+}
+
+/// A series' `manifest.json` in its root folder: the schedule and each repetition's start, state and frames.
+struct SeriesManifest: Encodable {
+    /// The camera used.
+    struct Camera: Encodable {
+        var model: String
+        var address: String
+    }
+
+    /// When the series ends: `{"count": n}`, `{"until": iso}` or `"forever"`.
+    enum End: Encodable {
+        case count(Int)
+        case until(String)
+        case forever
+
+        enum CodingKeys: String, CodingKey { case count, until }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .count(let count):
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(count, forKey: .count)
+            case .until(let date):
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(date, forKey: .until)
+            case .forever:
+                var container = encoder.singleValueContainer()
+                try container.encode("forever")
+            }
+        }
+    }
+
+    /// One repetition; `actualStart` and `endedAt` are null until known, `folder` and `startDriftSeconds`
+    /// are there once it has them.
+    struct Repetition: Encodable {
+        var number: Int
+        var state: String
+        var timing: String
+        var plannedStart: String
+        var actualStart: String?
+        var endedAt: String?
+        var folder: String?
+        var exposures: Int
+        var saved: Int
+        var startDriftSeconds: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case number, state, timing, plannedStart, actualStart, endedAt, folder, exposures, saved
+            case startDriftSeconds
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(number, forKey: .number)
+            try container.encode(state, forKey: .state)
+            try container.encode(timing, forKey: .timing)
+            try container.encode(plannedStart, forKey: .plannedStart)
+            try container.encode(actualStart, forKey: .actualStart)
+            try container.encode(endedAt, forKey: .endedAt)
+            try container.encodeIfPresent(folder, forKey: .folder)
+            try container.encode(exposures, forKey: .exposures)
+            try container.encode(saved, forKey: .saved)
+            try container.encodeIfPresent(startDriftSeconds, forKey: .startDriftSeconds)
+        }
+    }
+
+    var shoot: String
+    var camera: Camera
+    var everySeconds: Double
+    var end: End
+    var firstStart: String
+    var shiftEV: Double
+    var status: String
+    var repetitions: [Repetition]
 }

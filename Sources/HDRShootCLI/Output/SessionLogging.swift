@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SessionLog
 import Shooting
 
@@ -16,7 +17,7 @@ enum SessionLogging {
     static var observer: SessionLogObserver? { current.map(SessionLogObserver.init(writer:)) }
 
     /// Writes one line to the current log, if any.
-    static func record(_ kind: String, _ fields: [(String, LogValue)]) {
+    static func record(_ kind: String, _ fields: [(String, JSONValue)]) {
         current?.record(kind, fields)
     }
 
@@ -41,7 +42,7 @@ enum SessionLogging {
         guard let writer else { return await body(output) }
         let logged = LoggedOutput(base: output, writer: writer)
         let status = await $current.withValue(writer) { await body(logged) }
-        writer.record("end", [("exitStatus", LogValue.int(status))])
+        writer.record("end", [("exitStatus", JSONValue.int(status))])
         writer.close()
         return status
     }
@@ -58,7 +59,7 @@ enum SessionLogging {
                     ("total", .int(total))
                 ])
         case let .progress(progress):
-            var fields: [(String, LogValue)] = [
+            var fields: [(String, JSONValue)] = [
                 ("event", "frame"), ("position", .string(progress.position.description)),
                 ("phase", .string(progress.phase.rawValue)), ("speed", .string(progress.speed.label))
             ]
@@ -98,7 +99,7 @@ enum SessionLogging {
         case let .reconnected(attempt):
             current.record("runner", [("event", "reconnected"), ("attempt", .int(attempt))])
         case let .finished(result):
-            var fields: [(String, LogValue)] = [
+            var fields: [(String, JSONValue)] = [
                 ("event", "finished"), ("completed", .int(result.completed)), ("total", .int(result.total)),
                 ("capturedThisRun", .int(result.capturedThisRun))
             ]
@@ -122,7 +123,7 @@ enum SessionLogging {
     }
 }
 
-extension LogValue: ExpressibleByStringLiteral {
+extension JSONValue: ExpressibleByStringLiteral {
     /// A string literal is a string value.
     package init(stringLiteral value: String) { self = .string(value) }
 }

@@ -57,21 +57,13 @@ enum ShootText {
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 
-    /// One JSON object on one line (sorted keys), with a newline.
-    static func jsonLine(_ object: [String: Any]) -> String {
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else {
-            return "{}\n"
-        }
+    /// One value as JSON on one line (sorted keys, slashes as they are), with a newline.
+    static func jsonLine(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // hdrshoot's reports hold strings, numbers, booleans and arrays of them: encoding cannot fail.
+        guard let data = try? encoder.encode(value) else { preconditionFailure("a report always encodes") }
         return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// `{"set": 2, "frame": 3}`, or null.
-    static func json(_ position: ShootPosition?) -> Any {
-        guard let position else { return NSNull() }
-        return ["set": position.set, "frame": position.frame]
     }
 
     /// What a pause is for, as a person reads it.

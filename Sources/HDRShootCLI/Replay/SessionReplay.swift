@@ -1,5 +1,6 @@
 import CameraSimulator
 import Foundation
+import JSON
 import Posix
 import SessionLog
 import SonyProtocol
@@ -36,7 +37,7 @@ struct SessionReplay: Sendable {
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { LogValue(json: $0) }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { JSONValue(json: $0) }
         var replay = SessionReplay(path: path)
         replay.read(lines)
         guard replay.deviceInfo != nil else {
@@ -46,17 +47,17 @@ struct SessionReplay: Sendable {
     }
 
     /// Fills the replay from the log's lines.
-    private mutating func read(_ lines: [LogValue]) {
-        let operations = lines.filter { $0["kind"]?.stringValue == "op" }
-        func code(_ line: LogValue) -> String { line["code"]?.stringValue ?? "" }
-        func ok(_ line: LogValue) -> Bool { line["response"]?.stringValue == "0x2001" }
-        func hex(_ line: LogValue) -> [UInt8]? { line["hex"]?.stringValue.flatMap(LogValue.bytes(fromHex:)) }
+    private mutating func read(_ lines: [JSONValue]) {
+        let operations = lines.filter { $0["kind"]?.string == "op" }
+        func code(_ line: JSONValue) -> String { line["code"]?.string ?? "" }
+        func ok(_ line: JSONValue) -> Bool { line["response"]?.string == "0x2001" }
+        func hex(_ line: JSONValue) -> [UInt8]? { line["hex"]?.string.flatMap(JSONValue.bytes(fromHex:)) }
         deviceInfo = operations.first { code($0) == "0x1001" && ok($0) }.flatMap(hex)
         extDeviceInfo = operations.first { code($0) == "0x9202" && ok($0) && $0["length"]?.intValue ?? 0 > 0 }
             .flatMap(hex)
         // The start-up dump is a full one (parameter 0); it is the body as it stood when hdrshoot connected.
         properties = operations.first { line in
-            code(line) == "0x9209" && ok(line) && line["params"]?.arrayValue?.first?.intValue == 0
+            code(line) == "0x9209" && ok(line) && line["params"]?.array?.first?.intValue == 0
         }.flatMap(hex)
 
         let times = operations.filter(ok).compactMap { $0["ms"]?.doubleValue }.sorted()
@@ -65,7 +66,7 @@ struct SessionReplay: Sendable {
             roundTrip = .milliseconds(Int64(median.rounded(.down)))
         }
 
-        let events = lines.filter { $0["kind"]?.stringValue == "event" }
+        let events = lines.filter { $0["kind"]?.string == "event" }
         if events.isEmpty, operations.count >= 10 {
             quirks.append((.noEvents, "the body sent no event in \(operations.count) operations"))
         }
@@ -75,7 +76,7 @@ struct SessionReplay: Sendable {
         var startupOver = false
         var busyLater: [String: Int] = [:]
         for line in operations {
-            let isBusy = line["response"]?.stringValue == "0x2019"
+            let isBusy = line["response"]?.string == "0x2019"
             if !startupOver {
                 if ["0x9201", "0x9209"].contains(code(line)), isBusy { busyAtStart += 1 }
                 if code(line) == "0x9209", ok(line) { startupOver = true }
@@ -92,7 +93,7 @@ struct SessionReplay: Sendable {
             faults.append((.busy(operation: number, count: count), "\(operation) answered DeviceBusy \(count) times"))
         }
 
-        let notes = lines.compactMap { $0["note"]?.stringValue }
+        let notes = lines.compactMap { $0["note"]?.string }
         if notes.contains(where: { $0.contains("ignored the first shutter release") }) {
             quirks.append(
                 (
@@ -104,23 +105,23 @@ struct SessionReplay: Sendable {
     }
 
     /// The window in which the body ignored a release: from OpenSession to just after the first release.
-    private static func startupNoFireWindow(_ operations: [LogValue]) -> Duration {
-        let open = operations.first { $0["code"]?.stringValue == "0x1002" }?["t"]?.doubleValue ?? 0
-        let release = operations.first { $0["code"]?.stringValue == "0x9207" }?["t"]?.doubleValue ?? open
+    private static func startupNoFireWindow(_ operations: [JSONValue]) -> Duration {
+        let open = operations.first { $0["code"]?.string == "0x1002" }?["t"]?.doubleValue ?? 0
+        let release = operations.first { $0["code"]?.string == "0x9207" }?["t"]?.doubleValue ?? open
         return .seconds(max(1, Int((release - open).rounded(.up)) + 1))
     }
 
     /// The shortest time from the end of a release to the next ObjectAdded event, nil without events.
-    private static func processingTime(_ lines: [LogValue]) -> Duration? {
+    private static func processingTime(_ lines: [JSONValue]) -> Duration? {
         var lastRelease: Double?
         var shortest: Double?
         for line in lines {
-            if line["kind"]?.stringValue == "op", line["code"]?.stringValue == "0x9207",
-                line["params"]?.arrayValue?.first?.intValue == 0xD2C2
+            if line["kind"]?.string == "op", line["code"]?.string == "0x9207",
+                line["params"]?.array?.first?.intValue == 0xD2C2
             {
                 lastRelease = line["t"]?.doubleValue
-            } else if line["kind"]?.stringValue == "event",
-                ["0xC201", "0x4002"].contains(line["code"]?.stringValue ?? ""), let release = lastRelease,
+            } else if line["kind"]?.string == "event",
+                ["0xC201", "0x4002"].contains(line["code"]?.string ?? ""), let release = lastRelease,
                 let time = line["t"]?.doubleValue
             {
                 shortest = min(shortest ?? .infinity, time - release)
