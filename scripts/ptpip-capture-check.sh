@@ -132,7 +132,7 @@ for _ in $(seq 1 100); do grep -q 'listening on' "$work/sim4.out" && break; slee
 "$hdrshoot" run --shadow 1/250 --highlight 1/250 --camera "127.0.0.1:$port" --confirm --no-network-monitor \
     --state-dir "$work/state" --output "$work/shots" </dev/null >"$work/run.out" 2>&1 \
     || { cat "$work/run.out" >&2; fail "hdrshoot run"; }
-grep -q "Complete: 1 of 1 exposures captured" "$work/run.out" || { cat "$work/run.out" >&2; fail "hdrshoot run did not complete"; }
+grep -q "Complete: 1 of 1 exposures saved" "$work/run.out" || { cat "$work/run.out" >&2; fail "hdrshoot run did not complete"; }
 kill -INT "$sim_pid"
 wait "$sim_pid" || fail "simulator exit status"
 stop_capture
