@@ -50,6 +50,9 @@ fi
 # The one HTTP codec (pure) as its own module.
 swiftc $flags -module-name HTTP -emit-module -emit-module-path "$out/HTTP.swiftmodule" \
     -wmo -c -o "$out/HTTP.o" Sources/HTTP/*.swift
+# The one UPnP description scanner (pure) as its own module (the Camera Remote API's description reads with it).
+swiftc $flags -module-name UPnPDescription -emit-module -emit-module-path "$out/UPnPDescription.swiftmodule" \
+    -wmo -c -o "$out/UPnPDescription.o" Sources/UPnPDescription/*.swift
 # The Camera Remote API's pure parsing as its own module: the device description scanner, its URL type and the
 # layer's error (which carries Posix's Errno and wraps the codec's).
 swiftc $flags -module-name CameraRemoteAPI -I "$out" -emit-module \
@@ -59,7 +62,7 @@ swiftc $flags -module-name CameraRemoteAPI -I "$out" -emit-module \
 # The codec and the entry point as one module.
 swiftc $flags -module-name PTPIPCodec -I "$out" \
     Sources/PTPIPCodec/*.swift Sources/PTPIPCodec/Datasets/*.swift Fuzz/FuzzTarget.swift Fuzz/HTTPFuzzTarget.swift \
-    "$out/ByteCoding.o" "$out/ImageMetadata.o" "$out/Posix.o" "$out/HTTP.o" "$out/CameraRemoteAPI.o" \
+    "$out/ByteCoding.o" "$out/ImageMetadata.o" "$out/Posix.o" "$out/HTTP.o" "$out/UPnPDescription.o" "$out/CameraRemoteAPI.o" \
     -o "$out/ptpip-fuzz"
 
 # Seed the corpus with real camera bytes when the shared fixtures are there.
