@@ -137,7 +137,10 @@ import Testing
                 #expect(hold.reason == "user")
                 sawPause = true
                 #expect(controller.snapshot.holds == [ShootUpdate.Hold(reason: "user", detail: nil)])
-                // Held after frame 2: stop ends the run at once, resumable at frame 3.
+            case .progress(let progress) where sawPause && progress.frame == 2 && progress.phase == "saved":
+                // Held after frame 2, its image downloaded in the pause: stop ends the run at once, resumable
+                // at frame 3. (A stop sent while that download runs leaves the image in the camera and resumes
+                // at frame 2, which is why the stop waits for "saved".)
                 #expect(await controller.send(.stop))
             default:
                 break
