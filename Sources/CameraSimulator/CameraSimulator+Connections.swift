@@ -37,11 +37,24 @@ extension CameraSimulator {
     private nonisolated func serveCommandConnection(
         _ transport: TCPTransport, reader: PacketReader, request: InitCommandRequest
     ) async {
-        if await refusesPairing {
+        switch await verdict(onInitCommandFrom: request.guid) {
+        case .proceed:
+            break
+        case .closeWithoutAnswer:
+            // A body still holding a session dropped without CloseSession: EOF until it is power-cycled.
+            return
+        case .refuse:
             // The photographer did not press OK at "Allow pairing with the device?" (reference p. 41).
             try? await transport.send(
                 Packet.initFail(reason: .rejectedInitiator).encoded(), timeout: Self.handshakeTimeout)
             return
+        case .askToPair:
+            // The body shows "Allow pairing with the device? '<Friendly Name>'"; the ack waits for the answer.
+            guard await waitForPairingAnswer(from: request) else {
+                try? await transport.send(
+                    Packet.initFail(reason: .rejectedInitiator).encoded(), timeout: Self.handshakeTimeout)
+                return
+            }
         }
         var admitted = await admit(command: transport)
         var waited: Duration = .zero

@@ -24,7 +24,7 @@ package actor CameraSimulator {
     /// Sleeps on `clock` until the given time since the simulator started.
     let sleep: @Sendable (_ untilElapsed: Duration) async throws -> Void
     private let listener: TCPListener
-    private var camera: SimulatedCamera
+    var camera: SimulatedCamera
     private var link: LinkState = .idle
     private var nextConnectionNumber: UInt32 = 1
     private var capturesSoFar: [CaptureRecord] = []
@@ -32,6 +32,11 @@ package actor CameraSimulator {
     private var eventsSentSoFar = 0
     private let captureLog: JSONLineWriter?
     private let operationLog: JSONLineWriter?
+    /// The Init Command Requests waiting at the pairing screen (`--pairing`).
+    nonisolated let pairingScreen = PairingScreen()
+    /// The friendly name of each computer that asks to pair, as it asks (for `simulate`'s control lines).
+    package nonisolated let pairingAsks: AsyncStream<String>
+    let pairingNotices: AsyncStream<String>.Continuation
 
     /// Who is connected.
     enum LinkState {
@@ -71,6 +76,7 @@ package actor CameraSimulator {
     ) throws(SimulatorError) {
         self.configuration = configuration
         self.clock = clock
+        (pairingAsks, pairingNotices) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
         started = Stopwatch(clock: clock)
         sleep = Self.sleeper(on: clock)
         camera = SimulatedCamera(
@@ -125,6 +131,8 @@ package actor CameraSimulator {
             group.cancelAll()
         }
         listener.close()
+        answerPairing(allow: false)
+        pairingNotices.finish()
         endSession(number: nil)
         await captureLog?.close()
         await operationLog?.close()
@@ -180,9 +188,6 @@ package actor CameraSimulator {
         camera.linkOpened(now: started.elapsed)
         return (number, stream, wake)
     }
-
-    /// Whether every client is refused as not approved for pairing (`--fault refuse-pairing`).
-    var refusesPairing: Bool { camera.refusesPairing }
 
     /// Whether a refused client should wait a moment: the previous one may be leaving right now.
     var isBusy: Bool { isClientConnected }

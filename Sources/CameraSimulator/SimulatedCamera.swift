@@ -56,6 +56,12 @@ package struct SimulatedCamera: Sendable {
     var quirks: QuirkState
     /// Whether 0xD215 still shows the image just downloaded, until the next 0x9209 (`d215-lag`).
     var shootingFileInfoLagging = false
+    /// Whether the body still holds a session that was dropped without CloseSession
+    /// (`--hold-session-after-drop`): until `powerCycle()`, every Init Command Request gets EOF.
+    package internal(set) var holdsStaleSession = false
+    /// The GUIDs of the computers the photographer allowed to pair (`--pairing`; a body keeps up to 20,
+    /// reference p. 40).
+    package internal(set) var pairedHosts: [PTPIPGUID] = []
 
     /// Creates a camera in its power-on state.
     package init(configuration: SimulatorConfiguration, datasets: SimulatorDatasets) {
@@ -128,6 +134,8 @@ package struct SimulatedCamera: Sendable {
     /// the buffer stays; the next connection starts afresh.
     package mutating func connectionClosed(now: Duration) {
         advance(to: now)
+        // Dropped, not closed: a body that holds such a session refuses the next one until power-cycled.
+        if configuration.holdsSessionAfterDrop, connection.session != nil { holdsStaleSession = true }
         if connection.button.fullPress { releaseS2(now: now) }
         connection = Connection(negotiatedVersion: datasets.protocolVersion)
         setValue(.uint8(FocusIndication.unlocked), of: .focusIndication)

@@ -63,6 +63,14 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     package var focusMode: SonyFocusMode = .manual
     /// The scene every image shows, rendered at the frame's exposure (`--scene`); nil: a tiny flat grey image.
     package var scene: Scene.Name?
+    /// Whether the body needs pairing (`--pairing`): an Init Command Request from a computer whose GUID it has
+    /// not saved waits for the photographer's OK (or refusal: Init Fail reason 1) on the body, given through
+    /// the simulator's control (Camera Control PTP 3 reference pp. 40-41).
+    package var needsPairing = false
+    /// Whether a session dropped without CloseSession (0x1003) leaves the body holding it
+    /// (`--hold-session-after-drop`): every new Init Command Request gets EOF until the body is power-cycled
+    /// (a field report on the newest bodies, issue 33).
+    package var holdsSessionAfterDrop = false
 
     /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
     package init() {}

@@ -39,6 +39,17 @@ extension SonyCameraError: CLIReportable {
         if case let .connectFailed(_, _, last) = self, case .initFailed(.rejectedInitiator) = last {
             return last.connectCause
         }
+        if case let .connectFailed(address, _, last) = self, last.isClosedAtInitCommand {
+            return Self.powerCycleLine(address: address)
+        }
         return description
+    }
+
+    /// What a body that closes the connection at Init Command Request most likely needs: it still holds a
+    /// session that was dropped without CloseSession, and only turning it off and on lets it go (issue 33).
+    static func powerCycleLine(address: String) -> String {
+        "the camera at \(address) closed the connection as soon as a session was asked for: it may still hold an "
+            + "earlier session that was dropped without being closed; turn the camera off and on again, then run "
+            + "hdrshoot again"
     }
 }

@@ -60,6 +60,18 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What `during` says of the Init Command handshake (the client's first request on a new connection).
+    package static let initCommandHandshake = "the Init Command handshake"
+
+    /// Whether the camera closed (or reset) the connection instead of answering Init Command Request: a body
+    /// that still holds a session dropped without CloseSession does this until it is power-cycled (issue 33).
+    package var isClosedAtInitCommand: Bool {
+        switch self {
+        case let .peerClosed(during), let .connectionReset(during): during == Self.initCommandHandshake
+        default: false
+        }
+    }
+
     /// One sentence a person can read: names and hex numbers, no Swift type names.
     package var description: String {
         switch self {

@@ -188,6 +188,9 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
             }
             return false
         }
+        // Closed at Init Command: a body holding a dropped session does that until it is power-cycled, so
+        // another attempt only repeats it (issue 33).
+        if ptp.isClosedAtInitCommand { return false }
         switch ptp {
         case .connectionRefused, .timedOut, .connectionReset, .peerClosed: return true
         case let .initFailed(reason): return reason.isTransient

@@ -25,11 +25,11 @@ func withSimulator<T: Sendable>(
 
 /// Connects the library's PTP/IP client to the simulator (both Init handshakes).
 func connectClient(
-    to simulator: CameraSimulator, operationTimeout: Duration = .seconds(5)
+    to simulator: CameraSimulator, operationTimeout: Duration = .seconds(5), connectTimeout: Duration = .seconds(5)
 ) async throws -> PTPIPClient {
     var configuration = PTPIPClient.Configuration(identity: HostIdentity(guid: PTPIPGUID(bytes: Array(1...16))!))
     configuration.operationTimeout = operationTimeout
-    configuration.connectTimeout = .seconds(5)
+    configuration.connectTimeout = connectTimeout
     return try await PTPIPClient.connect(host: "127.0.0.1", port: simulator.port, configuration: configuration)
 }
 

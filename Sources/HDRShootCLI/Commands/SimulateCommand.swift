@@ -83,8 +83,13 @@ enum SimulateCommand {
 
             Faults: busy:OPCODE:N (DeviceBusy to the next N calls of an operation), busy-capture:N,
             drop-at-frame:N, drop-at-op:N (close both connections), hang-at-op:N (stop answering),
-            refuse-connections:N (Init Fail), never-idle (the image buffer never empties),
-            mode-at-frame:N:M|A|S|P (the mode dial turns before frame N).
+            refuse-connections:N (Init Fail), refuse-pairing (Init Fail reason 1: not allowed to pair),
+            never-idle (the image buffer never empties), mode-at-frame:N:M|A|S|P (the mode dial turns before
+            frame N).
+
+            The photographer's hands: with --pairing or --hold-session-after-drop the simulator reads one word a
+            line on standard input: ok or refuse answers the pairing screen ("Allow pairing with the device?",
+            shown as a line "pairing: 'NAME' asks to pair"), power-cycle turns the body off and on.
             """ + "\n\n" + quirkTable + "\n\n" + """
                 With --api it is an older body speaking Sony's Camera Remote API (JSON-RPC over HTTP, "Smart Remote
                 Control") instead, on port 8080 by default: the device description at /dd.xml, the API at
@@ -101,7 +106,17 @@ enum SimulateCommand {
             .value(
                 $0.name, placeholder: $0.placeholder, help: $0.help, default: $0.default,
                 repeatable: $0.name == "fault" || $0.name == "quirk")
-        } + [.flag("api", help: "Simulate an older body speaking Sony's Camera Remote API (see below).")],
+        } + [
+            .flag("api", help: "Simulate an older body speaking Sony's Camera Remote API (see below)."),
+            .flag(
+                "pairing",
+                help: "The body needs pairing: a new computer's Init Command waits until 'ok' (or 'refuse') is "
+                    + "typed on standard input."),
+            .flag(
+                "hold-session-after-drop",
+                help: "A session dropped without CloseSession makes the body close every new connection at once "
+                    + "until 'power-cycle' is typed on standard input.")
+        ],
         run: run
     )
 
@@ -119,6 +134,8 @@ enum SimulateCommand {
         } catch {
             throw UsageError(error.cliMessage, command: spec.name)
         }
+        configuration.needsPairing = arguments.flag("pairing")
+        configuration.holdsSessionAfterDrop = arguments.flag("hold-session-after-drop")
         // `--replay-session LOG`: the body a session log recorded (its data phases are read at the start).
         let replayFolder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-replay-\(UUID())")
             .path
@@ -134,11 +151,23 @@ enum SimulateCommand {
         let display = simulator.host.contains(":") ? "[\(simulator.host)]" : simulator.host
         context.output.writeOut(
             "simulated \(configurationSummary(configuration)) listening on \(display):\(simulator.port)\n")
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await simulator.run() }
-            group.addTask { await TerminationSignal.wait() }
-            // The first to finish is the signal (run only ends when cancelled); then stop the simulator.
-            _ = await group.next()
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await simulator.run()
+                return true
+            }
+            group.addTask {
+                await TerminationSignal.wait()
+                return true
+            }
+            if configuration.needsPairing || configuration.holdsSessionAfterDrop {
+                group.addTask {
+                    await SimulatorControl.run(simulator, output: context.output)
+                    return false
+                }
+            }
+            // The signal ends it (run only ends when cancelled; the control's input may end long before).
+            while let stops = await group.next(), !stops {}
             group.cancelAll()
         }
         let captures = await simulator.captures
