@@ -3,8 +3,9 @@
 Selenium) at a phone's size (390x844) against `hdrshoot serve --camera simulator` or `hdrshoot run --remote`.
 
     remote_page.py serve HDRSHOOT OUTPUT_DIR [SCREENSHOT.png]
-        plan 1/4 .. 1/1000 with 5 frames, see the plan summary, confirm, pause, reload mid-shoot, resume, finish at
-        "15 of 15", the last frame shown; no request to another origin; no horizontal scrolling.
+        plan 1/4 .. 1/1000 with 5 frames, see the plan summary, confirm, pause, reload mid-shoot, resume, pause
+        and stop, resume the stopped shoot from the page's offer, finish at "15 of 15", the last frame shown; no
+        request to another origin; no horizontal scrolling.
     remote_page.py run HDRSHOOT OUTPUT_DIR
         `run --remote` shoots from the terminal; the page pauses it, then stops it.
 
@@ -170,6 +171,23 @@ def serve(hdrshoot, output, screenshot):
         if screenshot:
             driver.save_screenshot(screenshot)
             print("step: screenshot " + screenshot + " at " + text(driver, "count"), flush=True)
+        # Pause again (before the next frame), then Stop: the shoot ends unfinished, and the page offers it.
+        click(driver, "pause")
+        wait_for(driver, "Paused again", lambda d: "Paused" in text(d, "banner"))
+        if text(driver, "count") == "15 of 15":
+            fail("the shoot finished before the second pause; nothing left to resume")
+        driver.execute_script("window.confirm=()=>true")
+        click(driver, "stop")
+        wait_for(driver, "Stopped", lambda d: text(d, "banner").startswith("Stopped"))
+        offer = wait_for(driver, "the Resume offer", lambda d: text(d, "resumeInfo") if d.find_element(
+            By.ID, "resumable").is_displayed() and text(d, "resumeInfo") else None)
+        print("step: stopped at %s; offered: %s" % (text(driver, "count"), offer), flush=True)
+        if "of 15 saved" not in offer:
+            fail("the Resume offer does not say how much is saved: " + offer)
+        click(driver, "resumeShoot")
+        wait_for(driver, "the resume plan", lambda d: text(d, "banner").startswith("Confirm"))
+        print("step: resume proposed: " + text(driver, "plan"), flush=True)
+        click(driver, "confirm")
         wait_for(driver, "15 of 15", lambda d: text(d, "count") == "15 of 15")
         wait_for(driver, "Finished", lambda d: text(d, "banner").startswith("Finished"))
         wait_for(driver, "the last frame", lambda d: d.execute_script(

@@ -22,12 +22,14 @@ package final class ControllerRemote: RemoteShoot {
     private let stream: AsyncStream<[UInt8]>
     private let sink: AsyncStream<[UInt8]>.Continuation
     private let start: Starter
+    private let offer: @Sendable () async -> ResumableShoot?
     /// The largest image read for a thumbnail.
     private let maximumImageBytes = 64 << 20
 
-    /// A remote with no shoot yet (the page shows "Ready").
-    package init(start: @escaping Starter) {
+    /// A remote with no shoot yet (the page shows "Ready"); `resumable` finds the unfinished shoot to offer.
+    package init(start: @escaping Starter, resumable: @escaping @Sendable () async -> ResumableShoot? = { nil }) {
         self.start = start
+        self.offer = resumable
         (stream, sink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         sink.yield(Self.encode(ShootSnapshot()))
     }
@@ -81,6 +83,8 @@ package final class ControllerRemote: RemoteShoot {
         guard let data = try? handle.read(upToCount: maximumImageBytes) else { return nil }
         return Array(data)
     }
+
+    package func resumable() async -> ResumableShoot? { await offer() }
 
     private static func encode(_ snapshot: ShootSnapshot) -> [UInt8] {
         // One line of `--json`, without its newline (an SSE `data:` line must not contain one).

@@ -50,7 +50,8 @@ enum RemotePage {
         <label>Highlight <input id="highlight" value="1/1000" inputmode="text" autocomplete="off"></label>
         <label>Frames <input id="frames" value="5" inputmode="numeric" autocomplete="off"></label>
         <label>EV <input id="ev" value="" placeholder="auto" inputmode="decimal" autocomplete="off"></label>
-        <div class="row"><button id="shoot">Shoot</button><button id="resumeShoot" class="alt">Resume</button></div>
+        <div class="row"><button id="shoot">Shoot</button></div>
+        <div id="resumable" class="hidden"><div id="resumeInfo" class="dim"></div><div class="row"><button id="resumeShoot" class="alt">Resume</button></div></div>
         </section>
         <section id="proposed" class="hidden"><h2>Plan</h2><div id="plan" class="big"></div><div id="planMore" class="dim"></div>
         <div class="row"><button id="confirm">Confirm</button><button id="decline" class="alt">Decline</button></div></section>
@@ -98,14 +99,23 @@ enum RemotePage {
           if(document.body.classList.contains("sim"))t+=" · simulated camera";
           b.className=cls;b.textContent=t;
         }
+        let offerFor="";
+        async function offer(key){
+          if(key===offerFor)return;offerFor=key;
+          try{const r=await fetch("/api/resumable");const j=await r.json();const o=j.shoot;
+            show("resumable",!!o);
+            if(o){$("resumeInfo").textContent="Unfinished: "+o.folder+", "+o.saved+" of "+o.total+" saved";$("resumeShoot").dataset.id=o.id;}
+          }catch(e){offerFor="";}
+        }
         function render(s){
           snap=s;banner(s);
           const idle=s.state==="idle"||s.state==="finished";
+          if(idle)offer(s.state+"/"+JSON.stringify(s.finished||{}));
           show("idle",idle);show("proposed",s.state==="proposed");
           show("shooting",s.state==="shooting"||s.state==="waiting"||s.state==="asking");show("done",s.state==="finished");
           const sum=s.summary;
           if(sum){
-            const parts=[(sum.sets!=null?sum.sets+" sets, ":"")+sum.exposures+" exposures."];
+            const parts=sum.captured!=null?["Resume: "+(sum.exposures-sum.captured)+" of "+sum.exposures+" exposures left"+(sum.start?", from set "+sum.start.set+", frame "+sum.start.frame:"")+"."]:[(sum.sets!=null?sum.sets+" sets, ":"")+sum.exposures+" exposures."];
             if(sum.longestExposureSeconds!=null)parts.push("Longest exposure: "+fmtSpeed(sum.longestExposureSeconds)+".");
             if(sum.estimatedSeconds!=null)parts.push("Estimated time: ~"+secs(sum.estimatedSeconds)+".");
             $("plan").textContent=parts.join(" ");
@@ -163,7 +173,7 @@ enum RemotePage {
         }
         $("shoot").onclick=()=>{const b={shadow:$("shadow").value.trim(),highlight:$("highlight").value.trim()};
           const f=parseInt($("frames").value,10);if(f)b.frames=f;const e=parseFloat($("ev").value);if(e)b.ev=e;post("/api/shoot",b);};
-        $("resumeShoot").onclick=()=>post("/api/shoot",{resume:true});
+        $("resumeShoot").onclick=()=>post("/api/shoot",{resume:true,id:$("resumeShoot").dataset.id});
         $("confirm").onclick=()=>post("/api/confirm");
         $("decline").onclick=()=>post("/api/decline");
         $("pause").onclick=()=>post("/api/pause");
