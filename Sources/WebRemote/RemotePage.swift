@@ -56,13 +56,13 @@ enum RemotePage {
         <section id="proposed" class="hidden"><h2>Plan</h2><div id="plan" class="big"></div><div id="planMore" class="dim"></div>
         <div class="row"><button id="confirm">Confirm</button><button id="decline" class="alt">Decline</button></div></section>
         <section id="shooting" class="hidden"><h2>Shooting</h2><div id="count" class="big"></div>
-        <div id="where"></div><div id="clock" class="dim"></div><div id="queue" class="dim"></div>
+        <div id="where"></div><div id="clock" class="dim"></div><div id="queue" class="dim"></div><div id="cam" class="dim"></div>
         <div class="row"><button id="pause">Pause</button><button id="resume" class="alt">Resume</button><button id="stop" class="stop">Stop</button></div></section>
         <section id="done" class="hidden"><h2>Result</h2><div id="result"></div></section>
         <section id="last" class="hidden"><h2>Last frame</h2><img id="frame" alt="last saved frame">
         <div id="exposure" class="dim"></div><canvas id="hist" width="256" height="70"></canvas><div id="clip" class="dim"></div>
         <pre id="ranges"></pre></section>
-        <section><h2>Link</h2><div id="link" class="dim">–</div><pre id="log"></pre></section>
+        <section><h2>Link</h2><div id="link" class="dim">–</div><div id="health" class="dim"></div><pre id="slog"></pre><pre id="log"></pre></section>
         <div id="error" role="alert" class="dim"></div>
         </main>
         <script>
@@ -111,6 +111,7 @@ enum RemotePage {
           snap=s;banner(s);
           const idle=s.state==="idle"||s.state==="finished";
           if(idle)offer(s.state+"/"+JSON.stringify(s.finished||{}));
+          if(s.state==="finished")health();
           show("idle",idle);show("proposed",s.state==="proposed");
           show("shooting",s.state==="shooting"||s.state==="waiting"||s.state==="asking");show("done",s.state==="finished");
           const sum=s.summary;
@@ -120,13 +121,14 @@ enum RemotePage {
             if(sum.estimatedSeconds!=null)parts.push("Estimated time: ~"+secs(sum.estimatedSeconds)+".");
             $("plan").textContent=parts.join(" ");
             const more=[];
-            if(sum.camera)more.push(sum.camera.model+" at "+sum.camera.address);
+            if(sum.camera)more.push(camLine(sum.camera));
             (sum.substitutions||[]).forEach(x=>more.push(x.planned+" → "+x.used));
             (sum.blockers||[]).forEach(x=>more.push("Blocked: "+x));
             (sum.warnings||[]).forEach(x=>more.push(x));
             $("planMore").textContent=more.join(" · ");
             $("confirm").disabled=(sum.blockers||[]).length>0;
           }
+          $("cam").textContent=sum&&sum.camera?camLine(sum.camera):"";
           const p=s.progress;
           if(p){
             $("count").textContent=p.completed+" of "+p.total;
@@ -142,6 +144,16 @@ enum RemotePage {
           $("ranges").textContent=(s.rangeChecks||[]).map(r=>r.line).join("\n");
           tick();
         }
+        function camLine(c){return c.model+" at "+c.address+(c.batteryPercent!=null?" · battery "+c.batteryPercent+" %":"")+(c.remainingShots!=null?" · "+c.remainingShots+" shots left":"");}
+        let linkBusy=false;
+        async function health(){
+          if(linkBusy||!snap||(snap.state==="idle"&&!snap.finished))return;linkBusy=true;
+          try{const r=await fetch("/api/link");const j=await r.json();const h=j.link;
+            if(h){$("health").textContent=(h.lastRoundTripMilliseconds!=null?"Last round trip "+(Math.round(h.lastRoundTripMilliseconds*10)/10)+" ms · ":"")+h.reconnects+" reconnect"+(h.reconnects===1?"":"s");
+              $("slog").textContent=(h.lines||[]).join("\n");}
+          }catch(e){}finally{linkBusy=false;}
+        }
+        setInterval(health,2000);
         function fmtSpeed(x){return x>=1?(Math.round(x*10)/10)+"\"":"1/"+Math.round(1/x);}
         function tick(){
           if(!snap)return;

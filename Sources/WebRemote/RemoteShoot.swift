@@ -15,6 +15,9 @@ package protocol RemoteShoot: Sendable {
 
     /// The unfinished shoot the page offers as Resume (`GET /api/resumable`), nil when there is none.
     func resumable() async -> ResumableShoot?
+
+    /// The link's health from the current (or last) shoot's session log (`GET /api/link`), nil without one.
+    func link() async -> LinkHealth?
 }
 
 /// An unfinished shoot that `POST /api/shoot` with `{"resume": true}` continues: what the page shows on its

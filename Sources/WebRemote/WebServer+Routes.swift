@@ -95,6 +95,13 @@ extension WebServer {
             return .response(WebResponse.json(latest.data))
         case ("GET", "/events"):
             return .events
+        case ("GET", "/api/link"):
+            // `{"link": null}` or `{"link": {"lastRoundTripMilliseconds": 3.1, "reconnects": 0, "lines": [...]}}`.
+            let health = await shoot.link()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let body = (try? encoder.encode(["link": health])).map { Array($0) } ?? Array(#"{"link":null}"#.utf8)
+            return .response(WebResponse.json(body))
         case ("GET", "/api/resumable"):
             // `{"shoot": null}` or `{"shoot": {"id": ..., "folder": ..., "saved": 7, "total": 15}}`.
             let offer = await shoot.resumable()

@@ -46,7 +46,8 @@ struct RemotePageBrowserTests {
         #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
         #expect(result.standardOutput.contains("step: plan: 3 sets, 15 exposures"))
         #expect(result.standardOutput.contains("step: reloaded, still paused"))
-        #expect(result.standardOutput.contains("step: resume proposed:"))
+        #expect(result.standardOutput.contains("step: resume proposed: Resume:"))
+        #expect(result.standardOutput.contains("step: link: Last round trip"))
         #expect(result.standardOutput.contains("ok: serve"))
     }
 

@@ -41,6 +41,11 @@ final class RecordingShoot: RemoteShoot {
     let offer = Mutex<ResumableShoot?>(nil)
 
     func resumable() async -> ResumableShoot? { offer.withLock { $0 } }
+
+    /// What `GET /api/link` answers.
+    let health = Mutex<LinkHealth?>(nil)
+
+    func link() async -> LinkHealth? { health.withLock { $0 } }
 }
 
 /// A server on 127.0.0.1 (a free port) for the length of `body`; stopped and awaited before returning.

@@ -65,4 +65,20 @@ import Testing
             #expect(shoot.commands.isEmpty)
         }
     }
+
+    @Test func theLinksHealthIsReadWithoutATokenAndIsNullWithoutALog() async throws {
+        try await withServer { server, shoot in
+            let none = try await get("/api/link", server: server)
+            #expect(none.status == 200)
+            #expect(String(decoding: none.body, as: UTF8.self) == #"{"link":null}"#)
+            shoot.health.withLock {
+                $0 = LinkHealth(lastRoundTripMilliseconds: 3.5, reconnects: 2, lines: ["4.0 s runner reconnected"])
+            }
+            let some = try await get("/api/link", server: server)
+            #expect(
+                String(decoding: some.body, as: UTF8.self)
+                    == #"{"link":{"lastRoundTripMilliseconds":3.5,"lines":["4.0 s runner reconnected"],"reconnects":2}}"#
+            )
+        }
+    }
 }

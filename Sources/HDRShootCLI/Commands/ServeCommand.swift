@@ -131,18 +131,37 @@ enum ServeCommand {
         var shootContext = context
         shootContext.shootController = controller
         shootContext.decidedByController = true
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await remote.follow(controller) }
-            do {
-                _ = try await spec.run(run, shootContext)
-            } catch {
-                let report = ErrorReport(error)
-                context.output.writeError("error: \(report.message)\n")
-                controller.note(report.message)
+        // Each shoot from the page keeps a session log as `run` and `resume` do; the page reads the link's health
+        // from it.
+        let argv =
+            [spec.name] + run.values.sorted { $0.key < $1.key }.flatMap { ["--" + $0.key, $0.value] }
+            + run.flags.sorted().map { "--" + $0 }
+        _ = await SessionLogging.around(
+            command: spec.name, arguments: argv, verbose: false, output: context.output,
+            environment: ProcessInfo.processInfo.environment
+        ) { logged in
+            var loggedContext = CommandContext(output: logged)
+            loggedContext.wallClock = shootContext.wallClock
+            loggedContext.shootController = shootContext.shootController
+            loggedContext.decidedByController = shootContext.decidedByController
+            let writer = SessionLogging.current
+            let log = writer.map { writer in SessionLogTail { writer.path } }
+            return await withTaskGroup(of: Void.self) { group in
+                group.addTask { await remote.follow(controller, log: log) }
+                var status: Int32 = 0
+                do {
+                    status = try await spec.run(run, loggedContext).rawValue
+                } catch {
+                    let report = ErrorReport(error)
+                    logged.writeError("error: \(report.message)\n")
+                    controller.note(report.message)
+                    status = 1
+                }
+                // A shoot refused before its controller was told (a bad reading) ends here for the page too.
+                await controller.end()
+                await group.waitForAll()
+                return status
             }
-            // A shoot refused before its controller was told (a bad reading) ends here for the page too.
-            await controller.end()
-            await group.waitForAll()
         }
     }
 }
