@@ -10,4 +10,13 @@ import Testing
         let (violations, report) = try await SimulationTests.day(seed)
         #expect(violations.isEmpty, Comment(rawValue: report))
     }
+
+    /// Bug d: a `busy-while-buffered` body answered S2 down "busy" while an image waited; the run ended there, the
+    /// frame recorded "may have fired", and every resume ended the same way (seeds 5, 30: "S2 down (0x9207) was
+    /// answered 'device busy' 3 times", the shoot never finished).
+    @Test(arguments: [5, 30] as [UInt64])
+    func aReleaseRefusedWhileImagesWaitIsPressedAgainAfterTheDownload(seed: UInt64) async throws {
+        let (violations, report) = try await SimulationTests.day(seed)
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
 }
