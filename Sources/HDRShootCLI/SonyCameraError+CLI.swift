@@ -39,6 +39,10 @@ extension SonyCameraError: CLIReportable {
         if case let .connectFailed(_, _, last) = self, case .initFailed(.rejectedInitiator) = last {
             return last.connectCause
         }
+        if case let .connectFailed(_, _, last) = self, last.isPairingTimeout {
+            return "the camera was not allowed to pair in time; open its pairing screen, run again and press OK at "
+                + "\"Allow pairing with the device?\""
+        }
         if case let .connectFailed(address, _, last) = self, last.isClosedAtInitCommand {
             return Self.powerCycleLine(address: address)
         }

@@ -72,6 +72,15 @@ package enum PTPIPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What `during` says of the wait for the photographer's OK on a body's pairing screen.
+    package static let pairingApproval = "the wait for the OK on the camera's pairing screen"
+
+    /// Whether the photographer did not allow pairing in time (the body never acknowledged Init Command).
+    package var isPairingTimeout: Bool {
+        if case let .timedOut(_, during) = self { return during == Self.pairingApproval }
+        return false
+    }
+
     /// One sentence a person can read: names and hex numbers, no Swift type names.
     package var description: String {
         switch self {

@@ -16,6 +16,8 @@ extension SonyCamera {
         clientConfiguration.operationTimeout = configuration.operationTimeout
         clientConfiguration.disconnectTimeout = configuration.disconnectTimeout
         clientConfiguration.observer = configuration.ptpipObserver
+        clientConfiguration.onAwaitingPairing = configuration.onAwaitingPairing
+        clientConfiguration.pairingWait = configuration.pairingWait
         let client: PTPIPClient
         if let connector = configuration.connector {
             client = try await PTPIPClient.connect(

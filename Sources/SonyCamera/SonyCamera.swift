@@ -191,6 +191,8 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
         // Closed at Init Command: a body holding a dropped session does that until it is power-cycled, so
         // another attempt only repeats it (issue 33).
         if ptp.isClosedAtInitCommand { return false }
+        // Not allowed to pair within the stated wait: asking again only shows the screen again.
+        if ptp.isPairingTimeout { return false }
         switch ptp {
         case .connectionRefused, .timedOut, .connectionReset, .peerClosed: return true
         case let .initFailed(reason): return reason.isTransient

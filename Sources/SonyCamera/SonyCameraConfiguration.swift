@@ -73,6 +73,11 @@ package struct SonyCameraConfiguration: Sendable {
     /// transport, Tests/SimulationTests); nil, the default, connects over TCP. The client's own timeouts then run
     /// on the camera's clock.
     package var connector: TransportConnector?
+    /// Told when the body seems to wait for the photographer's OK on its pairing screen (the friendly name it
+    /// shows, how long hdrshoot waits); see `PTPIPClient.Configuration.onAwaitingPairing`.
+    package var onAwaitingPairing: (@Sendable (_ friendlyName: String, _ wait: Duration) -> Void)?
+    /// How long the photographer has to press OK once told.
+    package var pairingWait: Duration = .seconds(120)
 
     /// A configuration for the camera at `host:port`.
     package init(host: String, port: UInt16 = PTPIPClient.defaultPort, identity: HostIdentity) {

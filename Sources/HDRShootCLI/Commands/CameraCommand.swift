@@ -66,7 +66,7 @@ enum CameraCommand {
 
     /// The camera configuration for `address`, with this host's stored PTP/IP identity.
     static func cameraConfiguration(
-        for address: CameraAddress, environment: [String: String]
+        for address: CameraAddress, environment: [String: String], say: (@Sendable (String) -> Void)? = nil
     ) throws -> SonyCameraConfiguration {
         let identity: HostIdentity
         do {
@@ -82,6 +82,10 @@ enum CameraCommand {
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
         // The session log hears every operation, event and connection attempt (nil when there is no log).
         configuration.ptpipObserver = SessionLogging.observer
+        // A body that needs pairing holds its Init Command Ack until the photographer presses OK on it.
+        if let say {
+            configuration.onAwaitingPairing = { name, wait in say(ConnectText.awaitingPairing(name: name, wait: wait)) }
+        }
         return configuration
     }
 }

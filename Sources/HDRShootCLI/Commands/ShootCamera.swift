@@ -92,7 +92,7 @@ enum CameraTarget: Sendable, Equatable {
         switch self {
         case .address(let address):
             let camera = SonyCamera(
-                configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment))
+                configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment, say: say))
             return try await body(camera, address.description)
         case let .ssh(address, settings):
             return try await SSHConnection.withTunnel(

@@ -19,6 +19,13 @@ enum ConnectText {
         return "Connecting to \(host)…"
     }
 
+    /// The body holds its Init Command Ack for the photographer's OK on its pairing screen (reference p. 41):
+    /// `Press OK on the camera to allow pairing with 'hdrshoot@studio' (waiting up to 2 min; Ctrl-C stops)`.
+    static func awaitingPairing(name: String, wait: Duration) -> String {
+        "Press OK on the camera to allow pairing with '\(name)' (waiting up to \(ShootText.duration(wait)); "
+            + "Ctrl-C stops)"
+    }
+
     /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
     static func retry(_ retry: SonyCamera.ConnectRetry) -> String {
         Self.retry(failure: retry.error, delay: retry.delay, attempt: retry.failedAttempt, of: retry.maximumAttempts)

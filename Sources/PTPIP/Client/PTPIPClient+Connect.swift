@@ -58,8 +58,7 @@ extension PTPIPClient {
                 guid: configuration.identity.guid, friendlyName: configuration.identity.friendlyName)
             try await command.send(Packet.initCommandRequest(request).encoded(), timeout: configuration.connectTimeout)
             let ack: InitCommandAck
-            switch try await readHandshakePacket(
-                from: command, framer: &commandFramer, timeout: configuration.connectTimeout, during: "Init Command")
+            switch try await readInitCommandAnswer(from: command, framer: &commandFramer, configuration: configuration)
             {
             case let .initCommandAck(received): ack = received
             case let .initFail(reason): throw PTPIPError.initFailed(reason: reason)
@@ -91,6 +90,33 @@ extension PTPIPClient {
         } catch {
             command.close()
             throw error
+        }
+    }
+
+    /// Reads the answer to Init Command Request: within `connectTimeout`, or, when the configuration listens
+    /// for a pairing wait, within `pairingHint`, then (after telling `onAwaitingPairing`) within `pairingWait`,
+    /// which ends as `.timedOut(during: PTPIPError.pairingApproval)`.
+    private static func readInitCommandAnswer(
+        from transport: any Transport, framer: inout PacketFramer, configuration: Configuration
+    ) async throws -> Packet {
+        guard let awaitingPairing = configuration.onAwaitingPairing,
+            configuration.pairingHint < configuration.connectTimeout
+        else {
+            return try await readHandshakePacket(
+                from: transport, framer: &framer, timeout: configuration.connectTimeout, during: "Init Command")
+        }
+        do {
+            return try await readHandshakePacket(
+                from: transport, framer: &framer, timeout: configuration.pairingHint, during: "Init Command")
+        } catch let error as PTPIPError {
+            guard case .timedOut = error else { throw error }
+        }
+        awaitingPairing(configuration.identity.friendlyName, configuration.pairingWait)
+        do {
+            return try await readHandshakePacket(
+                from: transport, framer: &framer, timeout: configuration.pairingWait, during: "Init Command")
+        } catch let PTPIPError.timedOut(address, _) {
+            throw PTPIPError.timedOut(address: address, during: PTPIPError.pairingApproval)
         }
     }
 

@@ -37,6 +37,16 @@ package actor PTPIPClient {
         package var eventBufferLimit: Int = 1024
         /// Hears of every transaction, event and connection attempt (a session log); nil hears nothing.
         package var observer: (any PTPIPObserver)?
+        /// Told once when the Init Command Ack has not come within `pairingHint`: a body that needs pairing
+        /// shows "Allow pairing with the device? '<Friendly Name>'" and acknowledges only after its OK (Camera
+        /// Control PTP 3 reference pp. 40-41). With it set, the ack may take `pairingWait` instead of
+        /// `connectTimeout`; nil waits `connectTimeout` as for any handshake.
+        package var onAwaitingPairing: (@Sendable (_ friendlyName: String, _ wait: Duration) -> Void)?
+        /// How long a body that needs no pairing takes at most to acknowledge, before the wait is for a person.
+        package var pairingHint: Duration = .seconds(2)
+        /// How long the photographer has to press OK on the body once told (generous: they may have to find
+        /// the pairing menu first).
+        package var pairingWait: Duration = .seconds(120)
 
         /// A configuration with default timeouts for `identity`.
         package init(identity: HostIdentity) {
