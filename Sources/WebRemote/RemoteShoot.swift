@@ -89,13 +89,19 @@ package struct ShootForm: Sendable, Equatable, Codable {
     }
 }
 
-/// Why the controller did not carry out a command: a sentence for the page (HTTP 409).
+/// Why the controller did not carry out a command: a sentence for the page (HTTP 409, or 400 for a request
+/// that is not one the shoot could take).
 package struct RemoteCommandRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// What a person reads (`Nothing waits for a confirm`).
     package var message: String
+    /// The HTTP status: 409 (not now) or 400 (not ever, as sent).
+    package var status: Int
 
     /// Creates a refusal.
-    package init(_ message: String) { self.message = message }
+    package init(_ message: String, status: Int = 409) {
+        self.message = message
+        self.status = status
+    }
 
     package var description: String { message }
 }

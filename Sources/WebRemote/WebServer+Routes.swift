@@ -49,7 +49,7 @@ enum WebResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let message = (try? encoder.encode(refusal.message)).map { Array($0) } ?? Array(#""""#.utf8)
-        return json(status: 409, Array(#"{"ok":false,"message":"#.utf8) + message + Array("}".utf8))
+        return json(status: refusal.status, Array(#"{"ok":false,"message":"#.utf8) + message + Array("}".utf8))
     }
 
     static func reason(_ status: Int) -> String {
