@@ -173,8 +173,8 @@ def serve(hdrshoot, output, screenshot):
         wait_for(driver, "Paused after a reload", lambda d: "Paused" in text(d, "banner"))
         time.sleep(1.0)
         if text(driver, "count") != paused_at and text(driver, "count") != "":
-            # A frame in flight when Pause came may still be saved; nothing after it.
-            print("note: count moved from %s to %s while paused (the frame in flight)" % (paused_at, text(driver, "count")))
+            # Frames fired before Pause came are still downloaded while paused (they were in the camera); none is fired.
+            print("note: count moved from %s to %s while paused (frames already in the camera, downloaded)" % (paused_at, text(driver, "count")))
         print("step: reloaded, still paused", flush=True)
         click(driver, "resume")
         wait_for(driver, "a frame shown mid-shoot", lambda d: d.execute_script("return window.frameShown"))

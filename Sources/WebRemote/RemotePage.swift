@@ -84,6 +84,7 @@ enum RemotePage {
             else log(path.replace("/api/","")+" sent");
           }catch(e){$("error").textContent="No answer from hdrshoot: "+e;}
         }
+        const stopWords={stopRequested:"by you",cancelled:"interrupted",failed:"an error",reconnectGaveUp:"the camera did not come back",recordingFailed:"the journal could not be written"};
         function banner(s){
           const b=$("banner");let cls="",t="";
           const holds=(s.holds||[]).map(h=>({user:"you",network:"Wi-Fi lost",connection:"reconnecting to the camera",other:"camera busy"}[h.reason]||h.reason)+(h.detail?" ("+h.detail+")":""));
@@ -94,7 +95,7 @@ enum RemotePage {
             case "asking":cls="paused";t=(s.question&&s.question.text)||"A question waits";break;
             case "shooting":case "waiting":
               if(holds.length){cls="paused";t="Paused: "+holds.join(", ");}else{cls="shooting";t=s.stopping?"Stopping after this frame":"Shooting";}break;
-            case "finished":{const f=s.finished||{};cls=f.complete?"finished":"failed";t=f.complete?"Finished":"Stopped"+(f.stopReason?": "+f.stopReason:"")+(f.message&&!f.complete?" · "+f.message:"");break;}
+            case "finished":{const f=s.finished||{};cls=f.complete?"finished":"failed";t=f.complete?"Finished":"Stopped"+(f.stopReason?": "+(stopWords[f.stopReason]||f.stopReason):"")+(f.message&&!f.complete?" · "+f.message:"");break;}
             default:t=s.state;}
           if(document.body.classList.contains("sim"))t+=" · simulated camera";
           b.className=cls;b.textContent=t;
@@ -134,8 +135,9 @@ enum RemotePage {
             $("count").textContent=p.completed+" of "+p.total;
             $("where").textContent="Set "+p.set+" of "+p.sets+", frame "+p.frame+" of "+p.framesInSet+" · "+p.speed+(p.setting&&p.setting!==p.speed?" ("+p.setting+")":"")+" · "+p.phase;
             const key=p.set+"/"+p.frame+"/"+p.phase;if(key!==phaseKey){phaseKey=key;phaseSince=Date.now();}
-            const inCamera=(p.phase==="inCamera"||p.phase==="downloading")?1:0;
-            $("queue").textContent=(p.completed+inCamera)+" shot, "+p.completed+" saved, "+inCamera+" in the camera";
+            const inCamera=p.inCamera!=null?p.inCamera:((p.phase==="inCamera"||p.phase==="downloading")?1:0);
+            const fired=p.fired!=null?p.fired:p.completed+inCamera;
+            $("queue").textContent=fired+" shot, "+p.completed+" saved, "+inCamera+" in the camera";
             if(p.phase==="saved"){const f=p.set+"/"+p.frame;if(f!==lastFrame){lastFrame=f;loadFrame(p);}}
           }
           $("pause").disabled=(s.holds||[]).some(h=>h.reason==="user");
