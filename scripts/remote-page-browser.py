@@ -146,8 +146,14 @@ def serve(hdrshoot, output, screenshot):
         if "#token" in driver.current_url:
             fail("the token stayed in the address bar")
         no_horizontal_scroll(driver)
-        shot("ready")
         print("step: ready", flush=True)
+        click(driver, "checkCamera")
+        camera = wait_for(driver, "the camera check", lambda d: text(d, "camStatus") if "ready to shoot" in text(
+            d, "camStatus") or "Blocked" in text(d, "camStatus") else None)
+        print("step: camera: " + camera, flush=True)
+        if "battery" not in camera:
+            fail("the camera check does not show the battery: " + camera)
+        shot("ready")
         for field, value in [("shadow", "1/4"), ("highlight", "1/1000"), ("frames", "5")]:
             element = driver.find_element(By.ID, field)
             element.clear()

@@ -29,15 +29,22 @@ package final class ControllerRemote: RemoteShoot {
     private let scale: ShutterScale
     private let messages: any ShootMessages
     private let offer: @Sendable () async -> ResumableShoot?
+    private let check: @Sendable () async throws(RemoteCommandRefusal) -> IdleCameraStatus
     /// The largest image read for a thumbnail.
     private let maximumImageBytes = 64 << 20
 
     /// A remote with no shoot yet (the page shows "Ready"): forms are typed on `scale` (refusals said through
-    /// `messages`) and handed to `start`; `resumable` finds the unfinished shoot to offer.
+    /// `messages`) and handed to `start`; `resumable` finds the unfinished shoot to offer; `checkCamera` reads
+    /// the camera while no shoot runs.
     package init(
         scale: ShutterScale = .third, messages: any ShootMessages, start: @escaping Starter,
-        resumable: @escaping @Sendable () async -> ResumableShoot? = { nil }
+        resumable: @escaping @Sendable () async -> ResumableShoot? = { nil },
+        checkCamera: @escaping @Sendable () async throws(RemoteCommandRefusal) -> IdleCameraStatus = {
+            () throws(RemoteCommandRefusal) in
+            throw RemoteCommandRefusal("The camera is checked before each shoot here; see the plan.")
+        }
     ) {
+        self.check = checkCamera
         self.start = start
         self.scale = scale
         self.messages = messages
@@ -108,6 +115,8 @@ package final class ControllerRemote: RemoteShoot {
     package func resumable() async -> ResumableShoot? { await offer() }
 
     package func link() async -> LinkHealth? { state.withLock { $0.log }?.read() }
+
+    package func checkCamera() async throws(RemoteCommandRefusal) -> IdleCameraStatus { try await check() }
 
     private static func encode(_ snapshot: ShootSnapshot) -> [UInt8] {
         // One line of `--json`, without its newline (an SSE `data:` line must not contain one).

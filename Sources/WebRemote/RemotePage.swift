@@ -50,7 +50,8 @@ enum RemotePage {
         <label>Highlight <input id="highlight" value="1/1000" inputmode="text" autocomplete="off"></label>
         <label>Frames <input id="frames" value="5" inputmode="numeric" autocomplete="off"></label>
         <label>EV <input id="ev" value="" placeholder="auto" inputmode="decimal" autocomplete="off"></label>
-        <div class="row"><button id="shoot">Shoot</button></div>
+        <div class="row"><button id="shoot">Shoot</button><button id="checkCamera" class="alt">Check camera</button></div>
+        <div id="camStatus" class="dim"></div>
         <div id="resumable" class="hidden"><div id="resumeInfo" class="dim"></div><div class="row"><button id="resumeShoot" class="alt">Resume</button></div></div>
         </section>
         <section id="proposed" class="hidden"><h2>Plan</h2><div id="plan" class="big"></div><div id="planMore" class="dim"></div>
@@ -187,6 +188,13 @@ enum RemotePage {
         }
         $("shoot").onclick=()=>{const b={shadow:$("shadow").value.trim(),highlight:$("highlight").value.trim()};
           const f=parseInt($("frames").value,10);if(f)b.frames=f;const e=parseFloat($("ev").value);if(e)b.ev=e;post("/api/shoot",b);};
+        $("checkCamera").onclick=async()=>{
+          $("camStatus").textContent="Checking the camera…";$("checkCamera").disabled=true;
+          try{const r=await fetch("/api/check-camera",{method:"POST",headers:{"Content-Type":"application/json","Authorization":"Bearer "+token},body:"{}"});
+            const j=await r.json().catch(()=>({ok:false,message:"HTTP "+r.status}));
+            $("camStatus").textContent=j.ok?camLine(j.camera)+" · "+((j.blockers||[]).length?"Blocked: "+j.blockers.join(" · "):"ready to shoot"):(j.message||"HTTP "+r.status);
+          }catch(e){$("camStatus").textContent="No answer from hdrshoot: "+e;}finally{$("checkCamera").disabled=false;}
+        };
         $("resumeShoot").onclick=()=>post("/api/shoot",{resume:true,id:$("resumeShoot").dataset.id});
         $("confirm").onclick=()=>post("/api/confirm");
         $("decline").onclick=()=>post("/api/decline");

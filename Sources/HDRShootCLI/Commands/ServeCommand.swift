@@ -69,7 +69,14 @@ enum ServeCommand {
                 guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
                 eventSink.yield(.shoot(request))
             },
-            resumable: { await resumable(in: parent, store: store, id: nil) })
+            resumable: { await resumable(in: parent, store: store, id: nil) },
+            checkCamera: { () throws(RemoteCommandRefusal) in
+                guard slot.take() else {
+                    throw RemoteCommandRefusal("A shoot is under way; its camera is in the plan.")
+                }
+                defer { slot.free() }
+                return try await checkCamera(options: options)
+            })
         let server = try RemoteServing.server(
             listening: listen, option: "listen", arguments: arguments, simulated: simulated, remote: remote)
         RemoteServing.announce(server, json: false, output: context.output)
@@ -91,6 +98,31 @@ enum ServeCommand {
             group.cancelAll()
         }
         return .success
+    }
+
+    /// Connects to serve's camera as a shoot would (the same target, backoff and check), reads who it is, its
+    /// battery and card and what blocks a shoot, and disconnects: the idle page's Check camera.
+    private static func checkCamera(
+        options: ShootConsole.Options
+    ) async throws(RemoteCommandRefusal) -> IdleCameraStatus {
+        guard
+            let target = options.target
+                ?? (CameraAddressStore(environment: ProcessInfo.processInfo.environment)
+                    .loadTarget())
+        else {
+            throw RemoteCommandRefusal("No camera given to serve (--camera) and none remembered.")
+        }
+        do {
+            return try await target.withCamera(
+                environment: ProcessInfo.processInfo.environment, scene: options.scene
+            ) { camera, address in
+                let check = try await CameraCheck.connect(camera, address: address)
+                await camera.disconnect()
+                return IdleCameraStatus(camera: check.cameraUpdate, blockers: check.blockerSentences)
+            }
+        } catch {
+            throw RemoteCommandRefusal(CLIMessages().message(for: error))
+        }
     }
 
     /// The newest unfinished single bracket whose folder is in `parent` (`id`: that one only), as the page's
