@@ -146,8 +146,14 @@ def serve(hdrshoot, output, screenshot):
         if "#token" in driver.current_url:
             fail("the token stayed in the address bar")
         no_horizontal_scroll(driver)
-        shot("ready")
         print("step: ready", flush=True)
+        click(driver, "checkCamera")
+        camera = wait_for(driver, "the camera check", lambda d: text(d, "camStatus") if "ready to shoot" in text(
+            d, "camStatus") or "Blocked" in text(d, "camStatus") else None)
+        print("step: camera: " + camera, flush=True)
+        if "battery" not in camera:
+            fail("the camera check does not show the battery: " + camera)
+        shot("ready")
         for field, value in [("shadow", "1/4"), ("highlight", "1/1000"), ("frames", "5")]:
             element = driver.find_element(By.ID, field)
             element.clear()
@@ -173,8 +179,8 @@ def serve(hdrshoot, output, screenshot):
         wait_for(driver, "Paused after a reload", lambda d: "Paused" in text(d, "banner"))
         time.sleep(1.0)
         if text(driver, "count") != paused_at and text(driver, "count") != "":
-            # A frame in flight when Pause came may still be saved; nothing after it.
-            print("note: count moved from %s to %s while paused (the frame in flight)" % (paused_at, text(driver, "count")))
+            # Frames fired before Pause came are still downloaded while paused (they were in the camera); none is fired.
+            print("note: count moved from %s to %s while paused (frames already in the camera, downloaded)" % (paused_at, text(driver, "count")))
         print("step: reloaded, still paused", flush=True)
         click(driver, "resume")
         wait_for(driver, "a frame shown mid-shoot", lambda d: d.execute_script("return window.frameShown"))

@@ -1,3 +1,4 @@
+import Exposure
 import Foundation
 import ShootKit
 import Synchronization
@@ -10,8 +11,8 @@ import Synchronization
 /// `serve` prepares a shoot through the same pipeline as `run`. Thumbnails are the JPEGs the shoot saved, found
 /// by set and frame in its updates, never by a path from a request.
 package final class ControllerRemote: RemoteShoot {
-    /// Starts a shoot for a form from the page; throws a refusal to say why not.
-    package typealias Starter = @Sendable (ShootForm) async throws(RemoteCommandRefusal) -> Void
+    /// Starts a shoot for a typed request from the page; throws a refusal to say why not.
+    package typealias Starter = @Sendable (RemoteShootRequest) async throws(RemoteCommandRefusal) -> Void
 
     private struct State {
         var controller: ShootController?
@@ -25,13 +26,28 @@ package final class ControllerRemote: RemoteShoot {
     private let stream: AsyncStream<[UInt8]>
     private let sink: AsyncStream<[UInt8]>.Continuation
     private let start: Starter
+    private let scale: ShutterScale
+    private let messages: any ShootMessages
     private let offer: @Sendable () async -> ResumableShoot?
+    private let check: @Sendable () async throws(RemoteCommandRefusal) -> IdleCameraStatus
     /// The largest image read for a thumbnail.
     private let maximumImageBytes = 64 << 20
 
-    /// A remote with no shoot yet (the page shows "Ready"); `resumable` finds the unfinished shoot to offer.
-    package init(start: @escaping Starter, resumable: @escaping @Sendable () async -> ResumableShoot? = { nil }) {
+    /// A remote with no shoot yet (the page shows "Ready"): forms are typed on `scale` (refusals said through
+    /// `messages`) and handed to `start`; `resumable` finds the unfinished shoot to offer; `checkCamera` reads
+    /// the camera while no shoot runs.
+    package init(
+        scale: ShutterScale = .third, messages: any ShootMessages, start: @escaping Starter,
+        resumable: @escaping @Sendable () async -> ResumableShoot? = { nil },
+        checkCamera: @escaping @Sendable () async throws(RemoteCommandRefusal) -> IdleCameraStatus = {
+            () throws(RemoteCommandRefusal) in
+            throw RemoteCommandRefusal("The camera is checked before each shoot here; see the plan.")
+        }
+    ) {
+        self.check = checkCamera
         self.start = start
+        self.scale = scale
+        self.messages = messages
         self.offer = resumable
         (stream, sink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         sink.yield(Self.encode(ShootSnapshot()))
@@ -64,7 +80,7 @@ package final class ControllerRemote: RemoteShoot {
         let shootCommand: ShootCommand
         switch command {
         case .shoot(let form):
-            try await start(form)
+            try await start(try form.request(scale: scale, messages: messages))
             return
         case .confirm: shootCommand = .confirm
         case .decline: shootCommand = .decline
@@ -99,6 +115,8 @@ package final class ControllerRemote: RemoteShoot {
     package func resumable() async -> ResumableShoot? { await offer() }
 
     package func link() async -> LinkHealth? { state.withLock { $0.log }?.read() }
+
+    package func checkCamera() async throws(RemoteCommandRefusal) -> IdleCameraStatus { try await check() }
 
     private static func encode(_ snapshot: ShootSnapshot) -> [UInt8] {
         // One line of `--json`, without its newline (an SSE `data:` line must not contain one).

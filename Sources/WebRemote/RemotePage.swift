@@ -50,7 +50,8 @@ enum RemotePage {
         <label>Highlight <input id="highlight" value="1/1000" inputmode="text" autocomplete="off"></label>
         <label>Frames <input id="frames" value="5" inputmode="numeric" autocomplete="off"></label>
         <label>EV <input id="ev" value="" placeholder="auto" inputmode="decimal" autocomplete="off"></label>
-        <div class="row"><button id="shoot">Shoot</button></div>
+        <div class="row"><button id="shoot">Shoot</button><button id="checkCamera" class="alt">Check camera</button></div>
+        <div id="camStatus" class="dim"></div>
         <div id="resumable" class="hidden"><div id="resumeInfo" class="dim"></div><div class="row"><button id="resumeShoot" class="alt">Resume</button></div></div>
         </section>
         <section id="proposed" class="hidden"><h2>Plan</h2><div id="plan" class="big"></div><div id="planMore" class="dim"></div>
@@ -84,6 +85,7 @@ enum RemotePage {
             else log(path.replace("/api/","")+" sent");
           }catch(e){$("error").textContent="No answer from hdrshoot: "+e;}
         }
+        const stopWords={stopRequested:"by you",cancelled:"interrupted",failed:"an error",reconnectGaveUp:"the camera did not come back",recordingFailed:"the journal could not be written"};
         function banner(s){
           const b=$("banner");let cls="",t="";
           const holds=(s.holds||[]).map(h=>({user:"you",network:"Wi-Fi lost",connection:"reconnecting to the camera",other:"camera busy"}[h.reason]||h.reason)+(h.detail?" ("+h.detail+")":""));
@@ -94,7 +96,7 @@ enum RemotePage {
             case "asking":cls="paused";t=(s.question&&s.question.text)||"A question waits";break;
             case "shooting":case "waiting":
               if(holds.length){cls="paused";t="Paused: "+holds.join(", ");}else{cls="shooting";t=s.stopping?"Stopping after this frame":"Shooting";}break;
-            case "finished":{const f=s.finished||{};cls=f.complete?"finished":"failed";t=f.complete?"Finished":"Stopped"+(f.stopReason?": "+f.stopReason:"")+(f.message&&!f.complete?" · "+f.message:"");break;}
+            case "finished":{const f=s.finished||{};cls=f.complete?"finished":"failed";t=f.complete?"Finished":"Stopped"+(f.stopReason?": "+(stopWords[f.stopReason]||f.stopReason):"")+(f.message&&!f.complete?" · "+f.message:"");break;}
             default:t=s.state;}
           if(document.body.classList.contains("sim"))t+=" · simulated camera";
           b.className=cls;b.textContent=t;
@@ -134,8 +136,9 @@ enum RemotePage {
             $("count").textContent=p.completed+" of "+p.total;
             $("where").textContent="Set "+p.set+" of "+p.sets+", frame "+p.frame+" of "+p.framesInSet+" · "+p.speed+(p.setting&&p.setting!==p.speed?" ("+p.setting+")":"")+" · "+p.phase;
             const key=p.set+"/"+p.frame+"/"+p.phase;if(key!==phaseKey){phaseKey=key;phaseSince=Date.now();}
-            const inCamera=(p.phase==="inCamera"||p.phase==="downloading")?1:0;
-            $("queue").textContent=(p.completed+inCamera)+" shot, "+p.completed+" saved, "+inCamera+" in the camera";
+            const inCamera=p.inCamera!=null?p.inCamera:((p.phase==="inCamera"||p.phase==="downloading")?1:0);
+            const fired=p.fired!=null?p.fired:p.completed+inCamera;
+            $("queue").textContent=fired+" shot, "+p.completed+" saved, "+inCamera+" in the camera";
             if(p.phase==="saved"){const f=p.set+"/"+p.frame;if(f!==lastFrame){lastFrame=f;loadFrame(p);}}
           }
           $("pause").disabled=(s.holds||[]).some(h=>h.reason==="user");
@@ -185,6 +188,13 @@ enum RemotePage {
         }
         $("shoot").onclick=()=>{const b={shadow:$("shadow").value.trim(),highlight:$("highlight").value.trim()};
           const f=parseInt($("frames").value,10);if(f)b.frames=f;const e=parseFloat($("ev").value);if(e)b.ev=e;post("/api/shoot",b);};
+        $("checkCamera").onclick=async()=>{
+          $("camStatus").textContent="Checking the camera…";$("checkCamera").disabled=true;
+          try{const r=await fetch("/api/check-camera",{method:"POST",headers:{"Content-Type":"application/json","Authorization":"Bearer "+token},body:"{}"});
+            const j=await r.json().catch(()=>({ok:false,message:"HTTP "+r.status}));
+            $("camStatus").textContent=j.ok?camLine(j.camera)+" · "+((j.blockers||[]).length?"Blocked: "+j.blockers.join(" · "):"ready to shoot"):(j.message||"HTTP "+r.status);
+          }catch(e){$("camStatus").textContent="No answer from hdrshoot: "+e;}finally{$("checkCamera").disabled=false;}
+        };
         $("resumeShoot").onclick=()=>post("/api/shoot",{resume:true,id:$("resumeShoot").dataset.id});
         $("confirm").onclick=()=>post("/api/confirm");
         $("decline").onclick=()=>post("/api/decline");

@@ -1,3 +1,5 @@
+import ShootKit
+
 /// What the web remote drives: the application layer's shoot controller, seen through the few things a page
 /// does with it. The server never orchestrates a shoot; it turns requests into these calls and sends the
 /// states it is given.
@@ -18,6 +20,24 @@ package protocol RemoteShoot: Sendable {
 
     /// The link's health from the current (or last) shoot's session log (`GET /api/link`), nil without one.
     func link() async -> LinkHealth?
+
+    /// Connects to the camera while no shoot runs, reads what a shoot would check, and lets it go
+    /// (`POST /api/check-camera`); a refusal says why not (a shoot holds the camera, it does not answer).
+    func checkCamera() async throws(RemoteCommandRefusal) -> IdleCameraStatus
+}
+
+/// The camera as the idle page shows it: who it is, its battery and card, and what would block a shoot.
+package struct IdleCameraStatus: Sendable, Equatable, Codable {
+    /// Model, address, serial number, battery and shots left (as a shoot's summary carries them).
+    package var camera: ShootUpdate.Camera
+    /// What would block a shoot now, as sentences (empty: ready).
+    package var blockers: [String]
+
+    /// Creates a status.
+    package init(camera: ShootUpdate.Camera, blockers: [String]) {
+        self.camera = camera
+        self.blockers = blockers
+    }
 }
 
 /// An unfinished shoot that `POST /api/shoot` with `{"resume": true}` continues: what the page shows on its
@@ -89,13 +109,19 @@ package struct ShootForm: Sendable, Equatable, Codable {
     }
 }
 
-/// Why the controller did not carry out a command: a sentence for the page (HTTP 409).
+/// Why the controller did not carry out a command: a sentence for the page (HTTP 409, or 400 for a request
+/// that is not one the shoot could take).
 package struct RemoteCommandRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// What a person reads (`Nothing waits for a confirm`).
     package var message: String
+    /// The HTTP status: 409 (not now) or 400 (not ever, as sent).
+    package var status: Int
 
     /// Creates a refusal.
-    package init(_ message: String) { self.message = message }
+    package init(_ message: String, status: Int = 409) {
+        self.message = message
+        self.status = status
+    }
 
     package var description: String { message }
 }

@@ -49,7 +49,7 @@ enum WebResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let message = (try? encoder.encode(refusal.message)).map { Array($0) } ?? Array(#""""#.utf8)
-        return json(status: 409, Array(#"{"ok":false,"message":"#.utf8) + message + Array("}".utf8))
+        return json(status: refusal.status, Array(#"{"ok":false,"message":"#.utf8) + message + Array("}".utf8))
     }
 
     static func reason(_ status: Int) -> String {
@@ -133,12 +133,23 @@ extension WebServer {
     /// The command paths.
     static let commands: [String: String] = [
         "/api/shoot": "shoot", "/api/confirm": "confirm", "/api/decline": "decline", "/api/pause": "pause",
-        "/api/resume": "resume", "/api/stop": "stop"
+        "/api/resume": "resume", "/api/stop": "stop", "/api/check-camera": "check-camera"
     ]
 
     private func perform(_ name: String, body: [UInt8]) async -> HTTPResponse {
         let command: RemoteCommand
         switch name {
+        case "check-camera":
+            // `{"ok": true, "camera": {...}, "blockers": [...]}`, or a refusal.
+            do {
+                let status = try await shoot.checkCamera()
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let encoded = (try? encoder.encode(status)).map { Array($0) } ?? Array("{}".utf8)
+                return WebResponse.json(Array(#"{"ok":true,"#.utf8) + encoded.dropFirst())
+            } catch {
+                return WebResponse.commandResult(error)
+            }
         case "shoot":
             guard
                 let form = try? JSONDecoder().decode(ShootForm.self, from: Data(body.isEmpty ? Array("{}".utf8) : body))

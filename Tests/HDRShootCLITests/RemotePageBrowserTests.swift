@@ -44,6 +44,7 @@ struct RemotePageBrowserTests {
     func servePlansPausesReloadsAndFinishes() async throws {
         let result = try await runScript("serve")
         #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("step: camera: ILCE-7M3 at simulator · battery"))
         #expect(result.standardOutput.contains("step: plan: 3 sets, 15 exposures"))
         #expect(result.standardOutput.contains("step: reloaded, still paused"))
         #expect(result.standardOutput.contains("step: resume proposed: Resume:"))

@@ -1,6 +1,7 @@
 import Glibc
 import HTTP
 import Posix
+import ShootKit
 import Synchronization
 import TestSupport
 import Testing
@@ -46,6 +47,14 @@ final class RecordingShoot: RemoteShoot {
     let health = Mutex<LinkHealth?>(nil)
 
     func link() async -> LinkHealth? { health.withLock { $0 } }
+
+    /// What `POST /api/check-camera` answers (nil: a refusal).
+    let cameraStatus = Mutex<IdleCameraStatus?>(nil)
+
+    func checkCamera() async throws(RemoteCommandRefusal) -> IdleCameraStatus {
+        guard let status = cameraStatus.withLock({ $0 }) else { throw RemoteCommandRefusal("No camera answered.") }
+        return status
+    }
 }
 
 /// A server on 127.0.0.1 (a free port) for the length of `body`; stopped and awaited before returning.

@@ -65,7 +65,7 @@ enum RemoteServing {
         _ text: String, arguments: ParsedArguments, simulated: Bool, json: Bool, controller: ShootController,
         output: any OutputStreams, _ shoot: @Sendable () async throws -> ExitCode
     ) async throws -> ExitCode {
-        let remote = ControllerRemote { _ throws(RemoteCommandRefusal) in
+        let remote = ControllerRemote(messages: CLIMessages()) { _ throws(RemoteCommandRefusal) in
             throw RemoteCommandRefusal(
                 "This shoot was started from the terminal; start the next one there, or with hdrshoot serve.")
         }

@@ -1,3 +1,4 @@
+import Exposure
 import Foundation
 import Posix
 import ShootKit
@@ -50,23 +51,32 @@ enum ServeCommand {
         let (events, eventSink) = AsyncStream.makeStream(of: ServeEvent.self, bufferingPolicy: .bufferingNewest(8))
         let slot = ShootSlot()
         let store = options.store
+        let scale = arguments.string("scale").flatMap(ShutterScale.init(rawValue:)) ?? .third
         let remote = ControllerRemote(
-            start: { form throws(RemoteCommandRefusal) in
-                var form = form
-                if form.resume == true {
+            scale: scale, messages: CLIMessages(),
+            start: { request throws(RemoteCommandRefusal) in
+                var request = request
+                if case .resume(let id, let confirm) = request {
                     // Only a shoot of this --output, and only one the page could have been offered.
-                    let offered = await resumable(in: parent, store: store, id: form.id)
+                    let offered = await resumable(in: parent, store: store, id: id)
                     guard let offered else {
                         throw RemoteCommandRefusal(
-                            form.id.map { "No unfinished shoot \($0) in \(parent) to resume." }
+                            id.map { "No unfinished shoot \($0) in \(parent) to resume." }
                                 ?? "No unfinished shoot in \(parent) to resume.")
                     }
-                    form.id = offered.id
+                    request = .resume(id: offered.id, confirm: confirm)
                 }
                 guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
-                eventSink.yield(.shoot(form))
+                eventSink.yield(.shoot(request))
             },
-            resumable: { await resumable(in: parent, store: store, id: nil) })
+            resumable: { await resumable(in: parent, store: store, id: nil) },
+            checkCamera: { () throws(RemoteCommandRefusal) in
+                guard slot.take() else {
+                    throw RemoteCommandRefusal("A shoot is under way; its camera is in the plan.")
+                }
+                defer { slot.free() }
+                return try await checkCamera(options: options)
+            })
         let server = try RemoteServing.server(
             listening: listen, option: "listen", arguments: arguments, simulated: simulated, remote: remote)
         RemoteServing.announce(server, json: false, output: context.output)
@@ -81,13 +91,38 @@ enum ServeCommand {
                 }
             }
             for await event in events {
-                guard case .shoot(let form) = event else { break }
-                await shoot(form, serving: arguments, parent: parent, remote: remote, context: context)
+                guard case .shoot(let request) = event else { break }
+                await shoot(request, serving: arguments, parent: parent, remote: remote, context: context)
                 slot.free()
             }
             group.cancelAll()
         }
         return .success
+    }
+
+    /// Connects to serve's camera as a shoot would (the same target, backoff and check), reads who it is, its
+    /// battery and card and what blocks a shoot, and disconnects: the idle page's Check camera.
+    private static func checkCamera(
+        options: ShootConsole.Options
+    ) async throws(RemoteCommandRefusal) -> IdleCameraStatus {
+        guard
+            let target = options.target
+                ?? (CameraAddressStore(environment: ProcessInfo.processInfo.environment)
+                    .loadTarget())
+        else {
+            throw RemoteCommandRefusal("No camera given to serve (--camera) and none remembered.")
+        }
+        do {
+            return try await target.withCamera(
+                environment: ProcessInfo.processInfo.environment, scene: options.scene
+            ) { camera, address in
+                let check = try await CameraCheck.connect(camera, address: address)
+                await camera.disconnect()
+                return IdleCameraStatus(camera: check.cameraUpdate, blockers: check.blockerSentences)
+            }
+        } catch {
+            throw RemoteCommandRefusal(CLIMessages().message(for: error))
+        }
     }
 
     /// The newest unfinished single bracket whose folder is in `parent` (`id`: that one only), as the page's
@@ -106,26 +141,32 @@ enum ServeCommand {
         }
     }
 
-    /// One shoot from the page: `run` with serve's options, the form's readings and a folder of its own (or
+    /// One shoot from the page: `run` with serve's options, the request's readings and a folder of its own (or
     /// `resume` of the offered shoot, with the options `resume` takes), on a new controller the page follows.
+    ///
+    /// The request is typed (its speeds are stops of the scale, its counts in range); `run`'s preparation still
+    /// reads options, so the typed values are handed over as their canonical labels.
     private static func shoot(
-        _ form: ShootForm, serving arguments: ParsedArguments, parent: String, remote: ControllerRemote,
-        context: CommandContext
+        _ request: RemoteShootRequest, serving arguments: ParsedArguments, parent: String,
+        remote: ControllerRemote, context: CommandContext
     ) async {
         let controller = ShootController(messages: CLIMessages())
-        let spec = form.resume == true ? ResumeCommand.spec : RunCommand.spec
+        let spec: CommandSpec
+        if case .resume = request { spec = ResumeCommand.spec } else { spec = RunCommand.spec }
         let accepted = Set(spec.options.map(\.name)).subtracting(["listen", "output", "token-file", "remote"])
         var run = ParsedArguments(command: spec.name)
         for (name, value) in arguments.values where accepted.contains(name) { run.set(name, to: value) }
         for flag in arguments.flags where accepted.contains(flag) { run.set(flag: flag) }
-        if form.confirm == true { run.set(flag: "confirm") }
-        if form.resume == true, let id = form.id {
-            run.set("id", to: id)
-        } else {
-            if let shadow = form.shadow { run.set("shadow", to: shadow) }
-            if let highlight = form.highlight { run.set("highlight", to: highlight) }
-            if let frames = form.frames { run.set("frames", to: String(frames)) }
-            if let ev = form.ev { run.set("ev", to: String(ev)) }
+        switch request {
+        case .resume(let id, let confirm):
+            if let id { run.set("id", to: id) }
+            if confirm { run.set(flag: "confirm") }
+        case .bracket(let bracket):
+            run.set("shadow", to: bracket.shadow.speed.label)
+            run.set("highlight", to: bracket.highlight.speed.label)
+            if let frames = bracket.frames { run.set("frames", to: String(frames)) }
+            if let spacing = bracket.spacing { run.set("ev", to: spacing.label) }
+            if bracket.confirm { run.set(flag: "confirm") }
             run.set("output", to: parent + "/" + RunCommand.defaultOutputName(at: context.wallClock.now()))
         }
         var shootContext = context
@@ -169,7 +210,7 @@ enum ServeCommand {
 /// What the serve loop waits for.
 private enum ServeEvent: Sendable {
     /// The page asked for a shoot.
-    case shoot(ShootForm)
+    case shoot(RemoteShootRequest)
     /// SIGINT or SIGTERM while idle.
     case stop
 }
