@@ -116,7 +116,8 @@ extension CameraCheck {
     /// The camera as the summary update shows it.
     var cameraUpdate: ShootUpdate.Camera {
         ShootUpdate.Camera(
-            model: identity.model, address: identity.address, serialNumber: identity.serialNumber ?? "")
+            model: identity.model, address: identity.address, serialNumber: identity.serialNumber ?? "",
+            batteryPercent: media.batteryPercent, remainingShots: media.remainingShots)
     }
 }
 
