@@ -169,7 +169,7 @@ let package = Package(
             name: "SonyCameraTests",
             dependencies: [
                 "SonyCamera", "CameraSimulator", "SonyProtocol", "PTPIPCodec", "PTPIP", "Shooting", "Exposure",
-                "TestSupport", "Posix", "Timing"
+                "TestSupport", "Posix", "Timing", "ImageMetadata"
             ],
             swiftSettings: strict
         ),

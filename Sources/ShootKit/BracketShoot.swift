@@ -54,7 +54,7 @@ package struct BracketShoot: Sendable {
                     return false
                 }),
             inCamera: journal.framesInCamera,
-            mayHaveFired: journal.interruptedFrames)
+            mayHaveFired: journal.interruptedFrames, knownFiles: journal.filesNamed)
     }
 }
 

@@ -70,6 +70,35 @@ extension BracketRunner {
         }
     }
 
+    /// Before anything is fetched on a resume: the images a killed process wrote into the set folders without
+    /// recording them are filed under the frames waiting for them, each by its own EXIF as if just downloaded
+    /// (the camera no longer holds them: it lets an image go once its last byte was sent), and the camera
+    /// deletes the partial files there. A whole file no waiting frame takes is left where it is.
+    func adoptFilesLeftBehind(known: Set<String>) async throws {
+        guard configuration.downloads, let first = progress.queue.waiting.map(\.position).min() else { return }
+        let sets = Set(plan.positions.lazy.map(\.set).filter { $0 >= first.set }).sorted()
+        var files: [SavedImage] = []
+        for set in sets {
+            let destination = configuration.destination(for: ShootPosition(set: set, frame: 1))
+            files += try await camera.filesLeftBehind(in: destination, known: known)
+        }
+        for image in files where !progress.queue.isEmpty {
+            var settled = progress.queue.arrived(image)
+            guard case .frame(let position)? = settled.verdict else { continue }
+            let folder = configuration.destination(for: position).directory
+            if folder.standardizedFileURL.path != (image.path as NSString).deletingLastPathComponent {
+                let moved = try await camera.move(image, toFolder: folder, name: image.fileName)
+                progress.queue.replaceLastFile(of: position, with: moved)
+            }
+            emit(
+                .cameraNote(
+                    "\(image.fileName) was written before hdrshoot stopped but not recorded; its EXIF says it is "
+                        + "\(position)'s, so it was kept for that frame"))
+            settled.verdict = nil
+            try await settle(settled)
+        }
+    }
+
     /// Saves the frames a download completed and puts back those that never got an image.
     private func settle(_ settled: DownloadQueue.Settled) async throws {
         for frame in settled.complete {

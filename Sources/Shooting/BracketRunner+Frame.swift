@@ -10,12 +10,20 @@ package struct ResumeState: Sendable, Hashable {
     /// Frames whose release may have fired when the last run ended (in flight at a crash, or cut off by a drop):
     /// their images are looked for in the camera too before they are shot again.
     package var mayHaveFired: [ShootPosition]
+    /// The paths of every file the journal names, when known: the set folders are then looked through for the
+    /// images a killed process wrote but did not record (adopted by the frames they are) and for partial files
+    /// (deleted) before anything is fetched. Nil: not looked for.
+    package var knownFiles: Set<String>?
 
     /// Creates a resume state (empty: a fresh run, or frames after the start all still to shoot).
-    package init(saved: Set<ShootPosition> = [], inCamera: [ShootPosition] = [], mayHaveFired: [ShootPosition] = []) {
+    package init(
+        saved: Set<ShootPosition> = [], inCamera: [ShootPosition] = [], mayHaveFired: [ShootPosition] = [],
+        knownFiles: Set<String>? = nil
+    ) {
         self.saved = saved
         self.inCamera = inCamera.sorted()
         self.mayHaveFired = mayHaveFired.sorted()
+        self.knownFiles = knownFiles
     }
 }
 

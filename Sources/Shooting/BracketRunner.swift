@@ -208,6 +208,15 @@ package actor BracketRunner {
                     position: position, setting: setting, expected: expected(speed, setting),
                     confirmed: inCamera.contains(position)))
         }
+        if let known = resuming.knownFiles {
+            do {
+                try await adoptFilesLeftBehind(known: known)
+            } catch let failure as RecordingFailure {
+                return await finish(.recordingFailed(failure.underlying), resumeAt: firstUnsaved ?? failure.position)
+            } catch {
+                return await finish(stopReason(for: error), resumeAt: firstUnsaved ?? first)
+            }
+        }
         return await shootAndDownload()
     }
 

@@ -89,6 +89,12 @@ package protocol RemoteCamera: Sendable {
     /// saved. Throws when a file could not be made durable.
     func makeDurable(_ frame: CapturedFrame) async throws
 
+    /// The whole images an abruptly ended process left in `destination`'s folder that no record names (`known`:
+    /// the paths the journal names), durable and with their EXIF read, oldest first; partial files there are
+    /// deleted. `resume` adopts each under the frame its EXIF says it is, so a frame whose image was written
+    /// but not yet recorded is never fired again. A camera that writes no files finds none.
+    func filesLeftBehind(in destination: CaptureDestination, known: Set<String>) async throws -> [SavedImage]
+
     /// The battery level and the shots left on the card, where the body reports them (best effort, never throws).
     func mediaStatus() async -> MediaStatus
 
@@ -100,6 +106,13 @@ package protocol RemoteCamera: Sendable {
     ///
     /// Each call returns an independent stream; it ends (or yields `.disconnected`) when the session drops.
     func statusUpdates() async -> AsyncStream<CameraStatus>
+}
+
+extension RemoteCamera {
+    /// A camera that writes no image files leaves none behind.
+    package func filesLeftBehind(in destination: CaptureDestination, known: Set<String>) async throws -> [SavedImage] {
+        []
+    }
 }
 
 /// Errors a camera implementation throws, classified so the runner can react without knowing the protocol.

@@ -214,6 +214,17 @@ package struct ShootJournal: Sendable, Hashable, Codable {
         }
     }
 
+    /// The paths of every file the journal names (saved images, earlier attempts' and unmatched ones): a file in
+    /// the shoot's folders not among them was written by a process that died before recording it.
+    package var filesNamed: Set<String> {
+        var paths = Set<String>()
+        for record in frames.joined() {
+            for image in record.earlierImages + (record.unmatchedImages ?? []) { paths.insert(image.path) }
+            if case .done(let images, _) = record.state { paths.formUnion(images.map(\.path)) }
+        }
+        return paths
+    }
+
     /// Frames fired whose images wait in the camera (not downloaded yet), in plan order.
     package var framesInCamera: [ShootPosition] {
         plan.positions.filter { position in

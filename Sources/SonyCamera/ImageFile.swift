@@ -77,6 +77,14 @@ final class ImageFile: Sendable {
         }
     }
 
+    /// Deletes the file at `path` durably (the name, then its folder); a file already gone is no error.
+    static func remove(path: String) async {
+        _ = try? await runBlocking {
+            try? FileSystem.unlink(path)
+            try? FileSystem.syncDirectory((path as NSString).deletingLastPathComponent)
+        }
+    }
+
     /// Renames the finished file to `name` in the same folder (suffixed when taken; never overwriting), and
     /// makes the rename durable. Returns the new name and path.
     static func rename(path: String, to name: String) async throws -> (fileName: String, path: String) {

@@ -28,7 +28,7 @@ extension SonyCamera {
     /// Nothing the camera sent is ever thrown away: a data phase longer or shorter than GetObjectInfo
     /// announced is kept as it came and marked (`SavedImage.problem`); a transfer that breaks off keeps the
     /// bytes that arrived in a `-partial` file (the image itself usually stays in the camera and is fetched
-    /// again after a reconnect). An image without a usable name is named from its content (JPEG, ARW, ...).
+    /// again after a reconnect, and the `-partial` file is deleted once it arrives whole). An image without a usable name is named from its content (JPEG, ARW, ...).
     /// The image's own exposure time is read from its EXIF.
     func download(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         session.downloads += 1
@@ -58,6 +58,7 @@ extension SonyCamera {
             } else if (try? await file.finish()) != nil {
                 let (stem, ext) = NewFile.split(file.fileName)
                 let kept = try? await ImageFile.rename(path: file.path, to: stem + "-partial" + ext)
+                if let cameraName, let kept { partialFiles[cameraName] = kept.path }
                 note(
                     "the transfer of \(name) broke off after \(written.value) bytes; they are kept in \(kept?.fileName ?? file.fileName)"
                 )
@@ -67,6 +68,10 @@ extension SonyCamera {
         // Durable before anyone records it saved (`makeDurable`), but not on this frame's critical path.
         let ticket = file.finishInBackground()
         pendingSyncs[file.path] = ticket
+        if let cameraName, let partial = partialFiles.removeValue(forKey: cameraName) {
+            // The image arrived whole after a transfer of it broke off: the bytes kept then are not an image.
+            await ImageFile.remove(path: partial)
+        }
         var saved = SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
         if let announced, written.value != announced {
             saved.problem = "\(written.value) bytes arrived where the camera announced \(announced); kept as they came"

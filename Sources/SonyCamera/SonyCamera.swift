@@ -76,6 +76,9 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
     package private(set) var operationCount = 0
     /// Images whose fsyncs run in the background, by path, until `makeDurable` awaits them.
     var pendingSyncs: [String: SyncTicket] = [:]
+    /// The `-partial` files of transfers that broke off, by the camera's file name: deleted once that file
+    /// arrives whole (survives reconnects: the image stays in the camera and is fetched again after one).
+    var partialFiles: [String: String] = [:]
     /// How the current shoot keeps its focus; survives reconnects, reset when the focus is restored.
     var focusHandling: FocusHandling = .unchecked
     /// What this camera said once and the caller may show (a fallback taken, a focus warning); see `takeNotes`.

@@ -210,6 +210,33 @@ import Testing
         #expect(await camera.shotSettings == [.timed(speed(500)), .timed(speed(250))])
     }
 
+    @Test func resumingAdoptsAnImageWrittenButNotRecordedByItsExifAndNeverFiresItsFrameAgain() async {
+        // Issue 37 bug b: killed between frame 1's file and its journal record. The camera let the image go (its
+        // last byte was sent); the file in set-01 is frame 1's by its EXIF. Frame 2's image waits in the camera.
+        var script = InMemoryCamera.Script()
+        script.strayImages = [speed(500)]
+        let adopted = SavedImage(
+            fileName: "DSC00001.JPG", path: "/nonexistent/shoot/set-01/DSC00001.JPG", byteCount: 1024,
+            exposure: speed(1000))
+        let named = SavedImage(
+            fileName: "DSC00000.JPG", path: "/nonexistent/shoot/set-01/DSC00000.JPG", byteCount: 1024,
+            exposure: speed(1000))
+        script.leftBehind = [named, adopted]
+        let camera = InMemoryCamera(script: script)
+        let recorder = RecordingRecorder()
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder)
+        async let events = collect(runner.events)
+        let result = await runner.run(
+            from: .start, resuming: ResumeState(inCamera: [frame(1), frame(2)], knownFiles: [named.path]))
+        let notes = await events.compactMap { if case .cameraNote(let text) = $0 { text } else { nil } }
+        #expect(result.isComplete && result.completed == 3)
+        // Frame 1 was neither downloaded nor fired again; frame 2 came from the camera, frame 3 fired.
+        #expect(await camera.shotSettings == [.timed(speed(250))])
+        #expect(await pattern(camera) == "drd")
+        #expect(await recorder.entries.prefix(2) == [.started(frame(1)), .saved(frame(1))])
+        #expect(notes.contains { $0.contains("DSC00001.JPG was written before hdrshoot stopped but not recorded") })
+    }
+
     @Test func resumingSkipsFramesAlreadySavedAfterTheStart() async {
         let camera = InMemoryCamera()
         let runner = makeRunner(camera, plan: plan(sets: 1, frames: 4))

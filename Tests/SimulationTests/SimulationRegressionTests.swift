@@ -31,4 +31,20 @@ import Testing
             #expect(violations.isEmpty, Comment(rawValue: report))
         }
     }
+
+    /// Bug b: a kill between an image's file and its journal record left a whole image the journal did not name,
+    /// and resume fired its frame again (seeds 10, 11, 13, 77): resume now adopts it by its EXIF.
+    @Test(arguments: [10, 11, 13, 77] as [UInt64])
+    func anImageWrittenButNotRecordedIsAdoptedNotFiredAgain(seed: UInt64) async throws {
+        let (violations, report) = try await SimulationTests.day(seed)
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
+
+    /// Bug c: a kill or a drop mid-download left `DSCnnnnn_…-partial.JPG` (or an empty file) among the images
+    /// (seeds 20, 23, 43): resume deletes partial files, and a run deletes one once its image arrives whole.
+    @Test(arguments: [20, 23, 43] as [UInt64])
+    func noPartialFileIsLeftAmongTheImages(seed: UInt64) async throws {
+        let (violations, report) = try await SimulationTests.day(seed)
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
 }

@@ -11,12 +11,6 @@ import Testing
         return first...(first + max(1, count) - 1)
     }
 
-    /// The promises hdrshoot does not keep yet on every seed (docs/simulation.md lists the seeds and what breaks):
-    /// the quick campaign reports their violations as known issues; every other promise must hold on every seed.
-    static let openPromises: Set<String> = [
-        "shoot-finishes", "every-frame-saved", "no-refire-without-loss", "no-stray-files"
-    ]
-
     /// One seed's field day: its violations and the report to print when there are any.
     static func day(_ seed: UInt64) async throws -> (violations: [Violation], report: String) {
         let world = try SimulationWorld(seed: seed)
@@ -39,23 +33,26 @@ import Testing
     @Test func aQuickCampaignOfSeededFieldDaysKeepsEveryPromise() async throws {
         let started = ContinuousClock.now
         var broken: [UInt64] = []
-        var open: [String: [UInt64]] = [:]
+        var unreproduced: [UInt64] = []
+        var counts: [String: Int] = [:]
         for seed in Self.quickSeeds {
-            let (violations, report) = try await Self.day(seed)
-            for name in Set(violations.map(\.name)) where Self.openPromises.contains(name) {
-                open[name, default: []].append(seed)
+            var (violations, report) = try await Self.day(seed)
+            guard !violations.isEmpty else { continue }
+            // The interleaving of the process's tasks is not yet the world's (docs/simulation.md): a violation
+            // counts when the same seed breaks a promise again on a second run; one that does not come back is
+            // printed with its seed, never hidden.
+            let first = violations
+            (violations, report) = try await Self.day(seed)
+            guard !violations.isEmpty else {
+                unreproduced.append(seed)
+                print("simulation: seed \(seed) broke \(first.map(\.name)) once and kept every promise on its replay")
+                continue
             }
-            if violations.contains(where: { !Self.openPromises.contains($0.name) }) {
-                broken.append(seed)
-                if broken.count <= 3 { Issue.record(Comment(rawValue: report)) }
-            }
+            broken.append(seed)
+            for name in Set(violations.map(\.name)) { counts[name, default: 0] += 1 }
+            if broken.count <= 3 { Issue.record(Comment(rawValue: report)) }
         }
-        #expect(broken.isEmpty, "seeds that broke a promise hdrshoot keeps: \(broken)")
-        for name in open.keys.sorted() {
-            withKnownIssue("open promise \(name), broken by seeds \(open[name]!)", isIntermittent: true) {
-                Issue.record("\(name): \(open[name]!.count) of \(Self.quickSeeds.count) seeds")
-            }
-        }
+        #expect(broken.isEmpty, "seeds that broke a promise: \(broken)")
         // A figure printed for the long run (scripts/simulate), never asserted.
         let seconds =
             Double((ContinuousClock.now - started).components.seconds) + 1e-18
@@ -63,8 +60,9 @@ import Testing
         let rate = Double(Self.quickSeeds.count) / max(seconds, 0.001)
         print(
             "simulation: \(Self.quickSeeds.count) seeds from \(Self.quickSeeds.lowerBound) in \(Int(seconds)) s "
-                + "(\((rate * 100).rounded() / 100) seeds/s), broken: \(broken), open promises: "
-                + "\(open.keys.sorted().map { "\($0) \(open[$0]!.count) \(open[$0]!.prefix(40))" }.joined(separator: ", "))"
+                + "(\((rate * 100).rounded() / 100) seeds/s), broken: \(broken.count) \(broken.prefix(40)) "
+                + "[\(counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", "))], "
+                + "not reproduced on replay: \(unreproduced.count) \(unreproduced.prefix(40))"
         )
     }
 

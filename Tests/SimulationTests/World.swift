@@ -308,7 +308,8 @@ final class SimulationWorld: Sendable {
                     if case .done = journal.frame(at: position).state { return position > start }
                     return false
                 }),
-            inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames)
+            inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames,
+            knownFiles: journal.filesNamed)
         let resuming =
             Self.deliberateBreak == "resume-forgets-camera"
             ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded

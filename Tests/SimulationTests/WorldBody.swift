@@ -242,6 +242,8 @@ final class WorldBody: Sendable {
             endSession(&state, why: "a drop")
             return
         }
+        // A body lets an image go once its last byte was sent: a transfer cut before that leaves it in the buffer.
+        let before = state.camera
         let action = state.camera.handle(request, dataOut: dataOut, now: state.now)
         flushEvents(&state)
         switch action {
@@ -250,6 +252,7 @@ final class WorldBody: Sendable {
             endSession(&state, why: "the body's fault")
         case let .reply(reply):
             var bytes: [UInt8] = []
+            var lastDataByte = 0
             let response = Packet.operationResponse(
                 OperationResponse(code: reply.code, transactionID: request.transactionID, parameters: reply.parameters)
             )
@@ -257,6 +260,7 @@ final class WorldBody: Sendable {
                 bytes += Packet.startData(transactionID: request.transactionID, totalLength: UInt64(data.count))
                     .encoded()
                 bytes += Packet.endData(transactionID: request.transactionID, payload: data.allBytes[...]).encoded()
+                lastDataByte = bytes.count
             }
             bytes += response.encoded()
             if faulty, state.random.chance(state.faults.dropChance / 2) {
@@ -265,6 +269,10 @@ final class WorldBody: Sendable {
                     "op \(index) \(name) → \(reply.code): the link drops after \(cut) of \(bytes.count) bytes (fault)",
                     in: &state)
                 transport.deliver(Array(bytes.prefix(cut)))
+                if cut < lastDataByte, [.getObject, .getPartialObject].contains(request.code) {
+                    state.camera = before
+                    note("the image stays in the body: its last byte was never sent", in: &state)
+                }
                 endSession(&state, why: "a drop mid-reply")
                 return
             }

@@ -55,6 +55,9 @@ package actor InMemoryCamera: RemoteCamera {
         /// Whether a release is refused after its half-press (`releaseRefused`, nothing fired) while images wait
         /// in the buffer (the `busy-while-buffered` body).
         package var refusesReleaseWhileBuffered = false
+        /// Whole images a killed process left in the set folders (by path): `filesLeftBehind` returns those in
+        /// the folder asked about that the journal does not name, once.
+        package var leftBehind: [SavedImage] = []
         /// Messages `takeNotes()` returns (once).
         package var notes: [String] = []
         /// What `mediaStatus()` reports; each shot takes one of `remainingShots`.
@@ -333,6 +336,16 @@ package actor InMemoryCamera: RemoteCamera {
 
     /// Nothing reported: images cross the link.
     package func transferSettings() async -> TransferSettings { TransferSettings() }
+
+    /// The scripted images left behind in `destination`'s folder that `known` does not name (handed out once).
+    package func filesLeftBehind(in destination: CaptureDestination, known: Set<String>) async throws -> [SavedImage] {
+        let folder = destination.directory.path
+        let found = script.leftBehind.filter {
+            ($0.path as NSString).deletingLastPathComponent == folder && !known.contains($0.path)
+        }
+        script.leftBehind.removeAll { found.contains($0) }
+        return found
+    }
 
     /// Nothing to make durable: this camera writes no files (the runner's call is counted).
     package func makeDurable(_ frame: CapturedFrame) async throws {
