@@ -81,6 +81,45 @@ struct EndToEndFieldTests {
         }
     }
 
+    @Test func aPlanBeyondAnUnlistedShutterRangeIsSubstitutedBeforeTheQuestionNotFailedAfterIt() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // The ILCE-6000's case: 0xD20D a range of 0..0xFFFFFFFF naming no speeds, a body that reaches 1/4000, a 3x5
+        // plan that reaches 1/8000. Its own state folder, so the body's record is this test's alone.
+        let environment = ScaledTime.environment.merging(
+            ["XDG_STATE_HOME": sandbox.root.appendingPathComponent("state-home").path]) { $1 }
+        let command =
+            ["run", "--shadow", "1/8", "--highlight", "1/8000", "--frames", "5", "--confirm"] + sandbox.shootArguments
+        let body = ["--protocol", "2", "--max-shutter", "1/4000", "--quirk", "shutter-range"]
+        let (result, fired) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: environment)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let output = result.standardOutput
+        let probe = try #require(output.range(of: "stepped to its ends: it goes from 30\" to 1/4000"), "\(output)")
+        // `--confirm` answers the question once the summary is said; the shoot starts after it.
+        let shooting = try #require(output.range(of: "Shooting from set 1"), "\(output)")
+        // Found before the summary, and the summary says the plan starts at 1/4000 instead of 1/8000.
+        #expect(probe.upperBound < shooting.lowerBound)
+        let summary = String(output[probe.upperBound..<shooting.lowerBound])
+        #expect(summary.contains("the plan starts at 1/4000 instead of the highlight reading 1/8000"), "\(summary)")
+        #expect(output.contains("Complete: 15 of 15 exposures saved"), "\(output)")
+        #expect(!fired.contains("1/8000") && fired.count == 15, "\(fired)")
+        #expect(!result.standardError.contains("would not move"))
+        // The body's record: a second shoot does not step to the ends again, and says where the range came from.
+        let (again, firedAgain) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
+            try await sandbox.hdrshoot(
+                [
+                    "run", "--shadow", "1/8", "--highlight", "1/8000", "--frames", "5", "--confirm", "--state-dir",
+                    sandbox.stateDirectory, "--output", sandbox.root.appendingPathComponent("out2").path,
+                    "--camera", "127.0.0.1:\(port)"
+                ], environment: environment)
+        }
+        #expect(again.exitCode == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("it goes from 30\" to 1/4000, as found on an earlier shoot"))
+        #expect(firedAgain.count == 30 && !firedAgain.contains("1/8000"), "\(firedAgain)")
+    }
+
     @Test func aBodyThatRefusesDirectSetsIsSteppedAndSaysSoOnce() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
