@@ -59,14 +59,21 @@ struct EndToEndFieldTests {
 
     @Test(arguments: [
         ["--quirk", "lists-captured-event-without-sending"], ["--quirk", "no-d215"], ["--quirk", "no-d215,no-events"],
-        ["--protocol", "2", "--mode", "S", "--quirk", "mode-u16"]
+        ["--protocol", "2", "--mode", "S", "--quirk", "mode-u16"],
+        // A 2.00 body with Long Exposure NR on: 1", 2" and 4" are each followed by a dark frame (on the time-scale
+        // hook, so hdrshoot's wait for each dark frame is a tenth of it, as the body's is).
+        ["--protocol", "2", "--quirk", "lenr", "--time-scale", "10"],
+        // A body that holds 3 images: the fourth release fires nothing until one is fetched (its evidence window,
+        // the processing margin, on the time-scale hook too).
+        ["--buffer", "3", "--time-scale", "10"]
     ])
     func aBodyUnlikeTheReferenceShootsEveryFrameOnceWithEveryFileUnderItsFrame(body: [String]) async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let environment = body.contains("--time-scale") ? ScaledTime.environment : [:]
         let (result, fired) = try await sandbox.withSimulator(extra: body) { port in
-            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
