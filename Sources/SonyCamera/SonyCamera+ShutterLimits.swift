@@ -114,13 +114,16 @@ extension SonyCamera {
 
     // MARK: - The body's record
 
-    /// The file of this body's shutter limits (by serial number, else model), when records are kept.
-    private var shutterLimitsRecordPath: String? {
+    /// The file of this body's shutter limits, when records are kept.
+    private var shutterLimitsRecordPath: String? { bodyRecordPath("shutter-limits") }
+
+    /// The file `KIND-SERIAL` of this body's records (by serial number, else model), when records are kept.
+    func bodyRecordPath(_ kind: String) -> String? {
         guard let directory = configuration.bodyRecordDirectory, let device = deviceInfo else { return nil }
         let key = (device.serialNumber.isEmpty ? device.model : device.serialNumber)
             .unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
         guard !key.isEmpty else { return nil }
-        return directory.appendingPathComponent("shutter-limits-" + String(String.UnicodeScalarView(key))).path
+        return directory.appendingPathComponent(kind + "-" + String(String.UnicodeScalarView(key))).path
     }
 
     /// `fastest=0x00010FA0` and `slowest=0x012C000A`: Sony's own u32 values (reference p. 158), one a line.
@@ -150,5 +153,25 @@ extension SonyCamera {
         }
         let text = "fastest=\(hex(fastest))\nslowest=\(hex(slowest))\n"
         try? FileSystem.replace(path, with: Array(text.utf8), creatingFolder: true)
+    }
+}
+
+extension SonyCamera {
+    // MARK: - The buffer size a shoot learned (issue 32, point 5)
+
+    /// The number of captures this body holds, as an earlier shoot of it learned (`buffer-SERIAL` in the body
+    /// records); nil when none did or no records are kept.
+    package func rememberedBufferCapacity() async -> Int? {
+        guard let path = bodyRecordPath("buffer"), let bytes = try? FileSystem.readAll(path) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("capacity="), let capacity = Int(text.dropFirst("capacity=".count)), capacity >= 1
+        else { return nil }
+        return capacity
+    }
+
+    /// Keeps the number of captures this body was found to hold for its next shoot (durable, best effort).
+    package func rememberBufferCapacity(_ capacity: Int) async {
+        guard capacity >= 1, let path = bodyRecordPath("buffer") else { return }
+        try? FileSystem.replace(path, with: Array("capacity=\(capacity)\n".utf8), creatingFolder: true)
     }
 }

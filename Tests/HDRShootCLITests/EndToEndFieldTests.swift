@@ -127,6 +127,35 @@ struct EndToEndFieldTests {
         #expect(firedAgain.count == 30 && !firedAgain.contains("1/8000"), "\(firedAgain)")
     }
 
+    @Test func aBufferSizeLearnedInOneShootIsKeptForTheNextShootOfThatBody() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let stateHome = sandbox.root.appendingPathComponent("state-home")
+        let environment = ScaledTime.environment.merging(["XDG_STATE_HOME": stateHome.path]) { $1 }
+        let body = ["--buffer", "3"] + ScaledTime.simulatorArguments
+        func shoot(_ output: String) async throws -> (ProcessResult, [String]) {
+            try await sandbox.withSimulator(extra: body) { port in
+                try await sandbox.hdrshoot(
+                    ["run"] + ThreeByFive.flags + [
+                        "--confirm", "--state-dir", sandbox.stateDirectory, "--output",
+                        sandbox.root.appendingPathComponent(output).path, "--camera", "127.0.0.1:\(port)"
+                    ], environment: environment)
+            }
+        }
+        let (first, _) = try await shoot("first")
+        #expect(first.exitCode == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("it holds 3; from now on only the room each release needs"))
+        let record = stateHome.appendingPathComponent("hdrshoot/bodies/buffer-00000000000000003282933004190000")
+        #expect(try String(contentsOf: record, encoding: .utf8) == "capacity=3\n")
+        // The next shoot of the body starts from it: no release is refused, every frame fires once.
+        let (second, fired) = try await shoot("second")
+        #expect(second.exitCode == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("Complete: 15 of 15 exposures saved"))
+        #expect(!second.standardOutput.contains("ignored a release"), "\(second.standardOutput)")
+        #expect(!second.standardOutput.contains("took no release"))
+        #expect(Array(fired.suffix(15)) == ThreeByFive.labels && fired.count == 30, "\(fired)")
+    }
+
     @Test func aBodyThatRefusesDirectSetsIsSteppedAndSaysSoOnce() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
