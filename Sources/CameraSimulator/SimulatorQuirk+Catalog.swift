@@ -31,8 +31,9 @@ extension SimulatorQuirk {
             behaviour: "In AF, focus never locks (0xD213 says not focused) and S2 never fires."),
         Entry(
             spelling: "shutter-range[:d229]",
-            behaviour: "The shutter speed 0xD20D is described as a range instead of a list; with d229 the speeds are "
-                + "listed in 0xD229 (read only, follows 0xD20D)."),
+            behaviour: "The shutter speed 0xD20D is described as a range of 0 to 0xFFFFFFFF that names no speed "
+                + "(the ILCE-6000's); the body still stops at its real ends (30\" and --max-shutter); with d229 the "
+                + "speeds are listed in 0xD229 (read only, follows 0xD20D)."),
         Entry(
             spelling: "direct-set-refused[:CODE]",
             behaviour: "On protocol 3.00 a direct shutter set (0x9205 on 0xD20D) is answered CODE (default 0x201C "

@@ -114,8 +114,13 @@ extension BracketRunner {
                 unmatchedImages: progress.unmatchedByFrame.removeValue(forKey: frame.position) ?? [])
             try await save(frame.position, setting: frame.setting, frame: saved)
         }
+        let known = progress.learnedBufferCapacity
         for frame in settled.missing {
             try shootAgain(frame)
+        }
+        // Learned now: the next shoot of this body starts from it instead of finding out again.
+        if let learned = progress.learnedBufferCapacity, learned != known {
+            await camera.rememberBufferCapacity(learned)
         }
     }
 

@@ -171,6 +171,9 @@ package actor BracketRunner {
     package func run(
         from start: ShootPosition = .start, restartingInterruptedSet: Bool = false, resuming: ResumeState = .init()
     ) async -> ShootResult {
+        // The body's buffer size as an earlier shoot of it learned (asked before the state is checked: no await
+        // comes between the check and the state's change).
+        let remembered = configuration.knownBufferCapacity == nil ? await camera.rememberedBufferCapacity() : nil
         guard case .ready = state else { preconditionFailure("a BracketRunner runs once") }
         let positions = plan.positions
         let first = restartingInterruptedSet ? ShootPosition(set: start.set, frame: 1) : start
@@ -181,7 +184,7 @@ package actor BracketRunner {
         let inCamera = restartingInterruptedSet ? [] : resuming.inCamera.filter { $0 >= first }
         let uncertain = restartingInterruptedSet ? [] : resuming.mayHaveFired.filter { $0 >= first }
         var start = Progress()
-        start.learnedBufferCapacity = configuration.knownBufferCapacity
+        start.learnedBufferCapacity = configuration.knownBufferCapacity ?? remembered
         start.toShoot = positions[index...].filter {
             !resuming.saved.contains($0) && !inCamera.contains($0) && !uncertain.contains($0)
         }

@@ -30,6 +30,13 @@ package protocol RemoteCamera: Sendable {
     /// The exposure mode the camera's dial or menu is in now.
     func shootingMode() async throws -> ShootingMode
 
+    /// How many captures this body holds, as an earlier shoot of the same body (by serial) learned it; nil when
+    /// none did (see `rememberBufferCapacity(_:)`).
+    func rememberedBufferCapacity() async -> Int?
+
+    /// Keeps the number of captures this body was found to hold for its next shoot (best effort).
+    func rememberBufferCapacity(_ capacity: Int) async
+
     /// Every shutter speed the camera offers in its current mode, including `.bulb` when available.
     func availableShutterSpeeds() async throws -> [CameraShutterSpeed]
 
@@ -126,6 +133,14 @@ package protocol RemoteCameraError: Error {
     /// The body refused the release before it fired (it answered the shutter button "busy"): nothing was fired,
     /// it is certain, and a body that refuses while images wait in it takes the release once they are fetched.
     var isReleaseRefused: Bool { get }
+}
+
+extension RemoteCamera {
+    /// A body that keeps no record of itself remembers nothing.
+    package func rememberedBufferCapacity() async -> Int? { nil }
+
+    /// A body that keeps no record of itself forgets what was learned.
+    package func rememberBufferCapacity(_ capacity: Int) async {}
 }
 
 extension RemoteCameraError {

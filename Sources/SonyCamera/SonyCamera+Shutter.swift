@@ -56,12 +56,40 @@ extension SonyCamera {
             let values = (settable.isEmpty ? supported : settable).compactMap(SonyShutterValue.init).filter(\.isValid)
             if !values.isEmpty { return values }
         }
-        // A range whose ends are no speeds (libgphoto2's RX100M7 notes show 0 to 0xFFFFFFFF) bounds nothing.
+        // A range whose ends are no speeds (libgphoto2's RX100M7 notes show 0 to 0xFFFFFFFF) bounds nothing: the
+        // ends found by stepping to them (`learnShutterLimits()`) do, else Sony's widest series is assumed.
         let ends = [minimum, maximum].compactMap(SonyShutterValue.init)
             .filter { $0.rawValue != UInt32.max }.compactMap(\.speed)
-        let bounded = ends.count == 2 && ends[0] != ends[1]
-        let longest = bounded ? ends.max()! : ShutterSpeed(numerator: 30, denominator: 1)
-        let fastest = bounded ? ends.min()! : ShutterSpeed(numerator: 1, denominator: 8000)
+        if ends.count == 2 && ends[0] != ends[1] {
+            return Self.standardSeries(longest: ends.max()!, fastest: ends.min()!)
+        }
+        if let shutterLimits {
+            return Self.standardSeries(longest: shutterLimits.slowest, fastest: shutterLimits.fastest)
+        }
+        return Self.standardSeries()
+    }
+
+    /// Whether 0xD20D is a range that names no speeds and no list says which (the ILCE-6000's 0..0xFFFFFFFF
+    /// display-only range): only stepping to its ends tells what the body does.
+    var shutterRangeIsUnbounded: Bool {
+        guard let descriptor = properties[.shutterSpeed], case let .range(minimum, maximum, _) = descriptor.form else {
+            return false
+        }
+        if let list = properties[.shutterSpeedList], case let .enumeration(settable, supported) = list.form,
+            !(settable.isEmpty ? supported : settable).compactMap(SonyShutterValue.init).filter(\.isValid).isEmpty
+        {
+            return false
+        }
+        let ends = [minimum, maximum].compactMap(SonyShutterValue.init)
+            .filter { $0.rawValue != UInt32.max }.compactMap(\.speed)
+        return !(ends.count == 2 && ends[0] != ends[1])
+    }
+
+    /// Sony's 1/3-stop series from `longest` (at most 30") to `fastest`, BULB first, in notch order.
+    static func standardSeries(
+        longest: ShutterSpeed = ShutterSpeed(numerator: 30, denominator: 1),
+        fastest: ShutterSpeed = ShutterSpeed(numerator: 1, denominator: 8000)
+    ) -> [SonyShutterValue] {
         let timed = ShutterScale.third.speeds
             .filter { $0 <= longest && $0 >= fastest && $0.seconds <= 30 }
             .compactMap(SonyShutterValue.init)
@@ -222,7 +250,7 @@ extension SonyCamera {
     }
 
     /// Follows further change events while the value keeps moving toward `target`.
-    private func settleShutter(
+    func settleShutter(
         from start: SonyShutterValue, target: SonyShutterValue
     ) async throws -> SonyShutterValue {
         var current = start

@@ -81,6 +81,9 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
     var partialFiles: [String: String] = [:]
     /// How the current shoot keeps its focus; survives reconnects, reset when the focus is restored.
     var focusHandling: FocusHandling = .unchecked
+    /// The real ends of a shutter the body describes only as an unbounded range, once found or read from the
+    /// body's record (`learnShutterLimits()`); nil for a body that lists its speeds.
+    var shutterLimits: ShutterLimits?
     /// What this camera said once and the caller may show (a fallback taken, a focus warning); see `takeNotes`.
     var pendingNotes: [String] = []
 

@@ -59,6 +59,9 @@ package struct SonyCameraConfiguration: Sendable {
     /// Where a shoot keeps what it changed on the body's focus until it is put back (so a shoot resumed after
     /// the process died still restores it); nil keeps nothing on disk.
     package var focusRecordDirectory: URL?
+    /// Where what hdrshoot learned about each body is kept for its next shoot (by serial number: the real ends of
+    /// a shutter it describes only as a range); nil keeps nothing on disk.
+    package var bodyRecordDirectory: URL?
     /// How long a half-press may take to focus (0xD213) before the shoot stops with a focus error.
     package var focusTimeout: Duration = .seconds(5)
     /// How long after a release (beyond a timed exposure) the body must show a sign of capture (busy,

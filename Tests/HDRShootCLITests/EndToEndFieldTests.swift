@@ -59,14 +59,21 @@ struct EndToEndFieldTests {
 
     @Test(arguments: [
         ["--quirk", "lists-captured-event-without-sending"], ["--quirk", "no-d215"], ["--quirk", "no-d215,no-events"],
-        ["--protocol", "2", "--mode", "S", "--quirk", "mode-u16"]
+        ["--protocol", "2", "--mode", "S", "--quirk", "mode-u16"],
+        // A 2.00 body with Long Exposure NR on: 1", 2" and 4" are each followed by a dark frame (on the time-scale
+        // hook, so hdrshoot's wait for each dark frame is a tenth of it, as the body's is).
+        ["--protocol", "2", "--quirk", "lenr", "--time-scale", "10"],
+        // A body that holds 3 images: the fourth release fires nothing until one is fetched (its evidence window,
+        // the processing margin, on the time-scale hook too).
+        ["--buffer", "3", "--time-scale", "10"]
     ])
     func aBodyUnlikeTheReferenceShootsEveryFrameOnceWithEveryFileUnderItsFrame(body: [String]) async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        let environment = body.contains("--time-scale") ? ScaledTime.environment : [:]
         let (result, fired) = try await sandbox.withSimulator(extra: body) { port in
-            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))
@@ -79,6 +86,74 @@ struct EndToEndFieldTests {
             #expect(frame["state"] as? String == "done" && files.count == 1, "\(frame)")
             #expect(files.allSatisfy { $0.hasPrefix("set-0\(index / 5 + 1)/") }, "\(files)")
         }
+    }
+
+    @Test func aPlanBeyondAnUnlistedShutterRangeIsSubstitutedBeforeTheQuestionNotFailedAfterIt() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        // The ILCE-6000's case: 0xD20D a range of 0..0xFFFFFFFF naming no speeds, a body that reaches 1/4000, a 3x5
+        // plan that reaches 1/8000. Its own state folder, so the body's record is this test's alone.
+        let environment = ScaledTime.environment.merging(
+            ["XDG_STATE_HOME": sandbox.root.appendingPathComponent("state-home").path]) { $1 }
+        let command =
+            ["run", "--shadow", "1/8", "--highlight", "1/8000", "--frames", "5", "--confirm"] + sandbox.shootArguments
+        let body = ["--protocol", "2", "--max-shutter", "1/4000", "--quirk", "shutter-range"]
+        let (result, fired) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: environment)
+        }
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let output = result.standardOutput
+        let probe = try #require(output.range(of: "stepped to its ends: it goes from 30\" to 1/4000"), "\(output)")
+        // `--confirm` answers the question once the summary is said; the shoot starts after it.
+        let shooting = try #require(output.range(of: "Shooting from set 1"), "\(output)")
+        // Found before the summary, and the summary says the plan starts at 1/4000 instead of 1/8000.
+        #expect(probe.upperBound < shooting.lowerBound)
+        let summary = String(output[probe.upperBound..<shooting.lowerBound])
+        #expect(summary.contains("the plan starts at 1/4000 instead of the highlight reading 1/8000"), "\(summary)")
+        #expect(output.contains("Complete: 15 of 15 exposures saved"), "\(output)")
+        #expect(!fired.contains("1/8000") && fired.count == 15, "\(fired)")
+        #expect(!result.standardError.contains("would not move"))
+        // The body's record: a second shoot does not step to the ends again, and says where the range came from.
+        let (again, firedAgain) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
+            try await sandbox.hdrshoot(
+                [
+                    "run", "--shadow", "1/8", "--highlight", "1/8000", "--frames", "5", "--confirm", "--state-dir",
+                    sandbox.stateDirectory, "--output", sandbox.root.appendingPathComponent("out2").path,
+                    "--camera", "127.0.0.1:\(port)"
+                ], environment: environment)
+        }
+        #expect(again.exitCode == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("it goes from 30\" to 1/4000, as found on an earlier shoot"))
+        #expect(firedAgain.count == 30 && !firedAgain.contains("1/8000"), "\(firedAgain)")
+    }
+
+    @Test func aBufferSizeLearnedInOneShootIsKeptForTheNextShootOfThatBody() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let stateHome = sandbox.root.appendingPathComponent("state-home")
+        let environment = ScaledTime.environment.merging(["XDG_STATE_HOME": stateHome.path]) { $1 }
+        let body = ["--buffer", "3"] + ScaledTime.simulatorArguments
+        func shoot(_ output: String) async throws -> (ProcessResult, [String]) {
+            try await sandbox.withSimulator(extra: body) { port in
+                try await sandbox.hdrshoot(
+                    ["run"] + ThreeByFive.flags + [
+                        "--confirm", "--state-dir", sandbox.stateDirectory, "--output",
+                        sandbox.root.appendingPathComponent(output).path, "--camera", "127.0.0.1:\(port)"
+                    ], environment: environment)
+            }
+        }
+        let (first, _) = try await shoot("first")
+        #expect(first.exitCode == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("it holds 3; from now on only the room each release needs"))
+        let record = stateHome.appendingPathComponent("hdrshoot/bodies/buffer-00000000000000003282933004190000")
+        #expect(try String(contentsOf: record, encoding: .utf8) == "capacity=3\n")
+        // The next shoot of the body starts from it: no release is refused, every frame fires once.
+        let (second, fired) = try await shoot("second")
+        #expect(second.exitCode == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("Complete: 15 of 15 exposures saved"))
+        #expect(!second.standardOutput.contains("ignored a release"), "\(second.standardOutput)")
+        #expect(!second.standardOutput.contains("took no release"))
+        #expect(Array(fired.suffix(15)) == ThreeByFive.labels && fired.count == 30, "\(fired)")
     }
 
     @Test func aBodyThatRefusesDirectSetsIsSteppedAndSaysSoOnce() async throws {

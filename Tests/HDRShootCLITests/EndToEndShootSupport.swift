@@ -18,11 +18,13 @@ struct ShootSandbox {
     var outputDirectory: String { root.appendingPathComponent("out").path }
     var captureLog: String { root.appendingPathComponent("captures.jsonl").path }
 
-    /// The environment of the children: a private config home (host GUID, last camera), no state override,
-    /// the default connect schedule.
+    /// The environment of the children: a private config home (host GUID, last camera) and state home (session
+    /// logs, and the records of what each body taught, which every simulated body's one serial would otherwise
+    /// carry from one test to the next), no state override, the default connect schedule.
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        environment["XDG_STATE_HOME"] = root.appendingPathComponent("state-home").path
         environment["HDRSHOOT_STATE_DIR"] = nil
         environment["HDRSHOOT_CONNECT_BACKOFF"] = nil
         return environment

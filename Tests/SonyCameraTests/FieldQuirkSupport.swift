@@ -136,11 +136,14 @@ struct Lockstep {
 /// Counts what crosses the wire as the camera's PTP/IP client sees it, and rings on every change.
 final class WireWatch: PTPIPObserver {
     private let counts = Mutex((started: 0, ended: 0, events: 0))
+    private let codes = Mutex<[OperationCode]>([])
     /// Rings whenever a request starts or ends or an event arrives.
     let changes = Doorbell()
 
     /// Requests the camera started.
     var requestsStarted: Int { counts.withLock { $0.started } }
+    /// The operations the camera requested, in order.
+    var requested: [OperationCode] { codes.withLock { $0 } }
     /// Requests whose transaction ended (answered or broken).
     var requestsEnded: Int { counts.withLock { $0.ended } }
     /// Events that arrived on the event connection.
@@ -148,6 +151,7 @@ final class WireWatch: PTPIPObserver {
 
     func observeRequest(_ code: OperationCode, transactionID: UInt32) {
         counts.withLock { $0.started += 1 }
+        codes.withLock { $0.append(code) }
         changes.ring()
     }
 

@@ -254,6 +254,57 @@ import Testing
         }
     }
 
+    @Test func anUnlistedShutterRangeIsSteppedToItsRealEndsOnceAndRememberedForTheBody() async throws {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-body-record").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // An ILCE-6000: 0xD20D a range of 0..0xFFFFFFFF naming no speeds, notch steps only, 1/4000 at most.
+        try await Lockstep.run(
+            simulator: {
+                $0.protocolVersion = 200
+                $0.fastestShutterDenominator = 4000
+                $0.quirks = [.shutterRange(listInD229: false)]
+            },
+            camera: {
+                $0.stepConfirmTimeout = .milliseconds(300)
+                $0.bodyRecordDirectory = folder
+            }
+        ) { camera, simulator, lockstep in
+            let start = try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() }
+            // Before: Sony's widest series is all hdrshoot can assume, 1/8000 included.
+            let assumed = try await lockstep.drive(simulator) { try await camera.availableShutterSpeeds() }
+            #expect(assumed.contains(.timed(ShutterSpeed(numerator: 1, denominator: 8000))))
+            let found = try await lockstep.drive(simulator) { try await camera.learnShutterLimits() }
+            let limits = ShutterLimits(
+                fastest: ShutterSpeed(numerator: 1, denominator: 4000),
+                slowest: ShutterSpeed(numerator: 30, denominator: 1))
+            #expect(found == .probed(limits))
+            let speeds = try await lockstep.drive(simulator) { try await camera.availableShutterSpeeds() }
+            #expect(speeds.contains(.timed(limits.fastest)) && speeds.contains(.timed(limits.slowest)))
+            #expect(!speeds.contains(.timed(ShutterSpeed(numerator: 1, denominator: 5000))))
+            // The dial is put back where the photographer left it.
+            #expect(try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() } == start)
+            // Kept by serial, durable, in Sony's own values: 1/4000 is 0x00010FA0, 30" is 0x012C000A (300/10).
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(files == ["shutter-limits-00000000000000003282933004190000"], "\(files)")
+            let text = try String(contentsOf: folder.appendingPathComponent(files[0]), encoding: .utf8)
+            #expect(text == "fastest=0x00010FA0\nslowest=0x012C000A\n")
+            // The next time, the record answers: no notch is stepped.
+            let steps = lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count
+            #expect(steps >= 3, "\(steps) steps")
+            let again = try await lockstep.drive(simulator) { try await camera.learnShutterLimits() }
+            #expect(again == .remembered(limits))
+            #expect(lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count == steps)
+        }
+    }
+
+    @Test func aBodyThatListsItsSpeedsIsNeverStepped() async throws {
+        try await Lockstep.run { camera, simulator, lockstep in
+            let found = try await lockstep.drive(simulator) { try await camera.learnShutterLimits() }
+            #expect(found == nil)
+            #expect(!lockstep.wire.requested.contains(.sdioControlDevice))
+        }
+    }
+
     @Test(arguments: [SimulatorQuirk.directSetRefused(.invalidDevicePropValue), .directSetIgnored])
     func aRefusedOrIgnoredDirectSetFallsBackToNotchStepsForTheSession(quirk: SimulatorQuirk) async throws {
         try await Lockstep.run(

@@ -80,6 +80,9 @@ enum CameraCommand {
         // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
         configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        // In the state folder: what each body taught (the real ends of an unlisted shutter range), by serial.
+        configuration.bodyRecordDirectory = UserDirectory.state.path("bodies", environment: environment)
+            .map { URL(fileURLWithPath: $0) }
         // The session log hears every operation, event and connection attempt (nil when there is no log).
         configuration.ptpipObserver = SessionLogging.observer
         // A body that needs pairing holds its Init Command Ack until the photographer presses OK on it.

@@ -49,6 +49,8 @@ extension TransferSettings {
 extension SonyCamera: CommandCamera {
     func connectAndCheck(say: @escaping @Sendable (String) -> Void) async throws -> CameraCheck {
         try await connectRetrying { retry in say(ConnectText.retry(retry)) }
+        // A shutter described as a range of no speeds: its real ends are found (or recalled) before any plan.
+        if let found = try await learnShutterLimits() { say(ConnectText.shutterLimits(found)) }
         let info = try await info()
         let settings = try await availableShutterSpeeds()
         var identity = self.identity

@@ -26,6 +26,18 @@ enum ConnectText {
             + "Ctrl-C stops)"
     }
 
+    /// What a body that lists no shutter speeds was found to reach: `The camera lists no shutter speeds; stepped to
+    /// its ends: it goes from 30" to 1/4000 (kept for this camera's next shoot).`
+    static func shutterLimits(_ found: ShutterLimitsFinding) -> String {
+        switch found {
+        case let .probed(limits):
+            "The camera lists no shutter speeds; stepped to its ends: it goes from \(limits.label) (kept for this "
+                + "camera's next shoot)."
+        case let .remembered(limits):
+            "The camera lists no shutter speeds; it goes from \(limits.label), as found on an earlier shoot."
+        }
+    }
+
     /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
     static func retry(_ retry: SonyCamera.ConnectRetry) -> String {
         Self.retry(failure: retry.error, delay: retry.delay, attempt: retry.failedAttempt, of: retry.maximumAttempts)
