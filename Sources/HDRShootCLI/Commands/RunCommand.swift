@@ -113,9 +113,7 @@ enum RunCommand {
                     planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
                     offered: check.offered, offersBulb: check.settings.contains(.bulb))
             } catch {
-                throw ShootCommandError.blocked([
-                    CLIMessages().sentence(for: .unplannable(HDRShoot.message(for: error)))
-                ])
+                throw ShootPreparationError.blocked([.unplannable(HDRShoot.message(for: error))])
             }
             let plan = BracketPlan(sets: matched.sets, warnings: notes + matched.warnings)
             if let bulb = ShootBlocker.bulbFrames(of: plan, settings: check.settings) {

@@ -1,6 +1,7 @@
 import CameraRemoteAPI
 import LegacyCamera
 import PTPIP
+import ShootKit
 import SonyCamera
 
 /// The lines of connecting and reconnecting: where to, why an attempt failed (in a few words, never a chain of
@@ -19,12 +20,20 @@ enum ConnectText {
         return "Connecting to \(host)…"
     }
 
-    /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
-    static func retry(_ retry: SonyCamera.ConnectRetry) -> String {
-        Self.retry(failure: retry.error, delay: retry.delay, attempt: retry.failedAttempt, of: retry.maximumAttempts)
+    /// The line of one connect step: `Connecting to …`, a retry with its wait, `Connected to …`.
+    static func line(_ progress: ConnectProgress) -> String {
+        switch progress {
+        case .connecting(let address):
+            connecting(to: address)
+        case let .retrying(failure, delay, failedAttempt, maximumAttempts):
+            retry(failure: failure, delay: delay, attempt: failedAttempt, of: maximumAttempts)
+        case .connected(let model):
+            "Connected to \(model.isEmpty ? "the camera" : model)."
+        }
     }
 
-    /// The same line for any camera's failed attempt `attempt` of `maximum`.
+    /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`: a camera's failed attempt
+    /// `attempt` (from 0) of `maximum`.
     static func retry(failure error: any Error, delay: Duration, attempt: Int, of maximum: Int) -> String {
         "\(failure(error)); trying again in \(ShootText.duration(delay)) (attempt \(attempt + 1) of \(maximum))"
     }
