@@ -104,7 +104,9 @@ let package = Package(
         // Front ends.
         // The phone remote: an HTTP server over Posix sockets and the one HTTP codec, Server-Sent Events, the page,
         // the access rules and the QR code of its URL; it drives the application layer, never a shoot of its own.
-        .target(name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing", "ShootKit"], swiftSettings: strict),
+        .target(
+            name: "WebRemote", dependencies: ["HTTP", "Posix", "Timing", "ShootKit", "ImageLuminance"],
+            swiftSettings: strict),
         .target(
             name: "HDRShootCLI",
             dependencies: [
@@ -146,7 +148,8 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "UPnPDescriptionTests", dependencies: ["UPnPDescription"], swiftSettings: strict),
         .testTarget(
-            name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport"], swiftSettings: strict),
+            name: "WebRemoteTests", dependencies: ["WebRemote", "HTTP", "Posix", "TestSupport", "ImageLuminance"],
+            swiftSettings: strict),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ImageLuminanceTests",

@@ -3,8 +3,9 @@
 Selenium) at a phone's size (390x844) against `hdrshoot serve --camera simulator` or `hdrshoot run --remote`.
 
     remote_page.py serve HDRSHOOT OUTPUT_DIR [SCREENSHOT.png]
-        plan 1/4 .. 1/1000 with 5 frames, see the plan summary, confirm, pause, reload mid-shoot, resume, finish at
-        "15 of 15", the last frame shown; no request to another origin; no horizontal scrolling.
+        plan 1/4 .. 1/1000 with 5 frames, see the plan summary, confirm, pause, reload mid-shoot, resume, pause
+        and stop, resume the stopped shoot from the page's offer, finish at "15 of 15", the last frame shown; no
+        request to another origin; no horizontal scrolling.
     remote_page.py run HDRSHOOT OUTPUT_DIR
         `run --remote` shoots from the terminal; the page pauses it, then stops it.
 
@@ -129,6 +130,11 @@ def no_horizontal_scroll(driver):
 
 
 def serve(hdrshoot, output, screenshot):
+    def shot(name):
+        # Every screen, beside the main screenshot, for a person to look at (SCREENSHOT-NAME.png).
+        if screenshot:
+            driver.save_screenshot(screenshot[:-4] + "-" + name + ".png")
+
     process, url = start([hdrshoot, "serve", "--listen", "127.0.0.1:0", "--camera", "simulator", "--output", output,
                           "--scene", "interior-window"], {"HDRSHOOT_TIME_SCALE": "1"})
     origin = url.split("/#")[0]
@@ -140,6 +146,7 @@ def serve(hdrshoot, output, screenshot):
         if "#token" in driver.current_url:
             fail("the token stayed in the address bar")
         no_horizontal_scroll(driver)
+        shot("ready")
         print("step: ready", flush=True)
         for field, value in [("shadow", "1/4"), ("highlight", "1/1000"), ("frames", "5")]:
             element = driver.find_element(By.ID, field)
@@ -150,6 +157,9 @@ def serve(hdrshoot, output, screenshot):
         print("step: plan: " + plan, flush=True)
         if "3 sets, 15 exposures" not in plan:
             fail("the plan summary is not 3 sets, 15 exposures: " + plan)
+        if "battery" not in text(driver, "planMore") or "shots left" not in text(driver, "planMore"):
+            fail("the plan does not show the camera's battery and shots left: " + text(driver, "planMore"))
+        shot("plan")
         if not text(driver, "banner").startswith("Confirm"):
             fail("the shoot did not wait for a confirm: " + text(driver, "banner"))
         click(driver, "confirm")
@@ -157,6 +167,7 @@ def serve(hdrshoot, output, screenshot):
         click(driver, "pause")
         wait_for(driver, "Paused", lambda d: "Paused" in text(d, "banner"))
         print("step: paused at " + text(driver, "count"), flush=True)
+        shot("paused")
         paused_at = text(driver, "count")
         driver.refresh()
         wait_for(driver, "Paused after a reload", lambda d: "Paused" in text(d, "banner"))
@@ -170,6 +181,25 @@ def serve(hdrshoot, output, screenshot):
         if screenshot:
             driver.save_screenshot(screenshot)
             print("step: screenshot " + screenshot + " at " + text(driver, "count"), flush=True)
+        # Pause again (before the next frame), then Stop: the shoot ends unfinished, and the page offers it.
+        click(driver, "pause")
+        wait_for(driver, "Paused again", lambda d: "Paused" in text(d, "banner"))
+        if text(driver, "count") == "15 of 15":
+            fail("the shoot finished before the second pause; nothing left to resume")
+        driver.execute_script("window.confirm=()=>true")
+        click(driver, "stop")
+        wait_for(driver, "Stopped", lambda d: text(d, "banner").startswith("Stopped"))
+        offer = wait_for(driver, "the Resume offer", lambda d: text(d, "resumeInfo") if d.find_element(
+            By.ID, "resumable").is_displayed() and text(d, "resumeInfo") else None)
+        print("step: stopped at %s; offered: %s" % (text(driver, "count"), offer), flush=True)
+        shot("stopped")
+        if "of 15 saved" not in offer:
+            fail("the Resume offer does not say how much is saved: " + offer)
+        click(driver, "resumeShoot")
+        wait_for(driver, "the resume plan", lambda d: text(d, "banner").startswith("Confirm"))
+        print("step: resume proposed: " + text(driver, "plan"), flush=True)
+        shot("resume-plan")
+        click(driver, "confirm")
         wait_for(driver, "15 of 15", lambda d: text(d, "count") == "15 of 15")
         wait_for(driver, "Finished", lambda d: text(d, "banner").startswith("Finished"))
         wait_for(driver, "the last frame", lambda d: d.execute_script(
@@ -177,6 +207,12 @@ def serve(hdrshoot, output, screenshot):
         print("step: finished; last frame " + str(driver.execute_script("return window.frameShown")), flush=True)
         if "Clipped highlights" not in text(driver, "clip"):
             fail("no histogram verdict under the last frame")
+        health = wait_for(driver, "the link's health", lambda d: text(d, "health") if "round trip" in text(
+            d, "health") and text(d, "slog") else None)
+        print("step: link: " + health + " | " + text(driver, "slog").replace("\n", " | "), flush=True)
+        shot("finished")
+        driver.execute_script("document.getElementById('health').scrollIntoView()")
+        shot("finished-link")
         no_horizontal_scroll(driver)
         check_origin(driver, origin, token)
         weight = len(driver.execute_script("return document.documentElement.outerHTML").encode())

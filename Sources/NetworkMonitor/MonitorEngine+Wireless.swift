@@ -71,6 +71,9 @@ extension MonitorEngine {
         guard let reply = replies.first(where: { $0.type == wireless.family.id }),
             let interface = try? NL80211Interface(message: reply)
         else { return unknown }
+        isAccessPoint = interface.isAccessPoint
+        // An access point is on its own network whether or not a station is there (`station` says that).
+        if interface.isAccessPoint { return .connected(ssid: interface.ssid) }
         if let ssid = interface.ssid { return .connected(ssid: ssid) }
         guard
             let dump = try? await wireless.requests.request(
@@ -105,6 +108,10 @@ extension MonitorEngine {
         case let .dropHint(index, reason) where index == nil || index == link.index:
             // DEAUTHENTICATE/DISASSOCIATE come before DISCONNECT: pause at the first sign.
             setWireless(.disconnected, reason: reason)
+        case let .stationAdded(index, mac?) where index == link.index && mac == stationMAC:
+            setStation(.present(mac))
+        case let .stationRemoved(index, mac?) where index == link.index && mac == stationMAC:
+            setStation(.absent(mac))
         default:
             return
         }

@@ -66,6 +66,12 @@ actor MonitorEngine {
     var addresses: Set<IPAddress>
     var wirelessStatus: WirelessStatus = .unavailable
     var lastSSID: SSID?
+    /// Whether GET_INTERFACE said the watched interface is an access point (stations join it).
+    var isAccessPoint = false
+    /// The followed station (the camera) on that access point.
+    var station: StationStatus = .notFollowed
+    /// The followed station's hardware address, once found.
+    var stationMAC: MACAddress?
 
     private init(
         configuration: NetworkMonitorConfiguration, publish: @escaping @Sendable (NetworkSnapshot) -> Void,
@@ -114,6 +120,7 @@ actor MonitorEngine {
         } else {
             wirelessStatus = await readWirelessStatus(assumingConnected: false, fallback: nil)
             lastSSID = snapshot.ssid
+            station = await readStationStatus()
         }
         publish(snapshot)
     }
@@ -128,7 +135,8 @@ actor MonitorEngine {
     var snapshot: NetworkSnapshot {
         NetworkSnapshot(
             interfaceName: link.name, interfaceIndex: link.index, isUsable: link.isPresent && link.isUsable,
-            addresses: addresses.sorted { $0.description < $1.description }, wireless: wirelessStatus)
+            addresses: addresses.sorted { $0.description < $1.description }, wireless: wirelessStatus,
+            station: station)
     }
 
     // MARK: - Finding the interface
@@ -183,14 +191,14 @@ actor MonitorEngine {
         return decoded
     }
 
-    private static func readLinks(
+    static func readLinks(
         using requests: NetlinkRequester, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkMonitorError) -> [LinkMessage] {
         let replies = try await requests.request("RTM_GETLINK dump", RtnetlinkRequest.dumpLinks)
         return try parse(replies.filter { $0.type == Rtnetlink.newLink }, LinkMessage.init)
     }
 
-    private static func readAddresses(
+    static func readAddresses(
         of index: Int32, using requests: NetlinkRequester, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkMonitorError) -> Set<IPAddress> {
         let replies = try await requests.request("RTM_GETADDR dump", RtnetlinkRequest.dumpAddresses)
@@ -296,6 +304,7 @@ actor MonitorEngine {
         }
         if wireless != nil {
             setWireless(await readWirelessStatus(assumingConnected: false, fallback: nil), reason: nil)
+            setStation(await readStationStatus())
         }
     }
 

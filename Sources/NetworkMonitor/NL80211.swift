@@ -13,6 +13,12 @@ package enum NL80211 {
     package static let commandGetInterface: UInt8 = 5
     /// NL80211_CMD_NEW_INTERFACE (the kernel's answer to GET_INTERFACE).
     package static let commandNewInterface: UInt8 = 7
+    /// NL80211_CMD_GET_STATION (one station by NL80211_ATTR_MAC, or a dump).
+    package static let commandGetStation: UInt8 = 17
+    /// NL80211_CMD_NEW_STATION: a station associated with our access point (also the GET_STATION answer).
+    package static let commandNewStation: UInt8 = 19
+    /// NL80211_CMD_DEL_STATION: a station left our access point (`iw event`: "del station").
+    package static let commandDeleteStation: UInt8 = 20
     /// NL80211_CMD_GET_SCAN (dump).
     package static let commandGetScan: UInt8 = 32
     /// NL80211_CMD_NEW_SCAN_RESULTS (each part of the GET_SCAN dump).
@@ -32,6 +38,8 @@ package enum NL80211 {
     package static let attributeInterfaceIndex: UInt16 = 3
     /// NL80211_ATTR_IFNAME (string).
     package static let attributeInterfaceName: UInt16 = 4
+    /// NL80211_ATTR_IFTYPE (u32, enum nl80211_iftype).
+    package static let attributeInterfaceType: UInt16 = 5
     /// NL80211_ATTR_MAC (6 bytes).
     package static let attributeMAC: UInt16 = 6
     /// NL80211_ATTR_BSS (nested NL80211_BSS_*).
@@ -64,6 +72,11 @@ package enum NL80211 {
     /// NL80211_BSS_STATUS_ASSOCIATED.
     package static let bssStatusAssociated: UInt32 = 1
 
+    /// NL80211_IFTYPE_AP: the interface is an access point (hostapd).
+    package static let interfaceTypeAccessPoint: UInt32 = 3
+    /// NL80211_IFTYPE_P2P_GO: a Wi-Fi Direct group owner, an access point too.
+    package static let interfaceTypeP2PGroupOwner: UInt32 = 9
+
     /// IEEE 802.11 element id of the SSID.
     package static let elementSSID: UInt8 = 0
     /// Size of the 802.11 management header before a deauth/disassoc reason code.
@@ -80,6 +93,10 @@ package enum NL80211Event: Sendable, Equatable {
     case disconnect(interfaceIndex: Int32?, reason: UInt16?, byAccessPoint: Bool)
     /// DEAUTHENTICATE or DISASSOCIATE: a hint that DISCONNECT follows.
     case dropHint(interfaceIndex: Int32?, reason: UInt16?)
+    /// NEW_STATION: a station (`mac`) associated with the access point on `interfaceIndex`.
+    case stationAdded(interfaceIndex: Int32?, mac: MACAddress?)
+    /// DEL_STATION: a station (`mac`) left the access point on `interfaceIndex`.
+    case stationRemoved(interfaceIndex: Int32?, mac: MACAddress?)
     /// Any other command (scan, CQM, ...): ignored.
     case other(command: UInt8)
 
@@ -109,6 +126,11 @@ package enum NL80211Event: Sendable, Equatable {
                 interfaceIndex: index,
                 reason: try attributes[NL80211.attributeReasonCode]?.uint16("NL80211_ATTR_REASON_CODE"),
                 byAccessPoint: attributes[NL80211.attributeDisconnectedByAP] != nil)
+        case NL80211.commandNewStation, NL80211.commandDeleteStation:
+            let mac = attributes[NL80211.attributeMAC].flatMap { MACAddress(bytes: $0.payload) }
+            self =
+                body.command == NL80211.commandNewStation
+                ? .stationAdded(interfaceIndex: index, mac: mac) : .stationRemoved(interfaceIndex: index, mac: mac)
         case NL80211.commandDeauthenticate, NL80211.commandDisassociate:
             self = .dropHint(
                 interfaceIndex: index,
@@ -135,8 +157,15 @@ package struct NL80211Interface: Sendable, Equatable {
     package var index: Int32?
     /// NL80211_ATTR_IFNAME.
     package var name: String?
-    /// NL80211_ATTR_SSID: present only while associated (and not on every kernel).
+    /// NL80211_ATTR_SSID: present only while associated (and not on every kernel); an access point's own SSID.
     package var ssid: SSID?
+    /// NL80211_ATTR_IFTYPE (enum nl80211_iftype).
+    package var type: UInt32?
+
+    /// Whether the interface is an access point (or a Wi-Fi Direct group owner) that stations join.
+    package var isAccessPoint: Bool {
+        type == NL80211.interfaceTypeAccessPoint || type == NL80211.interfaceTypeP2PGroupOwner
+    }
 
     /// Decodes a NEW_INTERFACE message.
     package init(message: NetlinkMessage) throws {
@@ -146,12 +175,27 @@ package struct NL80211Interface: Sendable, Equatable {
         }
         name = attributes[NL80211.attributeInterfaceName]?.string()
         ssid = try attributes[NL80211.attributeSSID].map { try InformationElements.makeSSID($0.payload) }
+        type = try attributes[NL80211.attributeInterfaceType]?.uint32("NL80211_ATTR_IFTYPE")
     }
 
     /// The GET_INTERFACE request for one ifindex.
     package static func request(family: UInt16, interfaceIndex: Int32, sequence: UInt32) -> NetlinkMessage {
         GenericMessage.request(family: family, command: NL80211.commandGetInterface, sequence: sequence) {
             $0.append(NL80211.attributeInterfaceIndex, integer: UInt32(bitPattern: interfaceIndex))
+        }
+    }
+}
+
+/// The GET_STATION request for one station of an access point: the kernel answers NEW_STATION while the
+/// station is associated and ENOENT when it is not.
+package enum NL80211Station {
+    /// GET_STATION for `mac` on `interfaceIndex`.
+    package static func request(
+        family: UInt16, interfaceIndex: Int32, mac: MACAddress, sequence: UInt32
+    ) -> NetlinkMessage {
+        GenericMessage.request(family: family, command: NL80211.commandGetStation, sequence: sequence) {
+            $0.append(NL80211.attributeInterfaceIndex, integer: UInt32(bitPattern: interfaceIndex))
+            $0.append(NL80211.attributeMAC, mac.bytes)
         }
     }
 }

@@ -15,6 +15,12 @@ package enum NetworkEvent: Sendable, Equatable {
     case disconnected(reason: UInt16?)
     /// The host associated with a Wi-Fi network (`ssid` nil when it could not be read).
     case connected(ssid: SSID?)
+    /// The followed station (the camera) associated with the access point on the watched interface
+    /// (NL80211_CMD_NEW_STATION; `iw event`: "new station").
+    case stationJoined(mac: MACAddress)
+    /// The followed station (the camera) left the access point on the watched interface
+    /// (NL80211_CMD_DEL_STATION; `iw event`: "del station").
+    case stationLeft(mac: MACAddress)
     /// The kernel dropped events (ENOBUFS); the monitor re-read the full state, and any differences
     /// follow as ordinary events.
     case eventsLost
@@ -31,8 +37,27 @@ package enum WirelessStatus: Sendable, Equatable {
     case notWireless
     /// A Wi-Fi interface that is not associated.
     case disconnected
-    /// Associated; `ssid` nil when neither GET_INTERFACE nor a scan dump gave it.
+    /// Associated; `ssid` nil when neither GET_INTERFACE nor a scan dump gave it. An access point's interface
+    /// is always `connected` to its own SSID: whether the camera is there is `NetworkSnapshot.station`.
     case connected(ssid: SSID?)
+}
+
+/// Whether the camera is a station of the watched interface, when that interface is an access point.
+package enum StationStatus: Sendable, Equatable {
+    /// Not followed: the interface is no access point, no station was asked for, or its address is unknown.
+    case notFollowed
+    /// The station is associated with the access point.
+    case present(MACAddress)
+    /// The station is not (or no longer) associated with the access point.
+    case absent(MACAddress)
+}
+
+/// Which station of an access-point interface to follow (the camera, when the host is its access point).
+package enum StationTarget: Sendable, Equatable {
+    /// The station with this hardware address.
+    case mac(MACAddress)
+    /// The station holding this IP address, looked up in the neighbour table (the shoot already talked to it).
+    case neighbour(IPAddress)
 }
 
 /// The current state of the watched interface.
@@ -47,6 +72,8 @@ package struct NetworkSnapshot: Sendable, Equatable {
     package var addresses: [IPAddress]
     /// The Wi-Fi state.
     package var wireless: WirelessStatus
+    /// The followed station, when the interface is an access point.
+    package var station: StationStatus
 
     /// The SSID when associated and known.
     package var ssid: SSID? {
@@ -57,13 +84,14 @@ package struct NetworkSnapshot: Sendable, Equatable {
     /// Creates a snapshot.
     package init(
         interfaceName: String? = nil, interfaceIndex: Int32? = nil, isUsable: Bool = false,
-        addresses: [IPAddress] = [], wireless: WirelessStatus = .unavailable
+        addresses: [IPAddress] = [], wireless: WirelessStatus = .unavailable, station: StationStatus = .notFollowed
     ) {
         self.interfaceName = interfaceName
         self.interfaceIndex = interfaceIndex
         self.isUsable = isUsable
         self.addresses = addresses
         self.wireless = wireless
+        self.station = station
     }
 }
 
@@ -86,6 +114,9 @@ package struct NetworkMonitorConfiguration: Sendable {
     /// How many undelivered events the stream keeps before dropping the oldest.
     package var eventBufferSize: Int
 
+    /// The station to follow when the watched interface turns out to be an access point (nil: none).
+    package var station: StationTarget?
+
     /// The rtnetlink endpoint (tests only: the real kernel in practice).
     package var routeEndpoint: NetlinkEndpoint = .route
     /// The generic netlink endpoint (tests point it at a fake kernel on NETLINK_USERSOCK).
@@ -98,12 +129,13 @@ package struct NetworkMonitorConfiguration: Sendable {
     /// The clock the request timeout is measured on.
     package var clock: any Clock<Duration>
 
-    /// Watches `target`, with a 2-second request timeout on `clock` and room for 256 undelivered events.
+    /// Watches `target` (and `station`, should the interface be an access point), with a 2-second request timeout on `clock` and room for 256 undelivered events.
     package init(
-        target: WatchTarget, requestTimeout: Duration = .seconds(2), eventBufferSize: Int = 256,
-        clock: any Clock<Duration> = ContinuousClock()
+        target: WatchTarget, station: StationTarget? = nil, requestTimeout: Duration = .seconds(2),
+        eventBufferSize: Int = 256, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.target = target
+        self.station = station
         self.requestTimeout = requestTimeout
         self.eventBufferSize = eventBufferSize
         self.clock = clock

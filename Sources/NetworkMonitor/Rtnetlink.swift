@@ -18,6 +18,10 @@ package enum Rtnetlink {
     package static let newRoute: UInt16 = 24
     /// RTM_GETROUTE.
     package static let getRoute: UInt16 = 26
+    /// RTM_NEWNEIGH: a neighbour table entry (also each part of a GETNEIGH dump).
+    package static let newNeighbour: UInt16 = 28
+    /// RTM_GETNEIGH.
+    package static let getNeighbour: UInt16 = 30
 
     /// RTNLGRP_LINK multicast group.
     package static let groupLink: UInt32 = 1
@@ -45,6 +49,15 @@ package enum Rtnetlink {
     /// RTA_OIF (u32 ifindex).
     package static let routeOutputInterface: UInt16 = 4
 
+    /// NDA_DST (the neighbour's IP address).
+    package static let neighbourDestination: UInt16 = 1
+    /// NDA_LLADDR (its link-layer address).
+    package static let neighbourLinkAddress: UInt16 = 2
+    /// NUD_INCOMPLETE: resolution in progress, no link-layer address yet.
+    package static let neighbourIncomplete: UInt16 = 0x01
+    /// NUD_FAILED: resolution failed.
+    package static let neighbourFailed: UInt16 = 0x20
+
     /// IFF_UP: administratively up.
     package static let flagUp: UInt32 = 0x1
     /// IFF_RUNNING: operationally up (operstate UP or UNKNOWN).
@@ -58,6 +71,8 @@ package enum Rtnetlink {
     package static let addressHeaderSize = 8
     /// Size of `struct rtmsg`.
     package static let routeHeaderSize = 12
+    /// Size of `struct ndmsg`.
+    package static let neighbourHeaderSize = 12
 }
 
 /// IFLA_OPERSTATE values (RFC 2863, include/uapi/linux/if.h `IF_OPER_*`).
@@ -147,6 +162,38 @@ package struct AddressMessage: Sendable, Equatable {
     }
 }
 
+/// A decoded RTM_NEWNEIGH: one entry of the neighbour (ARP/NDP) table.
+package struct NeighbourMessage: Sendable, Equatable {
+    /// `ndm_ifindex`.
+    package var index: Int32
+    /// `ndm_state` (NUD_*).
+    package var state: UInt16
+    /// NDA_DST.
+    package var address: IPAddress?
+    /// NDA_LLADDR when it is a 6-byte hardware address.
+    package var mac: MACAddress?
+
+    /// Whether the entry has a usable link-layer address (not INCOMPLETE or FAILED).
+    package var isResolved: Bool {
+        mac != nil && state & (Rtnetlink.neighbourIncomplete | Rtnetlink.neighbourFailed) == 0
+    }
+
+    /// Decodes `struct ndmsg` and its attributes.
+    package init(message: NetlinkMessage) throws {
+        var reader = ByteReader(message.payload, order: .host)
+        let family = try reader.readInteger(UInt8.self, field: "ndm_family")
+        _ = try reader.readInteger(UInt8.self, field: "ndm_pad1")
+        _ = try reader.readInteger(UInt16.self, field: "ndm_pad2")
+        index = try reader.readInteger(Int32.self, field: "ndm_ifindex")
+        state = try reader.readInteger(UInt16.self, field: "ndm_state")
+        _ = try reader.readInteger(UInt8.self, field: "ndm_flags")
+        _ = try reader.readInteger(UInt8.self, field: "ndm_type")
+        let attributes = try NetlinkAttributes(reading: &reader)
+        address = attributes[Rtnetlink.neighbourDestination].flatMap { IPAddress(family: family, bytes: $0.payload) }
+        mac = attributes[Rtnetlink.neighbourLinkAddress].flatMap { MACAddress(bytes: $0.payload) }
+    }
+}
+
 /// Builders for the rtnetlink requests the monitor sends.
 package enum RtnetlinkRequest {
     /// RTM_GETLINK dump of every link.
@@ -161,6 +208,13 @@ package enum RtnetlinkRequest {
         NetlinkMessage(
             type: Rtnetlink.getAddress, flags: [.request, .dump], sequence: sequence,
             payload: [UInt8](repeating: 0, count: Rtnetlink.addressHeaderSize))
+    }
+
+    /// RTM_GETNEIGH dump of the neighbour tables of every family.
+    package static func dumpNeighbours(sequence: UInt32) -> NetlinkMessage {
+        NetlinkMessage(
+            type: Rtnetlink.getNeighbour, flags: [.request, .dump], sequence: sequence,
+            payload: [UInt8](repeating: 0, count: Rtnetlink.neighbourHeaderSize))
     }
 
     /// RTM_GETROUTE for one destination: the kernel answers with the route it would use (RTA_OIF).

@@ -62,7 +62,8 @@ package struct CameraCheck: Sendable {
     /// The camera as the summary update shows it.
     package var cameraUpdate: ShootUpdate.Camera {
         ShootUpdate.Camera(
-            model: identity.model, address: identity.address, serialNumber: identity.serialNumber ?? "")
+            model: identity.model, address: identity.address, serialNumber: identity.serialNumber ?? "",
+            batteryPercent: media.batteryPercent, remainingShots: media.remainingShots)
     }
 }
 

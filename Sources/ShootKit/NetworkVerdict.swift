@@ -16,7 +16,8 @@ package enum NetworkVerdict: Sendable, Equatable {
     ///
     /// Checked in this order, so the message names the most telling cause: the Wi-Fi association ended;
     /// the host is on another SSID (during a roam the link is briefly down too); the link is down; the
-    /// interface has no address of the camera's family left. An SSID the kernel did not tell is taken as
+    /// camera left the host's access point (when the host is the camera's access point); the interface has
+    /// no address of the camera's family left. An SSID the kernel did not tell is taken as
     /// the camera's: the runner's reconnect still checks that the camera answers.
     package static func judge(_ snapshot: NetworkSnapshot, cameraSSID: SSID?, family: UInt8) -> NetworkVerdict {
         let interface = snapshot.interfaceName ?? "the camera's interface"
@@ -37,6 +38,11 @@ package enum NetworkVerdict: Sendable, Equatable {
             return .lost(
                 message: "Paused: the network link to the camera (\(interface)) went down. Reconnect it to resume.")
         }
+        if case .absent(let mac) = snapshot.station {
+            return .lost(
+                message: "Paused: the camera (\(mac)) left the access point on \(interface). "
+                    + "Bring it back in range, or turn its Wi-Fi on again, to resume.")
+        }
         guard snapshot.addresses.contains(where: { $0.family == family }) else {
             let kind = family == 10 ? "IPv6" : "IPv4" // AF_INET6 is 10 on Linux
             return .lost(
@@ -48,6 +54,10 @@ package enum NetworkVerdict: Sendable, Equatable {
 
     /// What is printed when shooting may continue again after `snapshot` became usable.
     package static func backMessage(_ snapshot: NetworkSnapshot, cameraSSID: SSID?) -> String {
+        if case .present = snapshot.station {
+            return "The camera is back on the access point (\(snapshot.interfaceName ?? "?")); "
+                + "continuing once the camera answers."
+        }
         if let cameraSSID, snapshot.ssid == cameraSSID {
             return "The host is back on the camera's Wi-Fi '\(cameraSSID)'; continuing once the camera answers."
         }

@@ -6,7 +6,8 @@ import Shooting
 /// Pauses a shoot the moment the host loses the camera's network and releases the pause when it is back.
 ///
 /// Watches the interface that routes to the camera (a `NetworkMonitor` over netlink). When the link goes
-/// down, the Wi-Fi association ends or the host moves to another SSID, it puts a `.network` hold on the
+/// down, the Wi-Fi association ends, the host moves to another SSID or, when the host is the access point
+/// the camera joined, the camera's station leaves it (nl80211 DEL_STATION), it puts a `.network` hold on the
 /// runner (the runner parks before the next frame); when the link is usable again and, on Wi-Fi, the SSID
 /// is the camera's again, it releases the hold. The runner's reconnect (which waits while the hold is on)
 /// then checks that the camera answers. A monitor that cannot start costs one warning line: the shoot goes
@@ -38,7 +39,8 @@ package struct NetworkWatch: Sendable {
             return nil
         }
         return await start(
-            watching: NetworkMonitorConfiguration(target: .routeTo(address)), cameraAddress: address,
+            watching: NetworkMonitorConfiguration(target: .routeTo(address), station: .neighbour(address)),
+            cameraAddress: address,
             messages: messages, record: record, warn: warn)
     }
 

@@ -115,12 +115,21 @@ extension ShootUpdate {
         package var address: String
         /// Its serial number ("" when it reports none).
         package var serialNumber: String
+        /// The battery level in percent, when the body reports it.
+        package var batteryPercent: Int?
+        /// The shots left on the card, when the body reports them.
+        package var remainingShots: Int?
 
         /// Creates a camera line.
-        package init(model: String, address: String, serialNumber: String) {
+        package init(
+            model: String, address: String, serialNumber: String, batteryPercent: Int? = nil,
+            remainingShots: Int? = nil
+        ) {
             self.model = model
             self.address = address
             self.serialNumber = serialNumber
+            self.batteryPercent = batteryPercent
+            self.remainingShots = remainingShots
         }
     }
 

@@ -104,6 +104,10 @@ extension BracketRunner {
         progress.lastSetting = setting
         try Task.checkCancellation()
 
+        if progress.fetchesBeforeRelease, configuration.downloads, !progress.queue.isEmpty {
+            // Learned: this body refuses releases while images wait in it.
+            if try await downloadAll() == .stopped { return }
+        }
         report(.capturing, at: position, setting: setting)
         let release: Release
         do {
@@ -111,6 +115,19 @@ extension BracketRunner {
         } catch let error as any RemoteCameraError where error.isReleaseIgnored && configuration.downloads {
             try await releaseWithoutEvidence(position, speed: speed, setting: setting, error: error)
             return
+        } catch let error as any RemoteCameraError
+            where error.isReleaseRefused && configuration.downloads && !progress.queue.isEmpty
+        {
+            // Nothing fired (the body never took the shutter button): fetch what waits, then press once more. A
+            // second refusal with the buffer fetched ends the run as any camera error does.
+            _ = error
+            progress.fetchesBeforeRelease = true
+            noteOnce(
+                "the camera refused a release while images waited in it; they were downloaded first, and from now "
+                    + "on before each release")
+            if try await downloadAll() == .stopped { return }
+            report(.capturing, at: position, setting: setting)
+            release = try await releaseConfirmed(position, speed: speed, setting: setting)
         }
         _ = release
         progress.toShoot.removeAll { $0 == position }
@@ -179,7 +196,9 @@ extension BracketRunner {
         } catch {
             // A failed record wins whatever the camera made of it: nothing was released after it.
             if case let .failed(failure) = progress.release?.record { throw failure }
-            let mayHaveFired = progress.release?.record.wasAttempted ?? false
+            // A release the body refused (busy to the shutter button) fired nothing, even after the hook ran.
+            let refused = (error as? any RemoteCameraError)?.isReleaseRefused ?? false
+            let mayHaveFired = !refused && (progress.release?.record.wasAttempted ?? false)
             // Before the hook the release cannot have happened. The journal still says "in flight" if this
             // fails: resume reshoots it either way.
             try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: mayHaveFired)

@@ -121,6 +121,9 @@ extension BracketRunner {
         /// Learned when the body did not take a speed change while images waited: from then on what waits is
         /// fetched before each change, instead of a timeout per frame.
         package var fetchesBeforeSpeedChange = false
+        /// Learned when the body refused a release (busy) while images waited: from then on what waits is
+        /// fetched before each release.
+        package var fetchesBeforeRelease = false
 
         /// The frames fired whose images have not started to arrive (what the body still holds of them).
         var framesInCamera: Int { queue.waiting.lazy.filter { $0.images.isEmpty }.count }

@@ -110,11 +110,16 @@ package protocol RemoteCameraError: Error {
     var isConnectionLost: Bool { get }
     /// The body showed no sign of firing after a release was pressed (nothing was fired, it is certain).
     var isReleaseIgnored: Bool { get }
+    /// The body refused the release before it fired (it answered the shutter button "busy"): nothing was fired,
+    /// it is certain, and a body that refuses while images wait in it takes the release once they are fetched.
+    var isReleaseRefused: Bool { get }
 }
 
 extension RemoteCameraError {
     /// Most errors are not an ignored release.
     package var isReleaseIgnored: Bool { false }
+    /// Most errors are not a refused release.
+    package var isReleaseRefused: Bool { false }
 }
 
 /// A release the body confirmed.

@@ -200,9 +200,26 @@ extension SonyCamera {
                     && info.map { !$0.filename.isEmpty && $0.filename == session.lastDownloadedName }
                         == true
             } catch SonyCameraError.noImageAtHandle(_) {
-                // 0xD215 lags behind a completed download on some bodies: nothing is left to fetch.
                 session.bufferUnread = true
-                guard !reportsBuffer else { return nil }
+                guard !reportsBuffer else {
+                    // 0xD215 lags behind a completed download on some bodies: nothing waits now, but the image of a
+                    // release may still be processing (a Long Exposure NR dark frame, a short processing time), so
+                    // it is awaited within what is left of the wait, never given up on at once (a frame taken for
+                    // lost is fired again). Re-read 0xD215 (the lag lasts one read) and wait for it to count one.
+                    let left = wait.remaining(of: waitingAtMost)
+                    guard left > .zero else {
+                        publish(.idle)
+                        return nil
+                    }
+                    let generation = doorbell.generation
+                    try await refreshProperties(full: false)
+                    session.bufferUnread = false
+                    if bufferHoldsImages {
+                        // Still claimed after a fresh read: a poll pause before asking again, never a busy loop.
+                        _ = try await waitForPause(after: generation, timeout: left, polls: &probes)
+                    }
+                    continue
+                }
                 nothingNew = true
             }
             guard nothingNew else { break }

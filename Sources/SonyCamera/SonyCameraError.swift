@@ -69,6 +69,14 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         return false
     }
 
+    /// Whether the body answered S2 down "device busy" through every retry (`press`'s operation name): the
+    /// shutter button was never taken, so nothing fired (a body that holds no release while images wait in its
+    /// buffer answers so, as the `busy-while-buffered` quirk does).
+    package var isReleaseRefused: Bool {
+        if case let .deviceBusy(operation, _) = self { return operation.hasPrefix("S2 down") }
+        return false
+    }
+
     /// Whether the connection is gone (reconnecting may help).
     package var isConnectionLost: Bool {
         switch self {

@@ -16,28 +16,36 @@ package final class ControllerRemote: RemoteShoot {
     private struct State {
         var controller: ShootController?
         var files: [ShootUpdate.Position: [String]] = [:]
+        var log: SessionLogTail?
+        /// The last thumbnail made (a reload asks for the same frame again).
+        var lastThumbnail: (position: ShootUpdate.Position, bytes: [UInt8])?
     }
 
     private let state = Mutex(State())
     private let stream: AsyncStream<[UInt8]>
     private let sink: AsyncStream<[UInt8]>.Continuation
     private let start: Starter
+    private let offer: @Sendable () async -> ResumableShoot?
     /// The largest image read for a thumbnail.
     private let maximumImageBytes = 64 << 20
 
-    /// A remote with no shoot yet (the page shows "Ready").
-    package init(start: @escaping Starter) {
+    /// A remote with no shoot yet (the page shows "Ready"); `resumable` finds the unfinished shoot to offer.
+    package init(start: @escaping Starter, resumable: @escaping @Sendable () async -> ResumableShoot? = { nil }) {
         self.start = start
+        self.offer = resumable
         (stream, sink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
         sink.yield(Self.encode(ShootSnapshot()))
     }
 
-    /// Follows `controller`'s updates until its shoot ends; commands go to it from now on. A front end runs this
-    /// beside the shoot (it returns when the controller's stream ends).
-    package func follow(_ controller: ShootController) async {
+    /// Follows `controller`'s updates until its shoot ends; commands go to it from now on, and `log` (the shoot's
+    /// session log) gives the link's health. A front end runs this beside the shoot (it returns when the
+    /// controller's stream ends).
+    package func follow(_ controller: ShootController, log: SessionLogTail? = nil) async {
         state.withLock {
             $0.controller = controller
             $0.files = [:]
+            $0.log = log
+            $0.lastThumbnail = nil
         }
         var snapshot = ShootSnapshot()
         for await update in controller.updates() {
@@ -73,14 +81,24 @@ package final class ControllerRemote: RemoteShoot {
     }
 
     package func thumbnail(set: Int, frame: Int) async -> [UInt8]? {
-        let files = state.withLock { $0.files[ShootUpdate.Position(set: set, frame: frame)] } ?? []
+        let position = ShootUpdate.Position(set: set, frame: frame)
+        let (files, cached) = state.withLock { state in
+            (state.files[position] ?? [], state.lastThumbnail.flatMap { $0.position == position ? $0.bytes : nil })
+        }
+        if let cached { return cached }
         guard let jpeg = files.first(where: { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) })
         else { return nil }
         guard let handle = FileHandle(forReadingAtPath: jpeg) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: maximumImageBytes) else { return nil }
-        return Array(data)
+        guard let thumbnail = Thumbnail.make(fromJPEG: Array(data)) else { return nil }
+        state.withLock { $0.lastThumbnail = (position, thumbnail) }
+        return thumbnail
     }
+
+    package func resumable() async -> ResumableShoot? { await offer() }
+
+    package func link() async -> LinkHealth? { state.withLock { $0.log }?.read() }
 
     private static func encode(_ snapshot: ShootSnapshot) -> [UInt8] {
         // One line of `--json`, without its newline (an SSE `data:` line must not contain one).

@@ -50,18 +50,19 @@ enum RemotePage {
         <label>Highlight <input id="highlight" value="1/1000" inputmode="text" autocomplete="off"></label>
         <label>Frames <input id="frames" value="5" inputmode="numeric" autocomplete="off"></label>
         <label>EV <input id="ev" value="" placeholder="auto" inputmode="decimal" autocomplete="off"></label>
-        <div class="row"><button id="shoot">Shoot</button><button id="resumeShoot" class="alt">Resume</button></div>
+        <div class="row"><button id="shoot">Shoot</button></div>
+        <div id="resumable" class="hidden"><div id="resumeInfo" class="dim"></div><div class="row"><button id="resumeShoot" class="alt">Resume</button></div></div>
         </section>
         <section id="proposed" class="hidden"><h2>Plan</h2><div id="plan" class="big"></div><div id="planMore" class="dim"></div>
         <div class="row"><button id="confirm">Confirm</button><button id="decline" class="alt">Decline</button></div></section>
         <section id="shooting" class="hidden"><h2>Shooting</h2><div id="count" class="big"></div>
-        <div id="where"></div><div id="clock" class="dim"></div><div id="queue" class="dim"></div>
+        <div id="where"></div><div id="clock" class="dim"></div><div id="queue" class="dim"></div><div id="cam" class="dim"></div>
         <div class="row"><button id="pause">Pause</button><button id="resume" class="alt">Resume</button><button id="stop" class="stop">Stop</button></div></section>
         <section id="done" class="hidden"><h2>Result</h2><div id="result"></div></section>
         <section id="last" class="hidden"><h2>Last frame</h2><img id="frame" alt="last saved frame">
         <div id="exposure" class="dim"></div><canvas id="hist" width="256" height="70"></canvas><div id="clip" class="dim"></div>
         <pre id="ranges"></pre></section>
-        <section><h2>Link</h2><div id="link" class="dim">–</div><pre id="log"></pre></section>
+        <section><h2>Link</h2><div id="link" class="dim">–</div><div id="health" class="dim"></div><pre id="slog"></pre><pre id="log"></pre></section>
         <div id="error" role="alert" class="dim"></div>
         </main>
         <script>
@@ -98,25 +99,36 @@ enum RemotePage {
           if(document.body.classList.contains("sim"))t+=" · simulated camera";
           b.className=cls;b.textContent=t;
         }
+        let offerFor="";
+        async function offer(key){
+          if(key===offerFor)return;offerFor=key;
+          try{const r=await fetch("/api/resumable");const j=await r.json();const o=j.shoot;
+            show("resumable",!!o);
+            if(o){$("resumeInfo").textContent="Unfinished: "+o.folder+", "+o.saved+" of "+o.total+" saved";$("resumeShoot").dataset.id=o.id;}
+          }catch(e){offerFor="";}
+        }
         function render(s){
           snap=s;banner(s);
           const idle=s.state==="idle"||s.state==="finished";
+          if(idle)offer(s.state+"/"+JSON.stringify(s.finished||{}));
+          if(s.state==="finished")health();
           show("idle",idle);show("proposed",s.state==="proposed");
           show("shooting",s.state==="shooting"||s.state==="waiting"||s.state==="asking");show("done",s.state==="finished");
           const sum=s.summary;
           if(sum){
-            const parts=[(sum.sets!=null?sum.sets+" sets, ":"")+sum.exposures+" exposures."];
+            const parts=sum.captured!=null?["Resume: "+(sum.exposures-sum.captured)+" of "+sum.exposures+" exposures left"+(sum.start?", from set "+sum.start.set+", frame "+sum.start.frame:"")+"."]:[(sum.sets!=null?sum.sets+" sets, ":"")+sum.exposures+" exposures."];
             if(sum.longestExposureSeconds!=null)parts.push("Longest exposure: "+fmtSpeed(sum.longestExposureSeconds)+".");
             if(sum.estimatedSeconds!=null)parts.push("Estimated time: ~"+secs(sum.estimatedSeconds)+".");
             $("plan").textContent=parts.join(" ");
             const more=[];
-            if(sum.camera)more.push(sum.camera.model+" at "+sum.camera.address);
+            if(sum.camera)more.push(camLine(sum.camera));
             (sum.substitutions||[]).forEach(x=>more.push(x.planned+" → "+x.used));
             (sum.blockers||[]).forEach(x=>more.push("Blocked: "+x));
             (sum.warnings||[]).forEach(x=>more.push(x));
             $("planMore").textContent=more.join(" · ");
             $("confirm").disabled=(sum.blockers||[]).length>0;
           }
+          $("cam").textContent=sum&&sum.camera?camLine(sum.camera):"";
           const p=s.progress;
           if(p){
             $("count").textContent=p.completed+" of "+p.total;
@@ -132,6 +144,16 @@ enum RemotePage {
           $("ranges").textContent=(s.rangeChecks||[]).map(r=>r.line).join("\n");
           tick();
         }
+        function camLine(c){return c.model+" at "+c.address+(c.batteryPercent!=null?" · battery "+c.batteryPercent+" %":"")+(c.remainingShots!=null?" · "+c.remainingShots+" shots left":"");}
+        let linkBusy=false;
+        async function health(){
+          if(linkBusy||!snap||(snap.state==="idle"&&!snap.finished))return;linkBusy=true;
+          try{const r=await fetch("/api/link");const j=await r.json();const h=j.link;
+            if(h){$("health").textContent=(h.lastRoundTripMilliseconds!=null?"Last round trip "+(Math.round(h.lastRoundTripMilliseconds*10)/10)+" ms · ":"")+h.reconnects+" reconnect"+(h.reconnects===1?"":"s");
+              $("slog").textContent=(h.lines||[]).join("\n");}
+          }catch(e){}finally{linkBusy=false;}
+        }
+        setInterval(health,2000);
         function fmtSpeed(x){return x>=1?(Math.round(x*10)/10)+"\"":"1/"+Math.round(1/x);}
         function tick(){
           if(!snap)return;
@@ -163,7 +185,7 @@ enum RemotePage {
         }
         $("shoot").onclick=()=>{const b={shadow:$("shadow").value.trim(),highlight:$("highlight").value.trim()};
           const f=parseInt($("frames").value,10);if(f)b.frames=f;const e=parseFloat($("ev").value);if(e)b.ev=e;post("/api/shoot",b);};
-        $("resumeShoot").onclick=()=>post("/api/shoot",{resume:true});
+        $("resumeShoot").onclick=()=>post("/api/shoot",{resume:true,id:$("resumeShoot").dataset.id});
         $("confirm").onclick=()=>post("/api/confirm");
         $("decline").onclick=()=>post("/api/decline");
         $("pause").onclick=()=>post("/api/pause");

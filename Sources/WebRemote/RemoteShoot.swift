@@ -12,6 +12,33 @@ package protocol RemoteShoot: Sendable {
 
     /// A saved frame's image as JPEG bytes for a thumbnail (set and frame from 1), nil when there is none.
     func thumbnail(set: Int, frame: Int) async -> [UInt8]?
+
+    /// The unfinished shoot the page offers as Resume (`GET /api/resumable`), nil when there is none.
+    func resumable() async -> ResumableShoot?
+
+    /// The link's health from the current (or last) shoot's session log (`GET /api/link`), nil without one.
+    func link() async -> LinkHealth?
+}
+
+/// An unfinished shoot that `POST /api/shoot` with `{"resume": true}` continues: what the page shows on its
+/// Resume button.
+package struct ResumableShoot: Sendable, Equatable, Codable {
+    /// The journal's id (`hdrshoot status` lists it; `{"resume": true, "id": ...}` names it).
+    package var id: String
+    /// The shoot's folder name inside serve's `--output`.
+    package var folder: String
+    /// Exposures saved so far.
+    package var saved: Int
+    /// Exposures planned.
+    package var total: Int
+
+    /// Creates the offer.
+    package init(id: String, folder: String, saved: Int, total: Int) {
+        self.id = id
+        self.folder = folder
+        self.saved = saved
+        self.total = total
+    }
 }
 
 /// A command from the page (or a script): a POST to `/api/...`.
@@ -42,14 +69,17 @@ package struct ShootForm: Sendable, Equatable, Codable {
     package var ev: Double?
     /// Resume the unfinished shoot instead of planning a new one.
     package var resume: Bool?
+    /// With `resume`: the journal id of the shoot to continue (default: the one `GET /api/resumable` offers).
+    package var id: String?
     /// Confirm at once instead of waiting in the proposed state.
     package var confirm: Bool?
 
     /// Creates a form.
     package init(
         shadow: String? = nil, highlight: String? = nil, frames: Int? = nil, ev: Double? = nil, resume: Bool? = nil,
-        confirm: Bool? = nil
+        id: String? = nil, confirm: Bool? = nil
     ) {
+        self.id = id
         self.shadow = shadow
         self.highlight = highlight
         self.frames = frames

@@ -46,7 +46,9 @@ enum WebResponse {
     /// `{"ok":true}` or `{"ok":false,"message":...}` for a command.
     static func commandResult(_ refusal: RemoteCommandRefusal?) -> HTTPResponse {
         guard let refusal else { return json(Array(#"{"ok":true}"#.utf8)) }
-        let message = (try? JSONEncoder().encode(refusal.message)).map { Array($0) } ?? Array(#""""#.utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let message = (try? encoder.encode(refusal.message)).map { Array($0) } ?? Array(#""""#.utf8)
         return json(status: 409, Array(#"{"ok":false,"message":"#.utf8) + message + Array("}".utf8))
     }
 
@@ -93,6 +95,20 @@ extension WebServer {
             return .response(WebResponse.json(latest.data))
         case ("GET", "/events"):
             return .events
+        case ("GET", "/api/link"):
+            // `{"link": null}` or `{"link": {"lastRoundTripMilliseconds": 3.1, "reconnects": 0, "lines": [...]}}`.
+            let health = await shoot.link()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let body = (try? encoder.encode(["link": health])).map { Array($0) } ?? Array(#"{"link":null}"#.utf8)
+            return .response(WebResponse.json(body))
+        case ("GET", "/api/resumable"):
+            // `{"shoot": null}` or `{"shoot": {"id": ..., "folder": ..., "saved": 7, "total": 15}}`.
+            let offer = await shoot.resumable()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let body = (try? encoder.encode(["shoot": offer])).map { Array($0) } ?? Array(#"{"shoot":null}"#.utf8)
+            return .response(WebResponse.json(body))
         case ("POST", _):
             guard let command else { return .response(WebResponse.text(status: 404, "No such command.")) }
             return .response(await perform(command, body: request.body))

@@ -115,4 +115,24 @@ struct NetworkVerdictTests {
         #expect(await NetworkWatch.resolve("::1")?.description == "::1")
         #expect(await NetworkWatch.resolve("localhost") != nil) // /etc/hosts, no network traffic
     }
+
+    @Test func theCameraAbsentFromTheHostsAccessPointIsLostButTheLinkDownSaysSoFirst() throws {
+        let mac = try #require(MACAddress("02:00:00:00:01:00"))
+        var snapshot = Self.wifi(.connected(ssid: Self.camera))
+        snapshot.station = .absent(mac)
+        #expect(
+            NetworkVerdict.judge(snapshot, cameraSSID: Self.camera, family: Self.ipv4)
+                == .lost(
+                    message: "Paused: the camera (02:00:00:00:01:00) left the access point on wlan0. "
+                        + "Bring it back in range, or turn its Wi-Fi on again, to resume."))
+        snapshot.isUsable = false
+        #expect(
+            NetworkVerdict.judge(snapshot, cameraSSID: Self.camera, family: Self.ipv4)
+                == .lost(message: "Paused: the network link to the camera (wlan0) went down. Reconnect it to resume."))
+        snapshot.isUsable = true
+        snapshot.station = .present(mac)
+        #expect(NetworkVerdict.judge(snapshot, cameraSSID: Self.camera, family: Self.ipv4) == .usable)
+        snapshot.station = .notFollowed
+        #expect(NetworkVerdict.judge(snapshot, cameraSSID: Self.camera, family: Self.ipv4) == .usable)
+    }
 }

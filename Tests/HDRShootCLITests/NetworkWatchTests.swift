@@ -107,6 +107,32 @@ struct NetworkWatchTests {
         #expect(await rig.runner.activeHolds.isEmpty)
     }
 
+    @Test func theCameraLeavingTheHostsAccessPointPausesAndItsReturnResumes() async throws {
+        // The Pi is the access point: its own link and SSID never change, only the camera's station does.
+        let rig = try await Rig()
+        defer { try? FileManager.default.removeItem(at: rig.folder) }
+        let mac = try #require(MACAddress("02:00:00:00:01:00"))
+        func accessPoint(_ station: StationStatus) -> NetworkSnapshot {
+            var snapshot = Self.wifi(.connected(ssid: Self.camera))
+            snapshot.station = station
+            return snapshot
+        }
+        let (notes, failures) = await Self.follow(
+            rig, initial: accessPoint(.present(mac)),
+            steps: [
+                (.stationLeft(mac: mac), accessPoint(.absent(mac))),
+                (.stationJoined(mac: mac), accessPoint(.present(mac)))
+            ])
+        let left =
+            "Paused: the camera (02:00:00:00:01:00) left the access point on wlan0. "
+            + "Bring it back in range, or turn its Wi-Fi on again, to resume."
+        let back = "The camera is back on the access point (wlan0); continuing once the camera answers."
+        #expect(await rig.holds().map(\.paused) == [true, false])
+        #expect(await rig.holds().map(\.detail) == [left, back])
+        #expect(notes.isEmpty && failures.isEmpty)
+        #expect(await rig.runner.activeHolds.isEmpty)
+    }
+
     @Test func disconnectThenAnotherNetworkPausesOnceAndNotesTheNewNetwork() async throws {
         let rig = try await Rig()
         defer { try? FileManager.default.removeItem(at: rig.folder) }

@@ -39,13 +39,15 @@ struct RemotePageBrowserTests {
     }
 
     @Test(
-        "serve: plan, confirm, pause, reload mid-shoot, resume, 15 of 15, the last frame, nothing from elsewhere",
+        "serve: plan, confirm, pause, reload mid-shoot, resume, stop, resume the stopped shoot, 15 of 15, the last frame, nothing from elsewhere",
         .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
     func servePlansPausesReloadsAndFinishes() async throws {
         let result = try await runScript("serve")
         #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
         #expect(result.standardOutput.contains("step: plan: 3 sets, 15 exposures"))
         #expect(result.standardOutput.contains("step: reloaded, still paused"))
+        #expect(result.standardOutput.contains("step: resume proposed: Resume:"))
+        #expect(result.standardOutput.contains("step: link: Last round trip"))
         #expect(result.standardOutput.contains("ok: serve"))
     }
 

@@ -294,6 +294,13 @@ struct SSHTunnelBinaryTests {
         #expect(last.contains("\"name\":\"CloseSession\""), "\(last)")
     }
 
+    @Test func aShootStoppedByCtrlCClosesTheSessionThroughTheTunnel() async throws {
+        let (status, output, operations) = try await Self.interrupt(with: SIGINT)
+        #expect(status == 75, "\(output)")
+        let last = operations.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains("\"name\":\"CloseSession\""), "\(last)")
+    }
+
     @Test func aKilledHdrshootLeavesNoSSHBehind() async throws {
         let (status, _, operations) = try await Self.interrupt(with: SIGKILL)
         #expect(status == 128 + SIGKILL)

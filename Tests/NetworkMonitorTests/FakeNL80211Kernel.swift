@@ -28,6 +28,14 @@ final class FakeNL80211Kernel: @unchecked Sendable {
         var interruptNextScan = false
         /// How many GET_SCAN requests arrived.
         var scanRequests = 0
+        /// NL80211_ATTR_IFTYPE in GET_INTERFACE (nil: left out); NL80211_IFTYPE_AP makes the interface an
+        /// access point.
+        var interfaceType: UInt32?
+        /// The stations associated with the access point (GET_STATION answers NEW_STATION for these, ENOENT
+        /// for any other).
+        var stations: Set<MACAddress> = []
+        /// How many GET_STATION requests arrived.
+        var stationRequests = 0
     }
 
     let family = GenericFamily(name: "nl80211", id: 0x30, multicastGroups: ["config": 2, "scan": 3, "mlme": 4])
@@ -84,6 +92,22 @@ final class FakeNL80211Kernel: @unchecked Sendable {
             writer.append(NL80211.attributeInterfaceIndex, integer: UInt32(interfaceIndex))
             writer.append(NL80211.attributeInterfaceName, string: "lo")
             if let ssid = script.withLock({ $0.interfaceSSID }) { writer.append(NL80211.attributeSSID, ssid.bytes) }
+            if let type = script.withLock({ $0.interfaceType }) {
+                writer.append(NL80211.attributeInterfaceType, integer: type)
+            }
+            send([reply(request, payload: writer.bytes)], to: port)
+        case NL80211.commandGetStation:
+            // The kernel's nl80211_get_station: the MAC attribute names the station; ENOENT when it is not there.
+            guard let body = try? GenericMessage(message: request),
+                let mac = body.attributes[NL80211.attributeMAC].flatMap({ MACAddress(bytes: $0.payload) })
+            else { return reply(error: 22, to: request, port: port) }
+            let associated = script.withLock { script in
+                script.stationRequests += 1
+                return script.stations.contains(mac)
+            }
+            guard associated else { return reply(error: 2, to: request, port: port) }
+            var writer = NetlinkAttributeWriter(prefix: [NL80211.commandNewStation, 1, 0, 0])
+            Self.stationAttributes(&writer, interfaceIndex: interfaceIndex, mac: mac)
             send([reply(request, payload: writer.bytes)], to: port)
         case NL80211.commandGetScan:
             let (bsses, interrupted) = script.withLock { script in
@@ -161,6 +185,28 @@ final class FakeNL80211Kernel: @unchecked Sendable {
         sendEvent(command: NL80211.commandDisconnect) { writer in
             writer.append(NL80211.attributeInterfaceIndex, integer: UInt32(interfaceIndex))
             writer.append(NL80211.attributeReasonCode, integer: reason)
+        }
+    }
+
+    /// The attributes nl80211_send_station puts in NEW_STATION and DEL_STATION, in its order: IFINDEX, MAC,
+    /// GENERATION, then the nested STA_INFO (here with only NL80211_STA_INFO_CONNECTED_TIME, u32 seconds).
+    static func stationAttributes(_ writer: inout NetlinkAttributeWriter, interfaceIndex: Int32, mac: MACAddress) {
+        writer.append(NL80211.attributeInterfaceIndex, integer: UInt32(bitPattern: interfaceIndex))
+        writer.append(NL80211.attributeMAC, mac.bytes)
+        writer.append(46, integer: UInt32(7)) // NL80211_ATTR_GENERATION
+        var info = NetlinkAttributeWriter()
+        info.append(16, integer: UInt32(12)) // NL80211_STA_INFO_CONNECTED_TIME
+        writer.append(21, info.bytes) // NL80211_ATTR_STA_INFO
+    }
+
+    /// NEW_STATION (`added`) or DEL_STATION for `mac` on `interfaceIndex`; updates the GET_STATION answers
+    /// first, as the kernel's station table changes before it multicasts.
+    func sendStation(added: Bool, interfaceIndex: Int32, mac: MACAddress) {
+        if interfaceIndex == self.interfaceIndex {
+            script.withLock { if added { $0.stations.insert(mac) } else { $0.stations.remove(mac) } }
+        }
+        sendEvent(command: added ? NL80211.commandNewStation : NL80211.commandDeleteStation) { writer in
+            Self.stationAttributes(&writer, interfaceIndex: interfaceIndex, mac: mac)
         }
     }
 

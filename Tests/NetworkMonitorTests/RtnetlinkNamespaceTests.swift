@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 import TestSupport
 import Testing
 
@@ -117,6 +118,31 @@ struct RtnetlinkNamespaceTests {
                 try await monitor.start()
             }
             await monitor.stop()
+        }
+    }
+
+    @Test func findsTheCamerasHardwareAddressInTheNeighbourTable() async throws {
+        // What the watch does to follow the camera as a station of the host's access point: its IP address
+        // to its MAC through RTM_GETNEIGH, on the interface that routes to it (a veth here; no cfg80211).
+        try await VethNamespaces.with { pair in
+            try await pair.ip([
+                "-n", pair.hostNamespace, "neigh", "replace", pair.cameraAddress, "lladdr", "02:00:00:00:01:00",
+                "dev", pair.hostLink, "nud", "permanent"
+            ])
+            let raw = try await onThread(inNamespace: pair.hostNamespace) {
+                try monitorCall { () throws(SocketFailure) in try RawNetlinkSocket(netlinkProtocol: 0) }
+            }
+            let requests = NetlinkRequester(
+                socket: NetlinkSocket(raw), endpoint: .route, timeout: TimingBounds.notAHang)
+            defer { raw.close() }
+            let camera = try #require(IPAddress(pair.cameraAddress))
+            #expect(
+                try await MonitorEngine.neighbourMAC(of: camera, on: 5, using: requests)
+                    == MACAddress("02:00:00:00:01:00"))
+            // Not on another interface, and not for another address.
+            #expect(try await MonitorEngine.neighbourMAC(of: camera, on: 1, using: requests) == nil)
+            let other = try #require(IPAddress("10.231.0.67"))
+            #expect(try await MonitorEngine.neighbourMAC(of: other, on: 5, using: requests) == nil)
         }
     }
 }

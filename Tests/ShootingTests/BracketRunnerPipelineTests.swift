@@ -148,6 +148,26 @@ import Testing
         #expect(sets.count == 4)
     }
 
+    @Test func aReleaseRefusedWhileImagesWaitFiresNothingAndIsPressedAgainAfterTheDownload() async {
+        // Issue 37 bug d: a busy-while-buffered body answered every release after the first "busy", and the run
+        // (and every resume) ended there, the frame recorded as "may have fired".
+        var script = InMemoryCamera.Script()
+        script.refusesReleaseWhileBuffered = true
+        let camera = InMemoryCamera(script: script)
+        let recorder = RecordingRecorder()
+        let (result, events) = await runCollecting(
+            makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
+        #expect(result.isComplete && result.completed == 3)
+        // Frame 2's first press is refused; learned once, frame 3 waits for the download (r, r refused, d, r, d, r, d).
+        #expect(await pattern(camera) == "rrdrdrd")
+        #expect(await camera.shotSettings.count == 3)
+        let notes = events.filter { if case .cameraNote = $0 { true } else { false } }
+        #expect(notes.count == 1)
+        // The refused release is recorded as fired nothing, never as "may have fired".
+        #expect(await recorder.entries.contains(.failed(frame(2), mayHaveFired: false)))
+        #expect(await !recorder.entries.contains(.failed(frame(2), mayHaveFired: true)))
+    }
+
     @Test func withoutDownloadsAConfirmedReleaseCompletesTheFrame() async {
         let camera = InMemoryCamera()
         let runner = BracketRunner(

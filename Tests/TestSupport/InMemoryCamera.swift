@@ -52,6 +52,9 @@ package actor InMemoryCamera: RemoteCamera {
         package var bufferCapacity = Int.max
         /// Whether a speed set is refused while images wait in the buffer (some bodies ignore it).
         package var refusesSpeedWhileBuffered = false
+        /// Whether a release is refused after its half-press (`releaseRefused`, nothing fired) while images wait
+        /// in the buffer (the `busy-while-buffered` body).
+        package var refusesReleaseWhileBuffered = false
         /// Messages `takeNotes()` returns (once).
         package var notes: [String] = []
         /// What `mediaStatus()` reports; each shot takes one of `remainingShots`.
@@ -89,6 +92,8 @@ package actor InMemoryCamera: RemoteCamera {
         case fault(String)
         /// A release that fired nothing (a full buffer).
         case releaseIgnored
+        /// A release the body refused after its half-press: nothing fired.
+        case releaseRefused
 
         /// Busy only.
         package var isTransient: Bool { self == .busy }
@@ -96,6 +101,8 @@ package actor InMemoryCamera: RemoteCamera {
         package var isConnectionLost: Bool { self == .connectionLost || self == .refused }
         /// A release that fired nothing.
         package var isReleaseIgnored: Bool { self == .releaseIgnored }
+        /// A release refused after its half-press.
+        package var isReleaseRefused: Bool { self == .releaseRefused }
     }
 
     /// 1/4000 s to 30" in 1/3 stops, then BULB.
@@ -260,6 +267,7 @@ package actor InMemoryCamera: RemoteCamera {
             script.busyReleases -= 1
             throw InMemoryCameraError.busy
         }
+        if script.refusesReleaseWhileBuffered, !buffer.isEmpty { throw InMemoryCameraError.releaseRefused }
         if buffer.count >= script.bufferCapacity { throw InMemoryCameraError.releaseIgnored }
         let releaseCalls = calls.filter { if case .release = $0 { true } else { false } }.count
         if script.ignoredReleases.contains(releaseCalls) { throw InMemoryCameraError.releaseIgnored }

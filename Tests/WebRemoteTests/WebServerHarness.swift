@@ -36,6 +36,16 @@ final class RecordingShoot: RemoteShoot {
     func thumbnail(set: Int, frame: Int) async -> [UInt8]? {
         set == 1 && frame == 2 ? [0xFF, 0xD8, 0xFF, 0xD9] : nil
     }
+
+    /// What `GET /api/resumable` offers.
+    let offer = Mutex<ResumableShoot?>(nil)
+
+    func resumable() async -> ResumableShoot? { offer.withLock { $0 } }
+
+    /// What `GET /api/link` answers.
+    let health = Mutex<LinkHealth?>(nil)
+
+    func link() async -> LinkHealth? { health.withLock { $0 } }
 }
 
 /// A server on 127.0.0.1 (a free port) for the length of `body`; stopped and awaited before returning.

@@ -74,7 +74,10 @@ enum RemoteServing {
         announce(server, json: json, output: output)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await server.run() }
-            group.addTask { await remote.follow(controller) }
+            // run and resume keep a session log (their task's); the page reads the link's health from it.
+            let writer = SessionLogging.current
+            let log = writer.map { writer in SessionLogTail { writer.path } }
+            group.addTask { await remote.follow(controller, log: log) }
             let code = try await shoot()
             group.cancelAll()
             return code

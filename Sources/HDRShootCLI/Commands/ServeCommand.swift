@@ -1,6 +1,7 @@
 import Foundation
 import Posix
 import ShootKit
+import Shooting
 import Synchronization
 import WebRemote
 
@@ -23,7 +24,7 @@ enum ServeCommand {
             line, 'Remote: http://ADDRESS:PORT/#token=TOKEN', and on a terminal its QR code: open it on the phone.
             The page plans a bracket from Shadow, Highlight and Frames, shows the plan and waits for Confirm, then
             shows progress, the last frame with its histogram and the range verdicts; Pause, Resume and Stop act on
-            the shoot. Commands need the token (it travels in the URL's fragment); reading the state does not. Each
+            the shoot. An unfinished shoot in --output is offered as Resume (as 'hdrshoot resume' would continue it). Commands need the token (it travels in the URL's fragment); reading the state does not. Each
             shoot gets its own folder in --output. The other options are run's, as defaults for every shoot.
             Runs until SIGINT or SIGTERM.
             """,
@@ -48,13 +49,24 @@ enum ServeCommand {
         let parent = RunCommand.absolutePath(arguments.string("output") ?? ".")
         let (events, eventSink) = AsyncStream.makeStream(of: ServeEvent.self, bufferingPolicy: .bufferingNewest(8))
         let slot = ShootSlot()
-        let remote = ControllerRemote { form throws(RemoteCommandRefusal) in
-            guard form.resume != true else {
-                throw RemoteCommandRefusal("Resume a stopped shoot with hdrshoot resume for now.")
-            }
-            guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
-            eventSink.yield(.shoot(form))
-        }
+        let store = options.store
+        let remote = ControllerRemote(
+            start: { form throws(RemoteCommandRefusal) in
+                var form = form
+                if form.resume == true {
+                    // Only a shoot of this --output, and only one the page could have been offered.
+                    let offered = await resumable(in: parent, store: store, id: form.id)
+                    guard let offered else {
+                        throw RemoteCommandRefusal(
+                            form.id.map { "No unfinished shoot \($0) in \(parent) to resume." }
+                                ?? "No unfinished shoot in \(parent) to resume.")
+                    }
+                    form.id = offered.id
+                }
+                guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
+                eventSink.yield(.shoot(form))
+            },
+            resumable: { await resumable(in: parent, store: store, id: nil) })
         let server = try RemoteServing.server(
             listening: listen, option: "listen", arguments: arguments, simulated: simulated, remote: remote)
         RemoteServing.announce(server, json: false, output: context.output)
@@ -78,39 +90,78 @@ enum ServeCommand {
         return .success
     }
 
-    /// One shoot from the page: `run` with serve's options, the form's readings and a folder of its own, on a new
-    /// controller the page follows.
+    /// The newest unfinished single bracket whose folder is in `parent` (`id`: that one only), as the page's
+    /// Resume offer; a series is resumed with `hdrshoot resume`.
+    private static func resumable(in parent: String, store: JournalStore, id: String?) async -> ResumableShoot? {
+        let folderPrefix = parent.hasSuffix("/") ? parent : parent + "/"
+        guard let unfinished = try? await store.unfinished() else { return nil }
+        let journal = unfinished.first { (journal: ShootJournal) -> Bool in
+            guard journal.series == nil, journal.resumePosition != nil else { return false }
+            return journal.outputDirectory.hasPrefix(folderPrefix) && (id == nil || journal.id == id)
+        }
+        return journal.map {
+            ResumableShoot(
+                id: $0.id, folder: String($0.outputDirectory.dropFirst(folderPrefix.count)), saved: $0.savedCount,
+                total: $0.plan.totalExposures)
+        }
+    }
+
+    /// One shoot from the page: `run` with serve's options, the form's readings and a folder of its own (or
+    /// `resume` of the offered shoot, with the options `resume` takes), on a new controller the page follows.
     private static func shoot(
         _ form: ShootForm, serving arguments: ParsedArguments, parent: String, remote: ControllerRemote,
         context: CommandContext
     ) async {
         let controller = ShootController(messages: CLIMessages())
-        var run = ParsedArguments(command: "run")
-        for (name, value) in arguments.values where !["listen", "output", "token-file"].contains(name) {
-            run.set(name, to: value)
-        }
-        for flag in arguments.flags { run.set(flag: flag) }
-        if let shadow = form.shadow { run.set("shadow", to: shadow) }
-        if let highlight = form.highlight { run.set("highlight", to: highlight) }
-        if let frames = form.frames { run.set("frames", to: String(frames)) }
-        if let ev = form.ev { run.set("ev", to: String(ev)) }
+        let spec = form.resume == true ? ResumeCommand.spec : RunCommand.spec
+        let accepted = Set(spec.options.map(\.name)).subtracting(["listen", "output", "token-file", "remote"])
+        var run = ParsedArguments(command: spec.name)
+        for (name, value) in arguments.values where accepted.contains(name) { run.set(name, to: value) }
+        for flag in arguments.flags where accepted.contains(flag) { run.set(flag: flag) }
         if form.confirm == true { run.set(flag: "confirm") }
-        run.set("output", to: parent + "/" + RunCommand.defaultOutputName(at: context.wallClock.now()))
+        if form.resume == true, let id = form.id {
+            run.set("id", to: id)
+        } else {
+            if let shadow = form.shadow { run.set("shadow", to: shadow) }
+            if let highlight = form.highlight { run.set("highlight", to: highlight) }
+            if let frames = form.frames { run.set("frames", to: String(frames)) }
+            if let ev = form.ev { run.set("ev", to: String(ev)) }
+            run.set("output", to: parent + "/" + RunCommand.defaultOutputName(at: context.wallClock.now()))
+        }
         var shootContext = context
         shootContext.shootController = controller
         shootContext.decidedByController = true
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await remote.follow(controller) }
-            do {
-                _ = try await RunCommand.spec.run(run, shootContext)
-            } catch {
-                let report = ErrorReport(error)
-                context.output.writeError("error: \(report.message)\n")
-                controller.note(report.message)
+        // Each shoot from the page keeps a session log as `run` and `resume` do; the page reads the link's health
+        // from it.
+        let argv =
+            [spec.name] + run.values.sorted { $0.key < $1.key }.flatMap { ["--" + $0.key, $0.value] }
+            + run.flags.sorted().map { "--" + $0 }
+        _ = await SessionLogging.around(
+            command: spec.name, arguments: argv, verbose: false, output: context.output,
+            environment: ProcessInfo.processInfo.environment
+        ) { logged in
+            var loggedContext = CommandContext(output: logged)
+            loggedContext.wallClock = shootContext.wallClock
+            loggedContext.shootController = shootContext.shootController
+            loggedContext.decidedByController = shootContext.decidedByController
+            let writer = SessionLogging.current
+            let log = writer.map { writer in SessionLogTail { writer.path } }
+            return await withTaskGroup(of: Void.self) { group in
+                group.addTask { await remote.follow(controller, log: log) }
+                var status: Int32 = 0
+                do {
+                    status = try await spec.run(run, loggedContext).rawValue
+                } catch {
+                    let report = ErrorReport(error)
+                    logged.writeError("error: \(report.message)\n")
+                    controller.note(report.message)
+                    status = 1
+                }
+                // A shoot refused before its controller was told (a bad reading) ends here for the page too.
+                await controller.end()
+                await group.waitForAll()
+                return status
             }
-            // A shoot refused before its controller was told (a bad reading) ends here for the page too.
-            await controller.end()
-            await group.waitForAll()
         }
     }
 }
