@@ -216,7 +216,7 @@ enum ResumeCommand {
     /// The summary the controller proposes (the first JSON line of `--json`).
     static func summaryUpdate(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> ShootUpdate.Summary {
         var summary = ShootUpdate.Summary(
-            exposures: journal.plan.totalExposures, blockers: check.blockerSentences, camera: check.cameraUpdate,
+            exposures: journal.plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate,
             output: journal.outputDirectory)
         summary.shoot = journal.id
         summary.captured = journal.savedCount

@@ -250,7 +250,7 @@ enum RunCommand {
         plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
     ) -> ShootUpdate.Summary {
         var summary = ShootUpdate.Summary(
-            exposures: plan.totalExposures, blockers: check.blockerSentences, camera: check.cameraUpdate, output: output
+            exposures: plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate, output: output
         )
         summary.sets = plan.sets.count
         summary.longestExposureSeconds = plan.longestExposure?.seconds ?? 0
