@@ -51,17 +51,8 @@ enum AutoMetering {
         }
     }
 
-    /// One probe frame in the manifest.
-    struct ProbeRecord: Codable, Sendable, Equatable {
-        /// Its speed.
-        var speed: String
-        /// Its file, relative to the output folder (`probes/DSC00001_1-250s.JPG`).
-        var file: String
-        /// Whether it held the highlights.
-        var holdsHighlights: Bool
-        /// Whether it opened the shadows.
-        var opensShadows: Bool
-    }
+    /// One probe frame in the manifest (the layer's type).
+    typealias ProbeRecord = ShootKit.ProbeRecord
 
     /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
     /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
