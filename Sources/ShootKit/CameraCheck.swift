@@ -71,8 +71,8 @@ package struct CameraCheck: Sendable {
 package enum ConnectProgress: Sendable {
     /// The first attempt starts, to `address` as given (`simulator`, `http://…`, `host:port`).
     case connecting(address: String)
-    /// Attempt `failedAttempt` (from 0) of `maximumAttempts` failed with `failure`; the next follows in `delay`.
-    case retrying(failure: any Error, delay: Duration, failedAttempt: Int, maximumAttempts: Int)
+    /// An attempt failed (its error, its number from 0 of the most); the next follows after the retry's delay.
+    case retrying(ConnectRetry)
     /// The session is up; `model` is empty when the body does not name itself.
     case connected(model: String)
 }

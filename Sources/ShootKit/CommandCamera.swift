@@ -53,12 +53,7 @@ extension SonyCamera: CommandCamera {
     package func connectAndCheck(
         progress: @escaping @Sendable (ConnectProgress) -> Void
     ) async throws -> CameraCheck {
-        try await connectRetrying { retry in
-            progress(
-                .retrying(
-                    failure: retry.error, delay: retry.delay, failedAttempt: retry.failedAttempt,
-                    maximumAttempts: retry.maximumAttempts))
-        }
+        try await connectRetrying { progress(.retrying($0)) }
         let info = try await info()
         let settings = try await availableShutterSpeeds()
         var identity = self.identity
@@ -115,12 +110,7 @@ extension LegacySonyCamera: CommandCamera {
     package func connectAndCheck(
         progress: @escaping @Sendable (ConnectProgress) -> Void
     ) async throws -> CameraCheck {
-        try await connectRetrying { retry in
-            progress(
-                .retrying(
-                    failure: retry.error, delay: retry.delay, failedAttempt: retry.failedAttempt,
-                    maximumAttempts: retry.maximumAttempts))
-        }
+        try await connectRetrying { progress(.retrying($0)) }
         let info = try await info()
         let settings = try await availableShutterSpeeds()
         var identity = self.identity

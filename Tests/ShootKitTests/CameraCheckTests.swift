@@ -19,7 +19,7 @@ import Testing
             let text =
                 switch step {
                 case .connecting(let address): "connecting \(address)"
-                case .retrying(_, _, let attempt, let maximum): "retrying \(attempt) of \(maximum)"
+                case .retrying(let retry): "retrying \(retry.failedAttempt) of \(retry.maximumAttempts)"
                 case .connected(let model): "connected \(model)"
                 }
             seen.withLock { $0.append(text) }

@@ -25,8 +25,11 @@ enum ConnectText {
         switch progress {
         case .connecting(let address):
             connecting(to: address)
-        case let .retrying(failure, delay, failedAttempt, maximumAttempts):
-            retry(failure: failure, delay: delay, attempt: failedAttempt, of: maximumAttempts)
+        case .retrying(let attempt):
+            retry(
+                failure: attempt.error, delay: attempt.delay, attempt: attempt.failedAttempt,
+                of: attempt.maximumAttempts
+            )
         case .connected(let model):
             "Connected to \(model.isEmpty ? "the camera" : model)."
         }
