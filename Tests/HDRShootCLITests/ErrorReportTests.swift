@@ -163,7 +163,7 @@ struct ErrorReportTests {
     @Test(arguments: stops)
     func aStoppedShootIsResumableUnlessItsJournalFailedOrItsCameraNeverShot(_ row: StopRow) {
         let result = ShootResult(
-            completed: row.capturedThisRun, total: 15, capturedThisRun: row.capturedThisRun, resumePosition: nil,
+            saved: row.capturedThisRun, total: 15, savedThisRun: row.capturedThisRun, resumePosition: nil,
             stopReason: row.reason)
         #expect(ErrorReport.exitCode(for: result).rawValue == row.exitCode)
     }

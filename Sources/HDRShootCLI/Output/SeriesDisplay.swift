@@ -101,11 +101,11 @@ final class SeriesDisplay: Sendable {
                 output.writeOut(
                     ShootUpdate.repetitionFinished(
                         ShootUpdate.RepetitionFinished(
-                            repetition: number, complete: result.isComplete, saved: result.completed,
+                            repetition: number, complete: result.isComplete, saved: result.saved,
                             fired: result.fired, inCamera: result.inCamera)
                     ).jsonLine)
             } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.completed) exposures saved")
+                note("Repetition \(number)\(total) complete: \(result.saved) exposures saved")
             }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
