@@ -76,15 +76,7 @@ enum RunCommand {
         let preparation = ShootPreparation(
             options: options, output: output, environment: environment, say: say, addressStore: addressStore,
             controller: context.shootController ?? ShootController(messages: CLIMessages()))
-        guard let remote = arguments.string("remote") else { return try await preparation.prepare(stages, on: target) }
-        var simulated = false
-        if case .simulator = target { simulated = true }
-        return try await RemoteServing.serving(
-            remote, arguments: arguments, simulated: simulated, json: options.json, controller: preparation.controller,
-            output: output
-        ) {
-            try await preparation.prepare(stages, on: target)
-        }
+        return try await preparation.prepare(stages, on: target, remote: arguments)
     }
 
     /// `run`'s stages of the preparation: a fresh plan matched to the camera's speeds, a new output folder and

@@ -43,6 +43,21 @@ struct ShootPreparation {
         }
     }
 
+    /// `prepare(_:on:)`, with `--remote` in `arguments` serving the controller to a phone while the shoot runs.
+    func prepare<Stages: ShootStages & Sendable>(
+        _ stages: Stages, on target: CameraTarget, remote arguments: ParsedArguments
+    ) async throws -> ExitCode {
+        guard let remote = arguments.string("remote") else { return try await prepare(stages, on: target) }
+        var simulated = false
+        if case .simulator = target { simulated = true }
+        return try await RemoteServing.serving(
+            remote, arguments: arguments, simulated: simulated, json: options.json, controller: controller,
+            output: output
+        ) {
+            try await prepare(stages, on: target)
+        }
+    }
+
     private func connectAndShoot<Stages: ShootStages>(
         _ stages: Stages, on target: CameraTarget
     ) async throws -> ExitCode {
