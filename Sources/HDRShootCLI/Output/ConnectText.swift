@@ -20,25 +20,23 @@ enum ConnectText {
         return "Connecting to \(host)…"
     }
 
+    /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
+    static func retry(_ retry: SonyCamera.ConnectRetry) -> String {
+        Self.retry(failure: retry.error, delay: retry.delay, attempt: retry.failedAttempt, of: retry.maximumAttempts)
+    }
+
+    /// The same line for any camera's failed attempt `attempt` of `maximum`.
+    static func retry(failure error: any Error, delay: Duration, attempt: Int, of maximum: Int) -> String {
+        "\(failure(error)); trying again in \(ShootText.duration(delay)) (attempt \(attempt + 1) of \(maximum))"
+    }
+
     /// The line of one connect step: `Connecting to …`, a retry with its wait, `Connected to …`.
     static func line(_ progress: ConnectProgress) -> String {
         switch progress {
-        case .connecting(let address):
-            connecting(to: address)
-        case .retrying(let attempt):
-            retry(
-                failure: attempt.error, delay: attempt.delay, attempt: attempt.failedAttempt,
-                of: attempt.maximumAttempts
-            )
-        case .connected(let model):
-            "Connected to \(model.isEmpty ? "the camera" : model)."
+        case .connecting(let address): connecting(to: address)
+        case .retrying(let attempt): retry(attempt)
+        case .connected(let model): "Connected to \(model.isEmpty ? "the camera" : model)."
         }
-    }
-
-    /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`: a camera's failed attempt
-    /// `attempt` (from 0) of `maximum`.
-    static func retry(failure error: any Error, delay: Duration, attempt: Int, of maximum: Int) -> String {
-        "\(failure(error)); trying again in \(ShootText.duration(delay)) (attempt \(attempt + 1) of \(maximum))"
     }
 
     /// A failed connection attempt in a few words: `no answer (connection refused)`, `the camera is busy`.
