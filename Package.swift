@@ -95,7 +95,10 @@ let package = Package(
         // stream out), driven by every front end; no terminal, no argv, no exit code.
         .target(
             name: "ShootKit",
-            dependencies: ["Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix"],
+            dependencies: [
+                "Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix", "SonyCamera",
+                "LegacyCamera"
+            ],
             swiftSettings: strict),
 
         // Front ends.

@@ -73,7 +73,7 @@ enum BracketBenchmark {
         let total = plan.sets.reduce(0) { $0 + $1.count }
         let verdict = result.isComplete ? "OK" : "FAILED (\(result.stopReason.map { "\($0)" } ?? "incomplete"))"
         print(
-            "shoot: \(verdict) \(result.completed)/\(total) frames in \(BenchmarkSupport.format(elapsed, in: .milliseconds)), "
+            "shoot: \(verdict) \(result.saved)/\(total) frames in \(BenchmarkSupport.format(elapsed, in: .milliseconds)), "
                 + "\(operations) PTP operations, images in \(output.path)")
         return result.isComplete ? 0 : 1
     }

@@ -70,7 +70,7 @@ package struct ErrorReport: Sendable, Equatable {
     /// and this run captured nothing, which is the same as failing before the first frame (69).
     package static func exitCode(for result: ShootResult) -> ExitCode {
         guard let reason = result.stopReason else { return .success }
-        if case .failed(let error) = reason, result.capturedThisRun == 0, ErrorReport(error).exitCode == .unavailable {
+        if case .failed(let error) = reason, result.savedThisRun == 0, ErrorReport(error).exitCode == .unavailable {
             return .unavailable
         }
         return reason.exitCode

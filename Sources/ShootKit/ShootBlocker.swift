@@ -46,6 +46,63 @@ package enum ShootBlocker: Sendable, Hashable, Codable {
     }
 }
 
+// MARK: - JSON
+
+extension ShootBlocker {
+    /// The JSON keys: `kind` names the case, `sentence` is the layer's sentence (for readers; ignored when
+    /// decoding), and the case's own fields sit beside them.
+    private enum CodingKeys: String, CodingKey {
+        case kind, sentence, text, frames, speed, position
+    }
+
+    /// The case names, as `kind` carries them.
+    private enum Kind: String, Codable {
+        case camera, noShutterSpeeds, bulbFramesNeedManualMode, speedNotOffered, meteringUnavailable, unplannable
+    }
+
+    /// `{"kind":"speedNotOffered","sentence":"the camera no longer offers 1/8000","speed":"1/8000"}`.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sentence, forKey: .sentence)
+        switch self {
+        case .camera(let text):
+            try container.encode(Kind.camera, forKey: .kind)
+            try container.encode(text, forKey: .text)
+        case .noShutterSpeeds:
+            try container.encode(Kind.noShutterSpeeds, forKey: .kind)
+        case .bulbFramesNeedManualMode(let frames):
+            try container.encode(Kind.bulbFramesNeedManualMode, forKey: .kind)
+            try container.encode(frames, forKey: .frames)
+        case let .speedNotOffered(speed, position):
+            try container.encode(Kind.speedNotOffered, forKey: .kind)
+            try container.encode(speed, forKey: .speed)
+            try container.encodeIfPresent(position, forKey: .position)
+        case .meteringUnavailable:
+            try container.encode(Kind.meteringUnavailable, forKey: .kind)
+        case .unplannable(let text):
+            try container.encode(Kind.unplannable, forKey: .kind)
+            try container.encode(text, forKey: .text)
+        }
+    }
+
+    /// The blocker of a `kind` and its fields (the sentence is the layer's again, not the one read).
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Kind.self, forKey: .kind) {
+        case .camera: self = .camera(try container.decode(String.self, forKey: .text))
+        case .noShutterSpeeds: self = .noShutterSpeeds
+        case .bulbFramesNeedManualMode:
+            self = .bulbFramesNeedManualMode(frames: try container.decode([String].self, forKey: .frames))
+        case .speedNotOffered:
+            self = .speedNotOffered(
+                speed: try container.decode(String.self, forKey: .speed),
+                position: try container.decodeIfPresent(String.self, forKey: .position))
+        case .meteringUnavailable: self = .meteringUnavailable
+        case .unplannable: self = .unplannable(try container.decode(String.self, forKey: .text))
+        }
+    }
+}
+
 extension ShootMessages {
     /// The sentence of a blocker; a front end with its own wording overrides it.
     package func sentence(for blocker: ShootBlocker) -> String { blocker.sentence }

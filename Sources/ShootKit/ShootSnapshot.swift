@@ -20,7 +20,7 @@ package enum ShootPhase: String, Sendable, Hashable, Codable, CaseIterable {
 /// watcher sees. Built from the updates alone (`applying(_:)`), so every front end derives it the same way.
 package struct ShootSnapshot: Sendable, Hashable, Codable {
     /// The version of the update schema (docs/json.md); bumped when a field changes meaning.
-    package static let schemaVersion = 1
+    package static let schemaVersion = 2
 
     /// The schema version these values follow.
     package var schema = ShootSnapshot.schemaVersion

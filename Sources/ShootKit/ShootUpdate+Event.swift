@@ -98,8 +98,8 @@ extension ShootUpdate.Finished {
     /// How a run ended; `messages` give the stopping error its sentence.
     package init(_ result: ShootResult, messages: any ShootMessages) {
         self.init(
-            complete: result.isComplete, completed: result.completed, total: result.total,
-            capturedThisRun: result.capturedThisRun,
+            complete: result.isComplete, completed: result.saved, total: result.total,
+            capturedThisRun: result.savedThisRun,
             resumePosition: result.resumePosition.map(ShootUpdate.Position.init),
             stopReason: result.stopReason?.kind.rawValue, message: result.stopReason?.error.map(messages.message(for:)))
         fired = result.fired

@@ -187,8 +187,9 @@ extension ShootUpdate {
         package var substitutions: [Substitution]?
         /// The planner's warnings (a new bracket).
         package var warnings: [String]?
-        /// What stops the shoot (the camera's mode, a missing speed): empty when it can go.
-        package var blockers: [String]
+        /// What stops the shoot (the camera's mode, a missing speed), in types, each with its sentence in JSON
+        /// (schema 2; schema 1 carried the sentences only): empty when it can go.
+        package var blockers: [ShootBlocker]
         /// The camera.
         package var camera: Camera
         /// The output folder.
@@ -205,7 +206,7 @@ extension ShootUpdate {
         package var possiblyDuplicated: [Position]?
 
         /// A summary with the fields every kind of shoot has; the caller fills the rest.
-        package init(exposures: Int, blockers: [String], camera: Camera, output: String) {
+        package init(exposures: Int, blockers: [ShootBlocker], camera: Camera, output: String) {
             self.exposures = exposures
             self.blockers = blockers
             self.camera = camera

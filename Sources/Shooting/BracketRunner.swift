@@ -369,9 +369,9 @@ package actor BracketRunner {
     /// Ends the run: records and reports the result, closes the event stream.
     private func finish(_ reason: StopReason?, resumeAt position: ShootPosition?) async -> ShootResult {
         let result = ShootResult(
-            completed: progress.completed,
+            saved: progress.completed,
             total: plan.totalExposures,
-            capturedThisRun: progress.capturedThisRun,
+            savedThisRun: progress.capturedThisRun,
             resumePosition: reason == nil ? nil : position,
             stopReason: reason,
             inCamera: firedInCamera

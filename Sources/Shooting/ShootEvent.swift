@@ -130,11 +130,11 @@ package enum StopReason: Sendable {
 /// How a run ended: always with the counts and, when not complete, where to resume and why.
 package struct ShootResult: Sendable {
     /// Frames of the plan saved (frames before the start position count as saved).
-    package var completed: Int
+    package var saved: Int
     /// Frames in the plan.
     package var total: Int
     /// Frames saved by this run.
-    package var capturedThisRun: Int
+    package var savedThisRun: Int
     /// The first frame not saved, or `nil` when the plan is complete.
     package var resumePosition: ShootPosition?
     /// Why the run stopped early, or `nil` when the plan is complete.
@@ -144,7 +144,7 @@ package struct ShootResult: Sendable {
     package var inCamera: Int = 0
 
     /// Frames of the plan fired: the saved ones and those left in the camera.
-    package var fired: Int { completed + inCamera }
+    package var fired: Int { saved + inCamera }
 
     /// Whether every frame of the plan is saved.
     package var isComplete: Bool { stopReason == nil }

@@ -125,7 +125,7 @@ enum RemotePage {
             const more=[];
             if(sum.camera)more.push(camLine(sum.camera));
             (sum.substitutions||[]).forEach(x=>more.push(x.planned+" → "+x.used));
-            (sum.blockers||[]).forEach(x=>more.push("Blocked: "+x));
+            (sum.blockers||[]).forEach(x=>more.push("Blocked: "+(x.sentence||x)));
             (sum.warnings||[]).forEach(x=>more.push(x));
             $("planMore").textContent=more.join(" · ");
             $("confirm").disabled=(sum.blockers||[]).length>0;

@@ -1,5 +1,6 @@
 import Foundation
 import PTPIP
+import ShootKit
 import SonyCamera
 import Synchronization
 import TestSupport
@@ -34,7 +35,9 @@ struct ConnectBackoffTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await #expect {
-                    _ = try await CameraCheck.connect(camera, address: "127.0.0.1:\(port)", say: said.append)
+                    _ = try await CameraCheck.connect(camera, address: "127.0.0.1:\(port)") { step in
+                        said.append(ConnectText.line(step))
+                    }
                 } throws: { error in
                     let report = ErrorReport(error)
                     return report.exitCode == .unavailable

@@ -47,6 +47,14 @@ struct DiscoverCommandTests {
         #expect(camera["pairingRequired"] as? Bool == false)
         #expect(camera["sshRequired"] as? Bool == false)
         #expect(camera["problems"] as? [String] == [])
+        // Every key is there, an unknown value as null (the Codable report keeps the old [String: Any] shape).
+        #expect(
+            Set(camera.keys) == [
+                "name", "model", "address", "host", "port", "ready", "exposureMode", "protocolVersion", "problems",
+                "udn",
+                "services", "pairingRequired", "sshRequired", "source", "descriptionProblem", "remoteAPI"
+            ])
+        #expect(camera["remoteAPI"] is NSNull)
     }
 
     @Test func anOlderBodyIsFoundByItsScalarWebAPIAnswerAndConfirmedOverTheCameraRemoteAPI() async throws {

@@ -3,6 +3,7 @@ import Exposure
 import NetworkMonitor
 import PTPIP
 import Posix
+import ShootKit
 import SonyCamera
 import Testing
 
@@ -84,7 +85,7 @@ struct ErrorReportTests {
                 "the folder /out already holds the finished shoot 20261122-000000-abcd; pass --output with a new folder",
             command: "run"),
         Row(
-            ShootCommandError.blocked(["the mode dial is on A"]), 69,
+            ShootPreparationError.blocked([.camera("the mode dial is on A")]), 69,
             says: "the camera cannot shoot now: the mode dial is on A"),
         Row(ShootCommandError.needsConfirmation, 64, says: "pass --confirm", command: "run"),
         Row(ShootCommandError.declined, 1, says: "not confirmed; nothing was shot"),
@@ -162,7 +163,7 @@ struct ErrorReportTests {
     @Test(arguments: stops)
     func aStoppedShootIsResumableUnlessItsJournalFailedOrItsCameraNeverShot(_ row: StopRow) {
         let result = ShootResult(
-            completed: row.capturedThisRun, total: 15, capturedThisRun: row.capturedThisRun, resumePosition: nil,
+            saved: row.capturedThisRun, total: 15, savedThisRun: row.capturedThisRun, resumePosition: nil,
             stopReason: row.reason)
         #expect(ErrorReport.exitCode(for: result).rawValue == row.exitCode)
     }

@@ -2,6 +2,7 @@ import Exposure
 import Foundation
 import ImageLuminance
 import Posix
+import ShootKit
 import TestSupport
 import Testing
 

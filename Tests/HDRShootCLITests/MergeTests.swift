@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import HDRShootCLI
+@testable import ShootKit
 @testable import Shooting
 
 /// The bracket as the unit: the `merge.sh` written beside a finished shoot's manifest and `hdrshoot merge`, with

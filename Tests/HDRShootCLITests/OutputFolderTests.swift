@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ShootKit
 import TestSupport
 import Testing
 

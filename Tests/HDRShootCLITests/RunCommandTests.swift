@@ -24,10 +24,10 @@ struct RunCommandTests {
     }
 
     @Test func endLinesGiveTheTrueCounts() {
-        let complete = ShootResult(completed: 15, total: 15, capturedThisRun: 15, resumePosition: nil, stopReason: nil)
+        let complete = ShootResult(saved: 15, total: 15, savedThisRun: 15, resumePosition: nil, stopReason: nil)
         #expect(ShootText.endLine(complete) == "Complete: 15 of 15 exposures saved")
         let stopped = ShootResult(
-            completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
+            saved: 7, total: 15, savedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
             stopReason: .stopRequested)
         #expect(
             ShootText.endLine(stopped)
@@ -35,7 +35,7 @@ struct RunCommandTests {
         )
         // All 15 fired, none saved (a body that shows one image twice): the line says so, and what resume does.
         let inCamera = ShootResult(
-            completed: 0, total: 15, capturedThisRun: 0, resumePosition: ShootPosition(set: 1, frame: 1),
+            saved: 0, total: 15, savedThisRun: 0, resumePosition: ShootPosition(set: 1, frame: 1),
             stopReason: .stopRequested, inCamera: 15)
         #expect(
             ShootText.endLine(inCamera)
@@ -110,7 +110,7 @@ struct RunCommandTests {
             reconnectTimeout: .seconds(300),
             interactive: false, liveOutput: false)
         let result = ShootResult(
-            completed: 7, total: 15, capturedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
+            saved: 7, total: 15, savedThisRun: 7, resumePosition: ShootPosition(set: 2, frame: 3),
             stopReason: .reconnectGaveUp(attempts: 12, lastError: refused))
         let ended = CapturedOutput()
         _ = ShootConsole.report(result, outputDirectory: "/photos/shoot", options: options, output: ended)

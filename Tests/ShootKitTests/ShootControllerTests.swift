@@ -19,7 +19,7 @@ import Testing
         return BracketPlan(sets: [(0..<frames).map { ShutterSpeed(numerator: 1, denominator: scale[$0]) }])
     }
 
-    static func summary(blockers: [String] = []) -> ShootUpdate.Summary {
+    static func summary(blockers: [ShootBlocker] = []) -> ShootUpdate.Summary {
         ShootUpdate.Summary(
             exposures: 3, blockers: blockers,
             camera: ShootUpdate.Camera(model: "ILCE-7RM4", address: "127.0.0.1", serialNumber: ""),
@@ -184,14 +184,14 @@ import Testing
 
     @Test func aProposalWithBlockersCannotBeConfirmedOnlyDeclined() async {
         let controller = ShootController(messages: PlainMessages())
-        #expect(await controller.propose(Self.summary(blockers: ["the camera is not in M mode"])))
+        #expect(await controller.propose(Self.summary(blockers: [.camera("the camera is not in M mode")])))
         #expect(await controller.phase == .proposed)
         #expect(await controller.send(.confirm) == false)
         #expect(await controller.send(.decline))
         #expect(await controller.decision() == false)
         // Decided once: a late confirm changes nothing.
         #expect(await controller.send(.confirm) == false)
-        #expect(controller.snapshot.summary?.blockers == ["the camera is not in M mode"])
+        #expect(controller.snapshot.summary?.blockers == [.camera("the camera is not in M mode")])
     }
 
     @Test func aDecisionWaitsForTheCommandOfAnotherFrontEnd() async {

@@ -19,7 +19,7 @@ import Testing
         let result = await task.value
         #expect(result.wasCancelled)
         // Frame 1 fired and waits in the camera (a cancelled run downloads nothing): resume starts there.
-        #expect(result.completed == 0 && result.resumePosition == .start)
+        #expect(result.saved == 0 && result.resumePosition == .start)
         #expect(await camera.shotSettings.count == 1)
         // The abandoned frame is known to the journal as possibly fired, so resume reshoots it.
         let entries = await recorder.entries
@@ -44,7 +44,7 @@ import Testing
             return
         }
         // No frame fired after the stop; the two fired were downloaded before the run ended.
-        #expect(result.completed == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
+        #expect(result.saved == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
         #expect(await camera.shotSettings.count == 2)
         #expect(await camera.downloaded == 2)
     }
@@ -70,7 +70,7 @@ import Testing
         let result = await task.value
         #expect(result.stopWasRequested)
         // Frames 1 and 2 came before the second stop took effect; frame 3 stays in the camera, 4 and 5 never fired.
-        #expect(result.completed == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
+        #expect(result.saved == 2 && result.resumePosition == ShootPosition(set: 1, frame: 3))
         #expect(await camera.shotSettings.count == 3)
         #expect(await camera.buffer.count == 1)
         let entries = await recorder.entries
@@ -100,7 +100,7 @@ import Testing
             }
         }
         let result = await task.value
-        #expect(result.isComplete && result.completed == 4)
+        #expect(result.isComplete && result.saved == 4)
         #expect(shotsWhilePaused == 2)
         let pausedIndex = events.firstIndex { if case .paused(let reason) = $0 { reason.kind == .user } else { false } }
         let resumedIndex = events.firstIndex {
@@ -160,7 +160,7 @@ import Testing
             return
         }
         // Frame 1 fired and waits in the camera (the journal says so): resume fetches it first.
-        #expect(result.completed == 0 && result.resumePosition == .start)
+        #expect(result.saved == 0 && result.resumePosition == .start)
         #expect(await camera.shotSettings.count == 1)
     }
 

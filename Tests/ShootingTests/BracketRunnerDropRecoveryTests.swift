@@ -30,7 +30,7 @@ import Testing
         await passReconnects(1, on: clock)
         let result = await task.value
 
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         // Three releases for three frames: the dropped one was not fired again.
         #expect(await camera.shotSettings == shootPlan.sets[0].map { .timed($0) })
         #expect(await camera.downloaded == 3)
@@ -81,7 +81,7 @@ import Testing
             return
         }
         #expect(error as? ShootingError == .releaseKeepsDropping(position: second, releases: 3))
-        #expect(result.resumePosition == second && result.completed == 1)
+        #expect(result.resumePosition == second && result.saved == 1)
         // Frame 1 and three releases of frame 2: never the rest of the plan.
         #expect(await camera.shotSettings.count == 1)
         #expect(await camera.calls.filter { if case .release = $0 { true } else { false } }.count == 4)

@@ -21,7 +21,7 @@ import Testing
     @Test func everyFrameFiresBeforeTheFirstDownload() async {
         let camera = InMemoryCamera()
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 2, frames: 3)))
-        #expect(result.isComplete && result.completed == 6)
+        #expect(result.isComplete && result.saved == 6)
         #expect(await pattern(camera) == "rrrrrrdddddd")
     }
 
@@ -55,7 +55,7 @@ import Testing
         let recorder = RecordingRecorder()
         let shootPlan = plan(sets: 1, frames: 3)
         let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan, recorder: recorder))
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         // Frame 2 fired twice: once lost, once downloaded.
         #expect(await camera.shotSettings == [speed(1000), speed(500), speed(250), speed(500)].map { .timed($0) })
         let second = ShootPosition(set: 1, frame: 2)
@@ -73,7 +73,7 @@ import Testing
         let camera = InMemoryCamera(script: script)
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 1)))
         #expect(result.failure as? ShootingError == .imageNeverArrived(position: .start, attempts: 3))
-        #expect(result.resumePosition == .start && result.completed == 0)
+        #expect(result.resumePosition == .start && result.saved == 0)
     }
 
     @Test func anImageOfNoFrameIsSetApartAsUnmatchedAndTheShootGoesOn() async {
@@ -83,7 +83,7 @@ import Testing
         let recorder = RecordingRecorder()
         let (result, events) = await runCollecting(
             makeRunner(camera, plan: plan(sets: 1, frames: 2), recorder: recorder))
-        #expect(result.isComplete && result.completed == 2)
+        #expect(result.isComplete && result.saved == 2)
         let moves = await camera.moves
         #expect(moves.map(\.folder) == ["unmatched"] && moves.map(\.name) == ["STRAY1-15s.JPG"])
         let first = events.compactMap { $0.progress }.first { $0.phase == .saved }
@@ -96,7 +96,7 @@ import Testing
         script.bufferCapacity = 2
         let camera = InMemoryCamera(script: script)
         let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 6)))
-        #expect(result.isComplete && result.completed == 6)
+        #expect(result.isComplete && result.saved == 6)
         // Two fired, the third taken for nothing: what waits is downloaded (its image is looked for, and does not
         // come: the body holds 2). Frames 3 and 4 fire; then one image makes room for each of frames 5 and 6, and
         // the rest downloads after the last release (not the whole buffer each time).
@@ -116,7 +116,7 @@ import Testing
         script.lateEvidenceShots = [2]
         let camera = InMemoryCamera(script: script)
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         // Three frames, three releases: frame 2's image was found in the camera, so it was not fired again.
         #expect(await pattern(camera).filter { $0 == "r" }.count == 3)
         #expect(await camera.shotSettings.count == 3)
@@ -129,7 +129,7 @@ import Testing
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
         let second = ShootPosition(set: 1, frame: 2)
         #expect(result.failure as? ShootingError == .releaseUnproven(position: second, releases: 2))
-        #expect(result.resumePosition == second && result.completed == 1)
+        #expect(result.resumePosition == second && result.saved == 1)
         // Frame 1 once, frame 2 twice, frame 3 never: no more releases than the plan needs plus the bound.
         #expect(await pattern(camera).filter { $0 == "r" }.count == 3)
     }
@@ -139,7 +139,7 @@ import Testing
         script.refusesSpeedWhileBuffered = true
         let camera = InMemoryCamera(script: script)
         let (result, events) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         #expect(await pattern(camera) == "rdrdrd")
         let notes = events.filter { if case .cameraNote = $0 { true } else { false } }
         #expect(notes.count == 1) // said once
@@ -157,7 +157,7 @@ import Testing
         let recorder = RecordingRecorder()
         let (result, events) = await runCollecting(
             makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         // Frame 2's first press is refused; learned once, frame 3 waits for the download (r, r refused, d, r, d, r, d).
         #expect(await pattern(camera) == "rrdrdrd")
         #expect(await camera.shotSettings.count == 3)
@@ -174,7 +174,7 @@ import Testing
             camera: camera, plan: plan(sets: 1, frames: 3),
             configuration: .init(outputDirectory: URL(fileURLWithPath: "/nonexistent"), downloads: false))
         let (result, events) = await runCollecting(runner)
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         #expect(await pattern(camera) == "rrr")
         let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
         #expect(saved.count == 3 && saved.allSatisfy { $0.saved?.images.isEmpty == true })
@@ -190,7 +190,7 @@ import Testing
         async let events = collect(runner.events)
         let result = await runner.run(from: .start, resuming: ResumeState(inCamera: [frame(1), frame(2)]))
         _ = await events
-        #expect(result.isComplete && result.completed == 3 && result.capturedThisRun == 3)
+        #expect(result.isComplete && result.saved == 3 && result.savedThisRun == 3)
         // Only frame 3 fired; 1 and 2 came from the camera first.
         #expect(await camera.shotSettings == [.timed(speed(250))])
         #expect(await pattern(camera) == "ddrd")
@@ -206,7 +206,7 @@ import Testing
         async let events = collect(runner.events)
         let result = await runner.run(from: .start, resuming: ResumeState(inCamera: [frame(1), frame(2)]))
         _ = await events
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         #expect(await camera.shotSettings == [.timed(speed(500)), .timed(speed(250))])
     }
 
@@ -229,7 +229,7 @@ import Testing
         let result = await runner.run(
             from: .start, resuming: ResumeState(inCamera: [frame(1), frame(2)], knownFiles: [named.path]))
         let notes = await events.compactMap { if case .cameraNote(let text) = $0 { text } else { nil } }
-        #expect(result.isComplete && result.completed == 3)
+        #expect(result.isComplete && result.saved == 3)
         // Frame 1 was neither downloaded nor fired again; frame 2 came from the camera, frame 3 fired.
         #expect(await camera.shotSettings == [.timed(speed(250))])
         #expect(await pattern(camera) == "drd")
@@ -243,7 +243,7 @@ import Testing
         async let events = collect(runner.events)
         let result = await runner.run(from: frame(2), resuming: ResumeState(saved: [frame(3)]))
         _ = await events
-        #expect(result.isComplete && result.completed == 4 && result.capturedThisRun == 2)
+        #expect(result.isComplete && result.saved == 4 && result.savedThisRun == 2)
         #expect(await camera.shotSettings == [.timed(speed(500)), .timed(speed(125))])
     }
 

@@ -29,7 +29,7 @@ import Testing
         await expectSleeps(until: [.seconds(2), .seconds(7), .seconds(17)], on: clock)
         let result = await task.value
 
-        #expect(result.isComplete && result.completed == 15)
+        #expect(result.isComplete && result.saved == 15)
         #expect(await camera.shotSettings == shootPlan.sets.flatMap { $0 }.map { .timed($0) })
         #expect(await camera.connectCount == 3)
         let log = await events.value
@@ -66,7 +66,7 @@ import Testing
         #expect(attempts == 4)
         #expect(lastError as? InMemoryCamera.InMemoryCameraError == .refused)
         // Frame 1 waits in the camera: the reconnect never came, so nothing was downloaded.
-        #expect(result.completed == 0 && result.resumePosition == .start)
+        #expect(result.saved == 0 && result.resumePosition == .start)
     }
 
     @Test func reconnectKeepsTryingEveryTenSecondsForFiveMinutesByDefault() async {
@@ -120,7 +120,7 @@ import Testing
         let result = await task.value
         #expect(result.failure as? ShootingError == .unsupportedMode(.aperturePriority))
         // Frame 1 waits in the camera (no download after the failed reconnect): resume starts there.
-        #expect(result.completed == 0 && result.resumePosition == .start)
+        #expect(result.saved == 0 && result.resumePosition == .start)
     }
 
     @Test func disabledReconnectStopsAtTheDrop() async {

@@ -68,7 +68,7 @@ struct BracketRunnerReleaseHookTests {
             makeRunner(camera, plan: plan(sets: 1, frames: 3), recorder: recorder))
         #expect(result.recordingFailed)
         // Frame 1 fired and waits in the camera (the journal says so): resume fetches it first.
-        #expect(result.resumePosition == .start && result.completed == 0)
+        #expect(result.resumePosition == .start && result.saved == 0)
         #expect(await recorder.entries.contains(.fired(.start)))
         // The camera called the hook for frame 2 and fired nothing after it; no failure is recorded for it.
         #expect(await camera.hookCalls == 2)

@@ -10,7 +10,7 @@ import Testing
         let camera = InMemoryCamera()
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
         #expect(result.isComplete)
-        #expect(result.completed == 3 && result.total == 3 && result.capturedThisRun == 3)
+        #expect(result.saved == 3 && result.total == 3 && result.savedThisRun == 3)
         #expect(result.resumePosition == nil)
         #expect(await camera.shotSettings.count == 3)
     }
@@ -28,7 +28,7 @@ import Testing
         let camera = InMemoryCamera()
         let shootPlan = plan(sets: 3, frames: 5)
         let (result, events) = await runCollecting(makeRunner(camera, plan: shootPlan))
-        #expect(result.isComplete && result.completed == 15)
+        #expect(result.isComplete && result.saved == 15)
         #expect(await camera.shotSettings == shootPlan.sets.flatMap { $0 }.map { .timed($0) })
         let saved = events.compactMap { $0.progress }.filter { $0.phase == .saved }
         #expect(saved.map(\.position) == shootPlan.positions)
@@ -67,7 +67,7 @@ import Testing
             Issue.record("last event is not .finished")
             return
         }
-        #expect(finished.isComplete && finished.completed == 4)
+        #expect(finished.isComplete && finished.saved == 4)
     }
 
     @Test func setSpeedFailurePropagatesAfterTheImagesWaitingAreDownloaded() async {
@@ -77,7 +77,7 @@ import Testing
         let camera = InMemoryCamera(script: script)
         let (result, _) = await runCollecting(makeRunner(camera, plan: plan(sets: 1, frames: 3)))
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("dial locked"))
-        #expect(result.completed == 1 && result.resumePosition == ShootPosition(set: 1, frame: 2))
+        #expect(result.saved == 1 && result.resumePosition == ShootPosition(set: 1, frame: 2))
         #expect(await camera.shotSettings.count == 1)
     }
 
@@ -117,14 +117,14 @@ import Testing
         clock.advance(by: .seconds(1))
         let result = await task.value
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .busy)
-        #expect(result.completed == 0 && result.resumePosition == .start)
+        #expect(result.saved == 0 && result.resumePosition == .start)
         #expect(await camera.shotSettings.isEmpty)
     }
 
     @Test func emptyPlanCompletesAtOnce() async {
         let camera = InMemoryCamera()
         let (result, events) = await runCollecting(makeRunner(camera, plan: BracketPlan(sets: [])))
-        #expect(result.isComplete && result.completed == 0 && result.total == 0)
+        #expect(result.isComplete && result.saved == 0 && result.total == 0)
         #expect(events.count == 1)
         #expect(await camera.calls.isEmpty)
     }
@@ -137,7 +137,7 @@ import Testing
         #expect(!result.isComplete)
         // Frames 1...7 are saved and the 8th shot (set 2, frame 3) fails: 7 are complete, and a resume starts
         // at the frame that failed.
-        #expect(result.completed == 7)
+        #expect(result.saved == 7)
         #expect(result.resumePosition == ShootPosition(set: 2, frame: 3))
         #expect(result.failure as? InMemoryCamera.InMemoryCameraError == .fault("shutter jammed"))
     }
@@ -147,7 +147,7 @@ import Testing
         let shootPlan = plan(sets: 3, frames: 5)
         let (result, events) = await runCollecting(
             makeRunner(camera, plan: shootPlan), from: ShootPosition(set: 2, frame: 3))
-        #expect(result.isComplete && result.completed == 15 && result.capturedThisRun == 8)
+        #expect(result.isComplete && result.saved == 15 && result.savedThisRun == 8)
         let remaining = shootPlan.positions.filter { $0 >= ShootPosition(set: 2, frame: 3) }
         #expect(events.compactMap { $0.progress }.filter { $0.phase == .saved }.map(\.position) == remaining)
         #expect(await camera.shotSettings == remaining.map { .timed(shootPlan.speed(at: $0)!) })
@@ -158,7 +158,7 @@ import Testing
         let runner = makeRunner(camera, plan: plan(sets: 3, frames: 5))
         let (result, _) = await runCollecting(
             runner, from: ShootPosition(set: 2, frame: 3), restartingInterruptedSet: true)
-        #expect(result.isComplete && result.capturedThisRun == 10)
+        #expect(result.isComplete && result.savedThisRun == 10)
         #expect(await camera.shotSettings.count == 10)
     }
 

@@ -90,7 +90,7 @@ import Testing
         let camera = InMemoryCamera()
         let again = JournalRecorder(journal: stopped, store: store, now: { journalEpoch })
         let second = await runCollecting(makeRunner(camera, plan: stopped.plan, recorder: again), from: resumeAt).0
-        #expect(second.isComplete && second.capturedThisRun == 8)
+        #expect(second.isComplete && second.savedThisRun == 8)
         #expect(await camera.shotSettings.count == 8)
 
         let done = try await store.load(id: journal.id)
@@ -128,7 +128,7 @@ import Testing
         let result = await runCollecting(
             makeRunner(InMemoryCamera(), plan: loaded.plan, recorder: recorder), from: start
         ).0
-        #expect(result.isComplete && result.capturedThisRun == 2)
+        #expect(result.isComplete && result.savedThisRun == 2)
         let done = try await store.load(id: journal.id)
         #expect(done.frame(at: ShootPosition(set: 1, frame: 3)).possiblyDuplicated)
         #expect(!done.frame(at: ShootPosition(set: 1, frame: 4)).possiblyDuplicated)

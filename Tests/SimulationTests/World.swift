@@ -326,7 +326,7 @@ final class SimulationWorld: Sendable {
         await camera.disconnect()
         if gate.isKilled { return "killed" }
         if let reason = result.stopReason { return "stopped: \(reason)" }
-        return result.completed == result.total ? "complete" : "ended at \(result.completed)/\(result.total)"
+        return result.saved == result.total ? "complete" : "ended at \(result.saved)/\(result.total)"
     }
 
     // MARK: - Invariants

@@ -57,7 +57,7 @@ enum CameraCommand {
         let (report, shown) = try await target.withCamera(
             environment: environment, replay: replay, say: { line in if !json { output.writeOut(line + "\n") } }
         ) { camera, address in
-            (try await camera.report(address: address, json: json), address)
+            (try CameraReport.render(try await camera.readReport(), address: address, json: json), address)
         }
         await store.remember(shown)
         output.writeOut(report)

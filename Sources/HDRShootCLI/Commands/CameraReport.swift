@@ -1,10 +1,19 @@
 import Foundation
 import LegacyCamera
+import ShootKit
 import SonyCamera
 import SonyProtocol
 
 /// How `hdrshoot camera` prints a `SonyCameraInfo`: a short text block, or one JSON object.
 enum CameraReport {
+    /// What a body reported of itself, as text or one JSON object.
+    static func render(_ reading: CameraReading, address: String, json: Bool) throws -> String {
+        switch reading {
+        case .ptpip(let info): json ? try Self.json(info) : text(info, address: address)
+        case .remoteAPI(let info): json ? try Self.json(info) : text(info, address: address)
+        }
+    }
+
     /// The text form: one fact a line, then the shutter speeds, then what blocks a shoot.
     static func text(_ info: SonyCameraInfo, address: String) -> String {
         var lines = [

@@ -3,6 +3,7 @@ import Exposure
 import Foundation
 import ImageLuminance
 import Posix
+import ShootKit
 
 /// `hdrshoot check <folder>`: the range check of a finished (or stopped) shoot, from its manifest and images.
 enum CheckCommand {

@@ -190,31 +190,111 @@ enum DiscoverCommand {
     /// `protocolVersion`, `problems`, `udn`, `services`, `pairingRequired`, `sshRequired`, `source`,
     /// `descriptionProblem` (unknown values are null).
     static func json(_ cameras: [DiscoveredCamera], remoteAPI: [String: RemoteAPIReadiness] = [:]) throws -> String {
-        let list: [[String: Any]] = cameras.map { camera in
-            var mode: Any = NSNull()
-            var version: Any = NSNull()
+        ShootText.jsonLine(DiscoveryReport(cameras: cameras.map { CameraEntry($0, remoteAPI: remoteAPI[$0.host]) }))
+    }
+
+    /// `discover --json`'s one object.
+    struct DiscoveryReport: Encodable {
+        /// The cameras found, in the order they answered.
+        var cameras: [CameraEntry]
+    }
+
+    /// One camera of `discover --json`; a value not known is `null`, its key always there.
+    struct CameraEntry: Encodable {
+        var name: String?
+        var model: String?
+        var address: String
+        var host: String
+        var port: Int
+        var ready: Bool
+        var exposureMode: String?
+        var protocolVersion: String?
+        var problems: [String]
+        var udn: String?
+        var services: [String]
+        var pairingRequired: Bool?
+        var sshRequired: Bool?
+        var source: String
+        var descriptionProblem: String?
+        var remoteAPI: RemoteAPIEntry?
+
+        /// The entry of `camera`, with the Camera Remote API found on its host.
+        init(_ camera: DiscoveredCamera, remoteAPI api: RemoteAPIReadiness?) {
+            name = camera.friendlyName
+            model = camera.model
+            address = camera.address
+            host = camera.host
+            port = Int(camera.ptpipPort)
+            ready = camera.isReady
             if case let .connected(exposureMode, protocolVersion, _) = camera.readiness {
-                mode = exposureMode ?? NSNull()
-                version = protocolVersion
+                self.exposureMode = exposureMode
+                self.protocolVersion = protocolVersion
             }
-            return [
-                "name": camera.friendlyName ?? NSNull(), "model": camera.model ?? NSNull(), "address": camera.address,
-                "host": camera.host, "port": Int(camera.ptpipPort), "ready": camera.isReady, "exposureMode": mode,
-                "protocolVersion": version, "problems": camera.problems, "udn": camera.udn ?? NSNull(),
-                "services": camera.services, "pairingRequired": camera.digitalImaging.pairingRequired ?? NSNull(),
-                "sshRequired": camera.digitalImaging.sshRequired ?? NSNull(), "source": camera.source.rawValue,
-                "descriptionProblem": camera.descriptionProblem ?? NSNull(),
-                "remoteAPI": remoteAPI[camera.host].map { api -> Any in
-                    [
-                        "address": api.address, "ready": api.isReady, "exposureMode": api.exposureMode ?? NSNull(),
-                        "apiVersions": api.apiVersions, "problems": api.problems
-                    ]
-                } ?? NSNull()
-            ]
+            problems = camera.problems
+            udn = camera.udn
+            services = camera.services
+            pairingRequired = camera.digitalImaging.pairingRequired
+            sshRequired = camera.digitalImaging.sshRequired
+            source = camera.source.rawValue
+            descriptionProblem = camera.descriptionProblem
+            remoteAPI = api.map(RemoteAPIEntry.init)
         }
-        let data = try JSONSerialization.data(
-            withJSONObject: ["cameras": list], options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+
+        private enum CodingKeys: String, CodingKey {
+            case name, model, address, host, port, ready, exposureMode, protocolVersion, problems, udn, services
+            case pairingRequired, sshRequired, source, descriptionProblem, remoteAPI
+        }
+
+        /// Every key, `null` for what is not known (the synthesized form would leave those keys out).
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(model, forKey: .model)
+            try container.encode(address, forKey: .address)
+            try container.encode(host, forKey: .host)
+            try container.encode(port, forKey: .port)
+            try container.encode(ready, forKey: .ready)
+            try container.encode(exposureMode, forKey: .exposureMode)
+            try container.encode(protocolVersion, forKey: .protocolVersion)
+            try container.encode(problems, forKey: .problems)
+            try container.encode(udn, forKey: .udn)
+            try container.encode(services, forKey: .services)
+            try container.encode(pairingRequired, forKey: .pairingRequired)
+            try container.encode(sshRequired, forKey: .sshRequired)
+            try container.encode(source, forKey: .source)
+            try container.encode(descriptionProblem, forKey: .descriptionProblem)
+            try container.encode(remoteAPI, forKey: .remoteAPI)
+        }
+    }
+
+    /// The Camera Remote API on a discovered camera's host.
+    struct RemoteAPIEntry: Encodable {
+        var address: String
+        var ready: Bool
+        var exposureMode: String?
+        var apiVersions: [String]
+        var problems: [String]
+
+        /// The entry of what the API answered.
+        init(_ api: RemoteAPIReadiness) {
+            address = api.address
+            ready = api.isReady
+            exposureMode = api.exposureMode
+            apiVersions = api.apiVersions
+            problems = api.problems
+        }
+
+        private enum CodingKeys: String, CodingKey { case address, ready, exposureMode, apiVersions, problems }
+
+        /// Every key, `null` for a mode not known.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(address, forKey: .address)
+            try container.encode(ready, forKey: .ready)
+            try container.encode(exposureMode, forKey: .exposureMode)
+            try container.encode(apiVersions, forKey: .apiVersions)
+            try container.encode(problems, forKey: .problems)
+        }
     }
 
     private static func format(_ duration: Duration) -> String {

@@ -3,6 +3,7 @@ import JSON
 import PTPIP
 import Posix
 import SessionLog
+import ShootKit
 
 extension LogCommand {
     // MARK: - Export

@@ -1,4 +1,5 @@
 import Foundation
+import ShootKit
 import Shooting
 
 /// `hdrshoot merge`: fuses each shoot's whole bracket (or, with `--per-set`, each finished set) with
@@ -252,9 +253,7 @@ enum MergeCommand {
 
     /// What align_image_stack's log says when it found too few control points (lower case; merge.sh greps
     /// for the same words).
-    static let alignmentPatterns = [
-        "control point", "feature point", "optimization", "kernel longer than line", "terminate called"
-    ]
+    static let alignmentPatterns = MergeScript.alignmentPatterns
 
     /// Why align_image_stack failed, in words: it finds too few control points in frames with little detail.
     static func alignmentReason(_ log: String) -> String {

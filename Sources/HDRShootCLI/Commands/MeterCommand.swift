@@ -51,17 +51,8 @@ enum AutoMetering {
         }
     }
 
-    /// One probe frame in the manifest.
-    struct ProbeRecord: Codable, Sendable, Equatable {
-        /// Its speed.
-        var speed: String
-        /// Its file, relative to the output folder (`probes/DSC00001_1-250s.JPG`).
-        var file: String
-        /// Whether it held the highlights.
-        var holdsHighlights: Bool
-        /// Whether it opened the shadows.
-        var opensShadows: Bool
-    }
+    /// One probe frame in the manifest (the layer's type).
+    typealias ProbeRecord = ShootKit.ProbeRecord
 
     /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
     /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
@@ -73,9 +64,11 @@ enum AutoMetering {
         try await target.withCamera(environment: environment, scene: scene) { camera, address in
             do {
                 guard camera.remoteProtocol.meters else {
-                    throw ShootCommandError.blocked([CLIMessages().sentence(for: .meteringUnavailable)])
+                    throw ShootPreparationError.blocked([.meteringUnavailable])
                 }
-                let check = try await CameraCheck.connect(camera, address: address, say: say)
+                let check = try await CameraCheck.connect(camera, address: address) { step in
+                    say(ConnectText.line(step))
+                }
                 let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
                 let outcome = try await measure(camera, check: check, probes: probes, say: say)
                 await camera.disconnect()
@@ -93,9 +86,9 @@ enum AutoMetering {
         _ camera: any CommandCamera, check: CameraCheck, probes: URL, say: @Sendable (String) -> Void
     ) async throws -> Outcome {
         guard check.capabilities.metering else {
-            throw ShootCommandError.blocked([CLIMessages().sentence(for: .meteringUnavailable)])
+            throw ShootPreparationError.blocked([.meteringUnavailable])
         }
-        guard check.blockers.isEmpty else { throw ShootCommandError.blocked(check.blockerSentences) }
+        guard check.blockers.isEmpty else { throw ShootPreparationError.blocked(check.blockers) }
         var metered: ShutterSpeed?
         let meter = AutoMeter(speeds: check.offered)
         var start = check.offered[check.offered.count / 2]
@@ -115,9 +108,7 @@ enum AutoMetering {
         do {
             result = try await meter.search(from: start) { speed in
                 guard let setting = CameraShutterSpeed.resolve(speed, in: check.settings) else {
-                    throw ShootCommandError.blocked([
-                        CLIMessages().sentence(for: .speedNotOffered(speed: speed.label, position: nil))
-                    ])
+                    throw ShootPreparationError.blocked([.speedNotOffered(speed: speed.label, position: nil)])
                 }
                 try await camera.setShutterSpeed(setting)
                 _ = try await camera.release(exposure: speed) {}
@@ -138,7 +129,9 @@ enum AutoMetering {
                     if image.exposure.map({ $0 == speed }) ?? true { mine.append(image) }
                 }
                 guard let first = mine.first else {
-                    throw ShootCommandError.blocked(["the probe at \(speed.label) sent no image of its exposure"])
+                    throw ShootPreparationError.blocked([
+                        .camera("the probe at \(speed.label) sent no image of its exposure")
+                    ])
                 }
                 files.append(first.path)
                 say("probe \(files.count): \(speed.label) \(first.fileName)")
@@ -149,7 +142,9 @@ enum AutoMetering {
                         return luma
                     }
                 }
-                throw ShootCommandError.blocked(["the probe at \(speed.label) is no JPEG or ARW with a preview"])
+                throw ShootPreparationError.blocked([
+                    .camera("the probe at \(speed.label) is no JPEG or ARW with a preview")
+                ])
             }
         } catch {
             if small { _ = try? await camera.setSmallJPEGTransfer(false) }

@@ -1,4 +1,5 @@
 import Foundation
+import ShootKit
 
 /// The shoot's output folder: made before the first frame, explained in words when it cannot be, and taken
 /// away again when a run that made it ends before anything was fired into it.

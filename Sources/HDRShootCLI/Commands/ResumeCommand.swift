@@ -80,15 +80,7 @@ enum ResumeCommand {
             options: options, output: output, environment: ProcessInfo.processInfo.environment,
             say: ShootConsole.sayer(options: options, output: output), resuming: true,
             controller: context.shootController ?? ShootController(messages: CLIMessages()))
-        guard let remote = arguments.string("remote") else { return try await preparation.prepare(stages, on: target) }
-        var simulated = false
-        if case .simulator = target { simulated = true }
-        return try await RemoteServing.serving(
-            remote, arguments: arguments, simulated: simulated, json: options.json, controller: preparation.controller,
-            output: output
-        ) {
-            try await preparation.prepare(stages, on: target)
-        }
+        return try await preparation.prepare(stages, on: target, remote: arguments)
     }
 
     /// `resume`'s stages of the preparation: what remains of the journal's plan checked against the camera; the
@@ -216,7 +208,7 @@ enum ResumeCommand {
     /// The summary the controller proposes (the first JSON line of `--json`).
     static func summaryUpdate(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> ShootUpdate.Summary {
         var summary = ShootUpdate.Summary(
-            exposures: journal.plan.totalExposures, blockers: check.blockerSentences, camera: check.cameraUpdate,
+            exposures: journal.plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate,
             output: journal.outputDirectory)
         summary.shoot = journal.id
         summary.captured = journal.savedCount

@@ -76,15 +76,7 @@ enum RunCommand {
         let preparation = ShootPreparation(
             options: options, output: output, environment: environment, say: say, addressStore: addressStore,
             controller: context.shootController ?? ShootController(messages: CLIMessages()))
-        guard let remote = arguments.string("remote") else { return try await preparation.prepare(stages, on: target) }
-        var simulated = false
-        if case .simulator = target { simulated = true }
-        return try await RemoteServing.serving(
-            remote, arguments: arguments, simulated: simulated, json: options.json, controller: preparation.controller,
-            output: output
-        ) {
-            try await preparation.prepare(stages, on: target)
-        }
+        return try await preparation.prepare(stages, on: target, remote: arguments)
     }
 
     /// `run`'s stages of the preparation: a fresh plan matched to the camera's speeds, a new output folder and
@@ -113,9 +105,7 @@ enum RunCommand {
                     planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
                     offered: check.offered, offersBulb: check.settings.contains(.bulb))
             } catch {
-                throw ShootCommandError.blocked([
-                    CLIMessages().sentence(for: .unplannable(HDRShoot.message(for: error)))
-                ])
+                throw ShootPreparationError.blocked([.unplannable(HDRShoot.message(for: error))])
             }
             let plan = BracketPlan(sets: matched.sets, warnings: notes + matched.warnings)
             if let bulb = ShootBlocker.bulbFrames(of: plan, settings: check.settings) {
@@ -252,7 +242,7 @@ enum RunCommand {
         plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
     ) -> ShootUpdate.Summary {
         var summary = ShootUpdate.Summary(
-            exposures: plan.totalExposures, blockers: check.blockerSentences, camera: check.cameraUpdate, output: output
+            exposures: plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate, output: output
         )
         summary.sets = plan.sets.count
         summary.longestExposureSeconds = plan.longestExposure?.seconds ?? 0

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 
 /// A series' plans per repetition and the confirmation text: schedule, totals, fit, battery and card.
@@ -14,7 +15,7 @@ enum SeriesPlans {
             let plan = BracketPlan(sets: matched.sets, warnings: warnings + planned.warnings + matched.warnings)
             return .init(plan: plan, substitutions: matched.substitutions)
         } catch {
-            throw ShootCommandError.blocked(["repetition \(number): " + HDRShoot.message(for: error)])
+            throw ShootPreparationError.blocked([.unplannable("repetition \(number): " + HDRShoot.message(for: error))])
         }
     }
 

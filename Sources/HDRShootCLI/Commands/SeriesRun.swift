@@ -203,8 +203,8 @@ enum SeriesRun {
             // The schedule counts from the moment the photographer said yes.
             record.firstStart = wallClock.now()
             if case .until(let date) = record.end, date <= record.firstStart {
-                throw ShootCommandError.blocked([
-                    "the --until time passed while waiting for the answer; nothing was shot"
+                throw ShootPreparationError.blocked([
+                    .camera("the --until time passed while waiting for the answer; nothing was shot")
                 ])
             }
             var journal = ShootJournal(

@@ -168,62 +168,12 @@ extension CameraAddress {
     }
 }
 
-/// What the shoot commands learn from the camera before asking to proceed.
-struct CameraCheck: Sendable {
-    /// Who it is (address as given, or `simulator`).
-    var identity: CameraIdentity
-    /// What it can do: protocol, save destination, NR, focus, transfer size, buffer, metering.
-    var capabilities: CameraCapabilities
-    /// What stops a shoot now.
-    var blockers: [ShootBlocker]
-    /// The timed speeds it offers.
-    var offered: [ShutterSpeed]
-    /// Every setting it offers (BULB included).
-    var settings: [CameraShutterSpeed]
-    /// Its battery level and the shots left on its card, where it reports them.
-    var media = MediaStatus()
-
-    /// What BULB frames need that the camera lacks now (a legacy body on Auto ISO), as a blocker; nil when
-    /// nothing is missing. Only plans with bulb frames are blocked by it.
-    var bulbRequirement: ShootBlocker? = nil
-
-    /// Its Long Exposure NR setting (0xD15B), nil when it does not report one.
-    var longExposureNR: Bool? { capabilities.longExposureNR }
-
-    /// Connects (with the camera's connect backoff) and reads the camera's report; errors pass through as they
-    /// are (`ErrorReport` gives them their text and exit code). `say` hears "Connecting to …" at once, each
-    /// retry with its wait (so the backoff's 17 s are never silent).
-    static func connect(
-        _ camera: any CommandCamera, address: String, say: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws -> CameraCheck {
-        say(ConnectText.connecting(to: address))
-        var check = try await camera.connectAndCheck(say: say)
-        check.identity.address = address
-        say("Connected to \(check.identity.model.isEmpty ? "the camera" : check.identity.model).")
-        if check.offered.isEmpty, check.blockers.isEmpty {
-            check.blockers.append(.noShutterSpeeds)
-        }
-        return check
-    }
-
-    /// The blockers of a shoot of `plan`: the check's, and what its bulb frames need.
-    func blockers(shooting plan: BracketPlan) -> [ShootBlocker] {
-        guard !plan.bulbExposures.isEmpty, let bulbRequirement else { return blockers }
-        return blockers + [bulbRequirement]
-    }
-
-    /// The blockers' sentences, as the layer says them.
-    var blockerSentences: [String] { blockers.map(CLIMessages().sentence(for:)) }
-}
-
 /// Failures of `run`, `resume` and `status` that are not another layer's.
 enum ShootCommandError: Error, CLIReportable {
     /// No terminal to ask on, and no `--confirm`.
     case needsConfirmation
     /// The photographer answered no.
     case declined
-    /// The camera is reachable but cannot shoot the plan now.
-    case blocked([String])
     /// `resume` found nothing to continue.
     case nothingToResume(stateDirectory: String)
     /// `resume --id` names no journal.
@@ -236,8 +186,6 @@ enum ShootCommandError: Error, CLIReportable {
     case outputHoldsAnotherShoot(path: String, occupant: ShootManifest.Occupant)
     /// The state folder cannot take a new shoot's journal (full, unwritable): nothing was shot or recorded.
     case cannotRecord(stateDirectory: String, cause: JournalError)
-    /// `--transfer none` on a body that sends its images to the computer (0xD222 is get-only).
-    case transferNeedsCameraOnly
 
     /// One line saying what to do.
     var cliMessage: String {
@@ -246,8 +194,6 @@ enum ShootCommandError: Error, CLIReportable {
             "not on a terminal, so hdrshoot cannot ask before firing; pass --confirm to shoot without asking"
         case .declined:
             "not confirmed; nothing was shot"
-        case .blocked(let blockers):
-            "the camera cannot shoot now: " + blockers.joined(separator: "; ")
         case .nothingToResume(let directory):
             "there is no unfinished shoot in \(directory) to resume; start one with `hdrshoot run`"
         case let .noSuchShoot(id, directory):
@@ -261,9 +207,6 @@ enum ShootCommandError: Error, CLIReportable {
         case let .cannotRecord(directory, cause):
             "cannot record the shoot in the state folder \(directory) (\(cause.reasonText)); free some space there or "
                 + "choose another folder with --state-dir; nothing was shot"
-        case .transferNeedsCameraOnly:
-            "--transfer none needs the camera to keep its images: set MENU > Network > PC Remote Function > Still Img. "
-                + "Save Dest. to 'Camera Only' on the camera (it cannot be set over the link); nothing was shot"
         }
     }
 
@@ -272,7 +215,6 @@ enum ShootCommandError: Error, CLIReportable {
         switch self {
         case .needsConfirmation, .outputHoldsAnotherShoot: .usage
         case .declined, .nothingToResume, .noSuchShoot, .shootComplete, .outputUnavailable, .cannotRecord: .failure
-        case .blocked, .transferNeedsCameraOnly: .unavailable
         }
     }
 }

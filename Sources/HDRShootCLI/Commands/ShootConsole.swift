@@ -81,15 +81,8 @@ enum ShootConsole {
         var decidedByController = false
     }
 
-    /// What `--transfer` asks to cross the Wi-Fi.
-    enum TransferChoice: String, Sendable, CaseIterable {
-        /// Every file the camera sends.
-        case all
-        /// Only the JPEG of each shot; the RAW stays on the card.
-        case jpeg
-        /// Nothing: the camera keeps every image on its card.
-        case none
-    }
+    /// What `--transfer` asks to cross the Wi-Fi (the layer's type).
+    typealias TransferChoice = ShootKit.TransferChoice
 
     /// Parses the shared options; `context` decides whether the process has a terminal.
     static func options(from arguments: ParsedArguments, context: CommandContext) throws -> Options {
@@ -176,14 +169,14 @@ enum ShootConsole {
     /// without a terminal refuses (exit 64); with blockers refuses (exit 69). With a `controller` holding the
     /// proposal, the answer is its confirm or decline command, and its decision is what goes on.
     static func confirm(
-        _ lines: [String], blockers: [String], controller: ShootController? = nil, options: Options,
+        _ lines: [String], blockers: [ShootBlocker], controller: ShootController? = nil, options: Options,
         output: any OutputStreams
     ) async throws {
         // Blockers are the error line that follows (one line, all of them), not part of the summary.
         let text = lines.map { $0 + "\n" }.joined()
         // With --json the summary is already a JSON line; people read it on standard error.
         if options.json { output.writeError(text) } else { output.writeOut(text) }
-        guard blockers.isEmpty else { throw ShootCommandError.blocked(blockers) }
+        guard blockers.isEmpty else { throw ShootPreparationError.blocked(blockers) }
         if options.decidedByController && !options.confirm, let controller {
             // The page answers: nothing is asked on the terminal, and the shoot waits in the proposed state.
             guard await controller.decision() else { throw ShootCommandError.declined }
@@ -271,7 +264,9 @@ enum ShootConsole {
         output: any OutputStreams
     ) async throws -> ExitCode {
         let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
-        let downloads = try await shoot.camera.prepareTransfer(choice: options.transfer, output: output)
+        let transfer = try await shoot.camera.prepareTransfer(choice: options.transfer)
+        if let note = transfer.note { output.writeOut(note.sentence + "\n") }
+        let downloads = transfer.downloads
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
         let noiseReduction: TimeLeftEstimator.NoiseReduction =

@@ -43,6 +43,21 @@ struct ShootPreparation {
         }
     }
 
+    /// `prepare(_:on:)`, with `--remote` in `arguments` serving the controller to a phone while the shoot runs.
+    func prepare<Stages: ShootStages & Sendable>(
+        _ stages: Stages, on target: CameraTarget, remote arguments: ParsedArguments
+    ) async throws -> ExitCode {
+        guard let remote = arguments.string("remote") else { return try await prepare(stages, on: target) }
+        var simulated = false
+        if case .simulator = target { simulated = true }
+        return try await RemoteServing.serving(
+            remote, arguments: arguments, simulated: simulated, json: options.json, controller: controller,
+            output: output
+        ) {
+            try await prepare(stages, on: target)
+        }
+    }
+
     private func connectAndShoot<Stages: ShootStages>(
         _ stages: Stages, on target: CameraTarget
     ) async throws -> ExitCode {
@@ -51,7 +66,9 @@ struct ShootPreparation {
             say: say ?? { _ in }
         ) { camera, address in
             do {
-                var check = try await CameraCheck.connect(camera, address: address, say: say ?? { _ in })
+                var check = try await CameraCheck.connect(camera, address: address) { step in
+                    say?(ConnectText.line(step))
+                }
                 await addressStore?.remember(address)
                 let (matched, summary) = try await stages.match(&check, in: self)
                 if let update = summary.update {
@@ -59,7 +76,7 @@ struct ShootPreparation {
                     if options.json { output.writeOut(ShootUpdate.summary(update).jsonLine) }
                 }
                 try await ShootConsole.confirm(
-                    summary.lines, blockers: check.blockerSentences,
+                    summary.lines, blockers: check.blockers,
                     controller: summary.update == nil ? nil : controller,
                     options: options, output: output)
                 let (recorded, lock) = try await stages.record(matched, camera: camera, check: check, in: self)
@@ -110,15 +127,6 @@ struct ShootSummary {
     /// What the controller proposes (with `--json`, the `summary` line on standard output); nil proposes nothing
     /// (a series asks on its own).
     var update: ShootUpdate.Summary? = nil
-}
-
-extension CameraCheck {
-    /// The camera as the summary update shows it.
-    var cameraUpdate: ShootUpdate.Camera {
-        ShootUpdate.Camera(
-            model: identity.model, address: identity.address, serialNumber: identity.serialNumber ?? "",
-            batteryPercent: media.batteryPercent, remainingShots: media.remainingShots)
-    }
 }
 
 /// The steps of `ShootPreparation` that differ between kinds of shoot (a new bracket, a resumed one, a new series,

@@ -1,3 +1,5 @@
+import ShootKit
+
 /// The bash completion script, generated from the command and option declarations the parser uses.
 ///
 /// It needs nothing but bash (not the bash-completion package): `_hdrshoot` reads `COMP_WORDS` and

@@ -42,11 +42,3 @@ extension CommandSpec {
     /// The options a shell offers: every option `--help` shows, and `--help`.
     var completedOptions: [OptionSpec] { options.filter { !$0.isHidden } }
 }
-
-/// Shell-quoting for the generated scripts.
-enum ShellQuote {
-    /// `text` as one single-quoted POSIX shell word (`it's` -> `'it'\''s'`).
-    static func single(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}

@@ -1,3 +1,5 @@
+import ShootKit
+
 /// The zsh completion function (`_hdrshoot`), generated from the command and option declarations.
 enum ZshCompletion {
     /// The whole file, for `hdrshoot completions zsh` (installed as `site-functions/_hdrshoot`).

@@ -1,6 +1,8 @@
+import Exposure
 import CameraRemoteAPI
 import LegacyCamera
 import PTPIP
+import ShootKit
 import SonyCamera
 
 /// The lines of connecting and reconnecting: where to, why an attempt failed (in a few words, never a chain of
@@ -28,14 +30,12 @@ enum ConnectText {
 
     /// What a body that lists no shutter speeds was found to reach: `The camera lists no shutter speeds; stepped to
     /// its ends: it goes from 30" to 1/4000 (kept for this camera's next shoot).`
-    static func shutterLimits(_ found: ShutterLimitsFinding) -> String {
-        switch found {
-        case let .probed(limits):
-            "The camera lists no shutter speeds; stepped to its ends: it goes from \(limits.label) (kept for this "
+    static func shutterLimits(slowest: ShutterSpeed, fastest: ShutterSpeed, remembered: Bool) -> String {
+        let range = "\(slowest.label) to \(fastest.label)"
+        return remembered
+            ? "The camera lists no shutter speeds; it goes from \(range), as found on an earlier shoot."
+            : "The camera lists no shutter speeds; stepped to its ends: it goes from \(range) (kept for this "
                 + "camera's next shoot)."
-        case let .remembered(limits):
-            "The camera lists no shutter speeds; it goes from \(limits.label), as found on an earlier shoot."
-        }
     }
 
     /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.
@@ -46,6 +46,17 @@ enum ConnectText {
     /// The same line for any camera's failed attempt `attempt` of `maximum`.
     static func retry(failure error: any Error, delay: Duration, attempt: Int, of maximum: Int) -> String {
         "\(failure(error)); trying again in \(ShootText.duration(delay)) (attempt \(attempt + 1) of \(maximum))"
+    }
+
+    /// The line of one connect step: `Connecting to …`, a retry with its wait, `Connected to …`.
+    static func line(_ progress: ConnectProgress) -> String {
+        switch progress {
+        case .connecting(let address): connecting(to: address)
+        case .retrying(let attempt): retry(attempt)
+        case let .shutterLimits(slowest, fastest, remembered):
+            shutterLimits(slowest: slowest, fastest: fastest, remembered: remembered)
+        case .connected(let model): "Connected to \(model.isEmpty ? "the camera" : model)."
+        }
     }
 
     /// A failed connection attempt in a few words: `no answer (connection refused)`, `the camera is busy`.

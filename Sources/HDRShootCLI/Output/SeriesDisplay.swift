@@ -87,7 +87,7 @@ final class SeriesDisplay: Sendable {
             view?.show(shootEvent)
             if case .progress(let progress) = shootEvent, progress.phase == .saved, let keeper {
                 await keeper.saved(progress)
-                await keeper.write(await journal(), output: output)
+                await keeper.write(await journal(), messages: CLIMessages()) { output.writeError("warning: \($0)\n") }
             }
         case let .repetitionFinished(number, result):
             let view = state.withLock { $0.view }
@@ -101,11 +101,11 @@ final class SeriesDisplay: Sendable {
                 output.writeOut(
                     ShootUpdate.repetitionFinished(
                         ShootUpdate.RepetitionFinished(
-                            repetition: number, complete: result.isComplete, saved: result.completed,
+                            repetition: number, complete: result.isComplete, saved: result.saved,
                             fired: result.fired, inCamera: result.inCamera)
                     ).jsonLine)
             } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.completed) exposures saved")
+                note("Repetition \(number)\(total) complete: \(result.saved) exposures saved")
             }
         case .paused(let reason):
             note(ShootText.pauseText(reason, resumed: false))
@@ -172,7 +172,7 @@ final class SeriesDisplay: Sendable {
     /// Writes the series manifest (and the current repetition's) from `journal`.
     func writeManifests(_ journal: ShootJournal) async {
         let keeper = state.withLock { $0.manifest }
-        await keeper?.write(journal, output: output)
+        await keeper?.write(journal, messages: CLIMessages()) { output.writeError("warning: \($0)\n") }
         guard let series = journal.series else { return }
         var repetitions: [SeriesManifest.Repetition] = []
         for repetition in series.repetitions {

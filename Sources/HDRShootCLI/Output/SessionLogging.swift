@@ -100,8 +100,8 @@ enum SessionLogging {
             current.record("runner", [("event", "reconnected"), ("attempt", .int(attempt))])
         case let .finished(result):
             var fields: [(String, JSONValue)] = [
-                ("event", "finished"), ("completed", .int(result.completed)), ("total", .int(result.total)),
-                ("capturedThisRun", .int(result.capturedThisRun))
+                ("event", "finished"), ("completed", .int(result.saved)), ("total", .int(result.total)),
+                ("capturedThisRun", .int(result.savedThisRun))
             ]
             if let stop = result.stopReason { fields.append(("stop", .string(stop.logText))) }
             current.record("runner", fields)

@@ -24,16 +24,16 @@ enum ShootText {
     /// `hdrshoot resume` to download those 5 first and shoot the remaining 3.`: fired and saved said apart.
     static func endLine(_ result: ShootResult) -> String {
         guard let position = result.resumePosition, !result.isComplete else {
-            return "Complete: \(result.completed) of \(result.total) exposures saved"
+            return "Complete: \(result.saved) of \(result.total) exposures saved"
         }
         let stopped = "Stopped at set \(position.set), frame \(position.frame)."
         let remaining = result.total - result.fired
         guard result.inCamera > 0 else {
-            return "\(stopped) \(result.completed) of \(result.total) exposures saved. Run `hdrshoot resume` to shoot "
+            return "\(stopped) \(result.saved) of \(result.total) exposures saved. Run `hdrshoot resume` to shoot "
                 + "the remaining \(remaining)."
         }
         let rest = remaining > 0 ? " and shoot the remaining \(remaining)" : ""
-        return "\(stopped) \(result.fired) of \(result.total) exposures fired: \(result.completed) saved, "
+        return "\(stopped) \(result.fired) of \(result.total) exposures fired: \(result.saved) saved, "
             + "\(result.inCamera) in the camera. Run `hdrshoot resume` to download those \(result.inCamera) first\(rest)."
     }
 

@@ -8,40 +8,40 @@ import Exposure
 /// A RAW+JPEG pair (same name, two extensions) merges from its JPEG; a frame with only a RAW file cannot be
 /// merged by enfuse until it is converted, so a stack with one is `needsConversion`. Files outside the
 /// manifest's frames (`unmatched/`, `earlier/`) are never part of it: the manifest lists them apart.
-struct MergeStack: Sendable, Equatable {
+package struct MergeStack: Sendable, Equatable {
     /// How the progress line names it: `bracket`, or `set 2` for a per-set merge.
-    var label: String
+    package var label: String
     /// The set, from 1, for a per-set merge; nil for the whole bracket.
-    var set: Int?
+    package var set: Int?
     /// The folder the merged image goes into, relative to the output folder: empty for the whole bracket
     /// (beside `manifest.json`), `set-02` for a set.
-    var folder: String
+    package var folder: String
     /// The images to merge, relative to the output folder, shortest exposure first (align_image_stack matches
     /// neighbours, and neighbouring exposures look most alike).
-    var images: [String]
+    package var images: [String]
     /// The RAW files that have no JPEG beside them (the stack needs converting first when not empty).
-    var rawOnly: [String]
+    package var rawOnly: [String]
     /// The shortest and the longest exposure merged (`1/1000`, `4"`), as the manifest labels them; nil when the
     /// stack comes from a set's file list alone.
-    var range: Span?
+    package var range: Span?
 
     /// The shortest and the longest exposure of a stack, as labels.
-    struct Span: Sendable, Equatable {
+    package struct Span: Sendable, Equatable {
         /// The shortest (`1/1000`).
-        var shortest: String
+        package var shortest: String
         /// The longest (`4"`).
-        var longest: String
+        package var longest: String
     }
 
     /// Extensions enfuse reads directly.
-    static let mergeable: Set<String> = ["jpg", "jpeg", "tif", "tiff", "png"]
+    package static let mergeable: Set<String> = ["jpg", "jpeg", "tif", "tiff", "png"]
 
     /// The merged image's path relative to the output folder (`merged.tif`, `set-02/merged.tif`).
-    func output(format: String) -> String { folder.isEmpty ? "merged.\(format)" : "\(folder)/merged.\(format)" }
+    package func output(format: String) -> String { folder.isEmpty ? "merged.\(format)" : "\(folder)/merged.\(format)" }
 
     /// One set of a per-set merge, from the set's bracket; nil when the set is not complete (a stopped
     /// shoot's last set).
-    init?(_ bracket: ShootManifest.SetBracket) {
+    package init?(_ bracket: ShootManifest.SetBracket) {
         guard bracket.complete, !bracket.files.isEmpty else { return nil }
         label = "set \(bracket.set)"
         set = bracket.set
@@ -51,13 +51,13 @@ struct MergeStack: Sendable, Equatable {
     }
 
     /// Why a shoot's whole bracket cannot be merged yet.
-    enum Unfinished: Error, Sendable, Equatable {
+    package enum Unfinished: Error, Sendable, Equatable {
         /// Only `saved` of the plan's `total` frames are saved.
         case framesMissing(saved: Int, total: Int)
     }
 
     /// The whole bracket of `manifest`: every frame of its plan, each distinct exposure once.
-    static func bracket(of manifest: ShootManifest) -> Result<MergeStack, Unfinished> {
+    package static func bracket(of manifest: ShootManifest) -> Result<MergeStack, Unfinished> {
         let saved = manifest.frames.filter { $0.state == "done" && !$0.files.isEmpty }
         guard !manifest.frames.isEmpty, saved.count == manifest.frames.count else {
             return .failure(.framesMissing(saved: saved.count, total: manifest.frames.count))
@@ -93,7 +93,7 @@ struct MergeStack: Sendable, Equatable {
 
     /// The exposure time a manifest label stands for, on either scale; `.infinity` for a label neither reads
     /// (it sorts last, in shooting order).
-    static func seconds(_ label: String) -> Double {
+    package static func seconds(_ label: String) -> Double {
         for scale in [ShutterScale.third, .half] {
             if let speed = try? scale.parseSpeed(label).speed { return speed.seconds }
         }
@@ -101,7 +101,7 @@ struct MergeStack: Sendable, Equatable {
     }
 
     /// A set's file list grouped into frames by stem: a RAW+JPEG pair is one frame.
-    static func frames(of files: [String]) -> [[String]] {
+    package static func frames(of files: [String]) -> [[String]] {
         var stems: [String] = []
         var byStem: [String: [String]] = [:]
         for file in files {
@@ -113,7 +113,7 @@ struct MergeStack: Sendable, Equatable {
     }
 
     /// One image per frame (the first file enfuse reads), and the files of the frames that have none.
-    static func images(of frames: [[String]]) -> (images: [String], rawOnly: [String]) {
+    package static func images(of frames: [[String]]) -> (images: [String], rawOnly: [String]) {
         var images: [String] = []
         var rawOnly: [String] = []
         for files in frames {
@@ -127,16 +127,16 @@ struct MergeStack: Sendable, Equatable {
     }
 
     /// Whether the stack has a frame with only a RAW file.
-    var needsConversion: Bool { !rawOnly.isEmpty }
+    package var needsConversion: Bool { !rawOnly.isEmpty }
 
     /// `set-01/DSC00001` for `set-01/DSC00001.JPG`.
-    static func stem(of path: String) -> String {
+    package static func stem(of path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return path }
         return String(path[..<dot])
     }
 
     /// `jpg` for `set-01/DSC00001.JPG`.
-    static func fileExtension(of path: String) -> String {
+    package static func fileExtension(of path: String) -> String {
         let stem = stem(of: path)
         return stem.count == path.count ? "" : String(path.dropFirst(stem.count + 1)).lowercased()
     }

@@ -1,7 +1,6 @@
 import Exposure
 import Foundation
 import Posix
-import ShootKit
 import Shooting
 
 /// Keeps `manifest.json` current: the planned speeds, the actual speeds seen, the journal's frames, and (with
@@ -9,7 +8,7 @@ import Shooting
 ///
 /// It never replaces another shoot's manifest nor rewrites a finished one (`ShootManifest.write(to:)`): a
 /// second shoot started into the same folder, or a late write of a run killed at the end, leaves it as it is.
-actor ManifestKeeper {
+package actor ManifestKeeper {
     private let directory: String
     private let planned: [ShootPosition: ShutterSpeed]
     private var actual: [ShootPosition: String]
@@ -18,12 +17,12 @@ actor ManifestKeeper {
     private var rangeChecks: [RangeWatch.Record] = []
     private var reopening = false
 
-    private let probes: [AutoMetering.ProbeRecord]
+    private let probes: [ProbeRecord]
 
     /// A keeper writing into `directory`, starting from the speeds known so far; `probes` are `--auto`'s.
-    init(
+    package init(
         directory: String, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String],
-        probes: [AutoMetering.ProbeRecord] = []
+        probes: [ProbeRecord] = []
     ) {
         self.directory = directory
         self.probes = probes
@@ -32,22 +31,25 @@ actor ManifestKeeper {
     }
 
     /// Notes the speed the camera reported for a saved frame.
-    func saved(_ progress: FrameProgress) {
+    package func saved(_ progress: FrameProgress) {
         actual[progress.position] = (progress.saved?.actualSpeed ?? progress.setting).description
     }
 
     /// Notes the range check's measurements and verdicts so far (written with the next manifest).
-    func noteRange(frames: [ShootPosition: RangeWatch.FrameRecord], checks: [RangeWatch.Record]) {
+    package func noteRange(frames: [ShootPosition: RangeWatch.FrameRecord], checks: [RangeWatch.Record]) {
         luminance = frames
         rangeChecks = checks
     }
 
     /// The next write replaces a manifest that says complete: `--check extend` appended frames.
-    func reopen() { reopening = true }
+    package func reopen() { reopening = true }
 
     /// Writes the manifest of `journal` (linking shared frames first when the recipe asks); a failure is
-    /// reported once and does not stop the shoot (the journal is the record that matters).
-    func write(_ journal: ShootJournal, output: any OutputStreams) async {
+    /// reported once to `warn` (a sentence, worded by `messages`) and does not stop the shoot (the journal is the
+    /// record that matters).
+    package func write(
+        _ journal: ShootJournal, messages: any ShootMessages, warn: @Sendable (String) -> Void
+    ) async {
         let linked = await Self.linkShared(journal)
         var manifest = ShootManifest(journal: journal, planned: planned, actual: actual, linked: linked)
         for index in manifest.frames.indices {
@@ -62,37 +64,37 @@ actor ManifestKeeper {
                 reopening = false
                 // A finished bracket gets its merge.sh from the frames just written (MergeScript.swift).
                 if let failure = await Self.writeMergeScripts(manifest, in: directory) {
-                    warnOnce(output, "cannot write a merge.sh in \(directory): \(HDRShoot.message(for: failure))")
+                    warnOnce(warn, "cannot write a merge.sh in \(directory): \(messages.message(for: failure))")
                 }
             case .keptFinished:
                 break
             case .keptAnotherShoot(let id):
                 warnOnce(
-                    output,
+                    warn,
                     "\(directory)/\(ShootManifest.fileName) belongs to "
                         + (id.map { "shoot \($0)" } ?? "something else")
                         + "; it is left as it is and this shoot's manifest is not written")
             }
         } catch {
-            warnOnce(output, "cannot write \(directory)/\(ShootManifest.fileName): \(HDRShoot.message(for: error))")
+            warnOnce(warn, "cannot write \(directory)/\(ShootManifest.fileName): \(messages.message(for: error))")
         }
     }
 
     /// Writes the finished bracket's `merge.sh` off the cooperative pool; returns the failure.
-    static func writeMergeScripts(_ manifest: ShootManifest, in directory: String) async -> (any Error)? {
+    package static func writeMergeScripts(_ manifest: ShootManifest, in directory: String) async -> (any Error)? {
         await runBlocking(on: ShootManifest.queue) { MergeScript.write(for: manifest, in: directory) }
     }
 
-    private func warnOnce(_ output: any OutputStreams, _ text: String) {
+    private func warnOnce(_ warn: @Sendable (String) -> Void, _ text: String) {
         guard !warned else { return }
         warned = true
-        output.writeError("warning: \(text)\n")
+        warn(text)
     }
 
     /// With `--link-shared`: hard-links every saved shared frame into the folder of the other set whose bracket
     /// it completes (idempotent: an existing link is kept). Returns the links present, relative to the output
     /// folder (`set-02/DSC00005.JPG`). A link that cannot be made leaves the manifest naming the original file.
-    static func linkShared(_ journal: ShootJournal) async -> Set<String> {
+    package static func linkShared(_ journal: ShootJournal) async -> Set<String> {
         guard let recipe = journal.recipe, recipe.linkShared, recipe.dedupe else { return [] }
         var wanted: [(source: String, folder: String, name: String)] = []
         for (index, positions) in ShootManifest.brackets(of: journal.plan, recipe: recipe).enumerated() {
@@ -120,26 +122,4 @@ actor ManifestKeeper {
             return linked
         }
     }
-}
-
-/// The keeper as the controller's manifest: its warnings go to standard error of `output`.
-struct ManifestWriter: ShootManifestKeeping {
-    /// The keeper.
-    let keeper: ManifestKeeper
-    /// Where a failed write is said.
-    let output: any OutputStreams
-
-    /// Notes the speed the camera reported for a saved frame.
-    func saved(_ progress: FrameProgress) async { await keeper.saved(progress) }
-
-    /// Notes the range check's measurements and verdicts.
-    func noteRange(frames: [ShootPosition: RangeWatch.FrameRecord], checks: [RangeWatch.Record]) async {
-        await keeper.noteRange(frames: frames, checks: checks)
-    }
-
-    /// The next write replaces a finished manifest.
-    func reopen() async { await keeper.reopen() }
-
-    /// Writes the manifest of `journal`.
-    func write(_ journal: ShootJournal) async { await keeper.write(journal, output: output) }
 }

@@ -2,7 +2,6 @@ import Dispatch
 import Exposure
 import Foundation
 import Posix
-import ShootKit
 import Shooting
 
 /// `manifest.json` in a shoot's output folder: every frame with its planned and actual speed, files and time.
@@ -10,87 +9,87 @@ import Shooting
 /// Built from the journal (the source of truth for what is saved) plus what the journal does not keep: the
 /// speed each frame was planned at before substitution, and the speed the camera reported for the capture.
 /// Rewritten after every saved frame, so it is current even when the process dies.
-struct ShootManifest: Codable, Sendable, Equatable {
+package struct ShootManifest: Codable, Sendable, Equatable {
     /// The shoot's journal id.
-    var shoot: String
+    package var shoot: String
     /// The camera, as in the journal.
-    var camera: CameraIdentity
+    package var camera: CameraIdentity
     /// `inProgress`, `stopped` or `complete`.
-    var status: String
+    package var status: String
     /// How the plan was asked for (readings, frames, spacing, scale, order, dedupe, link-shared); absent for
     /// shoots journaled before it was recorded.
-    var plan: ShootRecipe?
+    package var plan: ShootRecipe?
     /// Every set's bracket: all the files that make it up, a shared frame kept in a neighbouring set's folder
     /// included (`--dedupe`), so each set can be merged from its list alone.
-    var sets: [SetBracket]?
+    package var sets: [SetBracket]?
     /// Frames of the plan fired: saved, or still in the camera (absent in manifests written before it was).
-    var fired: Int?
+    package var fired: Int?
     /// Frames fired whose images still wait in the camera to be downloaded (`resume` fetches them first).
-    var inCamera: Int?
+    package var inCamera: Int?
     /// Frames of the plan saved (their files durable on disk).
-    var saved: Int?
+    package var saved: Int?
     /// Every frame of the plan, in shooting order.
-    var frames: [Frame]
+    package var frames: [Frame]
     /// The range check's verdicts (`--check`): each set's once its frames are saved, then the whole bracket's;
     /// absent with `--check off` and before the first.
-    var rangeChecks: [RangeWatch.Record]?
+    package var rangeChecks: [RangeWatch.Record]?
     /// `--auto`'s probe frames (in `probes/`), apart from the bracket; absent without `--auto`.
-    var probes: [AutoMetering.ProbeRecord]?
+    package var probes: [ProbeRecord]?
     /// The session logs of the runs of this shoot (`hdrshoot log show`), absent when none was kept.
-    var sessionLogs: [String]?
+    package var sessionLogs: [String]?
 
     /// One set's bracket.
-    struct SetBracket: Codable, Sendable, Equatable {
+    package struct SetBracket: Codable, Sendable, Equatable {
         /// The set, from 1.
-        var set: Int
+        package var set: Int
         /// Its folder, relative to the output folder (`set-02`).
-        var folder: String
+        package var folder: String
         /// Every file of the bracket saved so far, relative to the output folder, in shooting order; a shared
         /// frame is named in its own set's folder, or in this set's folder once hard-linked there (`--link-shared`).
-        var files: [String]
+        package var files: [String]
         /// Whether every frame of the bracket is saved.
-        var complete: Bool
+        package var complete: Bool
     }
 
     /// One frame.
-    struct Frame: Codable, Sendable, Equatable {
+    package struct Frame: Codable, Sendable, Equatable {
         /// The set, from 1.
-        var set: Int
+        package var set: Int
         /// The frame within its set, from 1.
-        var frame: Int
+        package var frame: Int
         /// The speed the plan asked for (before substitution).
-        var plannedSpeed: String
+        package var plannedSpeed: String
         /// The speed set on the camera (after substitution).
-        var usedSpeed: String
+        package var usedSpeed: String
         /// The speed the camera reported for the capture, when it did.
-        var actualSpeed: String?
+        package var actualSpeed: String?
         /// `pending`, `inFlight`, `done` or `failed`.
-        var state: String
+        package var state: String
         /// The saved files' names, relative to the output folder (`set-01/DSC00001.JPG`).
-        var files: [String]
+        package var files: [String]
         /// When the frame was saved.
-        var time: Date?
+        package var time: Date?
         /// Whether an earlier attempt may have fired too (the card may hold the frame twice).
-        var possiblyDuplicated: Bool
+        package var possiblyDuplicated: Bool
         /// Files of earlier attempts, relative to the output folder: an interrupted attempt's image recovered
         /// from the camera's buffer, or files saved before `--restart-set`; absent when there are none.
-        var earlierFiles: [String]?
+        package var earlierFiles: [String]?
         /// Files that came with the frame but record another exposure (kept in `unmatched/`); absent when none.
-        var unmatchedFiles: [String]?
+        package var unmatchedFiles: [String]?
         /// What went wrong with the frame's files (a transfer of the wrong length, no name, not the frame's
         /// exposure), one line per file; absent when nothing did.
-        var problems: [String]?
+        package var problems: [String]?
         /// The range check's measurement of the frame (64-bin histogram, clipped and blocked); absent when
         /// not measured.
-        var luminance: RangeWatch.FrameRecord?
+        package var luminance: RangeWatch.FrameRecord?
     }
 
     /// The file name in the output folder.
-    static let fileName = "manifest.json"
+    package static let fileName = "manifest.json"
 
     /// The manifest of `journal`; `planned` and `actual` speeds come from the caller (or an earlier manifest);
     /// `linked` holds the files (relative to the output folder) hard-linked into a set's folder.
-    init(
+    package init(
         journal: ShootJournal, planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String],
         linked: Set<String> = []
     ) {
@@ -160,15 +159,15 @@ struct ShootManifest: Codable, Sendable, Equatable {
     }
 
     /// `set-01`: a set's folder, as `BracketRunner` names it.
-    static func folder(ofSet set: Int) -> String { set < 10 ? "set-0\(set)" : "set-\(set)" }
+    package static func folder(ofSet set: Int) -> String { set < 10 ? "set-0\(set)" : "set-\(set)" }
 
     /// Each set's bracket as positions of `plan` (`BracketPlan.brackets(recipe:)`, in the application layer).
-    static func brackets(of plan: BracketPlan, recipe: ShootRecipe?) -> [[ShootPosition]] {
+    package static func brackets(of plan: BracketPlan, recipe: ShootRecipe?) -> [[ShootPosition]] {
         plan.brackets(recipe: recipe)
     }
 
     /// The planned speeds and actual speeds recorded in an earlier manifest (for `resume`).
-    var recordedSpeeds: (planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
+    package var recordedSpeeds: (planned: [ShootPosition: ShutterSpeed], actual: [ShootPosition: String]) {
         var planned: [ShootPosition: ShutterSpeed] = [:]
         var actual: [ShootPosition: String] = [:]
         for frame in frames {
@@ -188,17 +187,17 @@ struct ShootManifest: Codable, Sendable, Equatable {
     // MARK: - Files
 
     /// Runs blocking file work for manifests (reads, writes, links), off the cooperative pool, in call order.
-    static let queue = DispatchQueue(label: "hdrshoot.manifest")
+    package static let queue = DispatchQueue(label: "hdrshoot.manifest")
 
     /// What an output folder already holds, when it holds a `manifest.json`.
-    enum Occupant: Sendable, Equatable {
+    package enum Occupant: Sendable, Equatable {
         /// A shoot's manifest: its id and status (`inProgress`, `stopped`, `complete`).
         case shoot(id: String, status: String)
         /// A `manifest.json` that is not one hdrshoot can read.
         case unreadable
 
         /// The one line refusing to shoot into `path`.
-        func refusal(path: String) -> String {
+        package func refusal(path: String) -> String {
             switch self {
             case let .shoot(id, status) where status == "complete":
                 "the folder \(path) already holds the finished shoot \(id); pass --output with a new folder"
@@ -212,12 +211,12 @@ struct ShootManifest: Codable, Sendable, Equatable {
     }
 
     /// What `directory` holds: nil when it has no `manifest.json` (or does not exist).
-    static func occupant(of directory: String) async -> Occupant? {
+    package static func occupant(of directory: String) async -> Occupant? {
         await runBlocking(on: queue) { occupantNow(of: directory) }
     }
 
     /// `occupant(of:)`, blocking: call on `queue`.
-    static func occupantNow(of directory: String) -> Occupant? {
+    package static func occupantNow(of directory: String) -> Occupant? {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let manifest = readNow(from: directory) else { return .unreadable }
@@ -225,7 +224,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
     }
 
     /// The manifest in `directory`, blocking: call on `queue`.
-    static func readNow(from directory: String) -> ShootManifest? {
+    package static func readNow(from directory: String) -> ShootManifest? {
         let url = URL(fileURLWithPath: directory).appendingPathComponent(fileName)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -233,12 +232,12 @@ struct ShootManifest: Codable, Sendable, Equatable {
     }
 
     /// Reads the manifest in `directory`, if there is a readable one.
-    static func load(from directory: String) async -> ShootManifest? {
+    package static func load(from directory: String) async -> ShootManifest? {
         await runBlocking(on: queue) { readNow(from: directory) }
     }
 
     /// What `write(to:)` did.
-    enum WriteOutcome: Sendable, Equatable {
+    package enum WriteOutcome: Sendable, Equatable {
         /// The file now holds this manifest.
         case written
         /// The folder holds another shoot's manifest (`id`, nil when unreadable); it was left as it is.
@@ -250,7 +249,7 @@ struct ShootManifest: Codable, Sendable, Equatable {
     /// Writes the manifest into `directory` atomically, off the cooperative pool, unless the folder's manifest
     /// belongs to another shoot or already says this shoot is complete (unless `reopening`: `--check extend`
     /// appended frames to a finished bracket); throws when the write fails.
-    func write(to directory: String, reopening: Bool = false) async throws -> WriteOutcome {
+    package func write(to directory: String, reopening: Bool = false) async throws -> WriteOutcome {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

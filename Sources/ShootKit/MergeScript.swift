@@ -3,16 +3,22 @@ import Posix
 
 /// `merge.sh`: the shell script that merges a shoot's whole bracket with align_image_stack and enfuse, written
 /// beside `manifest.json` once every frame of the bracket is saved, from the manifest's own list of frames.
-enum MergeScript {
+package enum MergeScript {
+    /// What align_image_stack's log says when it found too few control points (lower case; `hdrshoot merge`
+    /// looks for the same words).
+    package static let alignmentPatterns = [
+        "control point", "feature point", "optimization", "kernel longer than line", "terminate called"
+    ]
+
     /// The script's file name.
-    static let fileName = "merge.sh"
+    package static let fileName = "merge.sh"
 
     /// The note when the frames could not be aligned and were fused as they are.
-    static let notAlignedNote = "not aligned: too few control points; merged as shot"
+    package static let notAlignedNote = "not aligned: too few control points; merged as shot"
 
     /// The script that merges `stack` of shoot `shoot`. It runs from anywhere (it changes to the output folder)
     /// and quotes every file name as one shell word, so spaces and quotes in paths are safe.
-    static func text(for stack: MergeStack, shoot: String) -> String {
+    package static func text(for stack: MergeStack, shoot: String) -> String {
         let quotedFiles = stack.images.map { "    " + ShellQuote.single($0) }.joined(separator: " \\\n")
         let output = ShellQuote.single(stack.output(format: ""))
         let what =
@@ -59,7 +65,7 @@ enum MergeScript {
             "        cat \"$work/align.log\" >&2",
             "        echo \"error: align_image_stack could not align the frames; ALIGN=0 fuses them as shot\" >&2",
             "        exit 1",
-            "    elif grep -qiE '\(MergeCommand.alignmentPatterns.joined(separator: "|"))' \"$work/align.log\"; then",
+            "    elif grep -qiE '\(Self.alignmentPatterns.joined(separator: "|"))' \"$work/align.log\"; then",
             "        echo '\(notAlignedNote)' >&2",
             "    else",
             "        echo 'not aligned: align_image_stack failed; merged as shot' >&2",
@@ -73,7 +79,7 @@ enum MergeScript {
     /// Writes `merge.sh` (mode 0755) beside the manifest of the shoot in `directory` once its whole bracket is
     /// saved; an existing script with the same text is left alone. Best effort: returns the failure for the
     /// caller to warn.
-    static func write(for manifest: ShootManifest, in directory: String) -> (any Error)? {
+    package static func write(for manifest: ShootManifest, in directory: String) -> (any Error)? {
         guard case .success(let stack) = MergeStack.bracket(of: manifest) else { return nil }
         let path = directory + "/" + fileName
         let bytes = Array(text(for: stack, shoot: manifest.shoot).utf8)

@@ -1,0 +1,74 @@
+import CameraRemoteAPI
+import Foundation
+import LegacyCamera
+import Posix
+import SonyCamera
+import Timing
+
+// MARK: - A bare host
+
+/// Which protocol a bare host (`--camera 192.168.122.1`) speaks: PTP/IP first (a connection to its port is
+/// accepted), then the Camera Remote API (`getVersions` answers on 8080, then 10000).
+enum ProtocolProbe {
+    /// What answered, and the sentence that says so.
+    struct Found: Sendable {
+        /// The camera to use.
+        var target: CameraTarget
+        /// `Found Sony's PTP/IP at 192.168.122.1.`
+        var sentence: String
+    }
+
+    /// The ports the Camera Remote API is tried on, in order.
+    static let remoteAPIPorts = [LegacySonyCameraConfiguration.defaultPort, LegacySonyCameraConfiguration.builtInPort]
+
+    /// Probes `host` (a numeric address; a name is left to PTP/IP's own connect); nil when nothing answered (the
+    /// caller then connects over PTP/IP with its retries, as before, so a camera still waking up is waited for).
+    static func find(
+        host: String, ptpipPort: UInt16, remoteAPIPorts: [UInt16] = Self.remoteAPIPorts,
+        timeout: Duration = .seconds(3), clock: any Clock<Duration> = ContinuousClock()
+    ) async -> Found? {
+        guard let ptpip = SocketAddress(numericHost: host, port: ptpipPort) else { return nil }
+        let shown = host.contains(":") ? "[\(host)]" : host
+        if await accepts(ptpip, timeout: timeout, clock: clock) {
+            return Found(
+                target: .address(CameraAddress(host: host, port: ptpipPort)),
+                sentence: "Found Sony's PTP/IP remote protocol at \(shown).")
+        }
+        for port in remoteAPIPorts {
+            let endpoint = RemoteURL(host: host, port: port, path: "/sony/camera")
+            guard let client = try? CameraRemoteAPIClient(endpoint: endpoint, clock: clock, callTimeout: timeout)
+            else { continue }
+            defer { client.close() }
+            if (try? await client.getVersions()) != nil {
+                let url = "http://\(endpoint.authority)"
+                return Found(
+                    target: .remoteAPI(url),
+                    sentence: "No PTP/IP at \(shown); found Sony's Camera Remote API at \(url).")
+            }
+        }
+        return nil
+    }
+
+    /// Whether a TCP connection to `address` is accepted within `timeout` (closed at once).
+    private static func accepts(_ address: SocketAddress, timeout: Duration, clock: any Clock<Duration>) async -> Bool {
+        guard let socket = try? Socket(family: address.family) else { return false }
+        defer { socket.close() }
+        do {
+            try await withTimeout(after: timeout, on: clock, throwing: SocketFailure.timedOut) {
+                try await socket.connect(to: address)
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+extension CameraAddress {
+    /// Whether `text` names a port (`host:port`, `[v6]:port`); a bare IPv6 address has none.
+    static func hasPort(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("[") { return trimmed.contains("]:") }
+        return trimmed.filter { $0 == ":" }.count == 1
+    }
+}
