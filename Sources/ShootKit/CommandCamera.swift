@@ -58,7 +58,8 @@ extension SonyCamera: CommandCamera {
         if let found = try await learnShutterLimits() {
             var remembered = false
             if case .remembered = found { remembered = true }
-            progress(.shutterLimits(slowest: found.limits.slowest, fastest: found.limits.fastest, remembered: remembered))
+            progress(
+                .shutterLimits(slowest: found.limits.slowest, fastest: found.limits.fastest, remembered: remembered))
         }
         let info = try await info()
         let settings = try await availableShutterSpeeds()

@@ -1,5 +1,5 @@
-import Exposure
 import CameraRemoteAPI
+import Exposure
 import LegacyCamera
 import PTPIP
 import ShootKit
