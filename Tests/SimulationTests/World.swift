@@ -102,6 +102,10 @@ struct GatedRecorder: ShootRecorder {
         try await gate.pass { try await inner.runWillStart(at: position, restartingSet: restartingSet) }
     }
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
+        // The deliberate break `fire-before-journal`: the release goes out before the journal says a frame is about
+        // to fire (the write-ahead record is skipped), so a kill before the body's confirmation leaves the frame
+        // "to shoot" while its image waits in the camera.
+        if SimulationWorld.deliberateBreak == .fireBeforeJournal { return }
         try await gate.pass { try await inner.frameWillFire(at: position, setting: setting) }
     }
     func frameDidFire(at position: ShootPosition) async throws {
@@ -136,18 +140,41 @@ final class SimulationWorld: Sendable {
     let journalID: String
     /// Violations found while the day ran (a journal that does not load after a crash, a stuck world).
     private let found = Mutex<[String]>([])
+    /// The process kills the world carried out.
+    private let kills = Mutex(0)
 
-    /// A deliberately broken build to try the campaign on (`SIM_BREAK`): `resume-forgets-camera` resumes as if no
-    /// frame waited in the camera or may have fired (a `resume` that shoots again frames whose images are still in
-    /// the body). Unset: hdrshoot as built.
-    static let deliberateBreak = ProcessInfo.processInfo.environment["SIM_BREAK"]
+    /// The deliberately broken builds the campaign is tried on (`SIM_BREAK`). They live in the world (this test
+    /// target) only: hdrshoot's own code is never built broken.
+    enum DeliberateBreak: String, CaseIterable, Sendable {
+        /// `refire-in-camera`: resume forgets the frames the journal says wait in the camera and fires them again
+        /// while their images are still in the body (the frames that may have fired are still looked for).
+        case refireInCamera = "refire-in-camera"
+        /// `fire-before-journal`: the release goes out without its write-ahead "about to fire" record.
+        case fireBeforeJournal = "fire-before-journal"
+        /// `resume-forgets-camera`: resume forgets both the frames in the camera and those that may have fired.
+        case resumeForgetsCamera = "resume-forgets-camera"
+    }
+
+    /// The break this run tries (`SIM_BREAK`); nil: hdrshoot as built.
+    static let deliberateBreak: DeliberateBreak? = ProcessInfo.processInfo.environment["SIM_BREAK"].map {
+        guard let value = DeliberateBreak(rawValue: $0) else {
+            fatalError("SIM_BREAK=\($0) is none of \(DeliberateBreak.allCases.map(\.rawValue))")
+        }
+        return value
+    }
 
     /// At most this many process lives (first run, resumes after crashes, resumes after a failed run).
     static let maximumLives = 12
 
-    init(seed: UInt64) throws {
+    convenience init(seed: UInt64) throws {
+        try self.init(seed: seed, day: FieldDay(seed: seed))
+    }
+
+    /// A world whose day is given (a focused test's script) rather than drawn; `seed` still draws the body's
+    /// random faults.
+    init(seed: UInt64, day: FieldDay) throws {
         self.seed = seed
-        day = FieldDay(seed: seed)
+        self.day = day
         var root = SeededRandom(seed: seed)
         body = try WorldBody(configuration: day.body, random: root.split(4), faults: day.faults, clock: clock)
         folder = try TemporaryFolder(prefix: "hdrshoot-sim-\(seed)").url
@@ -156,6 +183,10 @@ final class SimulationWorld: Sendable {
     }
 
     func violation(_ text: String) { found.withLock { $0.append(text) } }
+
+    /// The faults the day drew and the world injected: busy answers, drops (before a request or mid-reply) and
+    /// process kills.
+    var faultsInjected: Int { body.faultsInjected + kills.withLock { $0 } }
 
     /// Runs the day to its end and checks every invariant; returns the violations (empty: every promise kept).
     func run() async -> [String] {
@@ -185,6 +216,7 @@ final class SimulationWorld: Sendable {
             let killed = await drive(until: { outcome.withLock { $0 != nil } }, gate: gate, crashAt: crashAt)
             if killed {
                 crashes.removeFirst()
+                kills.withLock { $0 += 1 }
                 gate.kill()
                 body.processDied()
                 task.cancel()
@@ -310,9 +342,12 @@ final class SimulationWorld: Sendable {
                 }),
             inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames,
             knownFiles: journal.filesNamed)
-        let resuming =
-            Self.deliberateBreak == "resume-forgets-camera"
-            ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded
+        var resuming = resumingAsLoaded
+        switch Self.deliberateBreak {
+        case .refireInCamera: resuming.inCamera = []
+        case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
+        case .fireBeforeJournal, nil: break
+        }
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
