@@ -135,6 +135,7 @@ final class SimulationWorld: Sendable {
     let day: FieldDay
     let clock = TestClock()
     let body: WorldBody
+    let disk: SimulatedDisk
     let folder: URL
     let store: JournalStore
     let journalID: String
@@ -153,6 +154,8 @@ final class SimulationWorld: Sendable {
         case fireBeforeJournal = "fire-before-journal"
         /// `resume-forgets-camera`: resume forgets both the frames in the camera and those that may have fired.
         case resumeForgetsCamera = "resume-forgets-camera"
+        /// `save-before-fsync`: a frame is recorded saved without its files' fsyncs awaited (`DiskCamera`).
+        case saveBeforeFsync = "save-before-fsync"
     }
 
     /// The break this run tries (`SIM_BREAK`); nil: hdrshoot as built.
@@ -177,6 +180,7 @@ final class SimulationWorld: Sendable {
         self.day = day
         var root = SeededRandom(seed: seed)
         body = try WorldBody(configuration: day.body, random: root.split(4), faults: day.faults, clock: clock)
+        disk = SimulatedDisk(random: root.split(5))
         folder = try TemporaryFolder(prefix: "hdrshoot-sim-\(seed)").url
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"
@@ -221,6 +225,12 @@ final class SimulationWorld: Sendable {
                 body.processDied()
                 task.cancel()
                 _ = await drive(until: { outcome.withLock { $0 != nil } }, gate: gate, crashAt: nil)
+                // What the killed process did not make durable is lost with it.
+                for line in disk.crash(
+                    folder: folder.appendingPathComponent("shoot"), wholeImageSize: day.body.imageSize)
+                {
+                    body.note(line)
+                }
                 continue
             }
             await task.value
@@ -346,14 +356,14 @@ final class SimulationWorld: Sendable {
         switch Self.deliberateBreak {
         case .refireInCamera: resuming.inCamera = []
         case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
-        case .fireBeforeJournal, nil: break
+        case .fireBeforeJournal, .saveBeforeFsync, nil: break
         }
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
         let recorder = GatedRecorder(inner: JournalRecorder(journal: journal, store: store), gate: gate)
         let runner = BracketRunner(
-            camera: camera, plan: journal.plan,
+            camera: DiskCamera(inner: camera, disk: disk, gate: gate), plan: journal.plan,
             configuration: BracketRunner.Configuration(
                 outputDirectory: URL(fileURLWithPath: journal.outputDirectory), bufferLimit: day.bufferLimit),
             recorder: recorder, clock: clock)
@@ -390,13 +400,15 @@ final class SimulationWorld: Sendable {
         }
         let fired = body.framesFired
         let planned = journal.plan.totalExposures
-        if fired > planned {
-            // No image is ever lost in this world (the body keeps its buffer across drops), so every release
-            // beyond one per frame fired a frame whose image was not proven gone.
+        let lost = disk.lostImages
+        if fired > planned + lost {
+            // The body keeps its buffer across drops and kills; an image is lost only when a crash takes a whole
+            // file the process had not made durable (`SimulatedDisk`). Every release beyond one per frame and one
+            // per lost image fired a frame whose image was not proven gone.
             let attempts = journal.plan.positions.map { "\($0): \(journal.frame(at: $0).attempts)" }
             violation(
-                "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and no image was lost; "
-                    + "attempts per frame: \(attempts.joined(separator: ", "))")
+                "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and \(lost) image(s) "
+                    + "were lost; attempts per frame: \(attempts.joined(separator: ", "))")
         }
         let shoot = URL(fileURLWithPath: journal.outputDirectory)
         if let files = FileManager.default.enumerator(at: shoot, includingPropertiesForKeys: [.isRegularFileKey]) {
