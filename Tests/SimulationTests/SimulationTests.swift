@@ -65,8 +65,8 @@ import Testing
                 firstCaught = seed
                 if let deliberate = SimulationWorld.deliberateBreak {
                     print(
-                        "simulation: SIM_BREAK=\(deliberate.rawValue) caught at seed \(seed), the "
-                            + "\(seed - Self.quickSeeds.lowerBound + 1)th seed run: \(Set(violations.map(\.name)).sorted())"
+                        "simulation: SIM_BREAK=\(deliberate.rawValue) caught at seed \(seed), after "
+                            + "\(seed - Self.quickSeeds.lowerBound + 1) seed(s): \(Set(violations.map(\.name)).sorted())"
                     )
                 }
             }
