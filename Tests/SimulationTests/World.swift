@@ -328,7 +328,12 @@ final class SimulationWorld: Sendable {
             // Yields, and a real pause every few: on a loaded machine a runnable job of the process may wait for a
             // core longer than a few yields take (the pause is the driver's, never the code under test's).
             if stable % 8 == 7 { try? await Task.sleep(for: .microseconds(100)) } else { await Task.yield() }
-            let blocking = blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+            // File work on other threads, and readers woken by the body's bytes that have not run yet: both are
+            // the process's work still to do (the second closes a window where an event's reader waited for a core
+            // while the world moved its clock, and a confirmation "never came").
+            let blocking =
+                blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+                + body.wakeups.pending.load(ordering: .sequentiallyConsistent)
             let now = (clock.sleeperCount, clock.sleepsRegistered, body.operations, gate.inFlight + blocking)
             if now == last && gate.inFlight == 0 && blocking == 0 {
                 stable += 1
