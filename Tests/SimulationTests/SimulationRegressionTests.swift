@@ -87,4 +87,21 @@ import Testing
         #expect(cuts.count == 2, Comment(rawValue: report))
         #expect(violations.isEmpty, Comment(rawValue: report))
     }
+
+    /// The world's own bug (seeds 16 and 378 in the long run): a Stop fell again in every life that started at its
+    /// instant, so the shoot never finished. A Stop at the very start, on a day without other faults: pressed once,
+    /// the resume finishes.
+    @Test func aStopFallsOnceInTheDay() async throws {
+        var day = FieldDay(seed: 2)
+        day.plan = BracketPlan(sets: [[1000, 250, 60].map { ShutterSpeed(numerator: 1, denominator: $0) }])
+        day.body.quirks = []
+        day.crashes = []
+        day.controls = [ControlFault(at: .zero, action: .stop)]
+        day.faults = NetworkFaults(dropChance: 0, busyChance: 0, quietAfterOperation: 0)
+        let world = try SimulationWorld(seed: 2, day: day)
+        let (violations, report, faults) = try await SimulationTests.day(world)
+        #expect(faults == 1, "the one Stop")
+        #expect(world.body.timeline.filter { $0.contains("presses Stop") }.count == 1, Comment(rawValue: report))
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
 }

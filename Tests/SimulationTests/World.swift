@@ -430,7 +430,9 @@ final class SimulationWorld: Sendable {
     /// The photographer's Stop and Pause/Resume that fall in this life (each carried out once in the day); returns
     /// nil when the run ends first (cancelled).
     private func control(_ runner: BracketRunner) async -> ShootResult? {
-        for (index, control) in day.controls.enumerated() where control.at >= clock.now.offset {
+        let done = controlsDone.withLock { $0 }
+        for (index, control) in day.controls.enumerated() where control.at >= clock.now.offset && !done.contains(index)
+        {
             do {
                 try await clock.sleep(until: .init(offset: control.at))
             } catch {
