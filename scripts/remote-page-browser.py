@@ -129,6 +129,36 @@ def no_horizontal_scroll(driver):
         fail("the page scrolls sideways: %d > %d" % (width, inner))
 
 
+def check_luma_against_manifest(driver, output):
+    """The page's clipped and blocked figures under the last frame are the range check's for that frame: the
+    manifest's `luminance` (written by the shoot's range watch from the same file), equal to the last digit."""
+    shown = wait_for(driver, "the frame's luma", lambda d: d.execute_script(
+        "const l=window.frameLuma;return l&&l.frame===window.frameShown?l:null"))
+    set_number, frame_number = (int(x) for x in shown["frame"].split("/"))
+    manifests = []
+    for root, _, files in os.walk(output):
+        if "manifest.json" in files:
+            manifests.append(os.path.join(root, "manifest.json"))
+    measured = None
+    for path in manifests:
+        with open(path) as handle:
+            for frame in json.load(handle).get("frames", []):
+                if frame["set"] == set_number and frame["frame"] == frame_number and frame.get("luminance"):
+                    measured = frame["luminance"]
+    if measured is None:
+        fail("no manifest measures set %d, frame %d (manifests: %s)" % (set_number, frame_number, manifests))
+    reading = shown["reading"]
+    for key in ["clippedPercent", "blockedPercent", "histogram"]:
+        if reading[key] != measured[key]:
+            fail("the page's %s for set %d, frame %d is %r; the range check's is %r"
+                 % (key, set_number, frame_number, reading[key], measured[key]))
+    if (reading["highlightLevel"], reading["shadowLevel"]) != (235, 50):
+        fail("the page counts against other levels than the range check's 235/50: %r" % reading)
+    print("step: luma of set %d, frame %d equals the range check's: %s%% clipped, %s%% blocked; page: %s"
+          % (set_number, frame_number, measured["clippedPercent"], measured["blockedPercent"], text(driver, "clip")),
+          flush=True)
+
+
 def serve(hdrshoot, output, screenshot):
     def shot(name):
         # Every screen, beside the main screenshot, for a person to look at (SCREENSHOT-NAME.png).
@@ -213,7 +243,8 @@ def serve(hdrshoot, output, screenshot):
         print("step: finished; last frame " + str(driver.execute_script("return window.frameShown")), flush=True)
         if "Clipped highlights" not in text(driver, "clip"):
             fail("no histogram verdict under the last frame")
-        health = wait_for(driver, "the link's health", lambda d: text(d, "health") if "round trip" in text(
+        check_luma_against_manifest(driver, output)
+        health = wait_for(driver, "the link's health", lambda d: text(d, "health") if "Last camera operation" in text(
             d, "health") and text(d, "slog") else None)
         print("step: link: " + health + " | " + text(driver, "slog").replace("\n", " | "), flush=True)
         shot("finished")
