@@ -241,7 +241,7 @@ def serve(hdrshoot, output, screenshot):
         wait_for(driver, "the last frame", lambda d: d.execute_script(
             "const i=document.getElementById('frame');return i.complete&&i.naturalWidth>0&&window.frameShown"))
         print("step: finished; last frame " + str(driver.execute_script("return window.frameShown")), flush=True)
-        if "Clipped highlights" not in text(driver, "clip"):
+        if "clipped highlights" not in text(driver, "clip"):
             fail("no histogram verdict under the last frame")
         check_luma_against_manifest(driver, output)
         health = wait_for(driver, "the link's health", lambda d: text(d, "health") if "Last camera operation" in text(

@@ -165,11 +165,11 @@ enum RemotePage {
           const p=snap.progress,sum=snap.summary;
           if(p&&(snap.state==="shooting")){
             const el=(Date.now()-phaseSince)/1000,ex=speedSeconds(p.speed);
-            let t=p.phase==="capturing"?"Exposing "+p.speed+": "+secs(el)+" elapsed, "+secs(Math.max(0,ex-el))+" left":"";
+            let t=p.phase==="capturing"&&ex>=1?"Exposing "+p.speed+": "+secs(el)+" elapsed, "+secs(Math.max(0,ex-el))+" left":"";
             if(sum&&sum.estimatedSeconds!=null&&p.total)t+=(t?" · ":"")+"~"+secs(sum.estimatedSeconds*(p.total-p.completed)/p.total)+" left at the tripod";
             $("clock").textContent=t;
           }
-          $("link").textContent=lastEventAt?("Live · "+events+" updates · last "+secs((Date.now()-lastEventAt)/1000)+" ago"):"Not connected";
+          $("link").textContent=lastEventAt?("Live · "+events+" update"+(events===1?"":"s")+" · last "+secs((Date.now()-lastEventAt)/1000)+" ago"):"Not connected";
         }
         setInterval(tick,1000);
         function loadFrame(p){
@@ -178,14 +178,14 @@ enum RemotePage {
           img.src="/api/frames/"+p.set+"/"+p.frame+".jpg";
           $("exposure").textContent="Set "+p.set+", frame "+p.frame+" · "+(p.actualSpeed||p.speed);
         }
-        function pct(v){return v.toFixed(v<0.1?2:v<10?1:0)+" %";}
+        function pct(v){return (+v.toFixed(v<0.1?2:v<10?1:0))+" %";}
         async function luma(p){
           const at=p.set+"/"+p.frame;
           try{const r=await fetch("/api/frames/"+at+".json");if(!r.ok){$("clip").textContent="";return;}
             const j=await r.json();if(lastFrame!==at)return;window.frameLuma={frame:at,reading:j};
             const b=j.histogram,hc=$("hist"),g=hc.getContext("2d"),max=Math.max(...b.slice(1,b.length-1),1);g.clearRect(0,0,256,70);
             for(let i=0;i<b.length;i++){g.fillStyle=4*i>j.highlightLevel?"#e53935":4*i+4<=j.shadowLevel?"#1e88e5":"#ccc";const bh=Math.min(70,70*b[i]/max);g.fillRect(4*i,70-bh,4,bh);}
-            $("clip").textContent="Clipped highlights "+pct(j.clippedPercent)+" (above "+j.highlightLevel+") · blocked shadows "+pct(j.blockedPercent)+" (below "+j.shadowLevel+")";
+            $("clip").textContent="This frame: clipped highlights "+pct(j.clippedPercent)+" (above "+j.highlightLevel+") · blocked shadows "+pct(j.blockedPercent)+" (below "+j.shadowLevel+")";
           }catch(e){$("clip").textContent="";}
         }
         $("shoot").onclick=()=>{const b={shadow:$("shadow").value.trim(),highlight:$("highlight").value.trim()};
