@@ -92,6 +92,22 @@ def click(driver, element_id):
     driver.find_element(By.ID, element_id).click()
 
 
+def click_until_sent(driver, element_id, command):
+    """Clicks `element_id` until the page logs "COMMAND sent" (or a refusal): a click that lands while the
+    page's sections reflow (a line appearing above the button as the shoot starts) hits nothing, and under
+    heavy load the whole short shoot could end before a lost click is noticed."""
+    for _ in range(10):
+        before = text(driver, "log").count(command + " sent") + text(driver, "log").count("refused")
+        click(driver, element_id)
+        deadline = time.time() + 3
+        while time.time() < deadline:
+            if text(driver, "log").count(command + " sent") + text(driver, "log").count("refused") > before:
+                return
+            time.sleep(0.05)
+        print("note: %s clicked, nothing sent within 3 s; clicking again" % element_id, flush=True)
+    fail("clicking " + element_id + " never sent " + command)
+
+
 def requested_urls(driver):
     urls = []
     for entry in driver.get_log("performance"):
@@ -200,7 +216,7 @@ def serve(hdrshoot, output, screenshot):
             fail("the shoot did not wait for a confirm: " + text(driver, "banner"))
         click(driver, "confirm")
         wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
-        click(driver, "pause")
+        click_until_sent(driver, "pause", "pause")
         wait_for(driver, "Paused", lambda d: "Paused" in text(d, "banner"))
         print("step: paused at " + text(driver, "count"), flush=True)
         shot("paused")
@@ -218,7 +234,7 @@ def serve(hdrshoot, output, screenshot):
             driver.save_screenshot(screenshot)
             print("step: screenshot " + screenshot + " at " + text(driver, "count"), flush=True)
         # Pause again (before the next frame), then Stop: the shoot ends unfinished, and the page offers it.
-        click(driver, "pause")
+        click_until_sent(driver, "pause", "pause")
         wait_for(driver, "Paused again", lambda d: "Paused" in text(d, "banner"))
         if text(driver, "count") == "15 of 15":
             fail("the shoot finished before the second pause; nothing left to resume")
@@ -283,7 +299,7 @@ def run(hdrshoot, output):
     try:
         driver.get(url)
         wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
-        click(driver, "pause")
+        click_until_sent(driver, "pause", "pause")
         wait_for(driver, "Paused", lambda d: "Paused: you" in text(d, "banner"))
         print("step: run --remote paused from the page at " + text(driver, "count"), flush=True)
         driver.execute_script("window.confirm=()=>true")
