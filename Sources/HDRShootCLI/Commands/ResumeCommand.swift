@@ -30,10 +30,27 @@ enum ResumeCommand {
     @Sendable private static func run(
         _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        let options = try ShootConsole.options(from: arguments, context: context)
+        try await start(request(from: arguments), arguments: arguments, context)
+    }
+
+    /// The start `resume`'s options ask for, typed: `--id`, `--restart-set`, `--skip-missed`, `--confirm`.
+    static func request(from arguments: ParsedArguments) -> ResumeRequest {
+        ResumeRequest(
+            id: arguments.string("id"), restartSet: arguments.flag("restart-set"),
+            skipMissed: arguments.flag("skip-missed"), confirm: arguments.flag("confirm"))
+    }
+
+    /// Continues the shoot `request` names (a bracket or a series) with the shoot options of `arguments` (the
+    /// camera, `--check`, `--json`, ...): what `resume` does once its options are typed, and what `serve` does for
+    /// the page's Resume.
+    static func start(
+        _ request: ResumeRequest, arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> ExitCode {
+        var options = try ShootConsole.options(from: arguments, context: context)
+        if request.confirm { options.confirm = true }
         let found: ShootJournal
         var notes: [String] = []
-        if let id = arguments.string("id") {
+        if let id = request.id {
             let store = options.store
             guard let loaded = try await Self.load(id: id, from: store) else {
                 throw ShootCommandError.noSuchShoot(id: id, stateDirectory: store.directory.path)
@@ -60,11 +77,11 @@ enum ResumeCommand {
         guard journal.isUnfinished else {
             throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
         }
-        let restartingSet = arguments.flag("restart-set")
+        let restartingSet = request.restartSet
         let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
         if journal.series != nil {
             return try await SeriesRun.resume(
-                journal, arguments: arguments, options: options, target: target, context: context)
+                journal, request: request, options: options, target: target, context: context)
         }
         guard let resumePosition = journal.resumePosition else {
             // Every frame is saved but the shoot was not marked complete (the process died at the very end).
