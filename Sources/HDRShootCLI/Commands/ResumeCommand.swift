@@ -142,7 +142,7 @@ enum ResumeCommand {
         /// The journal (already locked) with the camera used; the earlier runs' speeds from the manifest.
         func record(
             _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
-        ) async throws -> (ShootConsole.Shoot, JournalLock?) {
+        ) async throws -> (PreparedBracket, JournalLock?) {
             let plan = journal.plan
             let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
             let earlier = earlierManifest?.recordedSpeeds
@@ -159,7 +159,7 @@ enum ResumeCommand {
             var current = journal
             // Reconnected elsewhere: the journal follows the camera actually used (so the next resume finds it).
             if followsCamera { current.camera.address = check.identity.address }
-            let shoot = ShootConsole.Shoot(
+            let shoot = PreparedBracket(
                 camera: camera, journal: current, store: preparation.options.store, start: resumePosition,
                 restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
                 overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])

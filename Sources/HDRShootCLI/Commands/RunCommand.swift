@@ -173,7 +173,7 @@ enum RunCommand {
         func record(
             _ matched: (plan: BracketPlan, matched: MatchedPlan), camera: any CommandCamera, check: CameraCheck,
             in preparation: ShootPreparation
-        ) async throws -> (ShootConsole.Shoot, JournalLock?) {
+        ) async throws -> (PreparedBracket, JournalLock?) {
             let store = preparation.options.store
             let madeOutput = try OutputFolder.create(outputDirectory)
             let journal = ShootJournal(
@@ -197,7 +197,7 @@ enum RunCommand {
                     }
                 }
             }
-            var shoot = ShootConsole.Shoot(
+            var shoot = PreparedBracket(
                 camera: camera, journal: journal, store: store, start: .start, restartingSet: false,
                 planned: planned, actual: [:], overhead: planOptions.overhead)
             shoot.removesUnusedOutput = madeOutput
