@@ -244,9 +244,10 @@ enum RunCommand {
     static func recipe(_ options: PlanCommand.Options, linkShared: Bool) -> ShootRecipe {
         let planner = options.planner
         return ShootRecipe(
-            shadow: options.shadow.speed.label, highlight: options.highlight.speed.label, frames: planner.frames,
-            spacing: planner.spacing.label, scale: planner.scale.rawValue, order: planner.order.rawValue,
-            dedupe: planner.dedupe, linkShared: linkShared)
+            SeriesRecord.Base(
+                shadow: options.shadow.speed, highlight: options.highlight.speed, frames: planner.frames,
+                spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order),
+            linkShared: linkShared)
     }
 
     /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,
