@@ -67,8 +67,9 @@ package struct SonyCameraConfiguration: Sendable {
     /// How long after a release (beyond a timed exposure) the body must show a sign of capture (busy,
     /// 0xD215, ObjectAdded) before the release counts as ignored.
     package var releaseSettle: Duration = .seconds(1)
-    /// A test hook (`$HDRSHOOT_TIME_SCALE`): a BULB hold lasts a `timeScale`-th of its exposure, for a simulator
-    /// whose time runs that many times faster (`hdrshoot simulate --time-scale`); 1 for a real body.
+    /// A test hook (`$HDRSHOOT_TIME_SCALE`): a BULB hold, and the wait for a Long Exposure NR dark frame the body
+    /// reports on, last a `timeScale`-th of their time, for a simulator whose time runs that many times faster
+    /// (`hdrshoot simulate --time-scale`); 1 for a real body.
     package var timeScale = 1
     /// Hears every PTP/IP operation, event and connection attempt (the CLI's session log); nil by default.
     package var ptpipObserver: (any PTPIPObserver)?
