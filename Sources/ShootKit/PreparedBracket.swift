@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import Posix
 import Shooting
 
 /// A bracket the preparation hands over: the camera connected and checked, the photographer agreed, the journal in
@@ -162,9 +163,9 @@ extension ShootController {
                 directory: prepared.journal.outputDirectory, planned: prepared.planned, actual: prepared.actual,
                 probes: prepared.probes),
             messages: messages, warn: warn)
-        // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
-        try? FileManager.default.createDirectory(
-            atPath: prepared.journal.outputDirectory, withIntermediateDirectories: true)
+        // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again (a folder that
+        // cannot be made fails the first frame's download, with its reason).
+        _ = try? FileSystem.makeDirectories(prepared.journal.outputDirectory, permissions: 0o755)
         let bufferLimit = min(settings.bufferLimit, camera.bufferCapacity ?? settings.bufferLimit)
         let shoot = BracketShoot(
             camera: camera, journal: prepared.journal, store: prepared.store, start: prepared.start,
