@@ -97,7 +97,7 @@ let package = Package(
             name: "ShootKit",
             dependencies: [
                 "Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix", "SonyCamera",
-                "LegacyCamera"
+                "LegacyCamera", "JSON", "SessionLog"
             ],
             swiftSettings: strict),
 

@@ -78,15 +78,7 @@ package actor RangeWatch {
 
     /// A watch for the shoot of `journal`: its recipe's scale and readings.
     package init(journal: ShootJournal) {
-        let recipe = journal.recipe
-        let scale = recipe.flatMap { ShutterScale(rawValue: $0.scale) } ?? .third
-        var readings: MeterReadings?
-        if let recipe, let shadow = try? scale.parseSpeed(recipe.shadow).speed,
-            let highlight = try? scale.parseSpeed(recipe.highlight).speed
-        {
-            readings = MeterReadings(shadow: shadow, highlight: highlight)
-        }
-        self.init(scale: scale, readings: readings)
+        self.init(scale: journal.recipe?.shutterScale ?? .third, readings: journal.recipe?.readings)
     }
 
     /// Measures every saved frame of `journal` not measured yet (frames of earlier runs on `resume`, and the one

@@ -39,6 +39,9 @@ package struct SonyCameraConfiguration: Sendable {
     package var stepConfirmTimeout: Duration = .seconds(2)
     /// Added to the exposure time to bound the wait for the image after the release (at least 10 s for real bodies).
     package var processingMargin: Duration = .seconds(10)
+    /// How long past its exposure a release may show nothing before the caller's `whileUnconfirmed` runs beside
+    /// the rest of its evidence window (a body's captured event or image usually comes within milliseconds).
+    package var fetchBehindGrace: Duration = .milliseconds(500)
     /// How long to wait for ObjectAdded once 0xD215 was announced, before reading 0xD215 instead.
     package var eventGrace: Duration = .milliseconds(50)
     /// Added again for fetching every waiting image once the first appeared.

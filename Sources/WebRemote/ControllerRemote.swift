@@ -13,7 +13,7 @@ import Synchronization
 /// by set and frame in its updates, never by a path from a request.
 package final class ControllerRemote: RemoteShoot {
     /// Starts a shoot for a typed request from the page; throws a refusal to say why not.
-    package typealias Starter = @Sendable (RemoteShootRequest) async throws(RemoteCommandRefusal) -> Void
+    package typealias Starter = @Sendable (ShootRequest) async throws(RemoteCommandRefusal) -> Void
 
     private struct State {
         var controller: ShootController?
