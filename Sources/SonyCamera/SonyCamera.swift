@@ -254,6 +254,10 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
         }
     }
 
+    /// The events this session has taken in so far: a virtual-time test waits until it matches what the body
+    /// sent before it moves on, since an event can have arrived on the wire and not yet been noted here.
+    package var eventsHandled: Int { session.eventsSeen }
+
     /// Notes what an event means for the model and wakes every waiter.
     func handle(_ event: PTPEvent) {
         session.eventsSeen += 1

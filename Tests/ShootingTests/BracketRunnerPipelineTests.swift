@@ -222,6 +222,23 @@ import Testing
             await recorder.entries.filter { if case .willFire = $0 { true } else { false } } == [.willFire(frame(3))])
     }
 
+    @Test func resumingCreditsTheImageOfAFrameThatMayHaveFiredAndNeverFiresItAgain() async {
+        // Issue 37, seed 314's shape: killed 36 ms after frame 5's release, before the body confirmed it; the journal
+        // says frames 1 to 4 wait in the camera and frame 5 may have fired. The camera holds all five images.
+        var script = InMemoryCamera.Script()
+        script.strayImages = [speed(1000), speed(500), speed(250), speed(125), speed(60)]
+        let camera = InMemoryCamera(script: script)
+        let runner = makeRunner(camera, plan: plan(sets: 1, frames: 6))
+        async let events = collect(runner.events)
+        let result = await runner.run(
+            from: .start,
+            resuming: ResumeState(inCamera: [frame(1), frame(2), frame(3), frame(4)], mayHaveFired: [frame(5)]))
+        _ = await events
+        #expect(result.isComplete && result.saved == 6)
+        // Only frame 6 fires: frame 5's image is in the camera.
+        #expect(await camera.shotSettings == [.timed(speed(30))])
+    }
+
     @Test func resumingShootsAgainAFrameWhoseImageIsGoneFromTheCamera() async {
         var script = InMemoryCamera.Script()
         script.strayImages = [speed(1000)]

@@ -78,6 +78,7 @@ import Testing
         day.plan = BracketPlan(sets: [[1000, 250, 60].map { ShutterSpeed(numerator: 1, denominator: $0) }])
         day.body.quirks = []
         day.crashes = []
+        day.controls = []
         day.faults = NetworkFaults(dropChance: 0, busyChance: 0, quietAfterOperation: 0, cutTransfers: 2)
         let world = try SimulationWorld(seed: 1, day: day)
         let (violations, report, faults) = try await SimulationTests.day(world)

@@ -51,10 +51,13 @@ import Testing
             // counts when the same seed breaks a promise again on a second run; one that does not come back is
             // printed with its seed, never hidden.
             let first = violations
+            let firstReport = report
             (violations, report, _) = try await Self.day(SimulationWorld(seed: seed))
             guard !violations.isEmpty else {
                 unreproduced.append(seed)
                 print("simulation: seed \(seed) broke \(first.map(\.name)) once and kept every promise on its replay")
+                // The first few in full, so an interleaving that broke a promise once can be read.
+                if unreproduced.count <= 3 { print(firstReport) }
                 continue
             }
             broken.append(seed)
@@ -62,8 +65,8 @@ import Testing
                 firstCaught = seed
                 if let deliberate = SimulationWorld.deliberateBreak {
                     print(
-                        "simulation: SIM_BREAK=\(deliberate.rawValue) caught at seed \(seed), the "
-                            + "\(seed - Self.quickSeeds.lowerBound + 1)th seed run: \(Set(violations.map(\.name)).sorted())"
+                        "simulation: SIM_BREAK=\(deliberate.rawValue) caught at seed \(seed), after "
+                            + "\(seed - Self.quickSeeds.lowerBound + 1) seed(s): \(Set(violations.map(\.name)).sorted())"
                     )
                 }
             }

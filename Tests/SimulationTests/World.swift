@@ -10,6 +10,16 @@ import SonyCamera
 import Synchronization
 import TestSupport
 
+/// A photographer's hand on the run at a virtual time: Stop, or Pause held for a while and then Resume.
+struct ControlFault: Sendable {
+    enum Action: Sendable {
+        case stop
+        case pause(Duration)
+    }
+    var at: Duration
+    var action: Action
+}
+
 /// What one seed draws: the plan, the body, the network's faults and the crashes.
 struct FieldDay: Sendable, CustomStringConvertible {
     var plan: BracketPlan
@@ -18,6 +28,8 @@ struct FieldDay: Sendable, CustomStringConvertible {
     /// Virtual times (since the start) at which the process is killed.
     var crashes: [Duration]
     var bufferLimit: Int
+    /// Stop and Pause/Resume at virtual times (each once: a life started after one's time never sees it).
+    var controls: [ControlFault]
 
     /// The speeds plans draw from (all on the simulator's third-stop scale, short so a day is quick).
     static let denominators = [8000, 4000, 2000, 1000, 500, 250, 125, 60, 30, 15, 8, 4]
@@ -62,6 +74,17 @@ struct FieldDay: Sendable, CustomStringConvertible {
         let crashCount = Int(faultDraw.next() % 3)
         let span = UInt64(plan.totalExposures) * 1500
         crashes = (0..<crashCount).map { _ in .milliseconds(Int(faultDraw.next() % span)) }.sorted()
+        // Drawn from a split of their own, after the others: the days the seeds drew before keep their draws.
+        var controlDraw = root.split(6)
+        var controls: [ControlFault] = []
+        if controlDraw.chance(0.25) {
+            controls.append(ControlFault(at: .milliseconds(Int(controlDraw.next() % span)), action: .stop))
+        }
+        for _ in 0..<Int(controlDraw.next() % 3) where controlDraw.chance(0.5) {
+            let length = Duration.milliseconds(500 + Int(controlDraw.next() % 30_000))
+            controls.append(ControlFault(at: .milliseconds(Int(controlDraw.next() % span)), action: .pause(length)))
+        }
+        self.controls = controls.sorted { $0.at < $1.at }
     }
 
     var description: String {
@@ -73,7 +96,17 @@ struct FieldDay: Sendable, CustomStringConvertible {
             runner: buffer limit \(bufferLimit)
             faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, quiet after op \
             \(faults.quietAfterOperation), crashes at [\(crashes.map { WorldBody.seconds($0) }.joined(separator: ", "))]
+            controls: [\(controls.map(\.description).joined(separator: ", "))]
             """
+    }
+}
+
+extension ControlFault: CustomStringConvertible {
+    var description: String {
+        switch action {
+        case .stop: return "stop at \(WorldBody.seconds(at))"
+        case let .pause(length): return "pause at \(WorldBody.seconds(at)) for \(WorldBody.seconds(length))"
+        }
     }
 }
 
@@ -143,6 +176,8 @@ final class SimulationWorld: Sendable {
     private let found = Mutex<[String]>([])
     /// The process kills the world carried out.
     private let kills = Mutex(0)
+    /// The controls (`FieldDay.controls`, by index) that a life carried out.
+    private let controlsDone = Mutex<Set<Int>>([])
 
     /// The deliberately broken builds the campaign is tried on (`SIM_BREAK`). They live in the world (this test
     /// target) only: hdrshoot's own code is never built broken.
@@ -190,7 +225,9 @@ final class SimulationWorld: Sendable {
 
     /// The faults the day drew and the world injected: busy answers, drops (before a request or mid-reply) and
     /// process kills.
-    var faultsInjected: Int { body.faultsInjected + kills.withLock { $0 } }
+    var faultsInjected: Int {
+        body.faultsInjected + kills.withLock { $0 } + controlsDone.withLock { $0.count }
+    }
 
     /// Runs the day to its end and checks every invariant; returns the violations (empty: every promise kept).
     func run() async -> [String] {
@@ -291,7 +328,12 @@ final class SimulationWorld: Sendable {
             // Yields, and a real pause every few: on a loaded machine a runnable job of the process may wait for a
             // core longer than a few yields take (the pause is the driver's, never the code under test's).
             if stable % 8 == 7 { try? await Task.sleep(for: .microseconds(100)) } else { await Task.yield() }
-            let blocking = blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+            // File work on other threads, and readers woken by the body's bytes that have not run yet: both are
+            // the process's work still to do (the second closes a window where an event's reader waited for a core
+            // while the world moved its clock, and a confirmation "never came").
+            let blocking =
+                blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+                + body.wakeups.pending.load(ordering: .sequentiallyConsistent)
             let now = (clock.sleeperCount, clock.sleepsRegistered, body.operations, gate.inFlight + blocking)
             if now == last && gate.inFlight == 0 && blocking == 0 {
                 stable += 1
@@ -367,11 +409,47 @@ final class SimulationWorld: Sendable {
             configuration: BracketRunner.Configuration(
                 outputDirectory: URL(fileURLWithPath: journal.outputDirectory), bufferLimit: day.bufferLimit),
             recorder: recorder, clock: clock)
-        let result = await runner.run(from: start, resuming: resuming)
+        let resumingFrom = resuming
+        let result = await withTaskGroup(of: ShootResult?.self) { group in
+            group.addTask { await self.control(runner) }
+            group.addTask { await runner.run(from: start, resuming: resumingFrom) }
+            var result: ShootResult?
+            while let next = await group.next() {
+                guard let next else { continue }
+                result = next
+                group.cancelAll()
+            }
+            return result!
+        }
         await camera.disconnect()
         if gate.isKilled { return "killed" }
         if let reason = result.stopReason { return "stopped: \(reason)" }
         return result.saved == result.total ? "complete" : "ended at \(result.saved)/\(result.total)"
+    }
+
+    /// The photographer's Stop and Pause/Resume that fall in this life (each carried out once in the day); returns
+    /// nil when the run ends first (cancelled).
+    private func control(_ runner: BracketRunner) async -> ShootResult? {
+        for (index, control) in day.controls.enumerated() where control.at >= clock.now.offset {
+            do {
+                try await clock.sleep(until: .init(offset: control.at))
+            } catch {
+                return nil
+            }
+            controlsDone.withLock { _ = $0.insert(index) }
+            switch control.action {
+            case .stop:
+                body.note("the photographer presses Stop (fault)")
+                await runner.stop()
+            case let .pause(length):
+                body.note("the photographer pauses for \(WorldBody.seconds(length)) (fault)")
+                await runner.pause(reason: PauseReason(.user, detail: "simulated pause"))
+                try? await clock.sleep(for: length)
+                body.note("the photographer resumes")
+                await runner.resume(reason: PauseReason(.user, detail: "simulated pause"))
+            }
+        }
+        return nil
     }
 
     // MARK: - Invariants

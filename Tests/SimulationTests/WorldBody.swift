@@ -42,6 +42,8 @@ final class WorldBody: Sendable {
 
     let state: Mutex<State>
     let clock: TestClock
+    /// Readers of this body's connections woken and not yet run.
+    let wakeups = MemoryTransport.Wakeups()
 
     init(
         configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock
@@ -88,7 +90,7 @@ final class WorldBody: Sendable {
             let number = state.nextConnection
             state.nextConnection += 1
             let transport = MemoryTransport(
-                connection: number, peer: "simulated-body:\(number)", clock: clock,
+                connection: number, peer: "simulated-body:\(number)", clock: clock, wakeups: wakeups,
                 onSend: { [weak self] connection, bytes in self?.received(bytes, on: connection) },
                 onClose: { [weak self] connection in self?.clientClosed(connection) })
             state.transports[number] = transport

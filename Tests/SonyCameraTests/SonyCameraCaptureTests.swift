@@ -26,6 +26,13 @@ struct SonyCameraCaptureTests {
         let before = try await Lockstep.run(simulator: { $0.operationLogPath = log.path }, camera: cameraSettings) {
             camera, simulator, lockstep in
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            // The set's change announcement can still be on its way, or arrived and not yet noted (then the
+            // release would read 0x9209 first, or not): once the camera has taken in every event the body sent,
+            // one read answers every announcement, and the shot starts without one.
+            let sent = await simulator.eventsSent
+            await lockstep.wire.wait { lockstep.wire.eventsReceived >= sent }
+            while await camera.eventsHandled < sent { await Task.yield() }
+            _ = await camera.mediaStatus()
             let before = await simulator.operationCount
             let (answered, start) = (lockstep.wire.requestsEnded, lockstep.camera.now)
             let shot = Task {
