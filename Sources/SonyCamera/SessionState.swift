@@ -30,6 +30,8 @@ struct SessionState: Sendable {
     var bufferUnknown = true
     /// The camera's name of the last file fetched from the buffer (a body whose 0xD215 lags offers it again).
     var lastDownloadedName: String?
+    /// The longest a confirmed release showed nothing beyond its exposure in this session.
+    var slowestEvidence: Duration = .zero
     /// Files fetched from the buffer in this session.
     var filesFetched = 0
     /// Whether a file was fetched since 0xD215 was last read: its count may then be too high.

@@ -25,9 +25,9 @@ extension SonyCamera {
     }
 
     /// `release(exposure:beforeRelease:)`; when the release shows no sign of firing past its exposure and
-    /// `fetchBehindGrace`, `whileUnconfirmed` runs beside the rest of the evidence window (the runner fetches a file
-    /// meanwhile: this actor takes its calls while it waits, and the files fetched since the press count toward
-    /// 0xD215's evidence).
+    /// `fetchBehindGrace` (or twice the slowest evidence of the session), `whileUnconfirmed` runs beside the rest of
+    /// the evidence window (the runner fetches a file meanwhile: this actor takes its calls while it waits, and the
+    /// files fetched since the press count toward 0xD215's evidence).
     package func release(
         exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void,
         whileUnconfirmed: @Sendable () async -> Void
@@ -148,9 +148,14 @@ extension SonyCamera {
     private func waitForRelease(
         since mark: ReleaseMark, timeout: Duration, beside whileUnconfirmed: @Sendable () async -> Void
     ) async throws -> ReleaseEvidence? {
-        let grace = (mark.exposure ?? .zero) + configuration.fetchBehindGrace
+        let watch = Stopwatch(clock: clock)
+        // At least twice the slowest evidence of this session (a loaded machine or a slow link answers late).
+        let grace = (mark.exposure ?? .zero) + max(configuration.fetchBehindGrace, session.slowestEvidence * 2)
         guard grace < timeout else { return try await waitForRelease(since: mark, timeout: timeout) }
-        if let evidence = try await waitForRelease(since: mark, timeout: grace) { return evidence }
+        if let evidence = try await waitForRelease(since: mark, timeout: grace) {
+            session.slowestEvidence = max(session.slowestEvidence, watch.elapsed - (mark.exposure ?? .zero))
+            return evidence
+        }
         async let meanwhile: Void = whileUnconfirmed()
         let evidence: ReleaseEvidence?
         do {
