@@ -97,7 +97,7 @@ let package = Package(
             name: "ShootKit",
             dependencies: [
                 "Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix", "SonyCamera",
-                "LegacyCamera"
+                "LegacyCamera", "JSON", "SessionLog"
             ],
             swiftSettings: strict),
 
@@ -226,7 +226,7 @@ let package = Package(
                 "HDRShootCLI", "Exposure", "PTPIP", "PTPIPCodec", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor",
                 "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit",
-                "LegacyCamera"
+                "LegacyCamera", "CameraRemoteAPI", "HTTP"
             ],
             swiftSettings: strict
         )

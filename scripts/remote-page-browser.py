@@ -92,6 +92,22 @@ def click(driver, element_id):
     driver.find_element(By.ID, element_id).click()
 
 
+def click_until_sent(driver, element_id, command):
+    """Clicks `element_id` until the page logs "COMMAND sent" (or a refusal): a click that lands while the
+    page's sections reflow (a line appearing above the button as the shoot starts) hits nothing, and under
+    heavy load the whole short shoot could end before a lost click is noticed."""
+    for _ in range(10):
+        before = text(driver, "log").count(command + " sent") + text(driver, "log").count("refused")
+        click(driver, element_id)
+        deadline = time.time() + 3
+        while time.time() < deadline:
+            if text(driver, "log").count(command + " sent") + text(driver, "log").count("refused") > before:
+                return
+            time.sleep(0.05)
+        print("note: %s clicked, nothing sent within 3 s; clicking again" % element_id, flush=True)
+    fail("clicking " + element_id + " never sent " + command)
+
+
 def requested_urls(driver):
     urls = []
     for entry in driver.get_log("performance"):
@@ -127,6 +143,36 @@ def no_horizontal_scroll(driver):
     inner = driver.execute_script("return window.innerWidth")
     if width > inner:
         fail("the page scrolls sideways: %d > %d" % (width, inner))
+
+
+def check_luma_against_manifest(driver, output):
+    """The page's clipped and blocked figures under the last frame are the range check's for that frame: the
+    manifest's `luminance` (written by the shoot's range watch from the same file), equal to the last digit."""
+    shown = wait_for(driver, "the frame's luma", lambda d: d.execute_script(
+        "const l=window.frameLuma;return l&&l.frame===window.frameShown?l:null"))
+    set_number, frame_number = (int(x) for x in shown["frame"].split("/"))
+    manifests = []
+    for root, _, files in os.walk(output):
+        if "manifest.json" in files:
+            manifests.append(os.path.join(root, "manifest.json"))
+    measured = None
+    for path in manifests:
+        with open(path) as handle:
+            for frame in json.load(handle).get("frames", []):
+                if frame["set"] == set_number and frame["frame"] == frame_number and frame.get("luminance"):
+                    measured = frame["luminance"]
+    if measured is None:
+        fail("no manifest measures set %d, frame %d (manifests: %s)" % (set_number, frame_number, manifests))
+    reading = shown["reading"]
+    for key in ["clippedPercent", "blockedPercent", "histogram"]:
+        if reading[key] != measured[key]:
+            fail("the page's %s for set %d, frame %d is %r; the range check's is %r"
+                 % (key, set_number, frame_number, reading[key], measured[key]))
+    if (reading["highlightLevel"], reading["shadowLevel"]) != (235, 50):
+        fail("the page counts against other levels than the range check's 235/50: %r" % reading)
+    print("step: luma of set %d, frame %d equals the range check's: %s%% clipped, %s%% blocked; page: %s"
+          % (set_number, frame_number, measured["clippedPercent"], measured["blockedPercent"], text(driver, "clip")),
+          flush=True)
 
 
 def serve(hdrshoot, output, screenshot):
@@ -170,7 +216,7 @@ def serve(hdrshoot, output, screenshot):
             fail("the shoot did not wait for a confirm: " + text(driver, "banner"))
         click(driver, "confirm")
         wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
-        click(driver, "pause")
+        click_until_sent(driver, "pause", "pause")
         wait_for(driver, "Paused", lambda d: "Paused" in text(d, "banner"))
         print("step: paused at " + text(driver, "count"), flush=True)
         shot("paused")
@@ -188,7 +234,7 @@ def serve(hdrshoot, output, screenshot):
             driver.save_screenshot(screenshot)
             print("step: screenshot " + screenshot + " at " + text(driver, "count"), flush=True)
         # Pause again (before the next frame), then Stop: the shoot ends unfinished, and the page offers it.
-        click(driver, "pause")
+        click_until_sent(driver, "pause", "pause")
         wait_for(driver, "Paused again", lambda d: "Paused" in text(d, "banner"))
         if text(driver, "count") == "15 of 15":
             fail("the shoot finished before the second pause; nothing left to resume")
@@ -211,9 +257,10 @@ def serve(hdrshoot, output, screenshot):
         wait_for(driver, "the last frame", lambda d: d.execute_script(
             "const i=document.getElementById('frame');return i.complete&&i.naturalWidth>0&&window.frameShown"))
         print("step: finished; last frame " + str(driver.execute_script("return window.frameShown")), flush=True)
-        if "Clipped highlights" not in text(driver, "clip"):
+        if "clipped highlights" not in text(driver, "clip"):
             fail("no histogram verdict under the last frame")
-        health = wait_for(driver, "the link's health", lambda d: text(d, "health") if "round trip" in text(
+        check_luma_against_manifest(driver, output)
+        health = wait_for(driver, "the link's health", lambda d: text(d, "health") if "Last camera operation" in text(
             d, "health") and text(d, "slog") else None)
         print("step: link: " + health + " | " + text(driver, "slog").replace("\n", " | "), flush=True)
         shot("finished")
@@ -252,7 +299,7 @@ def run(hdrshoot, output):
     try:
         driver.get(url)
         wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
-        click(driver, "pause")
+        click_until_sent(driver, "pause", "pause")
         wait_for(driver, "Paused", lambda d: "Paused: you" in text(d, "banner"))
         print("step: run --remote paused from the page at " + text(driver, "count"), flush=True)
         driver.execute_script("window.confirm=()=>true")

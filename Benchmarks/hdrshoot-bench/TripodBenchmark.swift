@@ -97,6 +97,7 @@ enum TripodBenchmark {
                 // The window a release gets to show it fired, scaled like the transfers.
                 cameraConfiguration.processingMargin = .seconds(10) / scale
                 cameraConfiguration.shutterConfirmTimeout = .seconds(5) / scale
+                cameraConfiguration.fetchBehindGrace = .milliseconds(500) / scale
                 let camera = SonyCamera(configuration: cameraConfiguration)
                 try await camera.connect()
                 let runner = BracketRunner(camera: camera, plan: plan, configuration: runnerConfiguration)

@@ -1,6 +1,7 @@
 import CameraTunnel
 import Dispatch
 import Foundation
+import ShootKit
 
 /// The `hdrshoot` command line: finds the command, parses its options, runs it, maps errors to exit codes.
 package enum HDRShoot {

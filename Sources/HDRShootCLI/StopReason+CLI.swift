@@ -50,18 +50,6 @@ extension StopReason: CLIReportable {
         case .failed, .reconnectGaveUp, .recordingFailed: "error: " + message(reconnectTimeout: reconnectTimeout)
         }
     }
-
-    /// Why the run stopped, as the session log records it (`reconnect gave up after 3 attempts: …`).
-    var logText: String {
-        switch self {
-        case .stopRequested: "stop requested"
-        case .cancelled: "cancelled"
-        case let .failed(error): "failed: " + HDRShoot.message(for: error)
-        case let .reconnectGaveUp(attempts, error):
-            "reconnect gave up after \(attempts) attempts" + (error.map { ": " + HDRShoot.message(for: $0) } ?? "")
-        case let .recordingFailed(error): "recording failed: " + HDRShoot.message(for: error)
-        }
-    }
 }
 
 extension ShootJournal.StopKind {

@@ -7,13 +7,14 @@
 /// camera's, found in the neighbour table by the camera's IP address (the shoot has already talked to it).
 extension MonitorEngine {
     /// Asks the kernel whether the followed station is associated now (GET_STATION: NEW_STATION when it is,
-    /// ENOENT when not); `.notFollowed` when the interface is no access point or the station is unknown.
+    /// ENOENT when not); `.notFollowed` when the interface is no access point or no station is asked for,
+    /// `.unresolved` while the station's address has no neighbour entry (looked up again at each reading).
     ///
     /// A failing request never stops the monitor: it keeps what it knew.
     func readStationStatus() async -> StationStatus {
         guard let wireless, isAccessPoint, let target = configuration.station else { return .notFollowed }
         if stationMAC == nil { stationMAC = await findStation(target) }
-        guard let mac = stationMAC else { return .notFollowed }
+        guard let mac = stationMAC else { return .unresolved }
         let index = link.index
         do {
             let replies = try await wireless.requests.request("NL80211_CMD_GET_STATION \(mac)") {
@@ -28,7 +29,7 @@ extension MonitorEngine {
             return associated ? .present(mac) : .absent(mac)
         } catch {
             if case .kernel(_, .noSuchFileOrDirectory) = error { return .absent(mac) }
-            return station == .notFollowed ? .present(mac) : station
+            return station == .notFollowed || station == .unresolved ? .present(mac) : station
         }
     }
 

@@ -44,8 +44,11 @@ package enum WirelessStatus: Sendable, Equatable {
 
 /// Whether the camera is a station of the watched interface, when that interface is an access point.
 package enum StationStatus: Sendable, Equatable {
-    /// Not followed: the interface is no access point, no station was asked for, or its address is unknown.
+    /// Not followed: the interface is no access point, or no station was asked for.
     case notFollowed
+    /// The interface is an access point and a station was asked for by its IP address, but the neighbour table
+    /// has no resolved entry for it (yet): only the link is watched. Looked up again at every later reading.
+    case unresolved
     /// The station is associated with the access point.
     case present(MACAddress)
     /// The station is not (or no longer) associated with the access point.

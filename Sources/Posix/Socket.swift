@@ -10,6 +10,8 @@ package final class Socket: Sendable {
     private struct State {
         var fd: Int32
         var closing = false
+        /// Whether `close()` has told the loop (`beginClosing`); the number is released only after that.
+        var loopTold = false
         var borrowers = 0
     }
 
@@ -54,7 +56,7 @@ package final class Socket: Sendable {
     private func giveBack() {
         let fdToClose: Int32? = state.withLock { state in
             state.borrowers -= 1
-            guard state.closing, state.borrowers == 0, state.fd >= 0 else { return nil }
+            guard state.closing, state.loopTold, state.borrowers == 0, state.fd >= 0 else { return nil }
             defer { state.fd = -1 }
             return state.fd
         }
@@ -79,20 +81,34 @@ package final class Socket: Sendable {
     ///
     /// Idempotent. The connection is shut down at once so the peer sees EOF even while a call still
     /// holds the descriptor; the number is released when that call returns.
+    ///
+    /// The loop is told before the number can be released: a call that returned between the two (woken by the
+    /// peer's EOF, say) used to close the descriptor first, and the loop's closing mark then outlived it, so the
+    /// next socket given that number failed its first wait with `.closed` (a reconnect's connect "cancelled"
+    /// under load). The shutdown holds the descriptor too, so it never reaches a number already reused.
     package func close() {
-        let (fd, closeNow): (Int32, Bool) = state.withLock { state in
-            guard !state.closing, state.fd >= 0 else { return (-1, false) }
+        let fd: Int32 = state.withLock { state in
+            guard !state.closing, state.fd >= 0 else { return -1 }
             state.closing = true
-            let fd = state.fd
-            if state.borrowers == 0 { state.fd = -1 }
-            return (fd, state.borrowers == 0)
+            return state.fd
         }
         guard fd >= 0 else { return }
         loop.beginClosing(fd: fd)
-        if closeNow {
+        let releaseNow: Bool = state.withLock { state in
+            state.loopTold = true
+            if state.borrowers == 0 {
+                state.fd = -1
+                return true
+            }
+            // Held for the shutdown below; whichever call gives it back last releases it.
+            state.borrowers += 1
+            return false
+        }
+        if releaseNow {
             release(fd)
         } else {
             _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+            giveBack()
         }
     }
 

@@ -64,4 +64,12 @@ package enum NetworkVerdict: Sendable, Equatable {
         return
             "The network link to the camera (\(snapshot.interfaceName ?? "?")) is back; continuing once the camera answers."
     }
+
+    /// What is said once when the host is the camera's access point but the camera's station cannot be
+    /// followed (no neighbour entry for its address): the shoot then pauses only for the host's own link.
+    package static func unresolvedStationMessage(_ snapshot: NetworkSnapshot) -> String {
+        let interface = snapshot.interfaceName ?? "?"
+        return "Network watch: \(interface) is the camera's access point, but the camera has no neighbour entry "
+            + "there, so its leaving is not seen; pausing only if \(interface) itself drops."
+    }
 }

@@ -122,7 +122,14 @@ package struct NetworkWatch: Sendable {
         record: ([(String, String)]) -> Void = { _ in }, failed: (any Error) -> Void
     ) async {
         var hold = Hold.released
+        var saidUnresolved = false
         func apply(_ snapshot: NetworkSnapshot) async {
+            // Said once: following the camera's station silently doing nothing would look like protection.
+            if snapshot.station == .unresolved, !saidUnresolved {
+                saidUnresolved = true
+                record([("event", "stationUnresolved")])
+                note(NetworkVerdict.unresolvedStationMessage(snapshot))
+            }
             switch (NetworkVerdict.judge(snapshot, cameraSSID: cameraSSID, family: family), hold) {
             case (.lost(let message), .released):
                 hold = .held(message: message)

@@ -78,15 +78,7 @@ package actor RangeWatch {
 
     /// A watch for the shoot of `journal`: its recipe's scale and readings.
     package init(journal: ShootJournal) {
-        let recipe = journal.recipe
-        let scale = recipe.flatMap { ShutterScale(rawValue: $0.scale) } ?? .third
-        var readings: MeterReadings?
-        if let recipe, let shadow = try? scale.parseSpeed(recipe.shadow).speed,
-            let highlight = try? scale.parseSpeed(recipe.highlight).speed
-        {
-            readings = MeterReadings(shadow: shadow, highlight: highlight)
-        }
-        self.init(scale: scale, readings: readings)
+        self.init(scale: journal.recipe?.shutterScale ?? .third, readings: journal.recipe?.readings)
     }
 
     /// Measures every saved frame of `journal` not measured yet (frames of earlier runs on `resume`, and the one
@@ -135,12 +127,21 @@ package actor RangeWatch {
     }
 
     /// The manifest's luma of each measured frame.
-    package var frameRecords: [ShootPosition: FrameRecord] {
-        frames.mapValues { frame in
-            FrameRecord(
-                histogram: frame.histogram, clippedPercent: Self.percent(frame.clippedFraction),
-                blockedPercent: Self.percent(frame.blockedFraction))
-        }
+    package var frameRecords: [ShootPosition: FrameRecord] { frames.mapValues(Self.record) }
+
+    /// The manifest's record of one measured frame.
+    package static func record(_ frame: FrameLuminance) -> FrameRecord {
+        FrameRecord(
+            histogram: frame.histogram, clippedPercent: percent(frame.clippedFraction),
+            blockedPercent: percent(frame.blockedFraction))
+    }
+
+    /// The record of the frame saved as `paths` measured as a shoot's watch measures it (the same file, decoder
+    /// and thresholds, so the same figures as the manifest's): what the phone remote shows under the frame.
+    package static func record(paths: [String], thresholds: RangeThresholds = .magicLantern) async -> FrameRecord? {
+        // The record holds no speed: any will do.
+        await measure(paths: paths, speed: ShutterSpeed(numerator: 1, denominator: 1), thresholds: thresholds)
+            .map(record)
     }
 
     private func check(_ measured: [FrameLuminance], suggestingReadings: Bool = true) -> RangeVerdict? {
@@ -153,8 +154,14 @@ package actor RangeWatch {
     package static func measure(
         _ images: [SavedImage], speed: ShutterSpeed, thresholds: RangeThresholds
     ) async -> FrameLuminance? {
-        let paths = images.map(\.path)
-        return await runBlocking(on: queue) {
+        await measure(paths: images.map(\.path), speed: speed, thresholds: thresholds)
+    }
+
+    /// The luma of the first readable file of `paths`, as `measure` reads a frame's files.
+    package static func measure(
+        paths: [String], speed: ShutterSpeed, thresholds: RangeThresholds
+    ) async -> FrameLuminance? {
+        await runBlocking(on: queue) {
             for path in paths {
                 guard let bytes = try? FileSystem.readAll(path), let image = try? LumaReader.read(bytes) else {
                     continue

@@ -124,15 +124,20 @@ extension BracketRunner {
         }
     }
 
+    /// Learns that the body holds no more than `held` captures, and says so.
+    func learnBuffer(holding held: Int) {
+        progress.learnedBufferCapacity = min(held, progress.learnedBufferCapacity ?? held)
+        emit(
+            .cameraNote(
+                "the camera took no release while \(held) image\(held == 1 ? "" : "s") waited in it: it holds "
+                    + "\(held); from now on only the room each release needs is downloaded"))
+    }
+
     /// A frame with no image: fired again later in this run, unless its releases keep vanishing.
     private func shootAgain(_ frame: DownloadQueue.Fired) throws {
         if let held = progress.refusedWhileHolding.removeValue(forKey: frame.position) {
             // It fired nothing with `held` captures waiting: the body holds that many.
-            progress.learnedBufferCapacity = min(held, progress.learnedBufferCapacity ?? held)
-            emit(
-                .cameraNote(
-                    "the camera took no release while \(held) image\(held == 1 ? "" : "s") waited in it: it holds "
-                        + "\(held); from now on only the room each release needs is downloaded"))
+            learnBuffer(holding: held)
         }
         var lost = progress.lostReleases[frame.position, default: LostReleases()]
         if frame.confirmed {

@@ -117,11 +117,13 @@ extension BracketRunner {
             if try await downloadAll() == .stopped { return }
         }
         report(.capturing, at: position, setting: setting)
+        let waitingAtPress = progress.framesInCamera
         let release: Release
         do {
             release = try await releaseConfirmed(position, speed: speed, setting: setting)
         } catch let error as any RemoteCameraError where error.isReleaseIgnored && configuration.downloads {
-            try await releaseWithoutEvidence(position, speed: speed, setting: setting, error: error)
+            try await releaseWithoutEvidence(
+                position, speed: speed, setting: setting, waitingAtPress: waitingAtPress, error: error)
             return
         } catch let error as any RemoteCameraError
             where error.isReleaseRefused && configuration.downloads && !progress.queue.isEmpty
@@ -129,6 +131,8 @@ extension BracketRunner {
             // Nothing fired (the body never took the shutter button): fetch what waits, then press once more. A
             // second refusal with the buffer fetched ends the run as any camera error does.
             _ = error
+            // A file fetched behind it was filed already; what failed there shows again in the download below.
+            progress.fetchedBehind = nil
             progress.fetchesBeforeRelease = true
             noteOnce(
                 "the camera refused a release while images waited in it; they were downloaded first, and from now "
@@ -151,6 +155,31 @@ extension BracketRunner {
         }
         report(.inCamera, at: position, setting: setting)
         await reportCameraNotes()
+        // A fetch behind the release that failed (a dropped link, a failed record) counts once the frame is queued.
+        if let failure = progress.fetchedBehind?.failure {
+            progress.fetchedBehind = nil
+            throw failure
+        }
+        progress.fetchedBehind = nil
+    }
+
+    /// The oldest file waiting in the body, fetched behind a release that shows no sign of firing yet (the
+    /// camera calls it past the release's exposure and a grace, while the evidence window runs): a body whose
+    /// buffer is full takes no release, and the room its next release needs is then made meanwhile. A file
+    /// fetched behind a release that did fire was to be fetched anyway. Kept in `progress.fetchedBehind` (a
+    /// failure is thrown once the release is settled). Only while the buffer's size is unknown and images wait.
+    func fetchBehindRelease() async {
+        guard configuration.downloads, progress.learnedBufferCapacity == nil, progress.framesInCamera > 0,
+            progress.fetchedBehind == nil, !isHeldOrEnding
+        else { return }
+        progress.fetchedBehind = FetchBehind()
+        do {
+            // The outcome first: the assignment's read of `progress` must come after the download changed it.
+            let outcome = try await downloadAll(files: 1)
+            progress.fetchedBehind?.files = outcome == .madeRoom ? 1 : 0
+        } catch {
+            progress.fetchedBehind?.failure = error
+        }
     }
 
     /// A release that showed no sign of firing in its whole evidence window may still have fired (its evidence
@@ -159,10 +188,30 @@ extension BracketRunner {
     /// and only a frame whose image did not come is fired again, once: a second release without evidence stops
     /// the run (resumable), saying what was fired. When images waited in the camera and the frame's image then
     /// does not come, the body took no release with that many waiting: its buffer size is learned from it.
+    ///
+    /// A short exposure (no dark frame) pressed while images waited is settled sooner: one file is fetched (or was
+    /// fetched behind the release) and the body's own count (`RemoteCamera.bufferCount`) read afresh; when no file
+    /// joined its buffer since the press, the release certainly fired nothing (the buffer was full): the frame is
+    /// pressed again at once, and the buffer size is learned (the images that waited at the press).
     private func releaseWithoutEvidence(
-        _ position: ShootPosition, speed: ShutterSpeed, setting: CameraShutterSpeed, error: any Error
+        _ position: ShootPosition, speed: ShutterSpeed, setting: CameraShutterSpeed, waitingAtPress: Int,
+        error: any Error
     ) async throws {
-        let waiting = progress.framesInCamera
+        let behind = progress.fetchedBehind
+        progress.fetchedBehind = nil
+        let waiting = waitingAtPress
+        let exposure = Duration.seconds(speed.numerator) / speed.denominator
+        if behind?.failure == nil, waiting > 0, exposure < .seconds(1),
+            progress.lostReleases[position]?.unproven ?? 0 < Self.maxUnprovenReleases - 1,
+            try await releaseProvenRefused(filesFetched: behind?.files ?? 0, framesAtPress: waiting)
+        {
+            // The journal says "may have fired" until the frame fires again (a resume looks for its image first).
+            try? await recorder.frameDidFail(at: position, error: error, mayHaveFired: true)
+            progress.lostReleases[position, default: LostReleases()].unproven += 1
+            learnBuffer(holding: waiting)
+            await camera.rememberBufferCapacity(waiting)
+            return
+        }
         if waiting > 0 {
             progress.refusedWhileHolding[position] = waiting
             noteOnce("the camera ignored a release while images waited in it; they were downloaded first")
@@ -183,7 +232,23 @@ extension BracketRunner {
                 "the camera showed no sign of firing \(position); its image is looked for in the camera before it is "
                     + "fired again")
         }
+        if let failure = behind?.failure { throw failure }
         _ = try await downloadAll()
+    }
+
+    /// Whether the release just pressed certainly fired nothing: with one file fetched (here, unless `filesFetched`
+    /// were fetched behind it), the body counts no more files than waited at the press less those fetched. What
+    /// waited is at least one file per frame in the camera (`framesAtPress`), and at least the body's count before
+    /// the press (which may lag an image still processing then). A release that fired adds a file to either. False
+    /// when the body does not count its buffer, or nothing could be fetched.
+    private func releaseProvenRefused(filesFetched: Int, framesAtPress: Int) async throws -> Bool {
+        var fetched = filesFetched
+        if fetched == 0 {
+            guard try await downloadAll(files: 1) == .madeRoom else { return false }
+            fetched = 1
+        }
+        guard let count = try await camera.bufferCount() else { return false }
+        return count.now <= max(count.beforeLastRelease ?? 0, framesAtPress) - fetched
     }
 
     /// One release of the frame with busy retries; the "about to fire" record is written by the camera's hook,
@@ -194,11 +259,14 @@ extension BracketRunner {
     ) async throws -> Release {
         let camera = self.camera
         progress.release = ReleaseAttempt(position: position)
+        progress.fetchedBehind = nil
         defer { progress.release = nil }
         do {
             return try await withBusyRetry(at: position, phase: .capturing) {
                 try await camera.release(exposure: speed) { [self] in
                     try await recordWillFire(at: position, setting: setting)
+                } whileUnconfirmed: { [self] in
+                    await fetchBehindRelease()
                 }
             }
         } catch {

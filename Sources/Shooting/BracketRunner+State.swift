@@ -115,6 +115,8 @@ extension BracketRunner {
         /// The captures the body holds, learned when it took no release while that many waited (the release's
         /// image never came): from then on only the room each release needs is fetched, not the whole buffer.
         package var learnedBufferCapacity: Int?
+        /// The file fetched behind the release under way while it showed no sign of firing (nil: none started).
+        var fetchedBehind: FetchBehind?
         /// Frames released without evidence while images waited, with how many waited: a frame among them whose
         /// image does not come teaches the buffer size.
         var refusedWhileHolding: [ShootPosition: Int] = [:]
@@ -128,4 +130,12 @@ extension BracketRunner {
         /// The frames fired whose images have not started to arrive (what the body still holds of them).
         var framesInCamera: Int { queue.waiting.lazy.filter { $0.images.isEmpty }.count }
     }
+}
+
+/// A file fetched behind a release while it showed no sign of firing (the room a full buffer needs).
+struct FetchBehind: Sendable {
+    /// The files fetched (0 or 1).
+    var files = 0
+    /// Why the fetch failed, when it did: thrown once the release is settled.
+    var failure: (any Error)?
 }

@@ -30,6 +30,11 @@ package protocol RemoteCamera: Sendable {
     /// The exposure mode the camera's dial or menu is in now.
     func shootingMode() async throws -> ShootingMode
 
+    /// The files waiting in the body's buffer now (a fresh read) and just before the last release was pressed;
+    /// nil when the body does not count them. Lets the runner tell a release the body refused (its buffer full)
+    /// from one whose evidence is late, after fetching one file (see `BufferCount`).
+    func bufferCount() async throws -> BufferCount?
+
     /// How many captures this body holds, as an earlier shoot of the same body (by serial) learned it; nil when
     /// none did (see `rememberBufferCapacity(_:)`).
     func rememberedBufferCapacity() async -> Int?
@@ -74,6 +79,16 @@ package protocol RemoteCamera: Sendable {
     /// - a call that throws without having called `beforeRelease` has not released the shutter.
     /// A retry after a busy error is a new call of this method, so it calls `beforeRelease` again.
     func release(exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void) async throws -> Release
+
+    /// `release(exposure:beforeRelease:)`, calling `whileUnconfirmed` at most once, concurrently with the rest of
+    /// the wait, when the release has shown no sign of firing past its exposure and a short grace (the caller
+    /// fetches the room a full buffer needs meanwhile: the camera takes other calls while it waits). Evidence
+    /// counted by the buffer takes the files fetched meanwhile into account. By default `whileUnconfirmed` is
+    /// never called.
+    func release(
+        exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void,
+        whileUnconfirmed: @Sendable () async -> Void
+    ) async throws -> Release
 
     /// Fetches the next file waiting in the body's buffer (the oldest first) into `destination` and returns
     /// it with the exposure time and capture time its own EXIF records; `nil` once the buffer holds nothing.
@@ -141,6 +156,34 @@ extension RemoteCamera {
 
     /// A body that keeps no record of itself forgets what was learned.
     package func rememberBufferCapacity(_ capacity: Int) async {}
+
+    /// A camera that takes no other call while a release waits for its evidence calls nothing meanwhile.
+    package func release(
+        exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void,
+        whileUnconfirmed: @Sendable () async -> Void
+    ) async throws -> Release {
+        try await release(exposure: exposure, beforeRelease: beforeRelease)
+    }
+
+    /// A body that does not count its buffer says nothing.
+    package func bufferCount() async throws -> BufferCount? { nil }
+}
+
+/// The files waiting in a body's buffer as the body counts them (Sony: 0xD215, reference pp. 448-449): now, read
+/// afresh, and just before the last release was pressed. A release that showed no sign of firing, followed by
+/// downloads of `d` files and a count `now <= before - d`, fired nothing: no image of it joined the buffer.
+package struct BufferCount: Sendable, Hashable {
+    /// The files waiting now (a fresh read).
+    package var now: Int
+    /// The files waiting just before the last release was pressed, when the count then was current (nil: a
+    /// download since the last read may have lowered it). An image still processing then is not in it.
+    package var beforeLastRelease: Int?
+
+    /// Creates a count.
+    package init(now: Int, beforeLastRelease: Int?) {
+        self.now = now
+        self.beforeLastRelease = beforeLastRelease
+    }
 }
 
 extension RemoteCameraError {

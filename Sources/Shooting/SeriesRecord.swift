@@ -18,7 +18,9 @@ package struct SeriesRecord: Sendable, Hashable, Codable {
         case forever
     }
 
-    /// The readings and planner settings each repetition is planned from (shifted by `shift` per repetition).
+    /// The readings and planner settings each repetition is planned from (shifted by `shift` per repetition): the
+    /// typed form of the bracket as asked, whose recorded form is `ShootRecipe` (see ShootKit's
+    /// `ShootRecipe+Typed.swift` for why there are two).
     package struct Base: Sendable, Hashable, Codable {
         /// The shadow reading.
         package var shadow: ShutterSpeed

@@ -271,6 +271,8 @@ extension StopReason {
 
 /// How a shoot's plan was asked for, as typed and resolved: the two readings and the planner's options, plus
 /// `--link-shared`. Kept in the journal so every run of the shoot (`resume` too) writes the same manifest.
+/// The recorded form of the bracket as asked; `SeriesRecord.Base` is its typed form, and ShootKit's
+/// `ShootRecipe+Typed.swift` says why there are two and is the one crossing between them.
 package struct ShootRecipe: Sendable, Hashable, Codable {
     /// The shadow reading, as a stop label (`1/4`).
     package var shadow: String

@@ -30,6 +30,13 @@ struct SessionState: Sendable {
     var bufferUnknown = true
     /// The camera's name of the last file fetched from the buffer (a body whose 0xD215 lags offers it again).
     var lastDownloadedName: String?
+    /// Files fetched from the buffer in this session.
+    var filesFetched = 0
+    /// Whether a file was fetched since 0xD215 was last read: its count may then be too high.
+    var downloadedSinceRead = false
+    /// The files 0xD215 counted just before the last release was pressed, when that count was current (nil: it
+    /// was not, or the body does not report 0xD215).
+    var waitingBeforeRelease: Int?
 
     /// A new session's state, starting now on `clock`.
     init(clock: any Clock<Duration>) {

@@ -21,6 +21,17 @@ extension SonyCamera {
     package func release(
         exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void
     ) async throws -> Release {
+        try await release(exposure: exposure, beforeRelease: beforeRelease, whileUnconfirmed: {})
+    }
+
+    /// `release(exposure:beforeRelease:)`; when the release shows no sign of firing past its exposure and
+    /// `fetchBehindGrace`, `whileUnconfirmed` runs beside the rest of the evidence window (the runner fetches a file
+    /// meanwhile: this actor takes its calls while it waits, and the files fetched since the press count toward
+    /// 0xD215's evidence).
+    package func release(
+        exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void,
+        whileUnconfirmed: @Sendable () async -> Void
+    ) async throws -> Release {
         try await refreshIfChanged()
         guard case .ready = state else { throw try lostOrNotConnected() }
         try requireShutterMode()
@@ -28,7 +39,9 @@ extension SonyCamera {
         let holdsBulb = properties.shutterSpeed?.isBulb ?? false
         let exposureTime = Duration.seconds(exposure.numerator) / exposure.denominator
         let held = holdsBulb ? exposureTime : nil
-        let before = releaseMark()
+        let before = releaseMark(exposure: holdsBulb ? .zero : exposureTime)
+        // A count a download may have lowered since it was read is no count to compare with.
+        session.waitingBeforeRelease = reportsBuffer && !session.downloadedSinceRead ? before.waiting : nil
         let releasedAt = session.started.elapsed
         do {
             try await pressRelease(holdingFor: held, after: beforeRelease)
@@ -40,7 +53,7 @@ extension SonyCamera {
         publish(.saving)
         let limit =
             (holdsBulb ? .zero : exposureTime) + noiseReductionTime(for: exposureTime) + configuration.processingMargin
-        if let evidence = try await waitForRelease(since: before, timeout: limit) {
+        if let evidence = try await waitForRelease(since: before, timeout: limit, beside: whileUnconfirmed) {
             try await awaitDarkFrame(after: evidence, exposure: exposureTime)
             return try await confirmed(evidence)
         }
@@ -79,7 +92,8 @@ extension SonyCamera {
         let darkFrame = noiseReductionTime(for: exposure)
         guard darkFrame > .zero else { return }
         if longExposureNR == true {
-            try await clock.sleep(for: darkFrame)
+            // On the test hook the body's dark frame is as much shorter as its exposure.
+            try await clock.sleep(for: darkFrame / configuration.timeScale)
             return
         }
         let mark = releaseMark()
@@ -116,16 +130,39 @@ extension SonyCamera {
     }
 
     /// What the body showed so far: the counts a release must move.
-    private func releaseMark() -> ReleaseMark {
+    private func releaseMark(exposure: Duration? = nil) -> ReleaseMark {
         ReleaseMark(
             objectsAdded: session.images.objectsAdded, capturedEvents: session.images.capturedEvents,
             waiting: properties.shootingFileInfo?.imagesWaiting ?? 0,
-            shotsLeft: properties.currentValue(of: .remainingShots)?.integerValue)
+            shotsLeft: properties.currentValue(of: .remainingShots)?.integerValue, filesFetched: session.filesFetched,
+            exposure: exposure)
     }
 
     /// The release record for `evidence`, with the buffer count as last read.
     private func confirmed(_ evidence: ReleaseEvidence) async throws -> Release {
         Release(evidence: evidence, imagesWaiting: properties.shootingFileInfo?.imagesWaiting)
+    }
+
+    /// `waitForRelease(since:timeout:)`, running `whileUnconfirmed` beside the part of the wait after the exposure
+    /// and `fetchBehindGrace` when the release has shown nothing by then.
+    private func waitForRelease(
+        since mark: ReleaseMark, timeout: Duration, beside whileUnconfirmed: @Sendable () async -> Void
+    ) async throws -> ReleaseEvidence? {
+        let grace = (mark.exposure ?? .zero) + configuration.fetchBehindGrace
+        guard grace < timeout else { return try await waitForRelease(since: mark, timeout: timeout) }
+        if let evidence = try await waitForRelease(since: mark, timeout: grace) { return evidence }
+        async let meanwhile: Void = whileUnconfirmed()
+        let evidence: ReleaseEvidence?
+        do {
+            evidence = try await waitForRelease(since: mark, timeout: timeout - grace)
+        } catch {
+            await meanwhile
+            throw error
+        }
+        await meanwhile
+        // What was fetched meanwhile may have answered the last question late: ask once more.
+        if let evidence { return evidence }
+        return try await waitForRelease(since: mark, timeout: .zero)
     }
 
     /// Waits at most `timeout` for the body to show a release since `mark`; nil when it showed none (after one
@@ -158,7 +195,11 @@ extension SonyCamera {
         if session.images.capturedEvents > mark.capturedEvents { return .capturedEvent }
         if confirmsByCapturedEvent { return nil }
         if session.images.objectsAdded > mark.objectsAdded { return .imageWaiting }
-        if let waiting = properties.shootingFileInfo?.imagesWaiting, waiting > mark.waiting { return .imageWaiting }
+        if let waiting = properties.shootingFileInfo?.imagesWaiting,
+            waiting + (session.filesFetched - mark.filesFetched) > mark.waiting
+        {
+            return .imageWaiting
+        }
         if let before = mark.shotsLeft, let now = properties.currentValue(of: .remainingShots)?.integerValue,
             now < before
         {
@@ -263,6 +304,8 @@ extension SonyCamera {
     private func fetch(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         let image = try await download(info, to: destination)
         session.lastDownloadedName = info?.filename ?? image.fileName
+        session.downloadedSinceRead = true
+        session.filesFetched += 1
         if reportsBuffer {
             session.images.claim(upTo: session.images.objectsAdded)
         } else {
@@ -271,6 +314,16 @@ extension SonyCamera {
         }
         session.bufferUnread = true
         return image
+    }
+
+    /// The files 0xD215 counts now (read afresh) and counted just before the last release was pressed, when that
+    /// count was current (see `RemoteCamera.bufferCount`); nil when the body does not report 0xD215.
+    package func bufferCount() async throws -> BufferCount? {
+        guard reportsBuffer else { return nil }
+        guard case .ready = state else { throw try lostOrNotConnected() }
+        try await refreshProperties(full: false)
+        guard let now = properties.shootingFileInfo?.imagesWaiting else { return nil }
+        return BufferCount(now: now, beforeLastRelease: session.waitingBeforeRelease)
     }
 
     /// Whether the body reports its buffer (0xD215); one without it announces its images by events only.
@@ -370,4 +423,8 @@ struct ReleaseMark: Sendable {
     let waiting: Int
     /// Shots left on the card (0xD249), when the body reports it.
     let shotsLeft: Int64?
+    /// Files fetched from the buffer in this session so far (a fetch lowers 0xD215 as a release raises it).
+    let filesFetched: Int
+    /// The release's exposure, when the mark is a release's.
+    let exposure: Duration?
 }

@@ -193,6 +193,7 @@ extension SonyCamera {
         // it reports: hints for those are answered. Hints for other codes that came in meanwhile stay.
         session.changedHints.subtract(hintsBefore)
         session.changedHints.subtract(dump.descriptors.map(\.code.rawValue))
+        session.downloadedSinceRead = false
         let changed: [SonyPropertyCode]
         if full {
             session.changedHints.removeAll()

@@ -58,7 +58,7 @@ extension SonyCamera {
             } else if (try? await file.finish()) != nil {
                 let (stem, ext) = NewFile.split(file.fileName)
                 let kept = try? await ImageFile.rename(path: file.path, to: stem + "-partial" + ext)
-                if let cameraName, let kept { partialFiles[cameraName] = kept.path }
+                if let cameraName, let kept { partialFiles[cameraName, default: []].append(kept.path) }
                 note(
                     "the transfer of \(name) broke off after \(written.value) bytes; they are kept in \(kept?.fileName ?? file.fileName)"
                 )
@@ -68,9 +68,9 @@ extension SonyCamera {
         // Durable before anyone records it saved (`makeDurable`), but not on this frame's critical path.
         let ticket = file.finishInBackground()
         pendingSyncs[file.path] = ticket
-        if let cameraName, let partial = partialFiles.removeValue(forKey: cameraName) {
-            // The image arrived whole after a transfer of it broke off: the bytes kept then are not an image.
-            await ImageFile.remove(path: partial)
+        if let cameraName, let partials = partialFiles.removeValue(forKey: cameraName) {
+            // The image arrived whole after transfers of it broke off: the bytes kept then are not an image.
+            for partial in partials { await ImageFile.remove(path: partial) }
         }
         var saved = SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)
         if let announced, written.value != announced {

@@ -77,8 +77,10 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
     /// Images whose fsyncs run in the background, by path, until `makeDurable` awaits them.
     var pendingSyncs: [String: SyncTicket] = [:]
     /// The `-partial` files of transfers that broke off, by the camera's file name: deleted once that file
-    /// arrives whole (survives reconnects: the image stays in the camera and is fetched again after one).
-    var partialFiles: [String: String] = [:]
+    /// arrives whole (survives reconnects: the image stays in the camera and is fetched again after one). A list,
+    /// since the same image's transfer can break off more than once, each time into a new `-partial` file
+    /// (issue 37, seeds 6070 and 8467).
+    var partialFiles: [String: [String]] = [:]
     /// How the current shoot keeps its focus; survives reconnects, reset when the focus is restored.
     var focusHandling: FocusHandling = .unchecked
     /// The real ends of a shutter the body describes only as an unbounded range, once found or read from the
@@ -251,6 +253,10 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
             await camera.eventsEnded(error: error)
         }
     }
+
+    /// The events this session has taken in so far: a virtual-time test waits until it matches what the body
+    /// sent before it moves on, since an event can have arrived on the wire and not yet been noted here.
+    package var eventsHandled: Int { session.eventsSeen }
 
     /// Notes what an event means for the model and wakes every waiter.
     func handle(_ event: PTPEvent) {

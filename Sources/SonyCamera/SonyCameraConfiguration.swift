@@ -39,6 +39,9 @@ package struct SonyCameraConfiguration: Sendable {
     package var stepConfirmTimeout: Duration = .seconds(2)
     /// Added to the exposure time to bound the wait for the image after the release (at least 10 s for real bodies).
     package var processingMargin: Duration = .seconds(10)
+    /// How long past its exposure a release may show nothing before the caller's `whileUnconfirmed` runs beside
+    /// the rest of its evidence window (a body's captured event or image usually comes within milliseconds).
+    package var fetchBehindGrace: Duration = .milliseconds(500)
     /// How long to wait for ObjectAdded once 0xD215 was announced, before reading 0xD215 instead.
     package var eventGrace: Duration = .milliseconds(50)
     /// Added again for fetching every waiting image once the first appeared.
@@ -67,8 +70,9 @@ package struct SonyCameraConfiguration: Sendable {
     /// How long after a release (beyond a timed exposure) the body must show a sign of capture (busy,
     /// 0xD215, ObjectAdded) before the release counts as ignored.
     package var releaseSettle: Duration = .seconds(1)
-    /// A test hook (`$HDRSHOOT_TIME_SCALE`): a BULB hold lasts a `timeScale`-th of its exposure, for a simulator
-    /// whose time runs that many times faster (`hdrshoot simulate --time-scale`); 1 for a real body.
+    /// A test hook (`$HDRSHOOT_TIME_SCALE`): a BULB hold, and the wait for a Long Exposure NR dark frame the body
+    /// reports on, last a `timeScale`-th of their time, for a simulator whose time runs that many times faster
+    /// (`hdrshoot simulate --time-scale`); 1 for a real body.
     package var timeScale = 1
     /// Hears every PTP/IP operation, event and connection attempt (the CLI's session log); nil by default.
     package var ptpipObserver: (any PTPIPObserver)?

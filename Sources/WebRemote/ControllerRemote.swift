@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ImageLuminance
 import ShootKit
 import Synchronization
 
@@ -12,14 +13,18 @@ import Synchronization
 /// by set and frame in its updates, never by a path from a request.
 package final class ControllerRemote: RemoteShoot {
     /// Starts a shoot for a typed request from the page; throws a refusal to say why not.
-    package typealias Starter = @Sendable (RemoteShootRequest) async throws(RemoteCommandRefusal) -> Void
+    package typealias Starter = @Sendable (ShootRequest) async throws(RemoteCommandRefusal) -> Void
 
     private struct State {
         var controller: ShootController?
         var files: [ShootUpdate.Position: [String]] = [:]
         var log: SessionLogTail?
+        /// The shoot's notes (the network watch's sentences), the last few: the page shows them with the link.
+        var notes: [String] = []
         /// The last thumbnail made (a reload asks for the same frame again).
         var lastThumbnail: (position: ShootUpdate.Position, bytes: [UInt8])?
+        /// The last luma reading made (the page asks once per frame shown, again on a reload).
+        var lastLuminance: (position: ShootUpdate.Position, reading: FrameLuminanceReading)?
     }
 
     private let state = Mutex(State())
@@ -61,7 +66,9 @@ package final class ControllerRemote: RemoteShoot {
             $0.controller = controller
             $0.files = [:]
             $0.log = log
+            $0.notes = []
             $0.lastThumbnail = nil
+            $0.lastLuminance = nil
         }
         var snapshot = ShootSnapshot()
         for await update in controller.updates() {
@@ -69,6 +76,12 @@ package final class ControllerRemote: RemoteShoot {
             if case .progress(let progress) = update, let files = progress.files {
                 let position = ShootUpdate.Position(set: progress.set, frame: progress.frame)
                 state.withLock { $0.files[position] = files }
+            }
+            if case .note(let note) = update {
+                state.withLock { state in
+                    state.notes.append(note.message)
+                    if state.notes.count > Self.shownNotes { state.notes.removeFirst() }
+                }
             }
             sink.yield(Self.encode(snapshot))
         }
@@ -112,9 +125,35 @@ package final class ControllerRemote: RemoteShoot {
         return thumbnail
     }
 
+    package func luminance(set: Int, frame: Int) async -> FrameLuminanceReading? {
+        let position = ShootUpdate.Position(set: set, frame: frame)
+        let (files, cached) = state.withLock { state in
+            (state.files[position] ?? [], state.lastLuminance.flatMap { $0.position == position ? $0.reading : nil })
+        }
+        if let cached { return cached }
+        // The shoot's range watch measures the frame's files in this order with these thresholds (RangeWatch).
+        let thresholds = RangeThresholds.magicLantern
+        guard !files.isEmpty, let record = await RangeWatch.record(paths: files, thresholds: thresholds) else {
+            return nil
+        }
+        let reading = FrameLuminanceReading(
+            histogram: record.histogram, clippedPercent: record.clippedPercent, blockedPercent: record.blockedPercent,
+            highlightLevel: Double(thresholds.highlightLevel), shadowLevel: Double(thresholds.shadowLevel))
+        state.withLock { $0.lastLuminance = (position, reading) }
+        return reading
+    }
+
     package func resumable() async -> ResumableShoot? { await offer() }
 
-    package func link() async -> LinkHealth? { state.withLock { $0.log }?.read() }
+    /// How many of the shoot's notes the page is shown.
+    static let shownNotes = 3
+
+    package func link() async -> LinkHealth? {
+        let (log, notes) = state.withLock { ($0.log, $0.notes) }
+        guard var health = log?.read() ?? (notes.isEmpty ? nil : LinkHealth()) else { return nil }
+        health.notes = notes
+        return health
+    }
 
     package func checkCamera() async throws(RemoteCommandRefusal) -> IdleCameraStatus { try await check() }
 

@@ -5,7 +5,8 @@ import Foundation
 /// It reads the token from the URL's fragment (kept in the tab's sessionStorage and taken out of the address
 /// bar), follows `/events` (each event the application layer's snapshot), and sends commands as JSON POSTs
 /// with `Authorization: Bearer`. The last saved frame comes from `/api/frames/SET/FRAME.jpg`; its luminance
-/// histogram, clipped highlights and blocked shadows are computed in the page from the image itself.
+/// histogram, clipped highlights and blocked shadows from `/api/frames/SET/FRAME.json`, the range check's own
+/// measurement of the frame (its luma, its levels 235 and 50), so the page and the verdict agree.
 /// A simulated camera (`serve --camera simulator`) turns the page's background another colour.
 enum RemotePage {
     /// The page for a real camera.
@@ -41,6 +42,7 @@ enum RemotePage {
         .hidden{display:none}#frame{width:100%;border-radius:6px;background:#000;min-height:40px}
         canvas{width:100%;height:70px;background:#000;border-radius:6px}
         pre{white-space:pre-wrap;word-break:break-word;font-size:.8em;margin:0;color:var(--dim)}
+        #notes{white-space:pre-wrap;color:#ffb74d;font-size:.9em}
         .sim-tag{display:none}body.sim .sim-tag{display:inline}
         </style></head>
         <body class="@SIMULATED@"><main>
@@ -63,7 +65,7 @@ enum RemotePage {
         <section id="last" class="hidden"><h2>Last frame</h2><img id="frame" alt="last saved frame">
         <div id="exposure" class="dim"></div><canvas id="hist" width="256" height="70"></canvas><div id="clip" class="dim"></div>
         <pre id="ranges"></pre></section>
-        <section><h2>Link</h2><div id="link" class="dim">–</div><div id="health" class="dim"></div><pre id="slog"></pre><pre id="log"></pre></section>
+        <section><h2>Link</h2><div id="link" class="dim">–</div><div id="health" class="dim"></div><div id="notes"></div><pre id="slog"></pre><pre id="log"></pre></section>
         <div id="error" role="alert" class="dim"></div>
         </main>
         <script>
@@ -152,8 +154,8 @@ enum RemotePage {
         async function health(){
           if(linkBusy||!snap||(snap.state==="idle"&&!snap.finished))return;linkBusy=true;
           try{const r=await fetch("/api/link");const j=await r.json();const h=j.link;
-            if(h){$("health").textContent=(h.lastRoundTripMilliseconds!=null?"Last round trip "+(Math.round(h.lastRoundTripMilliseconds*10)/10)+" ms · ":"")+h.reconnects+" reconnect"+(h.reconnects===1?"":"s");
-              $("slog").textContent=(h.lines||[]).join("\n");}
+            if(h){$("health").textContent=(h.lastOperationMilliseconds!=null?"Last camera operation: "+(h.lastOperation||"?")+", "+(Math.round(h.lastOperationMilliseconds*10)/10)+" ms · ":"")+h.reconnects+" reconnect"+(h.reconnects===1?"":"s");
+              $("notes").textContent=(h.notes||[]).join("\n");$("slog").textContent=(h.lines||[]).join("\n");}
           }catch(e){}finally{linkBusy=false;}
         }
         setInterval(health,2000);
@@ -163,28 +165,28 @@ enum RemotePage {
           const p=snap.progress,sum=snap.summary;
           if(p&&(snap.state==="shooting")){
             const el=(Date.now()-phaseSince)/1000,ex=speedSeconds(p.speed);
-            let t=p.phase==="capturing"?"Exposing "+p.speed+": "+secs(el)+" elapsed, "+secs(Math.max(0,ex-el))+" left":"";
+            let t=p.phase==="capturing"&&ex>=1?"Exposing "+p.speed+": "+secs(el)+" elapsed, "+secs(Math.max(0,ex-el))+" left":"";
             if(sum&&sum.estimatedSeconds!=null&&p.total)t+=(t?" · ":"")+"~"+secs(sum.estimatedSeconds*(p.total-p.completed)/p.total)+" left at the tripod";
             $("clock").textContent=t;
           }
-          $("link").textContent=lastEventAt?("Live · "+events+" updates · last "+secs((Date.now()-lastEventAt)/1000)+" ago"):"Not connected";
+          $("link").textContent=lastEventAt?("Live · "+events+" update"+(events===1?"":"s")+" · last "+secs((Date.now()-lastEventAt)/1000)+" ago"):"Not connected";
         }
         setInterval(tick,1000);
         function loadFrame(p){
           const img=$("frame");show("last",true);
-          img.onload=()=>{histogram(img);window.frameShown=p.set+"/"+p.frame;(window.shownLog=window.shownLog||[]).push({file:(p.files||[])[0],at:Date.now()});};
+          img.onload=()=>{luma(p);window.frameShown=p.set+"/"+p.frame;(window.shownLog=window.shownLog||[]).push({file:(p.files||[])[0],at:Date.now()});};
           img.src="/api/frames/"+p.set+"/"+p.frame+".jpg";
           $("exposure").textContent="Set "+p.set+", frame "+p.frame+" · "+(p.actualSpeed||p.speed);
         }
-        function histogram(img){
-          const c=document.createElement("canvas"),w=c.width=Math.min(320,img.naturalWidth),h=c.height=Math.max(1,Math.round(w*img.naturalHeight/img.naturalWidth));
-          const x=c.getContext("2d");x.drawImage(img,0,0,w,h);const d=x.getImageData(0,0,w,h).data;
-          const bins=new Array(256).fill(0);let n=0;
-          for(let i=0;i<d.length;i+=4){bins[Math.round(.2126*d[i]+.7152*d[i+1]+.0722*d[i+2])]++;n++;}
-          const hc=$("hist"),g=hc.getContext("2d"),max=Math.max(...bins.slice(1,255),1);g.clearRect(0,0,256,70);
-          for(let v=0;v<256;v++){g.fillStyle=v>=250?"#e53935":v<=5?"#1e88e5":"#ccc";const bh=Math.min(70,70*bins[v]/max);g.fillRect(v,70-bh,1,bh);}
-          let hi=0,lo=0;for(let v=250;v<256;v++)hi+=bins[v];for(let v=0;v<=5;v++)lo+=bins[v];
-          $("clip").textContent="Clipped highlights "+(100*hi/n).toFixed(1)+"% · blocked shadows "+(100*lo/n).toFixed(1)+"%";
+        function pct(v){return (+v.toFixed(v<0.1?2:v<10?1:0))+" %";}
+        async function luma(p){
+          const at=p.set+"/"+p.frame;
+          try{const r=await fetch("/api/frames/"+at+".json");if(!r.ok){$("clip").textContent="";return;}
+            const j=await r.json();if(lastFrame!==at)return;window.frameLuma={frame:at,reading:j};
+            const b=j.histogram,hc=$("hist"),g=hc.getContext("2d"),max=Math.max(...b.slice(1,b.length-1),1);g.clearRect(0,0,256,70);
+            for(let i=0;i<b.length;i++){g.fillStyle=4*i>j.highlightLevel?"#e53935":4*i+4<=j.shadowLevel?"#1e88e5":"#ccc";const bh=Math.min(70,70*b[i]/max);g.fillRect(4*i,70-bh,4,bh);}
+            $("clip").textContent="This frame: clipped highlights "+pct(j.clippedPercent)+" (above "+j.highlightLevel+") · blocked shadows "+pct(j.blockedPercent)+" (below "+j.shadowLevel+")";
+          }catch(e){$("clip").textContent="";}
         }
         $("shoot").onclick=()=>{const b={shadow:$("shadow").value.trim(),highlight:$("highlight").value.trim()};
           const f=parseInt($("frames").value,10);if(f)b.frames=f;const e=parseFloat($("ev").value);if(e)b.ev=e;post("/api/shoot",b);};

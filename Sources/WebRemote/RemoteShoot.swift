@@ -15,6 +15,10 @@ package protocol RemoteShoot: Sendable {
     /// A saved frame's image as JPEG bytes for a thumbnail (set and frame from 1), nil when there is none.
     func thumbnail(set: Int, frame: Int) async -> [UInt8]?
 
+    /// A saved frame's luma as the range check measures it (`GET /api/frames/SET/FRAME.json`): the page's
+    /// histogram and its clipped and blocked figures; nil when the frame has no file the check reads.
+    func luminance(set: Int, frame: Int) async -> FrameLuminanceReading?
+
     /// The unfinished shoot the page offers as Resume (`GET /api/resumable`), nil when there is none.
     func resumable() async -> ResumableShoot?
 
@@ -124,4 +128,31 @@ package struct RemoteCommandRefusal: Error, Sendable, Equatable, CustomStringCon
     }
 
     package var description: String { message }
+}
+
+/// A saved frame's luma as the page shows it under the frame: the range check's own measurement (its 64-bin
+/// histogram and exact clipped and blocked percentages, the manifest's `luminance` of the frame) with the
+/// levels it counts against, so the page and `hdrshoot check` never disagree about the same frame.
+package struct FrameLuminanceReading: Sendable, Equatable, Codable {
+    /// 64 bins of 4 levels each (bin `i`: levels `4i` up to `4i + 4`), counts of the luma's samples.
+    package var histogram: [Int]
+    /// Percentage of samples above `highlightLevel`.
+    package var clippedPercent: Double
+    /// Percentage of samples below `shadowLevel`.
+    package var blockedPercent: Double
+    /// A sample above this level clips (235).
+    package var highlightLevel: Double
+    /// A sample below this level is blocked (50).
+    package var shadowLevel: Double
+
+    /// Creates a reading.
+    package init(
+        histogram: [Int], clippedPercent: Double, blockedPercent: Double, highlightLevel: Double, shadowLevel: Double
+    ) {
+        self.histogram = histogram
+        self.clippedPercent = clippedPercent
+        self.blockedPercent = blockedPercent
+        self.highlightLevel = highlightLevel
+        self.shadowLevel = shadowLevel
+    }
 }

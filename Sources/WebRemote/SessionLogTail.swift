@@ -2,20 +2,33 @@ import Foundation
 import Synchronization
 
 /// The link's health as the page shows it, read from the shoot's session log (the same file `hdrshoot log`
-/// reads): the last PTP/IP round trip, how many times the runner reconnected, and the log's last lines.
+/// reads): the last camera operation and how long it took, how many times the runner reconnected, and the
+/// log's last lines; beside them the shoot's notes (the network watch's), which the log's tail would scroll away.
+///
+/// The operation's time is the whole operation as the session log times it (request to response, data phase
+/// included: a GetObject of a 10 MB JPEG takes seconds), not a network round trip, and is named so.
 package struct LinkHealth: Sendable, Equatable, Codable {
+    /// The last camera operation's name (an `op` line's `name`, `GetObject`), nil before the first.
+    package var lastOperation: String?
     /// The duration of the last camera operation (an `op` line's `ms`), nil before the first.
-    package var lastRoundTripMilliseconds: Double?
+    package var lastOperationMilliseconds: Double?
     /// How many reconnects succeeded (`runner` lines with `event: reconnected`).
     package var reconnects: Int
     /// The last lines of the log other than operations, oldest first, each as short text.
     package var lines: [String]
+    /// The shoot's notes so far (its `note` updates, the last few), oldest first.
+    package var notes: [String]
 
     /// Creates a reading.
-    package init(lastRoundTripMilliseconds: Double? = nil, reconnects: Int = 0, lines: [String] = []) {
-        self.lastRoundTripMilliseconds = lastRoundTripMilliseconds
+    package init(
+        lastOperation: String? = nil, lastOperationMilliseconds: Double? = nil, reconnects: Int = 0,
+        lines: [String] = [], notes: [String] = []
+    ) {
+        self.lastOperation = lastOperation
+        self.lastOperationMilliseconds = lastOperationMilliseconds
         self.reconnects = reconnects
         self.lines = lines
+        self.notes = notes
     }
 }
 
@@ -69,7 +82,10 @@ package final class SessionLogTail: Sendable {
             let kind = object["kind"] as? String
         else { return }
         if kind == "op" {
-            if let ms = object["ms"] as? Double { health.lastRoundTripMilliseconds = ms }
+            if let ms = object["ms"] as? Double {
+                health.lastOperationMilliseconds = ms
+                health.lastOperation = object["name"] as? String ?? object["code"] as? String
+            }
             return
         }
         if kind == "runner", object["event"] as? String == "reconnected" { health.reconnects += 1 }

@@ -96,7 +96,8 @@ extension WebServer {
         case ("GET", "/events"):
             return .events
         case ("GET", "/api/link"):
-            // `{"link": null}` or `{"link": {"lastRoundTripMilliseconds": 3.1, "reconnects": 0, "lines": [...]}}`.
+            // `{"link": null}` or `{"link": {"lastOperation": "GetObject", "lastOperationMilliseconds": 3.1,
+            // "reconnects": 0, "lines": [...], "notes": [...]}}`.
             let health = await shoot.link()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -113,6 +114,16 @@ extension WebServer {
             guard let command else { return .response(WebResponse.text(status: 404, "No such command.")) }
             return .response(await perform(command, body: request.body))
         case ("GET", _):
+            if let (set, frame) = Self.framePosition(path, suffix: ".json") {
+                // The range check's measurement of the frame: the page's histogram and clipping figures.
+                guard let reading = await shoot.luminance(set: set, frame: frame) else {
+                    return .response(WebResponse.text(status: 404, "No measured image for set \(set), frame \(frame)."))
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let body = (try? encoder.encode(reading)).map { Array($0) } ?? Array("{}".utf8)
+                return .response(WebResponse.json(body))
+            }
             if let (set, frame) = Self.thumbnailPosition(path) {
                 guard let jpeg = await shoot.thumbnail(set: set, frame: frame) else {
                     return .response(WebResponse.text(status: 404, "No saved image for set \(set), frame \(frame)."))
@@ -172,9 +183,13 @@ extension WebServer {
     }
 
     /// `/api/frames/SET/FRAME.jpg` with plain decimal numbers (1-9999), else nil.
-    static func thumbnailPosition(_ path: String) -> (set: Int, frame: Int)? {
+    static func thumbnailPosition(_ path: String) -> (set: Int, frame: Int)? { framePosition(path, suffix: ".jpg") }
+
+    /// `/api/frames/SET/FRAME` + `suffix` (`.jpg`, `.json`) with plain decimal numbers (1-9999), else nil.
+    static func framePosition(_ path: String, suffix: String) -> (set: Int, frame: Int)? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0].isEmpty, parts[1] == "api", parts[2] == "frames", parts[4].hasSuffix(".jpg")
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "api", parts[2] == "frames",
+            parts[4].hasSuffix(suffix)
         else { return nil }
         func number(_ text: Substring) -> Int? {
             guard (1...4).contains(text.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
@@ -183,7 +198,7 @@ extension WebServer {
             else { return nil }
             return value
         }
-        guard let set = number(parts[3]), let frame = number(parts[4].dropLast(4)) else { return nil }
+        guard let set = number(parts[3]), let frame = number(parts[4].dropLast(suffix.count)) else { return nil }
         return (set, frame)
     }
 }

@@ -49,8 +49,12 @@ struct EndToEndCameraRangeTests {
         defer { sandbox.remove() }
         let command =
             ["run", "--shadow", "2", "--highlight", "1/2", "--frames", "3", "--confirm"] + sandbox.shootArguments
-        let (on, _) = try await sandbox.withSimulator(extra: ["--mode", "S", "--quirk", "lenr"]) { port in
-            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
+        // On the time-scale hook (`ScaledTime`): the body's dark frames and hdrshoot's waits for them, ten times
+        // faster; the confirmation's estimate is the plan's, in real time.
+        let (on, _) = try await sandbox.withSimulator(
+            extra: ["--mode", "S", "--quirk", "lenr"] + ScaledTime.simulatorArguments
+        ) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment)
         }
         #expect(on.exitCode == 0, "\(on.standardError)")
         // 0.5" + 1" + 2" of exposure and 3 × 0.25 s: ~4.3 s; NR (0xD15B on) adds 1" + 2".

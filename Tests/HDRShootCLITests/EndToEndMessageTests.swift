@@ -58,10 +58,14 @@ struct EndToEndMessageTests {
     @Test func aRunStoppedBeforeItsFirstFrameLeavesNoFolderAndResumeMakesItAgain() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Every speed change answers "busy": the first frame stops before its shutter could fire.
-        let (stopped, _) = try await sandbox.withSimulator(faults: ["busy:0x9205:100"]) { port in
+        // Every speed change answers "busy": the first frame stops before its shutter could fire. On the time-scale
+        // hook (`ScaledTime`) the pauses before each retry are a tenth; their number stays.
+        let (stopped, _) = try await sandbox.withSimulator(
+            faults: ["busy:0x9205:100"], extra: ScaledTime.simulatorArguments
+        ) { port in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments,
+                environment: ScaledTime.environment)
         }
         #expect(stopped.exitCode == 75, "\(stopped.standardError)")
         #expect(stopped.standardOutput.contains("0 of 15 exposures saved"))

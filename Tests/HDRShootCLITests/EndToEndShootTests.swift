@@ -154,10 +154,14 @@ struct EndToEndShootTests {
     @Test func droppedConnectionAtFrameSevenIsSurvivedByAutoReconnect() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // Frame 7 (set 2, frame 2) fires, then the link drops before its image is fetched.
-        let (result, fired) = try await sandbox.withSimulator(faults: ["drop-at-frame:7"]) { port in
+        // Frame 7 (set 2, frame 2) fires, then the link drops before its image is fetched. On the time-scale hook
+        // (`ScaledTime`) the first reconnection attempt comes after 0.2 s instead of 2 s.
+        let (result, fired) = try await sandbox.withSimulator(
+            faults: ["drop-at-frame:7"], extra: ScaledTime.simulatorArguments
+        ) { port in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments,
+                environment: ScaledTime.environment)
         }
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))
@@ -180,9 +184,13 @@ struct EndToEndShootTests {
     @Test func busyAnswersAreRetried() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(faults: ["busy:0x9205:2", "busy-capture:1"]) { port in
+        // On the time-scale hook (`ScaledTime`): the pauses before asking the busy body again are a tenth.
+        let (result, fired) = try await sandbox.withSimulator(
+            faults: ["busy:0x9205:2", "busy-capture:1"], extra: ScaledTime.simulatorArguments
+        ) { port in
             try await sandbox.hdrshoot(
-                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments)
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments,
+                environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))

@@ -182,6 +182,33 @@ struct NetworkWatchTests {
         #expect(await rig.runner.activeHolds.isEmpty)
     }
 
+    @Test func aCameraWithNoNeighbourEntryIsSaidOnceAndTheLinkStillPauses() async throws {
+        // The Pi is the access point but the camera's address has no neighbour entry: its station cannot be
+        // followed. That is said once (a note: the terminal's line and the page's), and the link is still watched.
+        let rig = try await Rig()
+        defer { try? FileManager.default.removeItem(at: rig.folder) }
+        func accessPoint(usable: Bool) -> NetworkSnapshot {
+            var snapshot = Self.wifi(.connected(ssid: Self.camera), usable: usable)
+            snapshot.station = .unresolved
+            return snapshot
+        }
+        let (notes, failures) = await Self.follow(
+            rig, initial: accessPoint(usable: true),
+            steps: [
+                (.addressGained(interface: "wlan0", address: IPAddress("192.168.122.11")!), accessPoint(usable: true)),
+                (.linkDown(interface: "wlan0"), accessPoint(usable: false)),
+                (.linkUp(interface: "wlan0"), accessPoint(usable: true))
+            ])
+        #expect(
+            notes == [
+                "Network watch: wlan0 is the camera's access point, but the camera has no neighbour entry there, "
+                    + "so its leaving is not seen; pausing only if wlan0 itself drops."
+            ])
+        #expect(failures.isEmpty)
+        #expect(await rig.holds().map(\.paused) == [true, false])
+        #expect(await rig.runner.activeHolds.isEmpty)
+    }
+
     @Test func aHostAlreadyOffTheCameraNetworkPausesAtOnce() async throws {
         let rig = try await Rig()
         defer { try? FileManager.default.removeItem(at: rig.folder) }

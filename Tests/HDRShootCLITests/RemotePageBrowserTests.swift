@@ -48,7 +48,8 @@ struct RemotePageBrowserTests {
         #expect(result.standardOutput.contains("step: plan: 3 sets, 15 exposures"))
         #expect(result.standardOutput.contains("step: reloaded, still paused"))
         #expect(result.standardOutput.contains("step: resume proposed: Resume:"))
-        #expect(result.standardOutput.contains("step: link: Last round trip"))
+        #expect(result.standardOutput.contains("equals the range check's"))
+        #expect(result.standardOutput.contains("step: link: Last camera operation: "))
         #expect(result.standardOutput.contains("ok: serve"))
     }
 

@@ -35,7 +35,7 @@ import Testing
         arguments.set("every", to: "90s")
         arguments.set("count", to: "20")
         arguments.set("shift", to: "-2/3")
-        let settings = try #require(try SeriesRun.settings(from: arguments, now: Date()))
+        let settings = try #require(try SeriesRun.request(from: arguments, now: Date()))
         #expect(settings.every == .seconds(90))
         #expect(settings.end == .count(20))
         #expect(settings.shift?.sixths == -4)

@@ -21,13 +21,18 @@ struct SessionLogEndToEndTests {
         let original = try ShootSandbox()
         defer { original.remove() }
         let state = original.root.appendingPathComponent("xdg-state").path
-        let quirks = ["--quirk", "no-events,busy-at-start:2", "--rtt", "5", "--max-shutter", "1/4000"]
+        // On the time-scale hook (`ScaledTime`), both sides and both sessions: the start-up's busy pauses (0.5 s,
+        // then 1 s) are a tenth, at each of the four connections.
+        let quirks =
+            ["--quirk", "no-events,busy-at-start:2", "--rtt", "5", "--max-shutter", "1/4000"]
+            + ScaledTime.simulatorArguments
+        let environment = ScaledTime.environment.merging(["XDG_STATE_HOME": state]) { $1 }
         let ((report, shot), fired) = try await original.withSimulator(extra: quirks) { port in
             let camera = ["--camera", "127.0.0.1:\(port)"]
             let report = try await original.hdrshoot(
-                ["camera"] + camera + ["--json"], environment: ["XDG_STATE_HOME": state])
+                ["camera"] + camera + ["--json"], environment: environment)
             let shot = try await original.hdrshoot(
-                Self.bracket(original, camera: camera), environment: ["XDG_STATE_HOME": state])
+                Self.bracket(original, camera: camera), environment: environment)
             return (report, shot)
         }
         #expect(report.exitCode == 0, "\(report.standardError)")
@@ -44,8 +49,7 @@ struct SessionLogEndToEndTests {
 
         // The simulator becomes the logged body: the same report, the same quirks, the same bracket fired.
         let replayed = try await original.hdrshoot(
-            ["camera", "--camera", "simulator", "--replay-session", runLog, "--json"],
-            environment: ["XDG_STATE_HOME": state])
+            ["camera", "--camera", "simulator", "--replay-session", runLog, "--json"], environment: environment)
         #expect(replayed.exitCode == 0, "\(replayed.standardError)")
         #expect(replayed.standardOutput == report.standardOutput)
         #expect(replayed.standardError.contains("quirks on from the log: no-events"))
@@ -53,10 +57,13 @@ struct SessionLogEndToEndTests {
 
         let replay = try ShootSandbox()
         defer { replay.remove() }
-        let (again, firedAgain) = try await replay.withSimulator(extra: ["--replay-session", runLog]) { port in
+        let (again, firedAgain) = try await replay.withSimulator(
+            extra: ["--replay-session", runLog] + ScaledTime.simulatorArguments
+        ) { port in
             try await replay.hdrshoot(
                 Self.bracket(replay, camera: ["--camera", "127.0.0.1:\(port)"]),
-                environment: ["XDG_STATE_HOME": replay.root.appendingPathComponent("xdg-state").path])
+                environment: ScaledTime.environment.merging(
+                    ["XDG_STATE_HOME": replay.root.appendingPathComponent("xdg-state").path]) { $1 })
         }
         #expect(again.exitCode == 0, "\(again.standardError)")
         #expect(firedAgain == fired)

@@ -96,15 +96,16 @@ struct NL80211StationFakeKernelTests {
         }
     }
 
-    @Test func aStationWhoseAddressIsNotInTheNeighbourTableIsNotFollowed() async throws {
-        // `lo` has no neighbour entries: the camera's MAC cannot be found, so nothing is judged by it.
+    @Test func aStationWhoseAddressIsNotInTheNeighbourTableIsUnresolved() async throws {
+        // `lo` has no neighbour entries: the camera's MAC cannot be found, so nothing is judged by it, and the
+        // snapshot says so (the watch tells the photographer once that only the link is watched).
         let kernel = try FakeNL80211Kernel(interfaceIndex: 1, script: script(stations: [camera]))
         let monitor = monitor(for: kernel, station: .neighbour(IPAddress("127.0.0.1")!))
         let started: Result<NetworkSnapshot, any Error>
         do { started = .success(try await monitor.start()) } catch { started = .failure(error) }
         await monitor.stop()
         await kernel.stop()
-        #expect(try started.get().station == .notFollowed)
+        #expect(try started.get().station == .unresolved)
         #expect(kernel.script.withLock { $0.stationRequests } == 0)
     }
 }

@@ -13,6 +13,14 @@ final class MemoryTransport: Transport, @unchecked Sendable {
         var peerClosed = false
         var closed = false
         var waiter: CheckedContinuation<Void, any Error>?
+        /// The waiter was resumed and has not run since: the process has work the world must let run first.
+        var woken = false
+    }
+
+    /// Readers woken (bytes, EOF, a close) that have not run yet, over every connection of the world: the world
+    /// is not idle while one is pending (`SimulationWorld.settle`).
+    final class Wakeups: Sendable {
+        let pending = Atomic<Int>(0)
     }
 
     let peerDescription: String
@@ -22,11 +30,13 @@ final class MemoryTransport: Transport, @unchecked Sendable {
     private let onClose: @Sendable (Int) -> Void
     /// The world's clock: a wait's timeout is measured on it.
     private let clock: TestClock
+    private let wakeups: Wakeups
 
     init(
-        connection: Int, peer: String, clock: TestClock, onSend: @escaping @Sendable (Int, [UInt8]) -> Void,
-        onClose: @escaping @Sendable (Int) -> Void
+        connection: Int, peer: String, clock: TestClock, wakeups: Wakeups,
+        onSend: @escaping @Sendable (Int, [UInt8]) -> Void, onClose: @escaping @Sendable (Int) -> Void
     ) {
+        self.wakeups = wakeups
         self.connection = connection
         self.peerDescription = peer
         self.clock = clock
@@ -41,8 +51,7 @@ final class MemoryTransport: Transport, @unchecked Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard !state.closed, !state.peerClosed else { return nil }
             state.incoming += bytes
-            defer { state.waiter = nil }
-            return state.waiter
+            return Self.take(&state, wakeups)
         }
         waiter?.resume()
     }
@@ -51,8 +60,7 @@ final class MemoryTransport: Transport, @unchecked Sendable {
     func closeFromPeer() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             state.peerClosed = true
-            defer { state.waiter = nil }
-            return state.waiter
+            return Self.take(&state, wakeups)
         }
         waiter?.resume()
     }
@@ -116,6 +124,8 @@ final class MemoryTransport: Transport, @unchecked Sendable {
     }
 
     private func waitForBytes() async throws {
+        // Runs however the wait ends (bytes, EOF, a close, a cancellation).
+        defer { ranAfterWakeup() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready = state.withLock { state -> Bool in
@@ -126,21 +136,35 @@ final class MemoryTransport: Transport, @unchecked Sendable {
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
+            let waiter = state.withLock { state in Self.take(&state, wakeups) }
             waiter?.resume(throwing: PTPIPError.cancelled(during: "receive"))
         }
         if Task.isCancelled { throw PTPIPError.cancelled(during: "receive") }
+    }
+
+    /// Takes the waiter to resume, counting it woken until it runs.
+    private static func take(_ state: inout State, _ wakeups: Wakeups) -> CheckedContinuation<Void, any Error>? {
+        guard let waiter = state.waiter else { return nil }
+        state.waiter = nil
+        state.woken = true
+        wakeups.pending.add(1, ordering: .sequentiallyConsistent)
+        return waiter
+    }
+
+    /// The woken reader runs: no longer pending.
+    private func ranAfterWakeup() {
+        let was = state.withLock { state -> Bool in
+            defer { state.woken = false }
+            return state.woken
+        }
+        if was { wakeups.pending.subtract(1, ordering: .sequentiallyConsistent) }
     }
 
     func close() {
         let (waiter, wasOpen) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, Bool) in
             let wasOpen = !state.closed
             state.closed = true
-            defer { state.waiter = nil }
-            return (state.waiter, wasOpen)
+            return (Self.take(&state, wakeups), wasOpen)
         }
         waiter?.resume(throwing: PTPIPError.cancelled(during: "receive"))
         if wasOpen { onClose(connection) }

@@ -10,6 +10,16 @@ import SonyCamera
 import Synchronization
 import TestSupport
 
+/// A photographer's hand on the run at a virtual time: Stop, or Pause held for a while and then Resume.
+struct ControlFault: Sendable {
+    enum Action: Sendable {
+        case stop
+        case pause(Duration)
+    }
+    var at: Duration
+    var action: Action
+}
+
 /// What one seed draws: the plan, the body, the network's faults and the crashes.
 struct FieldDay: Sendable, CustomStringConvertible {
     var plan: BracketPlan
@@ -18,6 +28,8 @@ struct FieldDay: Sendable, CustomStringConvertible {
     /// Virtual times (since the start) at which the process is killed.
     var crashes: [Duration]
     var bufferLimit: Int
+    /// Stop and Pause/Resume at virtual times (each once: a life started after one's time never sees it).
+    var controls: [ControlFault]
 
     /// The speeds plans draw from (all on the simulator's third-stop scale, short so a day is quick).
     static let denominators = [8000, 4000, 2000, 1000, 500, 250, 125, 60, 30, 15, 8, 4]
@@ -62,6 +74,17 @@ struct FieldDay: Sendable, CustomStringConvertible {
         let crashCount = Int(faultDraw.next() % 3)
         let span = UInt64(plan.totalExposures) * 1500
         crashes = (0..<crashCount).map { _ in .milliseconds(Int(faultDraw.next() % span)) }.sorted()
+        // Drawn from a split of their own, after the others: the days the seeds drew before keep their draws.
+        var controlDraw = root.split(6)
+        var controls: [ControlFault] = []
+        if controlDraw.chance(0.25) {
+            controls.append(ControlFault(at: .milliseconds(Int(controlDraw.next() % span)), action: .stop))
+        }
+        for _ in 0..<Int(controlDraw.next() % 3) where controlDraw.chance(0.5) {
+            let length = Duration.milliseconds(500 + Int(controlDraw.next() % 30_000))
+            controls.append(ControlFault(at: .milliseconds(Int(controlDraw.next() % span)), action: .pause(length)))
+        }
+        self.controls = controls.sorted { $0.at < $1.at }
     }
 
     var description: String {
@@ -73,7 +96,17 @@ struct FieldDay: Sendable, CustomStringConvertible {
             runner: buffer limit \(bufferLimit)
             faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, quiet after op \
             \(faults.quietAfterOperation), crashes at [\(crashes.map { WorldBody.seconds($0) }.joined(separator: ", "))]
+            controls: [\(controls.map(\.description).joined(separator: ", "))]
             """
+    }
+}
+
+extension ControlFault: CustomStringConvertible {
+    var description: String {
+        switch action {
+        case .stop: return "stop at \(WorldBody.seconds(at))"
+        case let .pause(length): return "pause at \(WorldBody.seconds(at)) for \(WorldBody.seconds(length))"
+        }
     }
 }
 
@@ -102,6 +135,10 @@ struct GatedRecorder: ShootRecorder {
         try await gate.pass { try await inner.runWillStart(at: position, restartingSet: restartingSet) }
     }
     func frameWillFire(at position: ShootPosition, setting: CameraShutterSpeed) async throws {
+        // The deliberate break `fire-before-journal`: the release goes out before the journal says a frame is about
+        // to fire (the write-ahead record is skipped), so a kill before the body's confirmation leaves the frame
+        // "to shoot" while its image waits in the camera.
+        if SimulationWorld.deliberateBreak == .fireBeforeJournal { return }
         try await gate.pass { try await inner.frameWillFire(at: position, setting: setting) }
     }
     func frameDidFire(at position: ShootPosition) async throws {
@@ -131,31 +168,66 @@ final class SimulationWorld: Sendable {
     let day: FieldDay
     let clock = TestClock()
     let body: WorldBody
+    let disk: SimulatedDisk
     let folder: URL
     let store: JournalStore
     let journalID: String
     /// Violations found while the day ran (a journal that does not load after a crash, a stuck world).
     private let found = Mutex<[String]>([])
+    /// The process kills the world carried out.
+    private let kills = Mutex(0)
+    /// The controls (`FieldDay.controls`, by index) that a life carried out.
+    private let controlsDone = Mutex<Set<Int>>([])
 
-    /// A deliberately broken build to try the campaign on (`SIM_BREAK`): `resume-forgets-camera` resumes as if no
-    /// frame waited in the camera or may have fired (a `resume` that shoots again frames whose images are still in
-    /// the body). Unset: hdrshoot as built.
-    static let deliberateBreak = ProcessInfo.processInfo.environment["SIM_BREAK"]
+    /// The deliberately broken builds the campaign is tried on (`SIM_BREAK`). They live in the world (this test
+    /// target) only: hdrshoot's own code is never built broken.
+    enum DeliberateBreak: String, CaseIterable, Sendable {
+        /// `refire-in-camera`: resume forgets the frames the journal says wait in the camera and fires them again
+        /// while their images are still in the body (the frames that may have fired are still looked for).
+        case refireInCamera = "refire-in-camera"
+        /// `fire-before-journal`: the release goes out without its write-ahead "about to fire" record.
+        case fireBeforeJournal = "fire-before-journal"
+        /// `resume-forgets-camera`: resume forgets both the frames in the camera and those that may have fired.
+        case resumeForgetsCamera = "resume-forgets-camera"
+        /// `save-before-fsync`: a frame is recorded saved without its files' fsyncs awaited (`DiskCamera`).
+        case saveBeforeFsync = "save-before-fsync"
+    }
+
+    /// The break this run tries (`SIM_BREAK`); nil: hdrshoot as built.
+    static let deliberateBreak: DeliberateBreak? = ProcessInfo.processInfo.environment["SIM_BREAK"].map {
+        guard let value = DeliberateBreak(rawValue: $0) else {
+            fatalError("SIM_BREAK=\($0) is none of \(DeliberateBreak.allCases.map(\.rawValue))")
+        }
+        return value
+    }
 
     /// At most this many process lives (first run, resumes after crashes, resumes after a failed run).
     static let maximumLives = 12
 
-    init(seed: UInt64) throws {
+    convenience init(seed: UInt64) throws {
+        try self.init(seed: seed, day: FieldDay(seed: seed))
+    }
+
+    /// A world whose day is given (a focused test's script) rather than drawn; `seed` still draws the body's
+    /// random faults.
+    init(seed: UInt64, day: FieldDay) throws {
         self.seed = seed
-        day = FieldDay(seed: seed)
+        self.day = day
         var root = SeededRandom(seed: seed)
         body = try WorldBody(configuration: day.body, random: root.split(4), faults: day.faults, clock: clock)
+        disk = SimulatedDisk(random: root.split(5))
         folder = try TemporaryFolder(prefix: "hdrshoot-sim-\(seed)").url
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"
     }
 
     func violation(_ text: String) { found.withLock { $0.append(text) } }
+
+    /// The faults the day drew and the world injected: busy answers, drops (before a request or mid-reply) and
+    /// process kills.
+    var faultsInjected: Int {
+        body.faultsInjected + kills.withLock { $0 } + controlsDone.withLock { $0.count }
+    }
 
     /// Runs the day to its end and checks every invariant; returns the violations (empty: every promise kept).
     func run() async -> [String] {
@@ -185,10 +257,17 @@ final class SimulationWorld: Sendable {
             let killed = await drive(until: { outcome.withLock { $0 != nil } }, gate: gate, crashAt: crashAt)
             if killed {
                 crashes.removeFirst()
+                kills.withLock { $0 += 1 }
                 gate.kill()
                 body.processDied()
                 task.cancel()
                 _ = await drive(until: { outcome.withLock { $0 != nil } }, gate: gate, crashAt: nil)
+                // What the killed process did not make durable is lost with it.
+                for line in disk.crash(
+                    folder: folder.appendingPathComponent("shoot"), wholeImageSize: day.body.imageSize)
+                {
+                    body.note(line)
+                }
                 continue
             }
             await task.value
@@ -249,7 +328,12 @@ final class SimulationWorld: Sendable {
             // Yields, and a real pause every few: on a loaded machine a runnable job of the process may wait for a
             // core longer than a few yields take (the pause is the driver's, never the code under test's).
             if stable % 8 == 7 { try? await Task.sleep(for: .microseconds(100)) } else { await Task.yield() }
-            let blocking = blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+            // File work on other threads, and readers woken by the body's bytes that have not run yet: both are
+            // the process's work still to do (the second closes a window where an event's reader waited for a core
+            // while the world moved its clock, and a confirmation "never came").
+            let blocking =
+                blockingWorkInFlight.load(ordering: .sequentiallyConsistent)
+                + body.wakeups.pending.load(ordering: .sequentiallyConsistent)
             let now = (clock.sleeperCount, clock.sleepsRegistered, body.operations, gate.inFlight + blocking)
             if now == last && gate.inFlight == 0 && blocking == 0 {
                 stable += 1
@@ -310,23 +394,62 @@ final class SimulationWorld: Sendable {
                 }),
             inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames,
             knownFiles: journal.filesNamed)
-        let resuming =
-            Self.deliberateBreak == "resume-forgets-camera"
-            ? ResumeState(saved: resumingAsLoaded.saved) : resumingAsLoaded
+        var resuming = resumingAsLoaded
+        switch Self.deliberateBreak {
+        case .refireInCamera: resuming.inCamera = []
+        case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
+        case .fireBeforeJournal, .saveBeforeFsync, nil: break
+        }
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
         let recorder = GatedRecorder(inner: JournalRecorder(journal: journal, store: store), gate: gate)
         let runner = BracketRunner(
-            camera: camera, plan: journal.plan,
+            camera: DiskCamera(inner: camera, disk: disk, gate: gate), plan: journal.plan,
             configuration: BracketRunner.Configuration(
                 outputDirectory: URL(fileURLWithPath: journal.outputDirectory), bufferLimit: day.bufferLimit),
             recorder: recorder, clock: clock)
-        let result = await runner.run(from: start, resuming: resuming)
+        let resumingFrom = resuming
+        let result = await withTaskGroup(of: ShootResult?.self) { group in
+            group.addTask { await self.control(runner) }
+            group.addTask { await runner.run(from: start, resuming: resumingFrom) }
+            var result: ShootResult?
+            while let next = await group.next() {
+                guard let next else { continue }
+                result = next
+                group.cancelAll()
+            }
+            return result!
+        }
         await camera.disconnect()
         if gate.isKilled { return "killed" }
         if let reason = result.stopReason { return "stopped: \(reason)" }
         return result.saved == result.total ? "complete" : "ended at \(result.saved)/\(result.total)"
+    }
+
+    /// The photographer's Stop and Pause/Resume that fall in this life (each carried out once in the day); returns
+    /// nil when the run ends first (cancelled).
+    private func control(_ runner: BracketRunner) async -> ShootResult? {
+        for (index, control) in day.controls.enumerated() where control.at >= clock.now.offset {
+            do {
+                try await clock.sleep(until: .init(offset: control.at))
+            } catch {
+                return nil
+            }
+            controlsDone.withLock { _ = $0.insert(index) }
+            switch control.action {
+            case .stop:
+                body.note("the photographer presses Stop (fault)")
+                await runner.stop()
+            case let .pause(length):
+                body.note("the photographer pauses for \(WorldBody.seconds(length)) (fault)")
+                await runner.pause(reason: PauseReason(.user, detail: "simulated pause"))
+                try? await clock.sleep(for: length)
+                body.note("the photographer resumes")
+                await runner.resume(reason: PauseReason(.user, detail: "simulated pause"))
+            }
+        }
+        return nil
     }
 
     // MARK: - Invariants
@@ -355,13 +478,15 @@ final class SimulationWorld: Sendable {
         }
         let fired = body.framesFired
         let planned = journal.plan.totalExposures
-        if fired > planned {
-            // No image is ever lost in this world (the body keeps its buffer across drops), so every release
-            // beyond one per frame fired a frame whose image was not proven gone.
+        let lost = disk.lostImages
+        if fired > planned + lost {
+            // The body keeps its buffer across drops and kills; an image is lost only when a crash takes a whole
+            // file the process had not made durable (`SimulatedDisk`). Every release beyond one per frame and one
+            // per lost image fired a frame whose image was not proven gone.
             let attempts = journal.plan.positions.map { "\($0): \(journal.frame(at: $0).attempts)" }
             violation(
-                "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and no image was lost; "
-                    + "attempts per frame: \(attempts.joined(separator: ", "))")
+                "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and \(lost) image(s) "
+                    + "were lost; attempts per frame: \(attempts.joined(separator: ", "))")
         }
         let shoot = URL(fileURLWithPath: journal.outputDirectory)
         if let files = FileManager.default.enumerator(at: shoot, includingPropertiesForKeys: [.isRegularFileKey]) {

@@ -13,6 +13,9 @@ struct NetworkFaults: Sendable {
     var busyChance: Double
     /// No fault after this many operations: the world lets the shoot finish.
     var quietAfterOperation: Int
+    /// A scripted fault for focused tests (seeds draw none): the next this many image transfers (GetObject,
+    /// GetPartialObject) are cut in the middle of their data.
+    var cutTransfers = 0
 }
 
 /// The real pure `SimulatedCamera` behind in-memory connections: what `CameraSimulator` does over TCP, done
@@ -31,12 +34,16 @@ final class WorldBody: Sendable {
         /// A data-out phase being received on the command connection.
         var dataOut: (request: OperationRequest, receiver: DataPhaseReceiver, payload: [UInt8])?
         var operations = 0
+        /// The faults the world injected (busy answers, drops before a request, drops mid-reply).
+        var faultsInjected = 0
         var timeline: [String] = []
         var now: Duration = .zero
     }
 
     let state: Mutex<State>
     let clock: TestClock
+    /// Readers of this body's connections woken and not yet run.
+    let wakeups = MemoryTransport.Wakeups()
 
     init(
         configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock
@@ -58,6 +65,7 @@ final class WorldBody: Sendable {
     var framesFired: Int { state.withLock { $0.camera.frameCount } }
     var imagesInBuffer: Int { state.withLock { $0.camera.buffer.count } }
     var operations: Int { state.withLock { $0.operations } }
+    var faultsInjected: Int { state.withLock { $0.faultsInjected } }
     var timeline: [String] { state.withLock { $0.timeline } }
     var nextDeadline: Duration? { state.withLock { $0.camera.nextDeadline } }
 
@@ -82,7 +90,7 @@ final class WorldBody: Sendable {
             let number = state.nextConnection
             state.nextConnection += 1
             let transport = MemoryTransport(
-                connection: number, peer: "simulated-body:\(number)", clock: clock,
+                connection: number, peer: "simulated-body:\(number)", clock: clock, wakeups: wakeups,
                 onSend: { [weak self] connection, bytes in self?.received(bytes, on: connection) },
                 onClose: { [weak self] connection in self?.clientClosed(connection) })
             state.transports[number] = transport
@@ -230,6 +238,7 @@ final class WorldBody: Sendable {
         let name = String(describing: request.code)
         let faulty = index <= state.faults.quietAfterOperation
         if faulty, index > 1, state.random.chance(state.faults.busyChance) {
+            state.faultsInjected += 1
             note("op \(index) \(name): busy (fault)", in: &state)
             let response = Packet.operationResponse(
                 OperationResponse(code: .deviceBusy, transactionID: request.transactionID, parameters: []))
@@ -238,6 +247,7 @@ final class WorldBody: Sendable {
         }
         let dropBefore = faulty && state.random.chance(state.faults.dropChance / 2)
         if dropBefore {
+            state.faultsInjected += 1
             note("op \(index) \(name): the link drops before the body sees it (fault)", in: &state)
             endSession(&state, why: "a drop")
             return
@@ -263,8 +273,18 @@ final class WorldBody: Sendable {
                 lastDataByte = bytes.count
             }
             bytes += response.encoded()
-            if faulty, state.random.chance(state.faults.dropChance / 2) {
-                let cut = Int(state.random.next() % UInt64(bytes.count))
+            let scriptedCut =
+                state.faults.cutTransfers > 0 && lastDataByte > 0
+                && [.getObject, .getPartialObject].contains(request.code)
+            if scriptedCut || (faulty && state.random.chance(state.faults.dropChance / 2)) {
+                state.faultsInjected += 1
+                let cut: Int
+                if scriptedCut {
+                    state.faults.cutTransfers -= 1
+                    cut = lastDataByte / 2
+                } else {
+                    cut = Int(state.random.next() % UInt64(bytes.count))
+                }
                 note(
                     "op \(index) \(name) → \(reply.code): the link drops after \(cut) of \(bytes.count) bytes (fault)",
                     in: &state)

@@ -50,6 +50,9 @@ package actor InMemoryCamera: RemoteCamera {
         package var lateEvidenceShots: Set<Int> = []
         /// The most images the buffer holds; a release beyond it fires nothing (`releaseIgnored`).
         package var bufferCapacity = Int.max
+        /// Whether a release the full buffer takes without firing calls `whileUnconfirmed` before it throws
+        /// `releaseIgnored` (as SonyCamera does while the evidence window runs out).
+        package var fetchesBehindIgnoredReleases = false
         /// Whether a speed set is refused while images wait in the buffer (some bodies ignore it).
         package var refusesSpeedWhileBuffered = false
         /// Whether a release is refused after its half-press (`releaseRefused`, nothing fired) while images wait
@@ -138,6 +141,8 @@ package actor InMemoryCamera: RemoteCamera {
     package private(set) var mediaChecks = 0
     /// Calls of `makeDurable`.
     package private(set) var durableCalls = 0
+    /// Images handed out by `nextImage` while a release waited (`Script.fetchesBehindIgnoredReleases`).
+    package private(set) var downloadsDuringReleases = 0
     /// Images handed out by `nextImage`.
     package private(set) var downloaded = 0
     /// What every `nextImage` call was told to wait at most, in order.
@@ -145,6 +150,8 @@ package actor InMemoryCamera: RemoteCamera {
     /// Files moved by `move`, as (from name, to folder name, new name).
     package private(set) var moves: [(from: String, folder: String, name: String)] = []
     private var speedSets = 0
+    /// The images waiting when the last release was pressed (nil before any).
+    private var countBeforeRelease: Int?
     private let theIdentity: CameraIdentity
     private var subscribers: [AsyncStream<CameraStatus>.Continuation] = []
     private let gate: AsyncStream<Void>
@@ -271,6 +278,7 @@ package actor InMemoryCamera: RemoteCamera {
             throw InMemoryCameraError.busy
         }
         if script.refusesReleaseWhileBuffered, !buffer.isEmpty { throw InMemoryCameraError.releaseRefused }
+        countBeforeRelease = buffer.count
         if buffer.count >= script.bufferCapacity { throw InMemoryCameraError.releaseIgnored }
         let releaseCalls = calls.filter { if case .release = $0 { true } else { false } }.count
         if script.ignoredReleases.contains(releaseCalls) { throw InMemoryCameraError.releaseIgnored }
@@ -303,6 +311,28 @@ package actor InMemoryCamera: RemoteCamera {
         }
         if script.lateEvidenceShots.contains(shot) { throw InMemoryCameraError.releaseIgnored }
         return Release(evidence: .capturedEvent, imagesWaiting: buffer.count)
+    }
+
+    /// The images waiting now and when the last release was pressed (nil before any release).
+    package func bufferCount() async throws -> BufferCount? {
+        try requireConnection()
+        return countBeforeRelease.map { BufferCount(now: buffer.count, beforeLastRelease: $0) }
+    }
+
+    /// `release(exposure:beforeRelease:)`; with `fetchesBehindIgnoredReleases`, an ignored release calls
+    /// `whileUnconfirmed` (counting the files it fetched in `downloadsDuringReleases`) before it throws.
+    package func release(
+        exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void,
+        whileUnconfirmed: @Sendable () async -> Void
+    ) async throws -> Release {
+        do {
+            return try await release(exposure: exposure, beforeRelease: beforeRelease)
+        } catch InMemoryCameraError.releaseIgnored where script.fetchesBehindIgnoredReleases {
+            let before = downloaded
+            await whileUnconfirmed()
+            downloadsDuringReleases += downloaded - before
+            throw InMemoryCameraError.releaseIgnored
+        }
     }
 
     /// Hands out the oldest image in the buffer as if written into `destination` (nothing is written); nil

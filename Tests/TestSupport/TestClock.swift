@@ -37,13 +37,21 @@ package final class TestClock: Clock, Sendable {
         /// Sleeps cancelled before they registered (the cancellation handler ran first).
         var cancelledEarly: Set<UInt64> = []
         var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests waiting for a sleeper with one exact deadline.
+        var deadlineWaiters: [(id: UInt64, deadline: Instant, continuation: CheckedContinuation<Void, Never>)] = []
         var sleepsRegistered = 0
 
-        /// Removes and returns the waiters whose sleeper count is reached.
+        /// Whether a sleeper waits for exactly `deadline`.
+        func hasSleeper(until deadline: Instant) -> Bool { sleepers.values.contains { $0.deadline == deadline } }
+
+        /// Removes and returns the waiters whose sleeper count or deadline is reached.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             let ready = waiters.filter { $0.count <= sleepers.count }.map(\.continuation)
             waiters.removeAll { $0.count <= sleepers.count }
-            return ready
+            let deadlines = Set(sleepers.values.map(\.deadline.offset))
+            let found = deadlineWaiters.filter { deadlines.contains($0.deadline.offset) }
+            deadlineWaiters.removeAll { deadlines.contains($0.deadline.offset) }
+            return ready + found.map(\.continuation)
         }
     }
 
@@ -120,6 +128,35 @@ package final class TestClock: Clock, Sendable {
                     return nil
                 }
                 return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Returns once a sleeper waits for exactly `deadline` (at once if one already does), or when the waiting
+    /// task is cancelled. Where several parts of the code under test sleep on one clock, the deadline says which
+    /// of them has gone to sleep: a count of sleepers cannot tell a new wait from a timer not yet cancelled.
+    package func waitForSleeper(until deadline: Instant) async {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.hasSleeper(until: deadline) || state.cancelledEarly.remove(id) != nil { return true }
+                    state.deadlineWaiters.append((id, deadline, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.deadlineWaiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledEarly.insert(id)
+                    return nil
+                }
+                return state.deadlineWaiters.remove(at: index).continuation
             }
             waiter?.resume()
         }

@@ -28,7 +28,8 @@ import Testing
         try Data((Self.opening + #"{"t":0.5,"kind":"op","name":"GetObject","ms":41"#).utf8).write(
             to: URL(fileURLWithPath: first))
         let early = try #require(tail.read())
-        #expect(early.lastRoundTripMilliseconds == 2.5)
+        #expect(early.lastOperationMilliseconds == 2.5)
+        #expect(early.lastOperation == "OpenSession")
         #expect(early.reconnects == 0)
         #expect(
             early.lines == [
@@ -55,7 +56,8 @@ import Testing
                 """.utf8))
         try handle.close()
         let later = try #require(tail.read())
-        #expect(later.lastRoundTripMilliseconds == 3.25)
+        #expect(later.lastOperationMilliseconds == 3.25)
+        #expect(later.lastOperation == "SDIO_ControlDevice")
         #expect(later.reconnects == 1)
         #expect(later.lines.count == SessionLogTail.shownLines)
         #expect(later.lines.last == "4.1 s Reconnected to the camera.")

@@ -38,6 +38,13 @@ final class RecordingShoot: RemoteShoot {
         set == 1 && frame == 2 ? [0xFF, 0xD8, 0xFF, 0xD9] : nil
     }
 
+    /// What `GET /api/frames/1/2.json` answers (other frames: none).
+    let luma = Mutex<FrameLuminanceReading?>(nil)
+
+    func luminance(set: Int, frame: Int) async -> FrameLuminanceReading? {
+        set == 1 && frame == 2 ? luma.withLock { $0 } : nil
+    }
+
     /// What `GET /api/resumable` offers.
     let offer = Mutex<ResumableShoot?>(nil)
 

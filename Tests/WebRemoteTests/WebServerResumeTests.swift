@@ -72,13 +72,39 @@ import Testing
             #expect(none.status == 200)
             #expect(String(decoding: none.body, as: UTF8.self) == #"{"link":null}"#)
             shoot.health.withLock {
-                $0 = LinkHealth(lastRoundTripMilliseconds: 3.5, reconnects: 2, lines: ["4.0 s runner reconnected"])
+                $0 = LinkHealth(
+                    lastOperation: "GetObject", lastOperationMilliseconds: 3.5, reconnects: 2,
+                    lines: ["4.0 s runner reconnected"], notes: ["Network watch: ..."])
             }
             let some = try await get("/api/link", server: server)
             #expect(
                 String(decoding: some.body, as: UTF8.self)
-                    == #"{"link":{"lastRoundTripMilliseconds":3.5,"lines":["4.0 s runner reconnected"],"reconnects":2}}"#
+                    == #"{"link":{"lastOperation":"GetObject","lastOperationMilliseconds":3.5,"lines":["4.0 s runner reconnected"],"notes":["Network watch: ..."],"reconnects":2}}"#
             )
+        }
+    }
+
+    @Test func aFramesLumaIsServedAsTheShootMeasuredItByNumberOnly() async throws {
+        try await withServer { server, shoot in
+            #expect(try await get("/api/frames/1/2.json", server: server).status == 404)
+            let histogram = (0..<64).map { $0 == 63 ? 5 : 1 }
+            shoot.luma.withLock {
+                $0 = FrameLuminanceReading(
+                    histogram: histogram, clippedPercent: 0.0123, blockedPercent: 8.25, highlightLevel: 235,
+                    shadowLevel: 50)
+            }
+            let answer = try await get("/api/frames/1/2.json", server: server)
+            #expect(answer.status == 200)
+            #expect(answer.headers["Content-Type"] == "application/json")
+            let decoded = try JSONDecoder().decode(FrameLuminanceReading.self, from: Data(answer.body))
+            #expect(
+                decoded.histogram == histogram && decoded.clippedPercent == 0.0123 && decoded.blockedPercent == 8.25)
+            #expect(decoded.highlightLevel == 235 && decoded.shadowLevel == 50)
+            for target in [
+                "/api/frames/1/3.json", "/api/frames/1/2.jsonx", "/api/frames/1/..json", "/api/frames/1/2.js"
+            ] {
+                #expect(try await get(target, server: server).status == 404, "\(target)")
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PTPIP
 import Posix
+import ShootKit
 import SonyCamera
 import SonyProtocol
 

@@ -40,13 +40,8 @@ enum CheckCommand {
             shadowLevel: Float(try arguments.value("shadow-level", default: 50, level)),
             maximumBlocked: try arguments.value("max-blocked", default: 10, percent) / 100)
         guard let manifest = await ShootManifest.load(from: folder) else { throw CheckError.noManifest(folder) }
-        let scale = manifest.plan.flatMap { ShutterScale(rawValue: $0.scale) } ?? .third
-        let readings = manifest.plan.flatMap { recipe -> MeterReadings? in
-            guard let shadow = try? scale.parseSpeed(recipe.shadow).speed,
-                let highlight = try? scale.parseSpeed(recipe.highlight).speed
-            else { return nil }
-            return MeterReadings(shadow: shadow, highlight: highlight)
-        }
+        let scale = manifest.plan?.shutterScale ?? .third
+        let readings = manifest.plan?.readings
         let measured = await measure(manifest, folder: folder, scale: scale, thresholds: thresholds, context: context)
         guard !measured.isEmpty else { throw CheckError.nothingToCheck(folder) }
         var lines: [String] = []

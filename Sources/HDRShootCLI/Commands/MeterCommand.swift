@@ -4,56 +4,7 @@ import ImageLuminance
 import ShootKit
 import Shooting
 
-/// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
-/// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too).
-enum AutoMetering {
-    /// What the metering found.
-    struct Outcome: Sendable {
-        /// The speed the body's meter called correct (0xD1B5 against the set speed), nil when it reports none.
-        var metered: ShutterSpeed?
-        /// The search: readings and probes.
-        var result: AutoMeter.Result
-        /// The probe files, in the order shot (absolute paths).
-        var files: [String]
-        /// Whether the probes were small JPEGs (0xD268).
-        var smallJPEG: Bool
-
-        /// The probes as the manifest and the JSON output list them (files relative to `root` when inside it).
-        func records(relativeTo root: String) -> [ProbeRecord] {
-            let prefix = root.hasSuffix("/") ? root : root + "/"
-            return result.probes.enumerated().map { index, probe in
-                let file = index < files.count ? files[index] : ""
-                return ProbeRecord(
-                    speed: probe.speed.label,
-                    file: file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file,
-                    holdsHighlights: probe.holdsHighlights, opensShadows: probe.opensShadows)
-            }
-        }
-
-        /// The readings to plan from: the found ones, or for a flat scene (every speed from the shadow reading to
-        /// the highlight reading holds both ends) one speed in the middle of that span, for both.
-        var readings: (highlight: ShutterSpeed, shadow: ShutterSpeed) {
-            let (highlight, shadow) = (result.highlight, result.shadow)
-            guard highlight > shadow else { return (highlight, shadow) }
-            let seconds = (highlight.seconds * shadow.seconds).squareRoot()
-            let middle = ShutterScale.third.allSpeeds.min {
-                abs(log2($0.seconds / seconds)) < abs(log2($1.seconds / seconds))
-            }!
-            return (middle, middle)
-        }
-
-        /// The line that shows the readings found.
-        var line: String {
-            let meter = metered.map { "meter \($0.label); " } ?? "no body meter; "
-            return "--auto: highlight \(result.highlight.label), shadow \(result.shadow.label) (\(meter)"
-                + "\(PlanReport.counted(result.probes.count, "probe"))"
-                + (result.converged ? "" : ", not pinned to a third at both ends") + ")"
-        }
-    }
-
-    /// One probe frame in the manifest (the layer's type).
-    typealias ProbeRecord = ShootKit.ProbeRecord
-
+extension AutoMetering {
     /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
     /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
     /// small, and it reports no meter), before anything fires.
@@ -79,79 +30,15 @@ enum AutoMetering {
             }
         }
     }
+}
 
-    /// Meters with probes saved into `probes` (created when missing); the camera is connected and was checked.
-    /// The small-JPEG transfer (0xD268, p. 491) is on for the probes where the body has it, and put back after.
-    static func measure(
-        _ camera: any CommandCamera, check: CameraCheck, probes: URL, say: @Sendable (String) -> Void
-    ) async throws -> Outcome {
-        guard check.capabilities.metering else {
-            throw ShootPreparationError.blocked([.meteringUnavailable])
-        }
-        guard check.blockers.isEmpty else { throw ShootPreparationError.blocked(check.blockers) }
-        var metered: ShutterSpeed?
-        let meter = AutoMeter(speeds: check.offered)
-        var start = check.offered[check.offered.count / 2]
-        if case .timed(let current) = try await camera.currentShutterSpeed() {
-            start = current
-            if let level = await camera.meteredManualLevel() {
-                // The meter says how much brighter than correct the set speed is (EV × 1000, p. 398).
-                let seconds = current.seconds / pow(2, Double(level) / 1000)
-                metered = check.offered.min { abs(log2($0.seconds / seconds)) < abs(log2($1.seconds / seconds)) }
-                start = metered ?? current
-            }
-        }
-        let small = try await camera.setSmallJPEGTransfer(true)
-        var files: [String] = []
-        let destination = CaptureDestination(directory: probes)
-        let result: AutoMeter.Result
-        do {
-            result = try await meter.search(from: start) { speed in
-                guard let setting = CameraShutterSpeed.resolve(speed, in: check.settings) else {
-                    throw ShootPreparationError.blocked([.speedNotOffered(speed: speed.label, position: nil)])
-                }
-                try await camera.setShutterSpeed(setting)
-                _ = try await camera.release(exposure: speed) {}
-                // The release's files: a file left over from an earlier probe (an ARW arriving after its JPEG) is
-                // passed over by its EXIF exposure; the first readable file of this exposure is read.
-                var saved: [SavedImage] = []
-                var mine: [SavedImage] = []
-                while mine.isEmpty, saved.count < 4,
-                    let image = try await camera.nextImage(
-                        to: destination, waitingAtMost: .seconds(30) + .seconds(speed.seconds * 2))
-                {
-                    saved.append(image)
-                    if image.exposure.map({ $0 == speed }) ?? true { mine.append(image) }
-                }
-                // Files that came with it (the ARW of a RAW+JPEG body without small JPEGs) are saved too.
-                while saved.count < 4, let image = try await camera.nextImage(to: destination, waitingAtMost: .zero) {
-                    saved.append(image)
-                    if image.exposure.map({ $0 == speed }) ?? true { mine.append(image) }
-                }
-                guard let first = mine.first else {
-                    throw ShootPreparationError.blocked([
-                        .camera("the probe at \(speed.label) sent no image of its exposure")
-                    ])
-                }
-                files.append(first.path)
-                say("probe \(files.count): \(speed.label) \(first.fileName)")
-                for image in mine {
-                    if let data = FileManager.default.contents(atPath: image.path),
-                        let luma = try? LumaReader.read([UInt8](data))
-                    {
-                        return luma
-                    }
-                }
-                throw ShootPreparationError.blocked([
-                    .camera("the probe at \(speed.label) is no JPEG or ARW with a preview")
-                ])
-            }
-        } catch {
-            if small { _ = try? await camera.setSmallJPEGTransfer(false) }
-            throw error
-        }
-        if small { _ = try await camera.setSmallJPEGTransfer(false) }
-        return Outcome(metered: metered, result: result, files: files, smallJPEG: small)
+extension AutoMetering.Outcome {
+    /// The line that shows the readings found.
+    var line: String {
+        let meter = metered.map { "meter \($0.label); " } ?? "no body meter; "
+        return "--auto: highlight \(result.highlight.label), shadow \(result.shadow.label) (\(meter)"
+            + "\(PlanReport.counted(result.probes.count, "probe"))"
+            + (result.converged ? "" : ", not pinned to a third at both ends") + ")"
     }
 }
 
@@ -245,7 +132,7 @@ struct MeterReport: Encodable {
     /// Whether the search converged.
     var converged: Bool
     /// The probes, in the order fired.
-    var probes: [AutoMetering.ProbeRecord]
+    var probes: [ProbeRecord]
     /// Whether the probes crossed the link as small JPEGs.
     var smallJPEG: Bool
     /// The output folder.

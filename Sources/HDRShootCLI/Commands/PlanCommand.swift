@@ -1,4 +1,5 @@
 import Exposure
+import ShootKit
 
 /// `hdrshoot plan`: turns a shadow and a highlight meter reading into bracket sets.
 enum PlanCommand {
@@ -55,16 +56,13 @@ enum PlanCommand {
     }
 
     /// Converts parsed arguments into planner inputs; every bad value is a usage error naming its option.
-    /// `readings` (what `run --auto` found) take the place of `--shadow` and `--highlight`.
+    /// `readings` (what `run --auto` found) take the place of `--shadow` and `--highlight`; a `bracket` request's
+    /// given readings, frames and spacing take the place of theirs.
     static func options(
-        from arguments: ParsedArguments, readings: (highlight: ShutterSpeed, shadow: ShutterSpeed)? = nil
+        from arguments: ParsedArguments, readings: (highlight: ShutterSpeed, shadow: ShutterSpeed)? = nil,
+        bracket: BracketRequest? = nil
     ) throws(UsageError) -> Options {
-        let scale = try arguments.value("scale", default: ShutterScale.third) { text in
-            guard let scale = ShutterScale(rawValue: text) else {
-                throw UsageError("'\(text)' is not a scale; use third or half")
-            }
-            return scale
-        }
+        let scale = try scale(from: arguments)
         let shadow: ParsedSpeed
         let highlight: ParsedSpeed
         if let readings {
@@ -72,18 +70,15 @@ enum PlanCommand {
             // them the way it snaps a typed reading.
             shadow = try arguments.parse("shadow", readings.shadow.label) { try scale.parseSpeed($0) }
             highlight = try arguments.parse("highlight", readings.highlight.label) { try scale.parseSpeed($0) }
+        } else if case .given(let given, let other)? = bracket?.readings {
+            (shadow, highlight) = (given, other)
         } else {
-            shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }
-            highlight = try arguments.required("highlight") { try scale.parseSpeed($0) }
+            (shadow, highlight) = try givenReadings(from: arguments, scale: scale)
         }
-        let frames = try arguments.value("frames", default: 5) { text in
-            let range = BracketPlanner.frameRange
-            guard let frames = Int(text), range.contains(frames) else {
-                throw UsageError("'\(text)' is not a frame count; use \(range.lowerBound) to \(range.upperBound)")
-            }
-            return frames
-        }
-        let spacing = try arguments.value("ev", default: EVAmount(stops: 1)) { try EVAmount.spacing(parsing: $0) }
+        let frames: Int
+        if let given = bracket?.frames { frames = given } else { frames = try Self.frames(from: arguments) }
+        let spacing: EVAmount
+        if let given = bracket?.spacing { spacing = given } else { spacing = try Self.spacing(from: arguments) }
         let order = try arguments.value("order", default: BracketOrder.fastFirst) { text in
             guard let order = BracketOrder(rawValue: text) else {
                 throw UsageError("'\(text)' is not an order; use fast-first or slow-first")
@@ -114,6 +109,41 @@ enum PlanCommand {
         return Options(
             shadow: shadow, highlight: highlight, planner: planner, longest: longest, overhead: overhead,
             json: arguments.flag("json"))
+    }
+
+    /// `--scale` (third when not given).
+    static func scale(from arguments: ParsedArguments) throws(UsageError) -> ShutterScale {
+        try arguments.value("scale", default: ShutterScale.third) { text in
+            guard let scale = ShutterScale(rawValue: text) else {
+                throw UsageError("'\(text)' is not a scale; use third or half")
+            }
+            return scale
+        }
+    }
+
+    /// `--shadow` and `--highlight` (both required) as stops of `scale`.
+    static func givenReadings(
+        from arguments: ParsedArguments, scale: ShutterScale
+    ) throws(UsageError) -> (shadow: ParsedSpeed, highlight: ParsedSpeed) {
+        let shadow = try arguments.required("shadow") { try scale.parseSpeed($0) }
+        let highlight = try arguments.required("highlight") { try scale.parseSpeed($0) }
+        return (shadow, highlight)
+    }
+
+    /// `--frames` (5 when not given).
+    static func frames(from arguments: ParsedArguments) throws(UsageError) -> Int {
+        try arguments.value("frames", default: 5) { text in
+            let range = BracketPlanner.frameRange
+            guard let frames = Int(text), range.contains(frames) else {
+                throw UsageError("'\(text)' is not a frame count; use \(range.lowerBound) to \(range.upperBound)")
+            }
+            return frames
+        }
+    }
+
+    /// `--ev` (1 stop when not given).
+    static func spacing(from arguments: ParsedArguments) throws(UsageError) -> EVAmount {
+        try arguments.value("ev", default: EVAmount(stops: 1)) { try EVAmount.spacing(parsing: $0) }
     }
 
     /// Plans and prints: a table and a summary line, or one JSON object with `--json`.

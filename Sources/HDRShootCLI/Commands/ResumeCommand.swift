@@ -30,10 +30,27 @@ enum ResumeCommand {
     @Sendable private static func run(
         _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        let options = try ShootConsole.options(from: arguments, context: context)
+        try await start(request(from: arguments), arguments: arguments, context)
+    }
+
+    /// The start `resume`'s options ask for, typed: `--id`, `--restart-set`, `--skip-missed`, `--confirm`.
+    static func request(from arguments: ParsedArguments) -> ResumeRequest {
+        ResumeRequest(
+            id: arguments.string("id"), restartSet: arguments.flag("restart-set"),
+            skipMissed: arguments.flag("skip-missed"), confirm: arguments.flag("confirm"))
+    }
+
+    /// Continues the shoot `request` names (a bracket or a series) with the shoot options of `arguments` (the
+    /// camera, `--check`, `--json`, ...): what `resume` does once its options are typed, and what `serve` does for
+    /// the page's Resume.
+    static func start(
+        _ request: ResumeRequest, arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> ExitCode {
+        var options = try ShootConsole.options(from: arguments, context: context)
+        if request.confirm { options.confirm = true }
         let found: ShootJournal
         var notes: [String] = []
-        if let id = arguments.string("id") {
+        if let id = request.id {
             let store = options.store
             guard let loaded = try await Self.load(id: id, from: store) else {
                 throw ShootCommandError.noSuchShoot(id: id, stateDirectory: store.directory.path)
@@ -60,11 +77,11 @@ enum ResumeCommand {
         guard journal.isUnfinished else {
             throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
         }
-        let restartingSet = arguments.flag("restart-set")
+        let restartingSet = request.restartSet
         let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
         if journal.series != nil {
             return try await SeriesRun.resume(
-                journal, arguments: arguments, options: options, target: target, context: context)
+                journal, request: request, options: options, target: target, context: context)
         }
         guard let resumePosition = journal.resumePosition else {
             // Every frame is saved but the shoot was not marked complete (the process died at the very end).
@@ -125,7 +142,7 @@ enum ResumeCommand {
         /// The journal (already locked) with the camera used; the earlier runs' speeds from the manifest.
         func record(
             _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
-        ) async throws -> (ShootConsole.Shoot, JournalLock?) {
+        ) async throws -> (PreparedBracket, JournalLock?) {
             let plan = journal.plan
             let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
             let earlier = earlierManifest?.recordedSpeeds
@@ -142,7 +159,7 @@ enum ResumeCommand {
             var current = journal
             // Reconnected elsewhere: the journal follows the camera actually used (so the next resume finds it).
             if followsCamera { current.camera.address = check.identity.address }
-            let shoot = ShootConsole.Shoot(
+            let shoot = PreparedBracket(
                 camera: camera, journal: current, store: preparation.options.store, start: resumePosition,
                 restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
                 overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])

@@ -35,21 +35,59 @@ enum RunCommand {
     @Sendable private static func run(
         _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        // `--auto`: the readings come from probe frames (MeterCommand.swift); the plan takes them as a request
-        // beside the arguments (which stay as typed).
-        let metering = try await autoMeter(arguments, context)
+        try await start(try request(from: arguments, now: context.wallClock.now()), arguments: arguments, context)
+    }
+
+    /// The start `run`'s options ask for, typed: readings (or `--auto`), `--frames`, `--ev`, `--output`,
+    /// `--link-shared`, the series options and `--confirm`; every bad value is a usage error naming its option.
+    static func request(from arguments: ParsedArguments, now: Date) throws(UsageError) -> BracketRequest {
+        let auto = arguments.flag("auto")
+        if auto {
+            if arguments.string("shadow") != nil || arguments.string("highlight") != nil {
+                throw UsageError(
+                    "--auto finds the readings itself; leave out --shadow and --highlight", command: arguments.command)
+            }
+            if arguments.string("every") != nil {
+                throw UsageError("--auto meters one bracket; it does not go with --every", command: arguments.command)
+            }
+        }
+        let series = try SeriesRun.request(from: arguments, now: now)
+        let readings: BracketRequest.Readings
+        if auto {
+            readings = .metered
+        } else {
+            let given = try PlanCommand.givenReadings(from: arguments, scale: try PlanCommand.scale(from: arguments))
+            readings = .given(shadow: given.shadow, highlight: given.highlight)
+        }
+        return BracketRequest(
+            readings: readings, frames: try PlanCommand.frames(from: arguments),
+            spacing: try PlanCommand.spacing(from: arguments), output: arguments.string("output"),
+            linkShared: arguments.flag("link-shared"), series: series, confirm: arguments.flag("confirm"))
+    }
+
+    /// Shoots `request` (a bracket, `--auto`, or a series) with the shoot options of `arguments` (the camera, the
+    /// planner's order and `--longest`, `--check`, `--json`, ...): what `run` does once its options are typed, and
+    /// what `serve` does for a shoot from the page.
+    static func start(
+        _ request: BracketRequest, arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> ExitCode {
+        // `--auto`: the readings come from probe frames (MeterCommand.swift); the plan takes them beside the
+        // request.
+        let metering = request.readings == .metered ? try await autoMeter(request, arguments, context) : nil
         // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
-        if let series = try SeriesRun.settings(from: arguments, now: context.wallClock.now()) {
+        if let series = request.series {
             if arguments.string("remote") != nil {
                 throw UsageError(
                     "--remote serves a single bracket; it does not go with --every yet", command: arguments.command)
             }
-            return try await SeriesRun.run(arguments, context, settings: series)
+            return try await SeriesRun.run(request, settings: series, arguments: arguments, context)
         }
-        let planOptions = try PlanCommand.options(from: arguments, readings: metering?.outcome.readings)
+        let planOptions = try PlanCommand.options(
+            from: arguments, readings: metering?.outcome.readings, bracket: request)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
-        let options = try ShootConsole.options(from: arguments, context: context)
-        if arguments.flag("link-shared") && !planOptions.planner.dedupe {
+        var options = try ShootConsole.options(from: arguments, context: context)
+        if request.confirm { options.confirm = true }
+        if request.linkShared && !planOptions.planner.dedupe {
             throw UsageError(
                 "--link-shared needs --dedupe (without it every set shoots its own copy of the frame it shares)",
                 command: arguments.command)
@@ -60,7 +98,7 @@ enum RunCommand {
             given: options.target, remembered: addressStore, command: arguments.command)
         let outputDirectory =
             metering?.outputDirectory
-            ?? absolutePath(arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
+            ?? absolutePath(request.output ?? defaultOutputName(at: context.wallClock.now()))
         // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
@@ -72,7 +110,7 @@ enum RunCommand {
         say(planLine)
         let stages = NewBracket(
             planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering?.outcome,
-            outputDirectory: outputDirectory, linkShared: arguments.flag("link-shared"))
+            outputDirectory: outputDirectory, linkShared: request.linkShared)
         let preparation = ShootPreparation(
             options: options, output: output, environment: environment, say: say, addressStore: addressStore,
             controller: context.shootController ?? ShootController(messages: CLIMessages()))
@@ -135,7 +173,7 @@ enum RunCommand {
         func record(
             _ matched: (plan: BracketPlan, matched: MatchedPlan), camera: any CommandCamera, check: CameraCheck,
             in preparation: ShootPreparation
-        ) async throws -> (ShootConsole.Shoot, JournalLock?) {
+        ) async throws -> (PreparedBracket, JournalLock?) {
             let store = preparation.options.store
             let madeOutput = try OutputFolder.create(outputDirectory)
             let journal = ShootJournal(
@@ -159,7 +197,7 @@ enum RunCommand {
                     }
                 }
             }
-            var shoot = ShootConsole.Shoot(
+            var shoot = PreparedBracket(
                 camera: camera, journal: journal, store: store, start: .start, restartingSet: false,
                 planned: planned, actual: [:], overhead: planOptions.overhead)
             shoot.removesUnusedOutput = madeOutput
@@ -183,24 +221,15 @@ enum RunCommand {
     }
 
     /// `--auto`: meters on the camera (its own connection, closed after) with probes in the output folder's
-    /// `probes/`; returns what it found and the folder it chose (the shoot's too); nil without `--auto`.
+    /// `probes/`; returns what it found and the folder it chose (the shoot's too).
     private static func autoMeter(
-        _ arguments: ParsedArguments, _ context: CommandContext
-    ) async throws -> (outcome: AutoMetering.Outcome, outputDirectory: String)? {
-        guard arguments.flag("auto") else { return nil }
-        if arguments.string("shadow") != nil || arguments.string("highlight") != nil {
-            throw UsageError(
-                "--auto finds the readings itself; leave out --shadow and --highlight", command: arguments.command)
-        }
-        if arguments.string("every") != nil {
-            throw UsageError("--auto meters one bracket; it does not go with --every", command: arguments.command)
-        }
+        _ request: BracketRequest, _ arguments: ParsedArguments, _ context: CommandContext
+    ) async throws -> (outcome: AutoMetering.Outcome, outputDirectory: String) {
         let options = try ShootConsole.options(from: arguments, context: context)
         let environment = ProcessInfo.processInfo.environment
         guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
         else { throw ShootPreparation.noCamera(command: arguments.command) }
-        let outputDirectory = absolutePath(
-            arguments.string("output") ?? defaultOutputName(at: context.wallClock.now()))
+        let outputDirectory = absolutePath(request.output ?? defaultOutputName(at: context.wallClock.now()))
         if let occupant = await ShootManifest.occupant(of: outputDirectory) {
             throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
         }
@@ -215,9 +244,10 @@ enum RunCommand {
     static func recipe(_ options: PlanCommand.Options, linkShared: Bool) -> ShootRecipe {
         let planner = options.planner
         return ShootRecipe(
-            shadow: options.shadow.speed.label, highlight: options.highlight.speed.label, frames: planner.frames,
-            spacing: planner.spacing.label, scale: planner.scale.rawValue, order: planner.order.rawValue,
-            dedupe: planner.dedupe, linkShared: linkShared)
+            SeriesRecord.Base(
+                shadow: options.shadow.speed, highlight: options.highlight.speed, frames: planner.frames,
+                spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order),
+            linkShared: linkShared)
     }
 
     /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,

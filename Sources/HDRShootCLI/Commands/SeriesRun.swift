@@ -19,19 +19,9 @@ enum SeriesRun {
             help: "With --every: each repetition this many stops slower (e.g. 1/3; negative for dawn).")
     ]
 
-    /// The parsed series options.
-    struct Settings: Sendable {
-        /// `--every`.
-        var every: Duration
-        /// `--count`, `--until` or `--forever`.
-        var end: SeriesRecord.End
-        /// `--shift`.
-        var shift: EVAmount?
-    }
-
     /// The series settings of `arguments`, or `nil` without `--every`; a series option without `--every`, or
     /// not exactly one of `--count`, `--until`, `--forever`, is a usage error.
-    static func settings(from arguments: ParsedArguments, now: Date) throws(UsageError) -> Settings? {
+    static func request(from arguments: ParsedArguments, now: Date) throws(UsageError) -> SeriesRequest? {
         let ends =
             ["count", "until"].filter { arguments.string($0) != nil } + (arguments.flag("forever") ? ["forever"] : [])
         guard arguments.string("every") != nil else {
@@ -79,7 +69,7 @@ enum SeriesRun {
             }
             return EVAmount(sixths: Int((value * 6).rounded()))
         }
-        return Settings(every: every, end: end, shift: shift)
+        return SeriesRequest(every: every, end: end, shift: shift)
     }
 
     /// `1/3`, `-2/3`, `0.5`, `1`, `1ev` as a number of stops.
@@ -108,13 +98,15 @@ enum SeriesRun {
 
     // MARK: - run
 
-    /// Plans, connects, confirms and shoots a new series.
+    /// Plans, connects, confirms and shoots a new series: `bracket` repeated on `settings`, with the plan and
+    /// shoot options of `arguments`.
     static func run(
-        _ arguments: ParsedArguments, _ context: CommandContext, settings: Settings
+        _ bracket: BracketRequest, settings: SeriesRequest, arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        let planOptions = try PlanCommand.options(from: arguments)
+        let planOptions = try PlanCommand.options(from: arguments, bracket: bracket)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
-        let options = try ShootConsole.options(from: arguments, context: context)
+        var options = try ShootConsole.options(from: arguments, context: context)
+        if bracket.confirm { options.confirm = true }
         if options.check == .extend {
             // A series keeps its bracket the same for every repetition; its images are not range-checked yet.
             throw UsageError(
@@ -127,7 +119,7 @@ enum SeriesRun {
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
         let root = RunCommand.absolutePath(
-            arguments.string("output") ?? RunCommand.defaultOutputName(at: context.wallClock.now()))
+            bracket.output ?? RunCommand.defaultOutputName(at: context.wallClock.now()))
         let planner = planOptions.planner
         let base = SeriesRecord.Base(
             shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed, frames: planner.frames,
@@ -159,7 +151,7 @@ enum SeriesRun {
     /// output root and the journal, whose schedule counts from the moment the photographer said yes.
     struct NewSeries: ShootStages {
         /// `--every`, the end, `--shift`.
-        let settings: Settings
+        let settings: SeriesRequest
         /// The base bracket.
         let base: SeriesRecord.Base
         /// `--longest`, when given.
@@ -231,7 +223,7 @@ enum SeriesRun {
     /// Continues the series of `journal` (locked by the caller): the interrupted repetition first, then the
     /// schedule; start times that passed are shot now (late) or, with `--skip-missed`, skipped.
     static func resume(
-        _ journal: ShootJournal, arguments: ParsedArguments, options: ShootConsole.Options, target: CameraTarget,
+        _ journal: ShootJournal, request: ResumeRequest, options: ShootConsole.Options, target: CameraTarget,
         context: CommandContext
     ) async throws -> ExitCode {
         guard var record = journal.series else { preconditionFailure("resume of a series journal") }
@@ -263,7 +255,7 @@ enum SeriesRun {
         let schedule = record.schedule
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
         let now = timeScale.scaled(record.offset(of: context.wallClock.now()))
-        var skipMissed = arguments.flag("skip-missed")
+        var skipMissed = request.skipMissed
         // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
         let controller = ShootController(messages: CLIMessages())
         var start = next.start
@@ -272,7 +264,7 @@ enum SeriesRun {
         var notes: [String] = []
         if next.continuing {
             let position = journal.resumePosition ?? .start
-            let restarting = arguments.flag("restart-set")
+            let restarting = request.restartSet
             continuing = (restarting ? ShootPosition(set: position.set, frame: 1) : position, restarting)
             guard let late = schedule.held(start, until: now) else {
                 return try await finished("the series' --until time has passed")

@@ -56,15 +56,16 @@ enum ServeCommand {
             scale: scale, messages: CLIMessages(),
             start: { request throws(RemoteCommandRefusal) in
                 var request = request
-                if case .resume(let id, let confirm) = request {
+                if case .resume(var resume) = request {
                     // Only a shoot of this --output, and only one the page could have been offered.
-                    let offered = await resumable(in: parent, store: store, id: id)
+                    let offered = await resumable(in: parent, store: store, id: resume.id)
                     guard let offered else {
                         throw RemoteCommandRefusal(
-                            id.map { "No unfinished shoot \($0) in \(parent) to resume." }
+                            resume.id.map { "No unfinished shoot \($0) in \(parent) to resume." }
                                 ?? "No unfinished shoot in \(parent) to resume.")
                     }
-                    request = .resume(id: offered.id, confirm: confirm)
+                    resume.id = offered.id
+                    request = .resume(resume)
                 }
                 guard slot.take() else { throw RemoteCommandRefusal("A shoot is under way; stop it first.") }
                 eventSink.yield(.shoot(request))
@@ -141,44 +142,33 @@ enum ServeCommand {
         }
     }
 
-    /// One shoot from the page: `run` with serve's options, the request's readings and a folder of its own (or
-    /// `resume` of the offered shoot, with the options `resume` takes), on a new controller the page follows.
-    ///
-    /// The request is typed (its speeds are stops of the scale, its counts in range); `run`'s preparation still
-    /// reads options, so the typed values are handed over as their canonical labels.
+    /// One shoot from the page: the typed request started as `run` (or `resume`) starts its own, with serve's
+    /// options as the shoot options, a folder of its own in `parent`, on a new controller the page follows.
     private static func shoot(
-        _ request: RemoteShootRequest, serving arguments: ParsedArguments, parent: String,
+        _ request: ShootRequest, serving arguments: ParsedArguments, parent: String,
         remote: ControllerRemote, context: CommandContext
     ) async {
         let controller = ShootController(messages: CLIMessages())
         let spec: CommandSpec
         if case .resume = request { spec = ResumeCommand.spec } else { spec = RunCommand.spec }
+        // serve's own options (its run options) are every shoot's; the request says what this one starts.
         let accepted = Set(spec.options.map(\.name)).subtracting(["listen", "output", "token-file", "remote"])
-        var run = ParsedArguments(command: spec.name)
-        for (name, value) in arguments.values where accepted.contains(name) { run.set(name, to: value) }
-        for flag in arguments.flags where accepted.contains(flag) { run.set(flag: flag) }
-        switch request {
-        case .resume(let id, let confirm):
-            if let id { run.set("id", to: id) }
-            if confirm { run.set(flag: "confirm") }
-        case .bracket(let bracket):
-            run.set("shadow", to: bracket.shadow.speed.label)
-            run.set("highlight", to: bracket.highlight.speed.label)
-            if let frames = bracket.frames { run.set("frames", to: String(frames)) }
-            if let spacing = bracket.spacing { run.set("ev", to: spacing.label) }
-            if bracket.confirm { run.set(flag: "confirm") }
-            run.set("output", to: parent + "/" + RunCommand.defaultOutputName(at: context.wallClock.now()))
+        var shared = ParsedArguments(command: spec.name)
+        for (name, value) in arguments.values where accepted.contains(name) { shared.set(name, to: value) }
+        for flag in arguments.flags where accepted.contains(flag) { shared.set(flag: flag) }
+        var request = request
+        if case .bracket(var bracket) = request {
+            bracket.output = parent + "/" + RunCommand.defaultOutputName(at: context.wallClock.now())
+            request = .bracket(bracket)
         }
         var shootContext = context
         shootContext.shootController = controller
         shootContext.decidedByController = true
         // Each shoot from the page keeps a session log as `run` and `resume` do; the page reads the link's health
         // from it.
-        let argv =
-            [spec.name] + run.values.sorted { $0.key < $1.key }.flatMap { ["--" + $0.key, $0.value] }
-            + run.flags.sorted().map { "--" + $0 }
         _ = await SessionLogging.around(
-            command: spec.name, arguments: argv, verbose: false, output: context.output,
+            command: spec.name, arguments: [spec.name] + commandLine(shared) + commandLine(request), verbose: false,
+            output: context.output,
             environment: ProcessInfo.processInfo.environment
         ) { logged in
             var loggedContext = CommandContext(output: logged)
@@ -191,7 +181,12 @@ enum ServeCommand {
                 group.addTask { await remote.follow(controller, log: log) }
                 var status: Int32 = 0
                 do {
-                    status = try await spec.run(run, loggedContext).rawValue
+                    switch request {
+                    case .bracket(let bracket):
+                        status = try await RunCommand.start(bracket, arguments: shared, loggedContext).rawValue
+                    case .resume(let resume):
+                        status = try await ResumeCommand.start(resume, arguments: shared, loggedContext).rawValue
+                    }
                 } catch {
                     let report = ErrorReport(error)
                     logged.writeError("error: \(report.message)\n")
@@ -207,10 +202,36 @@ enum ServeCommand {
     }
 }
 
+extension ServeCommand {
+    /// The options of `arguments` as a command line, for the session log's first line.
+    fileprivate static func commandLine(_ arguments: ParsedArguments) -> [String] {
+        arguments.values.sorted { $0.key < $1.key }.flatMap { ["--" + $0.key, $0.value] }
+            + arguments.flags.sorted().map { "--" + $0 }
+    }
+
+    /// What the page asked for, as the command line that asks for the same, for the session log's first line
+    /// (the shoot itself takes the typed request).
+    fileprivate static func commandLine(_ request: ShootRequest) -> [String] {
+        switch request {
+        case .resume(let resume):
+            return (resume.id.map { ["--id", $0] } ?? []) + (resume.confirm ? ["--confirm"] : [])
+        case .bracket(let bracket):
+            var line: [String] = []
+            if let shadow = bracket.shadow, let highlight = bracket.highlight {
+                line += ["--shadow", shadow.speed.label, "--highlight", highlight.speed.label]
+            }
+            if let frames = bracket.frames { line += ["--frames", String(frames)] }
+            if let spacing = bracket.spacing { line += ["--ev", spacing.label] }
+            if let output = bracket.output { line += ["--output", output] }
+            return line + (bracket.confirm ? ["--confirm"] : [])
+        }
+    }
+}
+
 /// What the serve loop waits for.
 private enum ServeEvent: Sendable {
     /// The page asked for a shoot.
-    case shoot(RemoteShootRequest)
+    case shoot(ShootRequest)
     /// SIGINT or SIGTERM while idle.
     case stop
 }

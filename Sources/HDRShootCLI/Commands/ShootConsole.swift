@@ -206,106 +206,31 @@ enum ShootConsole {
 
     // MARK: - Shooting
 
-    /// Everything a shoot needs once the camera is connected and the photographer agreed.
-    struct Shoot: Sendable {
-        /// The connected camera.
-        var camera: any CommandCamera
-        /// The shoot's journal, already in the store (a new one for `run`, the loaded one for `resume`).
-        var journal: ShootJournal
-        /// Where the journal is saved.
-        var store: JournalStore
-        /// The first frame not saved.
-        var start: ShootPosition
-        /// `--restart-set`.
-        var restartingSet: Bool
-        /// Speeds the plan asked for where the camera lacked them, by frame (for the manifest).
-        var planned: [ShootPosition: ShutterSpeed]
-        /// Speeds the camera reported for frames saved by earlier runs (for the manifest).
-        var actual: [ShootPosition: String]
-        /// Seconds per frame for the first time-left estimate.
-        var overhead: Double
-        /// Whether the output folder was made for this run, so it is removed again if nothing is fired into it.
-        var removesUnusedOutput = false
-        /// The speeds the camera offers (`--check extend` adds only these); nil: any of the scale.
-        var offered: OfferedSpeeds<ShutterSpeed>?
-        /// `--longest` (`--check extend` adds nothing longer); nil: 30".
-        var longest: ShutterSpeed?
-        /// `--auto`'s probe frames, listed apart in the manifest.
-        var probes: [AutoMetering.ProbeRecord] = []
-    }
-
-    /// Runs `shoot` through `controller` with progress and controls, keeps the manifest current, prints the end;
-    /// returns the exit code.
+    /// Shoots `shoot` through `controller` (ShootKit's `prepare`, `shoot`, `conclude`) with the terminal as its
+    /// client: progress rendered, keys and signals as commands; prints the end and returns the exit code.
     static func execute(
-        _ given: Shoot, controller: ShootController, options: Options, output: any OutputStreams
+        _ shoot: PreparedBracket, controller: ShootController, options: Options, output: any OutputStreams
     ) async throws -> ExitCode {
-        var shoot = given
         let network = await NetworkWatch.start(
             forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
-        if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
-        // The session log carries the shoot id in its name, and the journal (so the manifest) links to it.
-        if let log = SessionLogging.current {
-            let path = log.attach(shootID: shoot.journal.id)
-            shoot.journal.sessionLogs = (shoot.journal.sessionLogs ?? []) + [path]
-            log.record(
-                "shoot",
-                [
-                    ("id", .string(shoot.journal.id)),
-                    ("journal", .string(shoot.store.directory.appendingPathComponent(shoot.journal.id + ".json").path)),
-                    ("output", .string(shoot.journal.outputDirectory)),
-                    ("camera", .string(shoot.journal.camera.model))
-                ])
+        let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
+        let reconnectTimeout = options.reconnectTimeout
+        let settings = BracketSettings(
+            transfer: options.transfer, check: options.check, bufferLimit: options.bufferLimit
+        ) { outputDirectory, bufferLimit, downloads in
+            TimeScale.current.runnerConfiguration(
+                outputDirectory: outputDirectory, reconnectTimeout: reconnectTimeout, bufferLimit: bufferLimit,
+                downloads: downloads, onScaledClock: false)
         }
-        return try await execute(shoot, controller: controller, network: network, options: options, output: output)
-    }
-
-    private static func execute(
-        _ shoot: Shoot, controller: ShootController, network: NetworkWatch?, options: Options,
-        output: any OutputStreams
-    ) async throws -> ExitCode {
-        let outputDirectory = URL(fileURLWithPath: shoot.journal.outputDirectory, isDirectory: true)
-        let transfer = try await shoot.camera.prepareTransfer(choice: options.transfer)
-        if let note = transfer.note { output.writeOut(note.sentence + "\n") }
-        let downloads = transfer.downloads
+        let execution = try await controller.prepare(shoot, settings: settings, network: network, warn: warn)
+        if let note = execution.transferNote { output.writeOut(note.sentence + "\n") }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
-        // Long Exposure NR as the body reports it (0xD15B); a body that does not is assumed to have it on.
-        let noiseReduction: TimeLeftEstimator.NoiseReduction =
-            await shoot.camera.longExposureNR == false ? .none : .darkFrame(threshold: 1)
-        let manifest = ManifestWriter(
-            keeper: ManifestKeeper(
-                directory: shoot.journal.outputDirectory, planned: shoot.planned, actual: shoot.actual,
-                probes: shoot.probes),
-            output: output)
-        // `resume` of a shoot whose folder went away (nothing was fired into it) makes it again.
-        try? FileManager.default.createDirectory(
-            atPath: shoot.journal.outputDirectory, withIntermediateDirectories: true)
-        let bracket = BracketShoot(
-            camera: shoot.camera, journal: shoot.journal, store: shoot.store, start: shoot.start,
-            restartingSet: shoot.restartingSet, check: options.check, offered: shoot.offered, longest: shoot.longest,
-            configuration: TimeScale.current.runnerConfiguration(
-                outputDirectory: outputDirectory, reconnectTimeout: options.reconnectTimeout,
-                bufferLimit: min(options.bufferLimit, shoot.camera.bufferCapacity ?? options.bufferLimit),
-                downloads: downloads, onScaledClock: false))
         var session = ShootSession(
             controller: controller, style: style, output: output, overhead: shoot.overhead,
-            noiseReduction: noiseReduction, readsKeys: options.interactive)
+            noiseReduction: execution.noiseReduction, readsKeys: options.interactive)
         session.handlesSignals = !options.decidedByController
-        let (result, journal) = await session.run {
-            await controller.shootBracket(
-                bracket, manifest: manifest,
-                guardRun: { runner, body in
-                    await NetworkWatch.guarding(
-                        runner, with: network, note: controller.note, warn: { output.writeError($0 + "\n") }, body)
-                },
-                record: { SessionLogging.record($0) })
-        }
-        await shoot.camera.disconnect()
-        await manifest.write(journal)
-        if shoot.removesUnusedOutput, journal.savedCount == 0, journal.interruptedFrames.isEmpty {
-            // Ended before its first frame fired: the folder holds nothing but the manifest of nothing.
-            OutputFolder.removeIfUnused(shoot.journal.outputDirectory)
-        }
-        await controller.finish(result)
+        let (result, journal) = await session.run { await controller.shoot(execution, warn: warn) }
+        await controller.conclude(execution, result: result, journal: journal)
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 

@@ -151,9 +151,9 @@ protocol ShootStages {
     func execute(_ recorded: Recorded, in preparation: ShootPreparation) async throws -> ExitCode
 }
 
-extension ShootStages where Recorded == ShootConsole.Shoot {
+extension ShootStages where Recorded == PreparedBracket {
     /// A single bracket: `ShootConsole` shoots it with progress and controls, through the controller.
-    func execute(_ shoot: ShootConsole.Shoot, in preparation: ShootPreparation) async throws -> ExitCode {
+    func execute(_ shoot: PreparedBracket, in preparation: ShootPreparation) async throws -> ExitCode {
         try await ShootConsole.execute(
             shoot, controller: preparation.controller, options: preparation.options, output: preparation.output)
     }

@@ -7,7 +7,8 @@ import Timing
 /// `$HDRSHOOT_TIME_SCALE`, a test hook: the time a shoot spends for the camera's sake runs N times faster, to
 /// match a simulator started with `hdrshoot simulate --time-scale N` (whose own time runs as fast).
 ///
-/// N times shorter: a BULB hold (the simulator measures it N times longer, so the image records the exposure),
+/// N times shorter: a BULB hold (the simulator measures it N times longer, so the image records the exposure), the
+/// wait for the Long Exposure NR dark frame after a long exposure,
 /// the settle after connecting and after a release, the pauses before asking a busy body again, the waits
 /// between connection and reconnection attempts, a series' schedule (its clock, and the time since its first
 /// start as `resume` reads it), and the built-in simulator's time (`--camera simulator`).

@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 
 /// One key of the defaults file: the option it is the default of, and how its value is checked.
 ///

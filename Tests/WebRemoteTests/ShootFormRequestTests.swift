@@ -7,7 +7,7 @@ import Testing
 
 /// `POST /api/shoot` typed where it enters: the form becomes a request of stops and counts, or a 400 with the
 /// sentence the shoot's messages give, before anything is started.
-@Suite struct RemoteShootRequestTests {
+@Suite struct ShootFormRequestTests {
     /// Says each error by its Swift description (the CLI's table says them in full; here only the route matters).
     struct Messages: ShootMessages {
         func message(for error: any Error) -> String { "said: \(error)" }
@@ -22,21 +22,21 @@ import Testing
             Issue.record("expected a bracket, got \(request)")
             return
         }
-        #expect(bracket.shadow.speed == ShutterSpeed(numerator: 1, denominator: 4))
-        #expect(bracket.highlight.speed == ShutterSpeed(numerator: 1, denominator: 1000))
+        #expect(bracket.shadow?.speed == ShutterSpeed(numerator: 1, denominator: 4))
+        #expect(bracket.highlight?.speed == ShutterSpeed(numerator: 1, denominator: 1000))
         #expect(bracket.frames == 5 && bracket.spacing == EVAmount(stops: 1) && bracket.confirm)
         // A reading between stops snaps, and says so through `wasSnapped`; a third of a stop is 0.3.
         let snapped = try ShootForm(shadow: "1/7", highlight: "1/1000", ev: 0.33).request(
             scale: .third, messages: Messages())
         guard case .bracket(let other) = snapped else { return }
-        #expect(other.shadow.speed == ShutterSpeed(numerator: 1, denominator: 8) && other.shadow.wasSnapped)
+        #expect(other.shadow?.speed == ShutterSpeed(numerator: 1, denominator: 8) && other.shadow?.wasSnapped == true)
         #expect(other.spacing?.label == "0.3" && other.frames == nil && !other.confirm)
     }
 
     @Test func resumeIsItsOwnRequest() throws {
         #expect(
             try ShootForm(shadow: "nonsense", resume: true, id: "x").request(scale: .third, messages: Messages())
-                == .resume(id: "x", confirm: false))
+                == .resume(ResumeRequest(id: "x")))
     }
 
     @Test(arguments: [
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func theRemoteHandsTheStarterTheTypedRequestAndAnswersABadFormWithoutStartingAnything() async throws {
-        let started = Mutex<[RemoteShootRequest]>([])
+        let started = Mutex<[ShootRequest]>([])
         let remote = ControllerRemote(messages: Messages()) { request throws(RemoteCommandRefusal) in
             started.withLock { $0.append(request) }
         }
@@ -65,6 +65,6 @@ import Testing
         let requests = started.withLock { $0 }
         #expect(requests.count == 1)
         guard case .bracket(let bracket)? = requests.first else { return }
-        #expect(bracket.shadow.speed == ShutterSpeed(numerator: 2, denominator: 1) && bracket.frames == 3)
+        #expect(bracket.shadow?.speed == ShutterSpeed(numerator: 2, denominator: 1) && bracket.frames == 3)
     }
 }

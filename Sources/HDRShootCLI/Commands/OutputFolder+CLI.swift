@@ -1,9 +1,9 @@
 import Foundation
 import ShootKit
 
-/// The shoot's output folder: made before the first frame, explained in words when it cannot be, and taken
-/// away again when a run that made it ends before anything was fired into it.
-enum OutputFolder {
+/// The shoot's output folder as the CLI makes it: before the first frame, explained in words when it cannot be
+/// (ShootKit's `OutputFolder` takes it away again when nothing was fired into it).
+extension OutputFolder {
     /// Creates `path` (and its parents); returns whether it was made now (false: it was already there).
     /// Throws `ShootCommandError.outputUnavailable` saying what is wrong with the path.
     static func create(_ path: String) throws -> Bool {
@@ -34,23 +34,6 @@ enum OutputFolder {
             if !isFolder.boolValue { return "'\(prefix)' is a file, not a folder" }
         }
         return systemReason(error)
-    }
-
-    /// Removes what a run left in `path` when nothing was fired into it: its `manifest.json`, empty set folders,
-    /// then the folder itself if that left it empty. Anything else in it stays.
-    static func removeIfUnused(_ path: String) {
-        let manager = FileManager.default
-        try? manager.removeItem(atPath: path + "/" + ShootManifest.fileName)
-        for name in (try? manager.contentsOfDirectory(atPath: path)) ?? [] {
-            let child = path + "/" + name
-            var isFolder: ObjCBool = false
-            if manager.fileExists(atPath: child, isDirectory: &isFolder), isFolder.boolValue,
-                (try? manager.contentsOfDirectory(atPath: child))?.isEmpty == true
-            {
-                try? manager.removeItem(atPath: child)
-            }
-        }
-        if (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true { try? manager.removeItem(atPath: path) }
     }
 
     /// The POSIX reason under a Foundation file error, with the path it concerns (`'/mnt/card': No space left
