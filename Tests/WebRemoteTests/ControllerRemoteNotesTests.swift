@@ -8,8 +8,8 @@ import Testing
 /// `/api/link`: a real controller's `note` updates, followed by the remote, the last three kept.
 @Suite struct ControllerRemoteNotesTests {
     @Test func theControllersNotesAreTheLinksNotesTheLastThreeKept() async throws {
-        let controller = ShootController(messages: RemoteShootRequestTests.Messages())
-        let remote = ControllerRemote(messages: RemoteShootRequestTests.Messages()) { _ throws(RemoteCommandRefusal) in
+        let controller = ShootController(messages: ShootFormRequestTests.Messages())
+        let remote = ControllerRemote(messages: ShootFormRequestTests.Messages()) { _ throws(RemoteCommandRefusal) in
         }
         #expect(await remote.link() == nil)
         let following = Task { await remote.follow(controller) }
