@@ -25,7 +25,7 @@ extension SeriesRunner: ShootControllable {}
 /// is refused (`false`), never queued.
 package actor ShootController: ShootControllable {
     /// Where the shoot is, with what each state holds.
-    private enum State {
+    enum State {
         case idle
         case connecting
         case proposed(ShootUpdate.Summary, decision: Bool?, waiter: CheckedContinuation<Bool, Never>?)
@@ -40,7 +40,7 @@ package actor ShootController: ShootControllable {
 
     /// Commands given while the shoot is on but no run is in hand, in order: the next run starts with them (a
     /// pause and its release both reach it, so both are reported).
-    private struct Pending {
+    struct Pending {
         enum Action {
             case pause(PauseReason)
             case resume(PauseReason)
@@ -51,12 +51,12 @@ package actor ShootController: ShootControllable {
     }
 
     /// A run in hand: what pause and stop reach, and how to abandon the frame in flight.
-    private struct Run {
+    struct Run {
         var target: any ShootControllable
         var abandon: AsyncStream<Void>.Continuation
     }
 
-    private var state: State = .idle
+    private(set) var state: State = .idle
     /// Where the shoot was when a question was posed: where it goes back once answered.
     private var beforeQuestion: State = .idle
     private let broadcaster = UpdateBroadcaster()

@@ -33,7 +33,7 @@ struct SeriesSession: Sendable {
     /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
     func execute(
         from start: RepetitionSchedule.Start, skipping: [Int],
-        continuing: (position: ShootPosition, restartingSet: Bool)?,
+        continuing: SeriesContinuation?,
         options: ShootConsole.Options, output rawOutput: any OutputStreams
     ) async -> ExitCode {
         guard let record = journal.series else { preconditionFailure("a series journal") }
@@ -44,7 +44,8 @@ struct SeriesSession: Sendable {
         if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
         let (offered, warnings) = (offered, planWarnings)
         let recorder = SeriesJournalRecorder(
-            journal: journal, store: store, continuing: continuing, now: wallClock.now
+            journal: journal, store: store, continuing: continuing.map { ($0.position, $0.restartingSet) },
+            now: wallClock.now
         ) { number, folder in
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
