@@ -339,6 +339,6 @@ extension ShootStages where Recorded == SeriesRun.Launch {
     func execute(_ launch: SeriesRun.Launch, in preparation: ShootPreparation) async throws -> ExitCode {
         await launch.session.execute(
             from: launch.start, skipping: launch.skipping, continuing: launch.continuing,
-            options: preparation.options, output: preparation.output)
+            controller: preparation.controller, options: preparation.options, output: preparation.output)
     }
 }
