@@ -54,13 +54,14 @@ extension ShootController {
         for await event in events {
             switch event {
             case let .waiting(start, remaining):
-                betweenRepetitions(waiting: true)
                 let at = wallClock.now().addingTimeInterval(ShootUpdate.seconds(remaining))
                 publish(
                     .waiting(
                         ShootUpdate.Waiting(
                             repetition: start.number, startsAt: SeriesManifest.iso(at),
                             inSeconds: (ShootUpdate.seconds(remaining) * 10).rounded() / 10)))
+                // The wait is in the snapshot before the state says waiting.
+                betweenRepetitions(waiting: true)
             case .skipped(let numbers):
                 note(
                     "Skipped repetition(s) \(numbers.map(String.init).joined(separator: ", ")): their start times passed"
