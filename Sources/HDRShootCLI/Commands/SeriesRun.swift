@@ -186,11 +186,8 @@ enum SeriesRun {
             _ matched: (record: SeriesRecord, first: SeriesJournalRecorder.Prepared), camera: any CommandCamera,
             check: CameraCheck, in preparation: ShootPreparation
         ) async throws -> (Launch, JournalLock?) {
-            do {
-                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            } catch {
-                throw ShootCommandError.outputUnavailable(path: root, reason: error.localizedDescription)
-            }
+            // Said as a bracket's folder is: what is wrong with the path (a file in the way, a folder not writable).
+            _ = try OutputFolder.create(root)
             var record = matched.record
             // The schedule counts from the moment the photographer said yes.
             record.firstStart = wallClock.now()
