@@ -39,6 +39,9 @@ struct SessionState: Sendable {
     /// The files 0xD215 counted just before the last release was pressed, when that count was current (nil: it
     /// was not, or the body does not report 0xD215).
     var waitingBeforeRelease: Int?
+    /// Releases of this session the body showed it fired: once one did, the body is past the releases it
+    /// ignores right after connecting, and a later release that shows nothing is never taken for one of those.
+    var releasesConfirmed = 0
 
     /// A new session's state, starting now on `clock`.
     init(clock: any Clock<Duration>) {
