@@ -32,6 +32,9 @@ struct SessionState: Sendable {
     var lastDownloadedName: String?
     /// The longest a confirmed release showed nothing beyond its exposure in this session.
     var slowestEvidence: Duration = .zero
+    /// The longest any confirmed release took, past its exposure, to show that it fired in this session (late ones
+    /// too, which `slowestEvidence` leaves out); the learned evidence latency the session log records.
+    var longestEvidence: Duration?
     /// Files fetched from the buffer in this session.
     var filesFetched = 0
     /// Whether a file was fetched since 0xD215 was last read: its count may then be too high.

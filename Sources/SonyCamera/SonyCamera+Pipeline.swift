@@ -158,6 +158,7 @@ extension SonyCamera {
         guard grace < timeout else { return try await waitForRelease(since: mark, timeout: timeout) }
         if let evidence = try await waitForRelease(since: mark, timeout: grace) {
             session.slowestEvidence = max(session.slowestEvidence, watch.elapsed - (mark.exposure ?? .zero))
+            noteEvidence(after: watch.elapsed - (mark.exposure ?? .zero))
             return evidence
         }
         async let meanwhile: Void = whileUnconfirmed()
@@ -170,8 +171,22 @@ extension SonyCamera {
         }
         await meanwhile
         // What was fetched meanwhile may have answered the last question late: ask once more.
-        if let evidence { return evidence }
-        return try await waitForRelease(since: mark, timeout: .zero)
+        var late = evidence
+        if late == nil { late = try await waitForRelease(since: mark, timeout: .zero) }
+        if late != nil { noteEvidence(after: watch.elapsed - (mark.exposure ?? .zero)) }
+        return late
+    }
+
+    /// Keeps `latency` (how long past its exposure a confirmed release took to show it) when it is the longest of
+    /// the session.
+    private func noteEvidence(after latency: Duration) {
+        session.longestEvidence = max(session.longestEvidence ?? .zero, max(latency, .zero))
+    }
+
+    /// The longest a confirmed release of this session took, past its exposure, to show that it fired (see
+    /// `RemoteCamera.evidenceLatency`); nil before any release showed it through the runner's release.
+    package func evidenceLatency() async -> Duration? {
+        session.longestEvidence
     }
 
     /// Waits at most `timeout` for the body to show a release since `mark`; nil when it showed none (after one
