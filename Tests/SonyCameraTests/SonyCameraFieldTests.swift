@@ -132,6 +132,39 @@ import Testing
         }
     }
 
+    @Test func aFullBufferRightAfterConnectingIsNotTakenForTheStartUpAndWaitsOutNoSettle() async throws {
+        // A body that holds two captures, shot at once after connecting (`run --confirm`): the third release, well
+        // inside the start-up settle, fires nothing because the buffer is full. Two releases fired, so the body is
+        // past its start-up: the release is given up after its one window (the runner then fetches and presses
+        // again) instead of waiting out the 3 s settle and pressing it a second time into the same full buffer.
+        try await Lockstep.run(
+            simulator: { $0.bufferCapacity = 2 }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            for _ in 0..<2 {
+                _ = try await lockstep.drive(simulator) {
+                    try await camera.release(exposure: Self.fast, beforeRelease: {})
+                }
+            }
+            let pressesBefore = lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count
+            var ignored = false
+            do {
+                _ = try await lockstep.drive(simulator) {
+                    try await camera.release(exposure: Self.fast, beforeRelease: {})
+                }
+                Issue.record("a release into a full buffer was confirmed")
+            } catch SonyCameraError.releaseIgnored {
+                ignored = true
+            }
+            #expect(ignored)
+            let presses = lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count - pressesBefore
+            // One release is four button operations: S1 down, S2 down, S2 up, S1 up.
+            #expect(presses == 4)
+            #expect(await simulator.framesFired == 2)
+            #expect(await !camera.takeNotes().contains { $0.contains("ignored the first shutter release") })
+        }
+    }
+
     // MARK: - 5. Focus once, then held
 
     @Test func anAFBodyFocusesOnceThenShootsInMFAndIsPutBackToAF() async throws {
