@@ -21,11 +21,13 @@ package struct CameraConnection: Sendable, Equatable {
 
     /// Why this route.
     package enum Reason: String, Sendable, Equatable, Codable {
-        /// `--ssh` (or the config file's `ssh = true` for this camera).
+        /// `--ssh`.
         case asked
+        /// The config file's `ssh = yes` (at its top or in the camera's section).
+        case configured
         /// The camera was remembered or journaled with this route.
         case remembered
-        /// `--no-ssh` (or the config file's `ssh = false`): plain PTP/IP whatever the body says.
+        /// `--no-ssh` (or the config file's `ssh = no`): plain PTP/IP whatever the body says.
         case refused
         /// The body's description says so.
         case described

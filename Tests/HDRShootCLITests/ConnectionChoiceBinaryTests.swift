@@ -81,8 +81,8 @@ struct ConnectionChoiceBinaryTests {
         #expect(result.exitCode == 0, "\(result)")
         #expect(
             result.standardOutput.split(separator: "\n").first.map(String.init)
-                == "Connection: plain PTP/IP to \(host):15740 (--no-ssh, although the camera's description says "
-                + "Access Authentication is on).", "\(result.standardOutput)")
+                == "Connection: plain PTP/IP to \(host):15740 (--no-ssh or ssh = no in the config file, "
+                + "although the camera's description says Access Authentication is on).", "\(result.standardOutput)")
     }
 
     @Test func aBodyThatNeedsPairingIsSaidToBeBeforeItsScreenAppears() async throws {
@@ -111,6 +111,52 @@ struct ConnectionChoiceBinaryTests {
             result.standardOutput.split(separator: "\n").first.map(String.init)
                 == "Connection: plain PTP/IP to \(host):15740 (a port was given, so the camera's description was not "
                 + "read).", "\(result.standardOutput)")
+    }
+
+    /// Runs `hdrshoot camera` with `config` as the config file (XDG_CONFIG_HOME of its own).
+    static func camera(_ arguments: [String], configFile config: String) async throws -> ProcessResult {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-connection").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = folder.appendingPathComponent("hdrshoot")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try config.write(to: directory.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        return try await CameraCommandTests.runCamera(arguments, config: folder)
+    }
+
+    @Test func aCameraSectionsSSHNoIsPlainPTPIP() async throws {
+        let (result, host) = try await Self.withDescribedBody({ $0.sshSupport = true }) { _, host in
+            (try await Self.camera(["--camera", host], configFile: "[camera \(host)]\nssh = no\n"), host)
+        }
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(
+            result.standardOutput.split(separator: "\n").first.map(String.init)
+                == "Connection: plain PTP/IP to \(host):15740 (--no-ssh or ssh = no in the config file, "
+                + "although the camera's description says Access Authentication is on).", "\(result.standardOutput)")
+    }
+
+    @Test func aCameraSectionsSSHUserTakesABodyThatSaysSSHThroughSSH() async throws {
+        // No sshd at the body's port 22: the SSH route is taken (said, then the key check fails on a refused
+        // connection), and PTP/IP at 15740 is never tried.
+        let (result, operations, host) = try await Self.withDescribedBody({ $0.sshSupport = true }) {
+            simulator, host in
+            let result = try await Self.camera(
+                ["--camera", host], configFile: "[camera \(host)]\nssh-user = photo\n")
+            return (result, await simulator.operationCount, host)
+        }
+        #expect(result.exitCode != 0, "\(result)")
+        #expect(
+            result.standardOutput.split(separator: "\n").first.map(String.init)
+                == "Connection: PTP/IP through SSH to \(host):22 as 'photo' (the camera's description says Access "
+                + "Authentication is on).", "\(result.standardOutput)")
+        #expect(result.errorLines.count == 1, "\(result.standardError)")
+        #expect(operations == 0)
+    }
+
+    @Test func sshKeysAtTheTopOfTheFileLeaveTheSimulatorAlone() async throws {
+        let result = try await Self.camera(
+            ["--camera", "simulator"], configFile: "ssh = yes\nssh-user = photo\nssh-fingerprint = SHA256:abc\n")
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.standardOutput.contains("ILCE-7M3"), "\(result.standardOutput)")
     }
 
     @Test func sshAndNoSSHTogetherAreAUsageError() async throws {

@@ -18,11 +18,13 @@ enum ConnectionText {
         let why: String
         switch (connection.reason, connection.route) {
         case (.asked, _): why = "--ssh"
+        case (.configured, _): why = "ssh = yes in the config file"
         case (.remembered, _): why = "as remembered; --no-ssh for plain PTP/IP"
         case (.refused, _):
             why =
                 description?.sshRequired == true
-                ? "--no-ssh, although the camera's description says Access Authentication is on" : "--no-ssh"
+                ? "--no-ssh or ssh = no in the config file, although the camera's description says Access "
+                    + "Authentication is on" : "--no-ssh or ssh = no in the config file"
         case (.described, .ssh): why = "the camera's description says Access Authentication is on"
         case (.described, .pairing):
             why = "the camera's description says it asks to allow this computer once; press OK on the camera"

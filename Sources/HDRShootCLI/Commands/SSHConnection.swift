@@ -92,6 +92,11 @@ enum SSHConnection {
     ) throws(UsageError) -> CameraTarget? {
         let overrides = Overrides(arguments)
         let noSSH = arguments.flag("no-ssh")
+        // What the config file gave applies where it fits and is left out elsewhere (a `[camera ...]` section's
+        // SSH user on `--camera simulator`); only what the command line gave can be a usage error.
+        let sshOptions = ["ssh-user", "ssh-password-file", "ssh-fingerprint"]
+        let typed = sshOptions.contains { arguments.string($0) != nil && !arguments.fromConfig.contains($0) }
+        let sshConfigured = arguments.fromConfig.contains("ssh")
         guard arguments.flag("ssh") else {
             switch target {
             case nil: return nil
@@ -101,7 +106,7 @@ enum SSHConnection {
             case let .host(address, _)?:
                 return .host(address, Choice(preference: noSSH ? .noSSH : .automatic, overrides: overrides))
             case let other?:
-                guard overrides.isEmpty else {
+                guard !typed else {
                     throw UsageError(
                         "--ssh-user, --ssh-password-file and --ssh-fingerprint need --ssh, or a bare --camera HOST "
                             + "whose description says it needs SSH", command: arguments.command)
@@ -115,17 +120,30 @@ enum SSHConnection {
         case let .host(given, _): address = CameraAddress(host: given.host, port: 22)
         case let .address(given): address = given
         case let .ssh(given, _): address = given
+        case nil where sshConfigured: return nil
+        case let other? where sshConfigured && !typed:
+            // `ssh = yes` in the file does not make a simulator or an http:// camera an SSH one.
+            switch other {
+            case .simulator, .apiSimulator, .remoteAPI: return other
+            default: break
+            }
+            throw UsageError(
+                "--ssh needs --camera HOST[:SSH-PORT] (the camera's own address)", command: arguments.command)
         case nil, .simulator, .apiSimulator, .remoteAPI:
             throw UsageError(
                 "--ssh needs --camera HOST[:SSH-PORT] (the camera's own address)", command: arguments.command)
         }
         guard let user = overrides.user, !user.isEmpty else {
             throw UsageError(
-                "--ssh needs --ssh-user NAME, the user set in the camera's Access Authentication menu",
+                "--ssh needs --ssh-user NAME, the user set in the camera's Access Authentication menu"
+                    + (sshConfigured ? " (the config file says ssh = yes)" : ""),
                 command: arguments.command)
         }
         return .ssh(
-            address, Settings(user: user, passwordFile: overrides.passwordFile, fingerprint: overrides.fingerprint))
+            address,
+            Settings(
+                user: user, passwordFile: overrides.passwordFile, fingerprint: overrides.fingerprint,
+                reason: sshConfigured ? .configured : .asked))
     }
 
     /// The PTP/IP port of a camera reached without SSH.
