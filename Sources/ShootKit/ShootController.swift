@@ -301,7 +301,7 @@ package actor ShootController: ShootControllable {
     ) async {
         for await event in events {
             record(event)
-            broadcaster.publish(ShootUpdate(event, messages: messages))
+            if let update = ShootUpdate(event, messages: messages) { broadcaster.publish(update) }
             if case .progress(let progress) = event, progress.phase == .saved { await frameSaved(progress) }
         }
     }
