@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import PTPIPCodec
+import Posix
 import Shooting
 import SonyProtocol
 import Synchronization
@@ -66,9 +67,9 @@ extension SonyCamera {
             // Never leave the shutter or the half press held on a camera we still talk to; when the shoot was
             // abandoned (cancelled) mid-BULB, the release goes up at once, outside the cancelled task.
             let held = s2Down
-            await Task { [self] in
-                if held, isLinkUsable { try? await press(.s2Button, .up) }
-                if isLinkUsable { try? await press(.s1Button, .up) }
+            await Task(executorPreference: TaskPlacement.worldExecutor) { [self] in
+                if held, await isLinkUsable { try? await press(.s2Button, .up) }
+                if await isLinkUsable { try? await press(.s1Button, .up) }
             }.value
             if isLinkUsable { publish(.idle) }
             throw error
