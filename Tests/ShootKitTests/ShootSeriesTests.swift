@@ -13,7 +13,7 @@ import Testing
 
 /// A series through the controller in-process: a real `SonyCamera` against the simulated body over loopback, a
 /// real journal store and output folders; the schedule waits on a `TestClock`, moved on when the series waits.
-@Suite(.realTime, .timeLimit(.minutes(1))) struct ShootSeriesTests {
+@Suite(.realTime(timeLimit: .seconds(60))) struct ShootSeriesTests {
     struct PlainMessages: ShootMessages {
         func message(for error: any Error) -> String { "\(error)" }
         func connectFailure(_ error: any Error) -> String { "no answer" }
