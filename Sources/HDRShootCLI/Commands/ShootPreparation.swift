@@ -1,3 +1,4 @@
+import Exposure
 import Foundation
 import ShootKit
 import Shooting
@@ -66,7 +67,8 @@ struct ShootPreparation {
             say: say ?? { _ in }
         ) { camera, address in
             do {
-                var check = try await CameraCheck.connect(camera, address: address) { step in
+                var check = try await CameraCheck.connect(camera, address: address, needing: stages.shutterNeeds) {
+                    step in
                     say?(ConnectText.line(step))
                 }
                 await addressStore?.remember(address)
@@ -149,6 +151,15 @@ protocol ShootStages {
 
     /// Shoots; returns the exit code.
     func execute(_ recorded: Recorded, in preparation: ShootPreparation) async throws -> ExitCode
+
+    /// The span of speeds the plan uses (fastest ... slowest) when it is known before the camera is: a body that
+    /// lists no shutter speeds is stepped only that far to find what it reaches. Nil: Sony's widest series.
+    var shutterNeeds: ClosedRange<ShutterSpeed>? { get }
+}
+
+extension ShootStages {
+    /// Not known before the camera: a body that lists no speeds is stepped across Sony's widest series.
+    var shutterNeeds: ClosedRange<ShutterSpeed>? { nil }
 }
 
 extension ShootStages where Recorded == PreparedBracket {
