@@ -1,5 +1,6 @@
 import PTPIP
 import PTPIPCodec
+import Posix
 import SonyProtocol
 import Timing
 
@@ -26,8 +27,9 @@ extension SonyCamera {
             client = try await PTPIPClient.connect(
                 host: configuration.host, port: configuration.port, configuration: clientConfiguration)
         }
-        // Owned by the link: cancelled and awaited in `tearDown()`.
-        let pump = Task { [weak self] in
+        // Owned by the link: cancelled and awaited in `tearDown()`. Inside a deterministic world, on its executor
+        // like every task of the process (`TaskPlacement`).
+        let pump = Task(executorPreference: TaskPlacement.preferred) { [weak self] in
             guard let self else { return }
             await Self.pumpEvents(from: client, into: self)
         }
@@ -73,7 +75,7 @@ extension SonyCamera {
         guard case var .starting(link) = state else { throw try stateError() }
         if let interval = configuration.keepaliveInterval {
             // Owned by the link: cancelled and awaited in `tearDown()`.
-            link.keepalive = Task { [weak self, clock] in
+            link.keepalive = Task(executorPreference: TaskPlacement.preferred) { [weak self, clock] in
                 await Self.keepAlive(self, every: interval, on: clock)
             }
         }

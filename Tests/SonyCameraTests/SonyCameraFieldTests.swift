@@ -32,7 +32,7 @@ import Testing
         try await Lockstep.run(
             simulator: { $0.quirks = [.idleDrop(.seconds(10))] }, camera: { $0.keepaliveInterval = nil }
         ) { camera, simulator, lockstep in
-            await lockstep.pass(.seconds(12), simulator, parked: 0)
+            await lockstep.pass(.seconds(12), simulator)
             // The drop reaches the camera over real TCP: it notices within the bound, or the test fails.
             let dropped = try await eventually { await !camera.isConnected }
             #expect(dropped, "the link was still up after the idle drop")
@@ -78,12 +78,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Lockstep.run { camera, simulator, lockstep in
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.bulb) }
-            let capture = Task {
+            let capture = lockstep.task {
                 try await camera.shoot(
                     exposure: ShutterSpeed(numerator: 120, denominator: 1), to: CaptureDestination(directory: folder))
             }
             // S2 is held for 2' on the camera's clock; 10 s into it the shoot is abandoned.
-            await lockstep.pass(.seconds(10), simulator, parked: 2)
+            await lockstep.pass(.seconds(10), simulator)
             #expect(await simulator.captures.isEmpty)
             capture.cancel()
             await #expect(throws: CancellationError.self) { try await capture.value }
@@ -447,7 +447,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         // In Lockstep virtual time, the connect included: a busy start-up retries on the camera's clock.
         try await Lockstep.run(simulator: { $0.quirks = quirks }, connect: false) { camera, simulator, lockstep in
-            try await lockstep.drive(simulator, parked: 1) { try await camera.connect() }
+            try await lockstep.drive(simulator) { try await camera.connect() }
             for denominator in [1000, 500, 250] {
                 let speed = ShutterSpeed(numerator: 1, denominator: denominator)
                 try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(speed)) }
