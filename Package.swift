@@ -122,7 +122,7 @@ let package = Package(
         // Test helpers shared by the test targets (a virtual clock, fixture loading, process running, loopback
         // sockets and simulators, network namespaces, runner setup).
         .target(
-            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator", "PTPIPCodec"],
+            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator", "PTPIPCodec", "Posix"],
             path: "Tests/TestSupport",
             swiftSettings: strict),
 

@@ -20,8 +20,10 @@ package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws 
             blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
             DispatchQueue.global().async {
                 let result = Result { try work() }
-                blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
+                // Resumed before the count drops: the caller's job is queued by then, so a test that waits for
+                // an idle executor and no blocking work never sees both idle in between.
                 resumer.resume(with: result)
+                blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
     } onCancel: {
@@ -47,8 +49,8 @@ package func runBlocking<Value: Sendable, Failure: Error>(
             } catch {
                 result = .failure(error)
             }
-            blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
             continuation.resume(returning: result)
+            blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
         }
     }
     return try result.get()

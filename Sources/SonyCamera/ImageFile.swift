@@ -99,7 +99,7 @@ final class ImageFile: Sendable {
     static func move(
         path: String, toFolder folder: String, name: String
     ) async throws -> (fileName: String, path: String) {
-        try await Task {
+        try await Task(executorPreference: TaskPlacement.executor) {
             try await runBlocking { try moveFile(path, toFolder: folder, name: name) }
         }.value
     }

@@ -1,5 +1,6 @@
 import PTPIP
 import PTPIPCodec
+import Posix
 import SonyProtocol
 import Timing
 
@@ -29,7 +30,7 @@ extension SonyCamera {
                 host: configuration.host, port: configuration.port, configuration: clientConfiguration)
         }
         // Owned by the link: cancelled and awaited in `tearDown()`.
-        let pump = Task { [weak self] in
+        let pump = Task(executorPreference: TaskPlacement.executor) { [weak self] in
             guard let self else { return }
             await Self.pumpEvents(from: client, into: self)
         }
@@ -75,7 +76,7 @@ extension SonyCamera {
         guard case var .starting(link) = state else { throw try stateError() }
         if let interval = configuration.keepaliveInterval {
             // Owned by the link: cancelled and awaited in `tearDown()`.
-            link.keepalive = Task { [weak self, clock] in
+            link.keepalive = Task(executorPreference: TaskPlacement.executor) { [weak self, clock] in
                 await Self.keepAlive(self, every: interval, on: clock)
             }
         }

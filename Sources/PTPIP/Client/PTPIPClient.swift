@@ -111,7 +111,7 @@ package actor PTPIPClient {
             of: PTPEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventBufferLimit))
         self.events = stream
         // Owned, not fire-and-forget: `disconnect()` cancels this task and waits for it.
-        self.eventReader = Task { [event, configuration] in
+        self.eventReader = Task(executorPreference: TaskPlacement.executor) { [event, configuration] in
             await Self.readEvents(
                 from: event, framer: eventFramer, into: continuation, observer: configuration.observer,
                 chunkSize: min(configuration.receiveChunkSize, Self.eventReadSize),
