@@ -76,7 +76,7 @@ extension ShootController {
                 publish(.repetitionStarted(update))
                 publish(.plan(ShootUpdate.Plan(plan)))
             case .shoot(_, let shootEvent):
-                publish(ShootUpdate(shootEvent, messages: messages))
+                if let update = ShootUpdate(shootEvent, messages: messages) { publish(update) }
             case let .repetitionFinished(number, result):
                 publish(
                     .repetitionFinished(
