@@ -2,17 +2,24 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Blocking calls handed to another thread by `runBlocking` and not finished yet, process-wide. The deterministic
-/// simulation (Tests/SimulationTests) waits for zero before it moves its virtual clock: a world whose disk is still
-/// writing is not idle.
+/// Blocking calls handed to another thread by `runBlocking` and not finished yet, process-wide. A lockstep test
+/// (Tests/TestSupport/QuiescentExecutor.swift) waits for zero as well as an idle executor before it calls the
+/// code under test parked. Inside a deterministic world blocking work runs inline and is never counted.
 package let blockingWorkInFlight = Atomic<Int>(0)
 
 /// Runs `work`, a call that blocks (a name lookup, a read of a terminal), on a Dispatch worker, never on the
-/// cooperative pool, and returns its result. The one bridge from blocking calls to `async` code.
+/// cooperative pool, and returns its result. The one bridge from blocking calls to `async` code. Inside a
+/// deterministic world (`TaskPlacement.runsInline`) it runs inline, on the world's one thread.
 ///
 /// Cancelling the caller throws `CancellationError` at once; the blocking call itself cannot be interrupted,
 /// so it finishes on its worker and its result is dropped.
 package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    if TaskPlacement.runsInline {
+        // Inside a deterministic world: on its one thread, in call order; a cancelled caller still throws.
+        let result = Result { try work() }
+        try Task.checkCancellation()
+        return try result.get()
+    }
     let resumer = OnceResumer<Value>()
     return try await withTaskCancellationHandler {
         try await withUnsafeThrowingContinuation { continuation in
@@ -40,6 +47,8 @@ package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws 
 package func runBlocking<Value: Sendable, Failure: Error>(
     on queue: DispatchQueue, _ work: @escaping @Sendable () throws(Failure) -> Value
 ) async throws(Failure) -> Value {
+    // Inside a deterministic world: on its one thread, which keeps the queue's order (one call at a time).
+    if TaskPlacement.runsInline { return try work() }
     let result: Result<Value, Failure> = await withUnsafeContinuation { continuation in
         blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
         queue.async {

@@ -11,7 +11,8 @@ import Synchronization
 /// The writes run on the file's own serial queue, never on the cooperative pool: each is awaited, which keeps
 /// chunks in order and slows the camera down (TCP flow control) when the disk is slower than the link, and the
 /// fsyncs can follow the last write in the background (`finishInBackground`). One-off calls (create, move,
-/// read the EXIF) go through `runBlocking`.
+/// read the EXIF) go through `runBlocking`. Inside a deterministic world (`TaskPlacement.runsInline`) every
+/// call runs inline on the world's one thread, in call order, as the queue would keep it.
 final class ImageFile: Sendable {
     /// The name as written (prefix, camera name, maybe a suffix).
     let fileName: String
@@ -41,6 +42,7 @@ final class ImageFile: Sendable {
     func write(_ bytes: ArraySlice<UInt8>) async throws {
         let (fd, path) = (descriptor, self.path)
         let handoff = SliceHandoff(bytes)
+        if TaskPlacement.runsInline { return try Self.writeAll(handoff.take(), to: fd, path: path) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
                 continuation.resume(with: Result { try Self.writeAll(handoff.take(), to: fd, path: path) })
@@ -59,6 +61,11 @@ final class ImageFile: Sendable {
     func finishInBackground() -> SyncTicket {
         let ticket = SyncTicket()
         let (fd, path) = (descriptor, self.path)
+        // Inside a deterministic world the fsyncs run now, on its one thread (`TaskPlacement`).
+        if TaskPlacement.runsInline {
+            ticket.complete(Result { try Self.syncAndClose(fd, path: path) })
+            return ticket
+        }
         queue.async {
             ticket.complete(Result { try Self.syncAndClose(fd, path: path) })
         }
@@ -68,6 +75,11 @@ final class ImageFile: Sendable {
     /// Closes and deletes an unfinished file, so no truncated image is left behind.
     func discard() async {
         let (fd, path) = (descriptor, self.path)
+        if TaskPlacement.runsInline {
+            fd.closeIgnoringErrors()
+            try? FileSystem.unlink(path)
+            return
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
                 fd.closeIgnoringErrors()
@@ -99,7 +111,7 @@ final class ImageFile: Sendable {
     static func move(
         path: String, toFolder folder: String, name: String
     ) async throws -> (fileName: String, path: String) {
-        try await Task(executorPreference: TaskPlacement.executor) {
+        try await Task(executorPreference: TaskPlacement.preferred) {
             try await runBlocking { try moveFile(path, toFolder: folder, name: name) }
         }.value
     }

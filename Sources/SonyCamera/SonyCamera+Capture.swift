@@ -67,7 +67,7 @@ extension SonyCamera {
             // Never leave the shutter or the half press held on a camera we still talk to; when the shoot was
             // abandoned (cancelled) mid-BULB, the release goes up at once, outside the cancelled task.
             let held = s2Down
-            await Task(executorPreference: TaskPlacement.executor) { [self] in await letGo(shutterHeld: held) }.value
+            await Task(executorPreference: TaskPlacement.preferred) { [self] in await letGo(shutterHeld: held) }.value
             if isLinkUsable { publish(.idle) }
             throw error
         }

@@ -29,8 +29,9 @@ extension SonyCamera {
             client = try await PTPIPClient.connect(
                 host: configuration.host, port: configuration.port, configuration: clientConfiguration)
         }
-        // Owned by the link: cancelled and awaited in `tearDown()`.
-        let pump = Task(executorPreference: TaskPlacement.executor) { [weak self] in
+        // Owned by the link: cancelled and awaited in `tearDown()`. Inside a deterministic world, on its executor
+        // like every task of the process (`TaskPlacement`).
+        let pump = Task(executorPreference: TaskPlacement.preferred) { [weak self] in
             guard let self else { return }
             await Self.pumpEvents(from: client, into: self)
         }
@@ -76,7 +77,7 @@ extension SonyCamera {
         guard case var .starting(link) = state else { throw try stateError() }
         if let interval = configuration.keepaliveInterval {
             // Owned by the link: cancelled and awaited in `tearDown()`.
-            link.keepalive = Task(executorPreference: TaskPlacement.executor) { [weak self, clock] in
+            link.keepalive = Task(executorPreference: TaskPlacement.preferred) { [weak self, clock] in
                 await Self.keepAlive(self, every: interval, on: clock)
             }
         }

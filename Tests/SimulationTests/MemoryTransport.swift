@@ -13,14 +13,6 @@ final class MemoryTransport: Transport, @unchecked Sendable {
         var peerClosed = false
         var closed = false
         var waiter: CheckedContinuation<Void, any Error>?
-        /// The waiter was resumed and has not run since: the process has work the world must let run first.
-        var woken = false
-    }
-
-    /// Readers woken (bytes, EOF, a close) that have not run yet, over every connection of the world: the world
-    /// is not idle while one is pending (`SimulationWorld.settle`).
-    final class Wakeups: Sendable {
-        let pending = Atomic<Int>(0)
     }
 
     let peerDescription: String
@@ -30,13 +22,11 @@ final class MemoryTransport: Transport, @unchecked Sendable {
     private let onClose: @Sendable (Int) -> Void
     /// The world's clock: a wait's timeout is measured on it.
     private let clock: TestClock
-    private let wakeups: Wakeups
 
     init(
-        connection: Int, peer: String, clock: TestClock, wakeups: Wakeups,
+        connection: Int, peer: String, clock: TestClock,
         onSend: @escaping @Sendable (Int, [UInt8]) -> Void, onClose: @escaping @Sendable (Int) -> Void
     ) {
-        self.wakeups = wakeups
         self.connection = connection
         self.peerDescription = peer
         self.clock = clock
@@ -51,7 +41,7 @@ final class MemoryTransport: Transport, @unchecked Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard !state.closed, !state.peerClosed else { return nil }
             state.incoming += bytes
-            return Self.take(&state, wakeups)
+            return Self.take(&state)
         }
         waiter?.resume()
     }
@@ -60,7 +50,7 @@ final class MemoryTransport: Transport, @unchecked Sendable {
     func closeFromPeer() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             state.peerClosed = true
-            return Self.take(&state, wakeups)
+            return Self.take(&state)
         }
         waiter?.resume()
     }
@@ -124,8 +114,6 @@ final class MemoryTransport: Transport, @unchecked Sendable {
     }
 
     private func waitForBytes() async throws {
-        // Runs however the wait ends (bytes, EOF, a close, a cancellation).
-        defer { ranAfterWakeup() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready = state.withLock { state -> Bool in
@@ -136,35 +124,25 @@ final class MemoryTransport: Transport, @unchecked Sendable {
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { state in Self.take(&state, wakeups) }
+            let waiter = state.withLock { state in Self.take(&state) }
             waiter?.resume(throwing: PTPIPError.cancelled(during: "receive"))
         }
         if Task.isCancelled { throw PTPIPError.cancelled(during: "receive") }
     }
 
-    /// Takes the waiter to resume, counting it woken until it runs.
-    private static func take(_ state: inout State, _ wakeups: Wakeups) -> CheckedContinuation<Void, any Error>? {
+    /// Takes the waiter to resume. Its job goes on the world's executor at once, so the world is not idle until it
+    /// ran (`SimulationWorld.settle`).
+    private static func take(_ state: inout State) -> CheckedContinuation<Void, any Error>? {
         guard let waiter = state.waiter else { return nil }
         state.waiter = nil
-        state.woken = true
-        wakeups.pending.add(1, ordering: .sequentiallyConsistent)
         return waiter
-    }
-
-    /// The woken reader runs: no longer pending.
-    private func ranAfterWakeup() {
-        let was = state.withLock { state -> Bool in
-            defer { state.woken = false }
-            return state.woken
-        }
-        if was { wakeups.pending.subtract(1, ordering: .sequentiallyConsistent) }
     }
 
     func close() {
         let (waiter, wasOpen) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, Bool) in
             let wasOpen = !state.closed
             state.closed = true
-            return (Self.take(&state, wakeups), wasOpen)
+            return (Self.take(&state), wasOpen)
         }
         waiter?.resume(throwing: PTPIPError.cancelled(during: "receive"))
         if wasOpen { onClose(connection) }

@@ -38,7 +38,8 @@ final class SimulatedDisk: Sendable {
         guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var lines: [String] = []
-        for case let url as URL in files {
+        // By path, not in the directory's order: the seed's draws fall on the same files on every run.
+        for url in files.compactMap({ $0 as? URL }).sorted(by: { $0.path < $1.path }) {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let path = url.path
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

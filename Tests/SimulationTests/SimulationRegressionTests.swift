@@ -2,20 +2,14 @@ import Exposure
 import Testing
 
 /// The seeds that found each bug of the campaign (docs/simulation.md), replayed on every run: each keeps every
-/// promise now.
+/// promise now, on every run (a seed's day is exact: `SimulationTests.aSeedReplaysExactlyAtAnyLoad`).
 @Suite struct SimulationRegressionTests {
     /// Bug a: a lagging 0xD215 (`d215-lag`) read "no object" as "lost" while a frame's image still processed, and
     /// the frame was fired again (seed 24: 13 releases for 12 frames; seed 52: 9 for 6).
     @Test(arguments: [24, 52] as [UInt64])
     func aFrameStillProcessingBehindALaggingBufferCountIsNotFiredAgain(seed: UInt64) async throws {
         let (violations, report) = try await SimulationTests.day(seed)
-        // Replay is not exact yet (task interleaving is the pool's, not the world's), so this seed sometimes takes
-        // a path where the body's evidence still comes too late and one frame is fired twice (CI saw seeds 5 and
-        // 52 do so). Reported as an intermittent known issue, not hidden: the deterministic tests of the rule are
-        // SonyCameraLaggingBufferTests and BracketRunnerPipelineTests.
-        withKnownIssue("seed replay is not exact yet (issue 37)", isIntermittent: true) {
-            #expect(violations.isEmpty, Comment(rawValue: report))
-        }
+        #expect(violations.isEmpty, Comment(rawValue: report))
     }
 
     /// Bug d: a `busy-while-buffered` body answered S2 down "busy" while an image waited; the run ended there, the
@@ -24,13 +18,7 @@ import Testing
     @Test(arguments: [5, 30] as [UInt64])
     func aReleaseRefusedWhileImagesWaitIsPressedAgainAfterTheDownload(seed: UInt64) async throws {
         let (violations, report) = try await SimulationTests.day(seed)
-        // Replay is not exact yet (task interleaving is the pool's, not the world's), so this seed sometimes takes
-        // a path where the body's evidence still comes too late and one frame is fired twice (CI saw seeds 5 and
-        // 52 do so). Reported as an intermittent known issue, not hidden: the deterministic tests of the rule are
-        // SonyCameraLaggingBufferTests and BracketRunnerPipelineTests.
-        withKnownIssue("seed replay is not exact yet (issue 37)", isIntermittent: true) {
-            #expect(violations.isEmpty, Comment(rawValue: report))
-        }
+        #expect(violations.isEmpty, Comment(rawValue: report))
     }
 
     /// Bug b: a kill between an image's file and its journal record left a whole image the journal did not name,
@@ -38,12 +26,7 @@ import Testing
     @Test(arguments: [10, 11, 13, 77] as [UInt64])
     func anImageWrittenButNotRecordedIsAdoptedNotFiredAgain(seed: UInt64) async throws {
         let (violations, report) = try await SimulationTests.day(seed)
-        // Intermittent until replay is exact (issue 37), like the seeds above: the full suite on merged main saw
-        // seeds 23 and 77 take another interleaving and fire a frame twice. The rule is pinned deterministically
-        // by SonyCameraLeftBehindTests and BracketRunnerPipelineTests.resumingAdopts….
-        withKnownIssue("seed replay is not exact yet (issue 37)", isIntermittent: true) {
-            #expect(violations.isEmpty, Comment(rawValue: report))
-        }
+        #expect(violations.isEmpty, Comment(rawValue: report))
     }
 
     /// Bug c: a kill or a drop mid-download left `DSCnnnnn_…-partial.JPG` (or an empty file) among the images
@@ -51,12 +34,7 @@ import Testing
     @Test(arguments: [20, 23, 43] as [UInt64])
     func noPartialFileIsLeftAmongTheImages(seed: UInt64) async throws {
         let (violations, report) = try await SimulationTests.day(seed)
-        // Intermittent until replay is exact (issue 37), like the seeds above: the full suite on merged main saw
-        // seeds 23 and 77 take another interleaving and fire a frame twice. The rule is pinned deterministically
-        // by SonyCameraLeftBehindTests.
-        withKnownIssue("seed replay is not exact yet (issue 37)", isIntermittent: true) {
-            #expect(violations.isEmpty, Comment(rawValue: report))
-        }
+        #expect(violations.isEmpty, Comment(rawValue: report))
     }
 
     /// Bug e: the same image's transfer cut twice left two `-partial` files, and only the last was deleted when the
@@ -65,9 +43,7 @@ import Testing
     @Test(arguments: [6070, 8467] as [UInt64])
     func everyPartialFileOfAnImageCutTwiceIsDeleted(seed: UInt64) async throws {
         let (violations, report) = try await SimulationTests.day(seed)
-        withKnownIssue("seed replay is not exact yet (issue 37)", isIntermittent: true) {
-            #expect(violations.isEmpty, Comment(rawValue: report))
-        }
+        #expect(violations.isEmpty, Comment(rawValue: report))
     }
 
     /// Bug e's rule on a scripted day: no random fault, no kill, and the first two image transfers cut in the

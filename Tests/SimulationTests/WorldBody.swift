@@ -42,8 +42,6 @@ final class WorldBody: Sendable {
 
     let state: Mutex<State>
     let clock: TestClock
-    /// Readers of this body's connections woken and not yet run.
-    let wakeups = MemoryTransport.Wakeups()
 
     init(
         configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock
@@ -90,7 +88,7 @@ final class WorldBody: Sendable {
             let number = state.nextConnection
             state.nextConnection += 1
             let transport = MemoryTransport(
-                connection: number, peer: "simulated-body:\(number)", clock: clock, wakeups: wakeups,
+                connection: number, peer: "simulated-body:\(number)", clock: clock,
                 onSend: { [weak self] connection, bytes in self?.received(bytes, on: connection) },
                 onClose: { [weak self] connection in self?.clientClosed(connection) })
             state.transports[number] = transport
@@ -103,7 +101,8 @@ final class WorldBody: Sendable {
     func processDied() {
         let open = state.withLock { state in
             Self.note("process killed: every connection closes", in: &state)
-            return Array(state.transports.values)
+            // In the order the connections opened, the same on every run of a seed.
+            return state.transports.sorted { $0.key < $1.key }.map(\.value)
         }
         for transport in open { transport.close() }
     }

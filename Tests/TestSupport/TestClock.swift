@@ -173,7 +173,9 @@ package final class TestClock: Clock, Sendable {
             if instant > state.now { state.now = instant }
             let due = state.sleepers.filter { $0.value.deadline <= state.now }
             for id in due.keys { state.sleepers.removeValue(forKey: id) }
-            return due.values.sorted { $0.deadline < $1.deadline }
+            // Earliest first; sleepers due at the same instant in the order they went to sleep (never the
+            // dictionary's order, which changes from process to process: a seeded simulation replays exactly).
+            return due.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map(\.value)
         }
         for sleeper in due { sleeper.continuation.resume() }
     }

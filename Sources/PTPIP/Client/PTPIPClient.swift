@@ -111,7 +111,8 @@ package actor PTPIPClient {
             of: PTPEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventBufferLimit))
         self.events = stream
         // Owned, not fire-and-forget: `disconnect()` cancels this task and waits for it.
-        self.eventReader = Task(executorPreference: TaskPlacement.executor) { [event, configuration] in
+        // Inside a deterministic world, on its executor like every task of the process (`TaskPlacement`).
+        self.eventReader = Task(executorPreference: TaskPlacement.preferred) { [event, configuration] in
             await Self.readEvents(
                 from: event, framer: eventFramer, into: continuation, observer: configuration.observer,
                 chunkSize: min(configuration.receiveChunkSize, Self.eventReadSize),
