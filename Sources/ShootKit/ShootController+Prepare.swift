@@ -1,3 +1,4 @@
+import Exposure
 import Shooting
 
 extension ShootController {
