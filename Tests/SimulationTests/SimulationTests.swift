@@ -43,10 +43,19 @@ import Testing
         var counts: [String: Int] = [:]
         var faults = 0
         var firstCaught: UInt64?
+        // `SIM_TRACES=FILE` writes each seed's trace digest there: two runs (two processes, two machines) of the
+        // same seeds give the same file when the world is exact.
+        var digests: [String] = []
+        defer {
+            if let path = ProcessInfo.processInfo.environment["SIM_TRACES"] {
+                try? (digests.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            }
+        }
         for seed in Self.quickSeeds {
             let world = try SimulationWorld(seed: seed)
             let (violations, report, drawn) = try await Self.day(world)
             faults += drawn
+            digests.append("seed \(seed) \(world.traceDigest)")
             guard !violations.isEmpty else { continue }
             // A broken seed runs again: its replay (the command the report prints) must be the same day, byte for
             // byte, or the failure could not be read from its seed.

@@ -226,6 +226,16 @@ final class SimulationWorld: Sendable {
         executor = WorldExecutor(name: "world-\(seed)")
     }
 
+    /// The trace's 64-bit FNV-1a digest, in hex: a short name for the whole day (`SIM_TRACES`).
+    var traceDigest: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in trace.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+
     /// The day's folder (journal and images): in memory (tmpfs, /dev/shm) where the machine has one, since the
     /// simulated disk, not the real one, decides what a kill keeps, and a real fsync there costs nothing (on
     /// /tmp the fsyncs made the quick run seven times slower); the system's temporary folder otherwise.
