@@ -60,7 +60,7 @@ let package = Package(
             dependencies: [
                 "SonyProtocol", "PTPIPCodec", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix",
                 "ImageLuminance",
-                "Exposure"
+                "Exposure", "HTTP"
             ],
             swiftSettings: strict),
         // PTP/IP over SSH for bodies with Access Authentication on: the system's OpenSSH `ssh` as a runtime helper,
@@ -122,7 +122,7 @@ let package = Package(
         // Test helpers shared by the test targets (a virtual clock, fixture loading, process running, loopback
         // sockets and simulators, network namespaces, runner setup).
         .target(
-            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator", "PTPIPCodec"],
+            name: "TestSupport", dependencies: ["Shooting", "Exposure", "CameraSimulator", "PTPIPCodec", "Posix"],
             path: "Tests/TestSupport",
             swiftSettings: strict),
 

@@ -28,6 +28,8 @@ extension SimulatedCamera {
             }
             // lost-notch: answered OK, never applied.
             if quirks.takeLostNotch() { return .reply(CameraReply(.ok)) }
+            // speed-ignored-while-buffered: a notch step is no more taken than a direct set while captures wait.
+            if quirks.speedIgnoredWhileBuffered, isBusyWithCaptures { return .reply(CameraReply(.ok)) }
             // +n (0x01...0x7F) is n notches faster, 0x100 - n is n notches slower; a body applies the
             // step after a short delay, and steps that arrive meanwhile add up.
             let total = (pendingStep?.notches ?? 0) + SonyShutterStepping.notches(controlParameter: raw)

@@ -71,6 +71,18 @@ package struct SimulatorConfiguration: Sendable, Equatable {
     /// (`--hold-session-after-drop`): every new Init Command Request gets EOF until the body is power-cycled
     /// (a field report on the newest bodies, issue 33).
     package var holdsSessionAfterDrop = false
+    /// The TCP port the UPnP descriptions are served on (`--description-port`; 0 a free one); nil serves none
+    /// unless `ssdpPort` is set (then a free port).
+    package var descriptionPort: UInt16?
+    /// The UDP port unicast SSDP M-SEARCHes for DigitalImaging are answered on (`--ssdp-port`), with the
+    /// description's LOCATION; nil answers none.
+    package var ssdpPort: UInt16?
+    /// Whether the description says `X_SSH_Support` `Enable` (`--ssh-support`): Access Authentication is on, so
+    /// a client must come through SSH (a test puts a real sshd in front of the simulator).
+    package var sshSupport = false
+
+    /// Whether the body announces and serves its UPnP descriptions.
+    package var servesDescription: Bool { descriptionPort != nil || ssdpPort != nil }
 
     /// The default camera: an ILCE-7M3-like body on protocol 3.00, manual mode, 200 KB JPEGs, loopback:15740.
     package init() {}
@@ -115,6 +127,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                                   (default 20)
         --format jpeg|raw+jpeg|raw  files per capture (default jpeg; raw+jpeg: a JPEG, then an ARW)
         --save-to host|camera|both  still image save destination, 0xD222 (default host; camera: nothing to fetch)
+        --description-port N      serve dd.xml and DigitalImagingDesc.xml over HTTP on this TCP port
+        --ssdp-port N             answer unicast SSDP M-SEARCHes for DigitalImaging on this UDP port
         --capture-log FILE        append one JSON line per fired frame
         --op-log FILE             append one JSON line per operation handled
         --replay-device-info FILE       serve a recorded GetDeviceInfo data phase
@@ -206,6 +220,11 @@ package struct SimulatorConfiguration: Sendable, Equatable {
                 throw .invalidValue(option: option, value: text, expected: "seconds >= 0, e.g. 0.05")
             }
             self.exposureCap = .milliseconds(Int64((seconds * 1000).rounded()))
+        case "--description-port", "--ssdp-port":
+            guard let port = UInt16(text) else {
+                throw .invalidValue(option: option, value: text, expected: "a port number 0-65535")
+            }
+            if option == "--ssdp-port" { self.ssdpPort = port } else { self.descriptionPort = port }
         case "--capture-log":
             self.captureLogPath = text
         case "--op-log":

@@ -44,8 +44,8 @@ package enum SimulatorQuirk: Sendable, Equatable, CustomStringConvertible {
     /// `d215-pairs`: 0xD215 counts captures instead of files (a RAW+JPEG pair is one), as some bodies do, so
     /// after the JPEG of a pair is fetched it reads the same until the RAW is fetched too.
     case shootingFileInfoCountsCaptures
-    /// `speed-ignored-while-buffered`: a 0x9205 set of 0xD20D is answered OK and ignored while captures wait in
-    /// the buffer or process (bodies reported in alpha-fairy's wishlist).
+    /// `speed-ignored-while-buffered`: a 0x9205 set of 0xD20D, or a 0x9207 notch step of it, is answered OK and
+    /// ignored while captures wait in the buffer or process (bodies reported in alpha-fairy's wishlist).
     case speedIgnoredWhileBuffered
     /// `busy-while-buffered`: a release is answered DeviceBusy while a capture processes or waits in the buffer,
     /// as a body with a one-image buffer does (the simulator's only behaviour before it had a buffer).

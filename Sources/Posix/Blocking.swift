@@ -2,6 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 
+/// Blocking calls handed to another thread by `runBlocking` and not finished yet, process-wide. A lockstep test
+/// (Tests/TestSupport/QuiescentExecutor.swift) waits for zero as well as an idle executor before it calls the
+/// code under test parked. Inside a deterministic world blocking work runs inline and is never counted.
+package let blockingWorkInFlight = Atomic<Int>(0)
+
 /// Runs `work`, a call that blocks (a name lookup, a read of a terminal), on a Dispatch worker, never on the
 /// cooperative pool, and returns its result. The one bridge from blocking calls to `async` code. Inside a
 /// deterministic world (`TaskPlacement.runsInline`) it runs inline, on the world's one thread.
@@ -19,9 +24,13 @@ package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws 
     return try await withTaskCancellationHandler {
         try await withUnsafeThrowingContinuation { continuation in
             resumer.install(continuation)
+            blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
             DispatchQueue.global().async {
                 let result = Result { try work() }
+                // Resumed before the count drops: the caller's job is queued by then, so a test that waits for
+                // an idle executor and no blocking work never sees both idle in between.
                 resumer.resume(with: result)
+                blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
     } onCancel: {
@@ -41,6 +50,7 @@ package func runBlocking<Value: Sendable, Failure: Error>(
     // Inside a deterministic world: on its one thread, which keeps the queue's order (one call at a time).
     if TaskPlacement.runsInline { return try work() }
     let result: Result<Value, Failure> = await withUnsafeContinuation { continuation in
+        blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
         queue.async {
             let result: Result<Value, Failure>
             do throws(Failure) {
@@ -49,6 +59,7 @@ package func runBlocking<Value: Sendable, Failure: Error>(
                 result = .failure(error)
             }
             continuation.resume(returning: result)
+            blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
         }
     }
     return try result.get()

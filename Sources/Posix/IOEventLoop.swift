@@ -49,6 +49,8 @@ package final class IOEventLoop: Sendable {
         var polling = false
         /// Whether a wake byte is already in the pipe (one is enough).
         var wakePending = false
+        /// Waiters the loop thread took as ready and has not resumed yet.
+        var resuming = 0
     }
 
     private let state = Mutex(State())
@@ -145,6 +147,25 @@ package final class IOEventLoop: Sendable {
         _ = retryingInterrupts { Glibc.write(wakeWrite, &byte, 1) }
     }
 
+    /// Whether a wake-up is on its way: a waiting descriptor is ready now (bytes, EOF or a finished connect
+    /// arrived and the loop thread has not taken it yet), or the loop thread is resuming waiters.
+    ///
+    /// For deterministic tests, which move virtual time only when nothing is on its way (see
+    /// Tests/TestSupport/QuiescentExecutor.swift). Process-wide: another test's ready socket makes it true for
+    /// the moment that loop thread needs to take it, which only makes such a test look again.
+    package var hasWakeupsInFlight: Bool {
+        let waiting = state.withLock { state -> [pollfd]? in
+            if state.resuming > 0 { return nil }
+            return state.waiters.values.map {
+                pollfd(fd: $0.fd, events: Int16($0.interest == .readable ? POLLIN : POLLOUT), revents: 0)
+            }
+        }
+        guard var waiting else { return true }
+        if waiting.isEmpty { return false }
+        let ready = (try? retryingInterrupts { poll(&waiting, nfds_t(waiting.count), 0) }.get()) ?? 0
+        return ready > 0
+    }
+
     /// The CPU time the loop thread has used so far (zero before it first ran): what waiting on the loop
     /// costs, for benchmarks and for tests that check an idle waiter really sleeps.
     package var threadCPUTime: Duration {
@@ -186,8 +207,10 @@ package final class IOEventLoop: Sendable {
                         ready.append(waiter.continuation)
                     }
                 }
+                state.resuming = ready.count
             }
             for continuation in ready { continuation.resume() }
+            if !ready.isEmpty { state.withLock { $0.resuming = 0 } }
             ready.removeAll(keepingCapacity: true)
         }
     }

@@ -14,8 +14,8 @@
 // - NumericAddress.swift: numeric IPv4/IPv6 text to and from network-order bytes (netlink carries bytes)
 // - Blocking.swift: `runBlocking`, the one bridge from a blocking call to async code, and `runOnOwnThread`
 //   for work that changes its thread (setns(2) in tests)
-// - TaskPlacement.swift: where hdrshoot's own tasks and blocking work run (inside the deterministic simulation:
-//   the world's one thread, so a seed replays exactly)
+// - TaskPlacement.swift: where hdrshoot's own tasks and blocking work run (nil in the field; inside the deterministic
+//   simulation the world's one thread, so a seed replays exactly; in lockstep tests an executor the test watches)
 // - SocketAddress+Resolve.swift: the one resolver (getaddrinfo through runBlocking)
 // - Socket+UDP.swift: UDP datagrams and multicast on `Socket`, `HostInterfaceAddress` (getifaddrs)
 // - NetlinkSocket.swift: AF_NETLINK sockets on the same loop (the network monitor)

@@ -1,6 +1,7 @@
 import Exposure
 import Foundation
 import ImageLuminance
+import Posix
 import Shooting
 
 /// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
@@ -99,9 +100,7 @@ package enum AutoMetering {
                 files.append(first.path)
                 say("probe \(files.count): \(speed.label) \(first.fileName)")
                 for image in mine {
-                    if let data = FileManager.default.contents(atPath: image.path),
-                        let luma = try? LumaReader.read([UInt8](data))
-                    {
+                    if let bytes = try? FileSystem.readAll(image.path), let luma = try? LumaReader.read(bytes) {
                         return luma
                     }
                 }

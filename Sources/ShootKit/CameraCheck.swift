@@ -44,7 +44,14 @@ package struct CameraCheck: Sendable {
         progress: @escaping @Sendable (ConnectProgress) -> Void = { _ in }
     ) async throws -> CameraCheck {
         progress(.connecting(address: address))
-        var check = try await camera.connectAndCheck(progress: progress)
+        var check = try await camera.connectAndCheck { step in
+            // The shutter's ends found (or recalled) are a learned limit: a typed record in the session log.
+            if case let .shutterLimits(slowest, fastest, remembered) = step {
+                SessionLogging.record(
+                    learned: .shutterRange(slowest: slowest, fastest: fastest, remembered: remembered))
+            }
+            progress(step)
+        }
         check.identity.address = address
         progress(.connected(model: check.identity.model))
         if check.offered.isEmpty, check.blockers.isEmpty {

@@ -1,22 +1,16 @@
-import Foundation
+import Posix
 
 /// The shoot's output folder: taken away again when a run that made it ends before anything was fired into it
 /// (the front end makes it, and says why when it cannot).
 package enum OutputFolder {
     /// Removes what a run left in `path` when nothing was fired into it: its `manifest.json`, empty set folders,
-    /// then the folder itself if that left it empty. Anything else in it stays.
+    /// then the folder itself if that left it empty. Anything else in it stays (`rmdir` removes only empty
+    /// folders, never a file).
     package static func removeIfUnused(_ path: String) {
-        let manager = FileManager.default
-        try? manager.removeItem(atPath: path + "/" + ShootManifest.fileName)
-        for name in (try? manager.contentsOfDirectory(atPath: path)) ?? [] {
-            let child = path + "/" + name
-            var isFolder: ObjCBool = false
-            if manager.fileExists(atPath: child, isDirectory: &isFolder), isFolder.boolValue,
-                (try? manager.contentsOfDirectory(atPath: child))?.isEmpty == true
-            {
-                try? manager.removeItem(atPath: child)
-            }
+        try? FileSystem.unlink(path + "/" + ShootManifest.fileName)
+        for name in (try? FileSystem.contentsOfDirectory(path)) ?? [] where name != "." && name != ".." {
+            try? FileSystem.removeEmptyDirectory(path + "/" + name)
         }
-        if (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true { try? manager.removeItem(atPath: path) }
+        try? FileSystem.removeEmptyDirectory(path)
     }
 }

@@ -82,6 +82,8 @@ package enum SessionLogging {
             current.record("runner", [("event", "fileDownloaded"), ("file", .string(fileName)), ("bytes", .int(bytes))])
         case let .allFired(waiting):
             current.record("runner", [("event", "allFired"), ("waiting", .int(waiting))])
+        case .learned(let limit):
+            current.record("learned", limit.logFields)
         }
     }
 }

@@ -25,7 +25,7 @@ extension SeriesRunner: ShootControllable {}
 /// is refused (`false`), never queued.
 package actor ShootController: ShootControllable {
     /// Where the shoot is, with what each state holds.
-    private enum State {
+    enum State {
         case idle
         case connecting
         case proposed(ShootUpdate.Summary, decision: Bool?, waiter: CheckedContinuation<Bool, Never>?)
@@ -40,7 +40,7 @@ package actor ShootController: ShootControllable {
 
     /// Commands given while the shoot is on but no run is in hand, in order: the next run starts with them (a
     /// pause and its release both reach it, so both are reported).
-    private struct Pending {
+    struct Pending {
         enum Action {
             case pause(PauseReason)
             case resume(PauseReason)
@@ -51,12 +51,12 @@ package actor ShootController: ShootControllable {
     }
 
     /// A run in hand: what pause and stop reach, and how to abandon the frame in flight.
-    private struct Run {
+    struct Run {
         var target: any ShootControllable
         var abandon: AsyncStream<Void>.Continuation
     }
 
-    private var state: State = .idle
+    private(set) var state: State = .idle
     /// Where the shoot was when a question was posed: where it goes back once answered.
     private var beforeQuestion: State = .idle
     private let broadcaster = UpdateBroadcaster()
@@ -224,31 +224,66 @@ package actor ShootController: ShootControllable {
         frameSaved: @escaping @Sendable (FrameProgress) async -> Void,
         record: @escaping @Sendable (ShootEvent) -> Void = { _ in }
     ) async -> ShootResult {
-        let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        var pending = Pending()
-        if case .shooting(_, let waiting) = state { pending = waiting }
-        enter(.shooting(Run(target: runner, abandon: abandonSink), Pending()))
-        // What was asked before this run was in hand applies to it from its start.
-        for action in pending.actions {
-            switch action {
-            case .pause(let reason): await runner.pause(reason: reason)
-            case .resume(let reason): await runner.resume(reason: reason)
-            case .stop: await runner.stop()
-            case .abandon: abandonSink.yield()
-            }
-        }
+        let abandon = await takeRun(runner)
         let (broadcaster, messages) = (broadcaster, messages)
         async let consumed: Void = Self.consume(
             runner.events, into: broadcaster, messages: messages, frameSaved: frameSaved, record: record)
-        let result = await withTaskGroup(of: ShootResult?.self) { group in
-            group.addTask {
-                await runner.run(from: start, restartingInterruptedSet: restartingSet, resuming: resuming)
+        let result = await Self.running(abandonedBy: abandon) {
+            await runner.run(from: start, restartingInterruptedSet: restartingSet, resuming: resuming)
+        }
+        await consumed
+        dropRun()
+        return result
+    }
+
+    /// Puts `target` in hand as the shoot's run (state shooting) and applies to it what was asked before it was in
+    /// hand; returns what an `abandon()` yields on.
+    func takeRun(_ target: any ShootControllable) async -> AsyncStream<Void> {
+        let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        var pending = Pending()
+        if case .shooting(_, let waiting) = state { pending = waiting }
+        enter(.shooting(Run(target: target, abandon: abandonSink), Pending()))
+        // What was asked before this run was in hand applies to it from its start.
+        for action in pending.actions {
+            switch action {
+            case .pause(let reason): await target.pause(reason: reason)
+            case .resume(let reason): await target.resume(reason: reason)
+            case .stop: await target.stop()
+            case .abandon: abandonSink.yield()
             }
+        }
+        return abandon
+    }
+
+    /// Re-checked after the run's awaits: the run is no longer in hand.
+    func dropRun() {
+        switch state {
+        case .shooting: state = .shooting(nil, Pending())
+        case .waiting: state = .waiting(nil, Pending())
+        default: break
+        }
+    }
+
+    /// A series waits for its next repetition (`waiting`) or shoots one: the run in hand stays.
+    func betweenRepetitions(waiting: Bool) {
+        switch state {
+        case .shooting(let run, let pending) where waiting: enter(.waiting(run, pending))
+        case .waiting(let run, let pending) where !waiting: enter(.shooting(run, pending))
+        default: break
+        }
+    }
+
+    /// Runs `work` to its end; an element of `abandon` cancels it first (it still returns its result).
+    static func running<Result: Sendable>(
+        abandonedBy abandon: AsyncStream<Void>, _ work: @escaping @Sendable () async -> Result
+    ) async -> Result {
+        await withTaskGroup(of: Result?.self) { group in
+            group.addTask { await work() }
             group.addTask {
                 for await _ in abandon { return nil }
                 return nil
             }
-            var result: ShootResult?
+            var result: Result?
             while let value = await group.next() {
                 if let value { result = value }
                 group.cancelAll()
@@ -256,10 +291,6 @@ package actor ShootController: ShootControllable {
             guard let result else { preconditionFailure("the runner always returns a result") }
             return result
         }
-        await consumed
-        // Re-checked after the awaits: the run is no longer in hand.
-        if case .shooting = state { state = .shooting(nil, Pending()) }
-        return result
     }
 
     /// Publishes the runner's events in order until its stream ends.
@@ -270,7 +301,7 @@ package actor ShootController: ShootControllable {
     ) async {
         for await event in events {
             record(event)
-            broadcaster.publish(ShootUpdate(event, messages: messages))
+            if let update = ShootUpdate(event, messages: messages) { broadcaster.publish(update) }
             if case .progress(let progress) = event, progress.phase == .saved { await frameSaved(progress) }
         }
     }

@@ -217,18 +217,17 @@ package struct ShootManifest: Codable, Sendable, Equatable {
 
     /// `occupant(of:)`, blocking: call on `queue`.
     package static func occupantNow(of directory: String) -> Occupant? {
-        let path = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileSystem.exists(directory + "/" + fileName) else { return nil }
         guard let manifest = readNow(from: directory) else { return .unreadable }
         return .shoot(id: manifest.shoot, status: manifest.status)
     }
 
     /// The manifest in `directory`, blocking: call on `queue`.
     package static func readNow(from directory: String) -> ShootManifest? {
-        let url = URL(fileURLWithPath: directory).appendingPathComponent(fileName)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return (try? Data(contentsOf: url)).flatMap { try? decoder.decode(ShootManifest.self, from: $0) }
+        guard let bytes = try? FileSystem.readAll(directory + "/" + fileName) else { return nil }
+        return try? decoder.decode(ShootManifest.self, from: Data(bytes))
     }
 
     /// Reads the manifest in `directory`, if there is a readable one.

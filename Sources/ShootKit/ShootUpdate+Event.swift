@@ -2,8 +2,9 @@ import Exposure
 import Shooting
 
 extension ShootUpdate {
-    /// The update of one runner event; `messages` give an error its sentence.
-    package init(_ event: ShootEvent, messages: any ShootMessages) {
+    /// The update of one runner event; `messages` give an error its sentence. Nil for an event a watcher is not
+    /// shown (a limit learned that is only recorded in the session log).
+    package init?(_ event: ShootEvent, messages: any ShootMessages) {
         switch event {
         case let .started(position, completed, total):
             self = .started(Started(set: position.set, frame: position.frame, completed: completed, total: total))
@@ -20,6 +21,9 @@ extension ShootUpdate {
             self = .downloaded(Downloaded(file: fileName, bytes: bytes))
         case .allFired(let waiting):
             self = .allFired(AllFired(waiting: waiting))
+        case .learned(let limit):
+            guard let sentence = limit.sentence else { return nil }
+            self = .note(Note(message: sentence, from: "camera"))
         case .paused(let reason):
             self = .paused(Hold(reason))
         case .resumed(let reason):

@@ -127,10 +127,7 @@ extension BracketRunner {
     /// Learns that the body holds no more than `held` captures, and says so.
     func learnBuffer(holding held: Int) {
         progress.learnedBufferCapacity = min(held, progress.learnedBufferCapacity ?? held)
-        emit(
-            .cameraNote(
-                "the camera took no release while \(held) image\(held == 1 ? "" : "s") waited in it: it holds "
-                    + "\(held); from now on only the room each release needs is downloaded"))
+        emit(.learned(.bufferCapacity(captures: held, remembered: false)))
     }
 
     /// A frame with no image: fired again later in this run, unless its releases keep vanishing.

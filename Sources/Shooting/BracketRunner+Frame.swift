@@ -101,10 +101,8 @@ extension BracketRunner {
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
         } catch let error where ErrorDisposition(error) == .stop && configuration.downloads && !progress.queue.isEmpty {
             _ = error
+            if !progress.fetchesBeforeSpeedChange { emit(.learned(.speedChangeIgnoredWhileImagesWait)) }
             progress.fetchesBeforeSpeedChange = true
-            noteOnce(
-                "the camera did not take a new shutter speed while images waited in it; they were downloaded first, "
-                    + "and from now on before each speed change")
             if try await downloadAll() == .stopped { return }
             report(.settingSpeed, at: position, setting: setting)
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }

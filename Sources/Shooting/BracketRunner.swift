@@ -202,6 +202,7 @@ package actor BracketRunner {
             return await finish(.recordingFailed(error), resumeAt: first)
         }
         eventSink.yield(.started(position: first, completed: progress.completed, total: positions.count))
+        if let remembered { eventSink.yield(.learned(.bufferCapacity(captures: remembered, remembered: true))) }
         for position in (inCamera + uncertain).sorted() {
             guard let setting = progress.preparedSettings[position], let speed = plan.speed(at: position) else {
                 continue
@@ -251,6 +252,7 @@ package actor BracketRunner {
                     if position == nil, !announcedAllFired {
                         announcedAllFired = true
                         emit(.allFired(waiting: progress.queue.count))
+                        if let latency = await camera.evidenceLatency() { emit(.learned(.evidenceLatency(latency))) }
                     }
                     mustDownload = false
                     if try await downloadAll() == .stopped { return await finishStopped() }

@@ -42,6 +42,10 @@ package protocol RemoteCamera: Sendable {
     /// Keeps the number of captures this body was found to hold for its next shoot (best effort).
     func rememberBufferCapacity(_ capacity: Int) async
 
+    /// The longest a release of this session took, past its exposure, to show that it fired; nil when the camera
+    /// does not time it or no release showed it yet.
+    func evidenceLatency() async -> Duration?
+
     /// Every shutter speed the camera offers in its current mode, including `.bulb` when available.
     func availableShutterSpeeds() async throws -> [CameraShutterSpeed]
 
@@ -167,6 +171,9 @@ extension RemoteCamera {
 
     /// A body that does not count its buffer says nothing.
     package func bufferCount() async throws -> BufferCount? { nil }
+
+    /// A camera that does not time its releases' evidence says nothing.
+    package func evidenceLatency() async -> Duration? { nil }
 }
 
 /// The files waiting in a body's buffer as the body counts them (Sony: 0xD215, reference pp. 448-449): now, read

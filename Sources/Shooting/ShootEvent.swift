@@ -176,4 +176,6 @@ package enum ShootEvent: Sendable {
     case fileDownloaded(fileName: String, bytes: Int)
     /// Every frame of the plan has fired; `waiting` of them still have images in the camera to download.
     case allFired(waiting: Int)
+    /// A limit of the body was learned (or recalled from an earlier shoot of it), as a typed record.
+    case learned(LearnedLimit)
 }

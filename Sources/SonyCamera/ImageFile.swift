@@ -111,7 +111,7 @@ final class ImageFile: Sendable {
     static func move(
         path: String, toFolder folder: String, name: String
     ) async throws -> (fileName: String, path: String) {
-        try await Task(executorPreference: TaskPlacement.worldExecutor) {
+        try await Task(executorPreference: TaskPlacement.preferred) {
             try await runBlocking { try moveFile(path, toFolder: folder, name: name) }
         }.value
     }

@@ -32,6 +32,9 @@ struct SessionState: Sendable {
     var lastDownloadedName: String?
     /// The longest a confirmed release showed nothing beyond its exposure in this session.
     var slowestEvidence: Duration = .zero
+    /// The longest any confirmed release took, past its exposure, to show that it fired in this session (late ones
+    /// too, which `slowestEvidence` leaves out); the learned evidence latency the session log records.
+    var longestEvidence: Duration?
     /// Files fetched from the buffer in this session.
     var filesFetched = 0
     /// Whether a file was fetched since 0xD215 was last read: its count may then be too high.
@@ -39,6 +42,9 @@ struct SessionState: Sendable {
     /// The files 0xD215 counted just before the last release was pressed, when that count was current (nil: it
     /// was not, or the body does not report 0xD215).
     var waitingBeforeRelease: Int?
+    /// Releases of this session the body showed it fired: once one did, the body is past the releases it
+    /// ignores right after connecting, and a later release that shows nothing is never taken for one of those.
+    var releasesConfirmed = 0
 
     /// A new session's state, starting now on `clock`.
     init(clock: any Clock<Duration>) {

@@ -67,14 +67,17 @@ extension SonyCamera {
             // Never leave the shutter or the half press held on a camera we still talk to; when the shoot was
             // abandoned (cancelled) mid-BULB, the release goes up at once, outside the cancelled task.
             let held = s2Down
-            await Task(executorPreference: TaskPlacement.worldExecutor) { [self] in
-                if held, await isLinkUsable { try? await press(.s2Button, .up) }
-                if await isLinkUsable { try? await press(.s1Button, .up) }
-            }.value
+            await Task(executorPreference: TaskPlacement.preferred) { [self] in await letGo(shutterHeld: held) }.value
             if isLinkUsable { publish(.idle) }
             throw error
         }
         try await press(.s1Button, .up)
+    }
+
+    /// S2 up when it was held, then S1 up, while the link still works: the cleanup of a failed release.
+    private func letGo(shutterHeld: Bool) async {
+        if shutterHeld, isLinkUsable { try? await press(.s2Button, .up) }
+        if isLinkUsable { try? await press(.s1Button, .up) }
     }
 
     /// S1 down while `hook` runs in a child task; returns once both are done, and only when both succeeded.

@@ -15,8 +15,8 @@ extension SonyCamera {
     /// `processingMargin`: a captured event (0xC206, reference p. 676), an image announced (0xC201) or its
     /// count of waiting images (0xD215, pp. 448-449) above the count before the release, or, for a body that
     /// keeps its images on the card, its shots-left count (0xD249) dropping. The OK to S2 proves nothing
-    /// (p. 114). A release that showed nothing in all that time certainly fired nothing: early in the session
-    /// (bodies ignore releases for ~3 s after connecting) it is pressed once more; otherwise it throws
+    /// (p. 114). A release that showed nothing in all that time certainly fired nothing: early in the session,
+    /// before any release fired (bodies ignore releases for ~3 s after connecting), it is pressed once more; otherwise it throws
     /// `releaseIgnored` (a full buffer is the usual cause: the runner downloads, then tries again).
     package func release(
         exposure: ShutterSpeed, beforeRelease: @Sendable () async throws -> Void
@@ -57,7 +57,10 @@ extension SonyCamera {
             try await awaitDarkFrame(after: evidence, exposure: exposureTime)
             return try await confirmed(evidence)
         }
-        guard releasedAt < configuration.startupReleaseSettle else {
+        // Only the first releases of a session may be ignored for its start-up (libgphoto2 waits once, after
+        // connecting): once a release fired, a later one that shows nothing was refused for another reason (a
+        // full buffer, usually), and waiting out the start-up settle for it only keeps the camera on the tripod.
+        guard releasedAt < configuration.startupReleaseSettle, session.releasesConfirmed == 0 else {
             throw SonyCameraError.releaseIgnored(waited: limit)
         }
         // Early in the session, and certain that nothing fired: press once more.
@@ -140,7 +143,8 @@ extension SonyCamera {
 
     /// The release record for `evidence`, with the buffer count as last read.
     private func confirmed(_ evidence: ReleaseEvidence) async throws -> Release {
-        Release(evidence: evidence, imagesWaiting: properties.shootingFileInfo?.imagesWaiting)
+        session.releasesConfirmed += 1
+        return Release(evidence: evidence, imagesWaiting: properties.shootingFileInfo?.imagesWaiting)
     }
 
     /// `waitForRelease(since:timeout:)`, running `whileUnconfirmed` beside the part of the wait after the exposure
@@ -154,6 +158,7 @@ extension SonyCamera {
         guard grace < timeout else { return try await waitForRelease(since: mark, timeout: timeout) }
         if let evidence = try await waitForRelease(since: mark, timeout: grace) {
             session.slowestEvidence = max(session.slowestEvidence, watch.elapsed - (mark.exposure ?? .zero))
+            noteEvidence(after: watch.elapsed - (mark.exposure ?? .zero))
             return evidence
         }
         async let meanwhile: Void = whileUnconfirmed()
@@ -166,8 +171,22 @@ extension SonyCamera {
         }
         await meanwhile
         // What was fetched meanwhile may have answered the last question late: ask once more.
-        if let evidence { return evidence }
-        return try await waitForRelease(since: mark, timeout: .zero)
+        var late = evidence
+        if late == nil { late = try await waitForRelease(since: mark, timeout: .zero) }
+        if late != nil { noteEvidence(after: watch.elapsed - (mark.exposure ?? .zero)) }
+        return late
+    }
+
+    /// Keeps `latency` (how long past its exposure a confirmed release took to show it) when it is the longest of
+    /// the session.
+    private func noteEvidence(after latency: Duration) {
+        session.longestEvidence = max(session.longestEvidence ?? .zero, max(latency, .zero))
+    }
+
+    /// The longest a confirmed release of this session took, past its exposure, to show that it fired (see
+    /// `RemoteCamera.evidenceLatency`); nil before any release showed it through the runner's release.
+    package func evidenceLatency() async -> Duration? {
+        session.longestEvidence
     }
 
     /// Waits at most `timeout` for the body to show a release since `mark`; nil when it showed none (after one

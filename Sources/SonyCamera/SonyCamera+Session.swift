@@ -29,7 +29,7 @@ extension SonyCamera {
         }
         // Owned by the link: cancelled and awaited in `tearDown()`. Inside a deterministic world, on its executor
         // like every task of the process (`TaskPlacement`).
-        let pump = Task(executorPreference: TaskPlacement.worldExecutor) { [weak self] in
+        let pump = Task(executorPreference: TaskPlacement.preferred) { [weak self] in
             guard let self else { return }
             await Self.pumpEvents(from: client, into: self)
         }
@@ -75,7 +75,7 @@ extension SonyCamera {
         guard case var .starting(link) = state else { throw try stateError() }
         if let interval = configuration.keepaliveInterval {
             // Owned by the link: cancelled and awaited in `tearDown()`.
-            link.keepalive = Task(executorPreference: TaskPlacement.worldExecutor) { [weak self, clock] in
+            link.keepalive = Task(executorPreference: TaskPlacement.preferred) { [weak self, clock] in
                 await Self.keepAlive(self, every: interval, on: clock)
             }
         }

@@ -38,7 +38,8 @@ struct CompletionScriptTests {
         #expect(try await Self.complete(["hdrshoot", "r"]) == ["run", "resume"])
         #expect(try await Self.complete(["hdrshoot", "m"]) == ["meter", "man", "merge"])
         #expect(try await Self.complete(["hdrshoot", "plan", "--sc"]) == ["--scale"])
-        #expect(try await Self.complete(["hdrshoot", "run", "--no"]) == ["--no-dedupe", "--no-network-monitor"])
+        #expect(
+            try await Self.complete(["hdrshoot", "run", "--no"]) == ["--no-dedupe", "--no-network-monitor", "--no-ssh"])
         #expect(try await Self.complete(["hdrshoot", "help", "co"]) == ["config", "completions"])
         #expect(try await Self.complete(["hdrshoot", "completions", ""]) == ["--help", "bash", "zsh", "fish"])
     }

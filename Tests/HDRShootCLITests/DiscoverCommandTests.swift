@@ -52,7 +52,8 @@ struct DiscoverCommandTests {
             Set(camera.keys) == [
                 "name", "model", "address", "host", "port", "ready", "exposureMode", "protocolVersion", "problems",
                 "udn",
-                "services", "pairingRequired", "sshRequired", "source", "descriptionProblem", "remoteAPI"
+                "services", "pairingRequired", "sshRequired", "connection", "contentsTransfer", "source",
+                "descriptionProblem", "remoteAPI"
             ])
         #expect(camera["remoteAPI"] is NSNull)
     }

@@ -115,6 +115,14 @@ struct EndToEndFieldTests {
         #expect(output.contains("Complete: 15 of 15 exposures saved"), "\(output)")
         #expect(!fired.contains("1/8000") && fired.count == 15, "\(fired)")
         #expect(!result.standardError.contains("would not move"))
+        // The ends found are a typed record in the run's session log.
+        let shutter = try RunLogs.learned(in: try #require(try RunLogs.all(sandbox).last)).filter {
+            $0["limit"] as? String == "shutterRange"
+        }
+        #expect(shutter.count == 1, "\(shutter)")
+        #expect(
+            shutter.first?["slowest"] as? String == "30\"" && shutter.first?["fastest"] as? String == "1/4000"
+                && shutter.first?["source"] as? String == "probed", "\(shutter)")
         // The body's record: a second shoot does not step to the ends again, and says where the range came from.
         let (again, firedAgain) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
             try await sandbox.hdrshoot(

@@ -55,7 +55,7 @@ struct SonyCameraReleaseHookTests {
             camera, simulator, lockstep in
             try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
             let before = await simulator.operationCount
-            let capture = Task {
+            let capture = lockstep.task {
                 try await camera.shoot(
                     exposure: Self.fast, to: CaptureDestination(directory: folder.appendingPathComponent("images"))
                 ) {
@@ -67,9 +67,9 @@ struct SonyCameraReleaseHookTests {
             for await _ in entered { break }
             // S1 down is answered while the hook is held (they run side by side) ...
             try await Self.waitUntil("S1 down is answered") { await simulator.answeredOperationCount == before + 1 }
-            // ... and once both sides wait (the camera's keepalive its only sleeper, nothing on the wire), and
-            // a second of their time later (before the keepalive's first read), S2 down has not come.
-            await lockstep.settle(simulator, parked: 1)
+            // ... and once both sides wait (nothing runs, nothing on the wire), and a second of their time later
+            // (before the keepalive's first read), S2 down has not come.
+            await lockstep.settle(simulator)
             await lockstep.pass(.seconds(1), simulator)
             #expect(await simulator.operationCount == before + 1)
             #expect(await simulator.captures.isEmpty)
@@ -131,7 +131,7 @@ struct SonyCameraReleaseHookTests {
         let before = try await Lockstep.run(simulator: simulatorSetup, camera: { $0.processingMargin = .zero }) {
             camera, simulator, lockstep in
             let before = await simulator.operationCount
-            let capture = Task { () -> (any Error)? in
+            let capture = lockstep.task { () -> (any Error)? in
                 defer { finished.set() }
                 do {
                     _ = try await camera.shoot(exposure: Self.fast, to: CaptureDestination(directory: folder)) {
@@ -147,13 +147,13 @@ struct SonyCameraReleaseHookTests {
             try await lockstep.drive(simulator) {
                 await lockstep.wire.wait { await simulator.answeredOperationCount == before + 3 }
             }
-            // Both sides wait (the keepalive the camera's only sleeper) and a second of their time passes: the
-            // capture still waits for the hook.
-            await lockstep.settle(simulator, parked: 1)
+            // Both sides wait (nothing runs, nothing on the wire) and a second of their time passes: the capture
+            // still waits for the hook.
+            await lockstep.settle(simulator)
             await lockstep.pass(.seconds(1), simulator)
             #expect(!finished.isSet)
             open.yield()
-            let error = try #require(await lockstep.drive(simulator) { await capture.value })
+            let error = try #require(await lockstep.drive(simulator) { try await capture.value })
             guard case .deviceBusy? = error as? SonyCameraError else {
                 Issue.record("expected deviceBusy, got \(String(describing: error))")
                 return before

@@ -12,6 +12,8 @@ package struct ParsedArguments: Sendable, Hashable {
     package internal(set) var positional: String?
     /// The words after the first, for a command that takes more than one (`PositionalSpec.maximumCount`).
     package internal(set) var morePositionals: [String] = []
+    /// The options (and flags) the config file filled in rather than the command line (`ConfigDefaults`).
+    package internal(set) var fromConfig: Set<String> = []
 
     /// Creates an empty result for `command`.
     package init(command: String) {

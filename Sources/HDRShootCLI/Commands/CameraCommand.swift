@@ -56,7 +56,8 @@ enum CameraCommand {
         let json = arguments.flag("json")
         let output = context.output
         let (report, shown) = try await target.withCamera(
-            environment: environment, replay: replay, say: { line in if !json { output.writeOut(line + "\n") } }
+            environment: environment, replay: replay, explain: true,
+            say: { line in if !json { output.writeOut(line + "\n") } }
         ) { camera, address in
             (try CameraReport.render(try await camera.readReport(), address: address, json: json), address)
         }

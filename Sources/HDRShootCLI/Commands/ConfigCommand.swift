@@ -12,8 +12,9 @@ enum ConfigCommand {
             The config file is $XDG_CONFIG_HOME/hdrshoot/config (else ~/.config/hdrshoot/config): 'key = value'
             lines, '#' comments, and [camera NAME] sections whose values apply when the camera used is NAME (its
             address, 'simulator', or the model or serial number an earlier shoot at that address recorded). Keys:
-            camera, frames, ev, scale, order, dedupe, longest, output (the folder that holds the shoots' folders)
-            and transfer. Flags always win. Give flags here to see what a command line with them would use.
+            camera, frames, ev, scale, order, dedupe, longest, output (the folder that holds the shoots' folders),
+            transfer, and a camera's SSH settings: ssh (yes or no), ssh-user, ssh-password-file (never the password
+            itself) and ssh-fingerprint. Flags always win. Give flags here to see what a command line with them would use.
             --edit opens the file in $VISUAL or $EDITOR (else vi), with a commented template when it is new, and
             checks it when the editor exits. A malformed file is one error line naming the file and the line,
             exit 78, for every command that reads it.
@@ -27,7 +28,9 @@ enum ConfigCommand {
         if key.isFlag, let negation = key.negation {
             return [.flag(key.option, help: key.help), .flag(negation, help: "As if \(key.name) = no.")]
         }
-        let declared = (PlanCommand.spec.options + ShootConsole.sharedOptions).first { $0.name == key.option }
+        let declared = (PlanCommand.spec.options + ShootConsole.sharedOptions + SSHConnection.options).first {
+            $0.name == key.option
+        }
         var placeholder = "<value>"
         if case .value(let shown) = declared?.kind { placeholder = shown }
         if key.name == "output" { placeholder = "<dir>" }

@@ -2,6 +2,7 @@ import Foundation
 import LegacyCamera
 import PTPIP
 import Posix
+import ShootKit
 import SonyCamera
 
 /// `hdrshoot discover`: finds Sony cameras on the networks this computer is on and says which can shoot now.
@@ -173,6 +174,11 @@ enum DiscoverCommand {
             if camera.digitalImaging.pairingRequired == true {
                 out += "      note: the camera asks to approve this computer once (pairing); confirm on its screen\n"
             }
+            if let connection = connection(of: camera) {
+                out += "      connection: \(connectionText(connection, host: camera.host))\n"
+            }
+            let modes = transferModes(of: camera.digitalImaging)
+            if !modes.isEmpty { out += "      offers: \(modes.joined(separator: ", "))\n" }
             if let problem = camera.descriptionProblem {
                 out += "      note: \(problem)\n"
             }
@@ -186,8 +192,36 @@ enum DiscoverCommand {
         return out
     }
 
+    /// How hdrshoot would reach `camera`, when its description was read.
+    static func connection(of camera: DiscoveredCamera) -> CameraConnection? {
+        let imaging = camera.digitalImaging
+        guard camera.descriptionProblem == nil, imaging.sshRequired != nil || imaging.pairingRequired != nil else {
+            return nil
+        }
+        return CameraConnection.decide(description: imaging, preference: .automatic)
+    }
+
+    /// `PTP/IP through SSH (Access Authentication is on): hdrshoot camera --camera HOST --ssh-user NAME`.
+    static func connectionText(_ connection: CameraConnection, host: String) -> String {
+        switch connection.route {
+        case .plain: "plain PTP/IP (the description asks for neither SSH nor pairing)"
+        case .pairing: "PTP/IP with pairing (press OK on the camera the first time)"
+        case .ssh:
+            "PTP/IP through SSH (Access Authentication is on): hdrshoot camera --camera \(host) --ssh-user NAME"
+        }
+    }
+
+    /// The modes the description offers: remote control (shooting) and contents transfer (reference p. 39).
+    static func transferModes(of imaging: DigitalImagingDescription) -> [String] {
+        var modes: [String] = []
+        if imaging.remoteControlSupported == true { modes.append("remote control") }
+        if imaging.mediaServerSupported == true { modes.append("contents transfer") }
+        return modes
+    }
+
     /// `{"cameras": [...]}`, each with `name`, `model`, `address`, `host`, `port`, `ready`, `exposureMode`,
-    /// `protocolVersion`, `problems`, `udn`, `services`, `pairingRequired`, `sshRequired`, `source`,
+    /// `protocolVersion`, `problems`, `udn`, `services`, `pairingRequired`, `sshRequired`, `connection` (`plain`,
+    /// `pairing`, `ssh`), `contentsTransfer`, `source`,
     /// `descriptionProblem` (unknown values are null).
     static func json(_ cameras: [DiscoveredCamera], remoteAPI: [String: RemoteAPIReadiness] = [:]) throws -> String {
         ShootText.jsonLine(DiscoveryReport(cameras: cameras.map { CameraEntry($0, remoteAPI: remoteAPI[$0.host]) }))
@@ -214,6 +248,8 @@ enum DiscoverCommand {
         var services: [String]
         var pairingRequired: Bool?
         var sshRequired: Bool?
+        var connection: String?
+        var contentsTransfer: Bool?
         var source: String
         var descriptionProblem: String?
         var remoteAPI: RemoteAPIEntry?
@@ -235,6 +271,8 @@ enum DiscoverCommand {
             services = camera.services
             pairingRequired = camera.digitalImaging.pairingRequired
             sshRequired = camera.digitalImaging.sshRequired
+            connection = DiscoverCommand.connection(of: camera)?.route.rawValue
+            contentsTransfer = camera.digitalImaging.mediaServerSupported
             source = camera.source.rawValue
             descriptionProblem = camera.descriptionProblem
             remoteAPI = api.map(RemoteAPIEntry.init)
@@ -242,7 +280,7 @@ enum DiscoverCommand {
 
         private enum CodingKeys: String, CodingKey {
             case name, model, address, host, port, ready, exposureMode, protocolVersion, problems, udn, services
-            case pairingRequired, sshRequired, source, descriptionProblem, remoteAPI
+            case pairingRequired, sshRequired, connection, contentsTransfer, source, descriptionProblem, remoteAPI
         }
 
         /// Every key, `null` for what is not known (the synthesized form would leave those keys out).
@@ -261,6 +299,8 @@ enum DiscoverCommand {
             try container.encode(services, forKey: .services)
             try container.encode(pairingRequired, forKey: .pairingRequired)
             try container.encode(sshRequired, forKey: .sshRequired)
+            try container.encode(connection, forKey: .connection)
+            try container.encode(contentsTransfer, forKey: .contentsTransfer)
             try container.encode(source, forKey: .source)
             try container.encode(descriptionProblem, forKey: .descriptionProblem)
             try container.encode(remoteAPI, forKey: .remoteAPI)

@@ -11,7 +11,10 @@ extension LogCommand {
         let summary = Summary(lines)
         var out = "Session: \(summary.command), started \(summary.started) UTC, camera \(summary.camera), "
         out += "outcome \(summary.outcome)\n"
-        out += "Marks: '!' an error or a refused operation, 'S' an operation slower than \(Int(slowOperation)) ms.\n\n"
+        out += "Marks: '!' an error or a refused operation, 'S' an operation slower than \(Int(slowOperation)) ms.\n"
+        let learned = lines.filter { $0["kind"]?.string == "learned" }.compactMap(learnedText)
+        if !learned.isEmpty { out += "Learned of this body: " + learned.joined(separator: "; ") + ".\n" }
+        out += "\n"
         var operations = 0
         var events = 0
         var slow = 0
@@ -53,6 +56,8 @@ extension LogCommand {
                 }
                 text = "event  \(line["name"]?.string ?? "?") (\(line["code"]?.string ?? "?"))"
                 if !parameters.isEmpty { text += " [" + parameters.joined(separator: ", ") + "]" }
+            case "learned":
+                text = "learned " + (learnedText(line) ?? fields(of: line))
             case "connect":
                 text = "connect \(line["address"]?.string ?? "?"): \(line["outcome"]?.string ?? "?")"
                 text += String(format: " after %.1f ms", line["ms"]?.doubleValue ?? 0)
@@ -86,6 +91,38 @@ extension LogCommand {
         }
         out += "\n\(operations) operation(s), \(events) event(s), \(slow) slow, \(errors) error(s)\n"
         return out
+    }
+
+    /// The records as they are, one JSON object per line (`log show --json`).
+    static func jsonLines(_ lines: [JSONValue]) -> String {
+        lines.map { line in
+            var bytes: [UInt8] = []
+            line.encode(into: &bytes)
+            return String(decoding: bytes, as: UTF8.self) + "\n"
+        }.joined()
+    }
+
+    /// A `learned` record in words: `the camera holds 10 captures (learned in this shoot)`; nil for a limit this
+    /// version does not name.
+    static func learnedText(_ line: JSONValue) -> String? {
+        let remembered = line["source"]?.string == "remembered"
+        switch line["limit"]?.string {
+        case "bufferCapacity":
+            guard let captures = line["captures"]?.intValue else { return nil }
+            return "the camera holds \(captures) capture\(captures == 1 ? "" : "s") "
+                + (remembered ? "(recalled from an earlier shoot of it)" : "(learned in this shoot)")
+        case "speedChangeIgnoredWhileImagesWait":
+            return "the camera takes no shutter speed change while images wait in it (downloaded before each change)"
+        case "shutterRange":
+            guard let slowest = line["slowest"]?.string, let fastest = line["fastest"]?.string else { return nil }
+            return "the shutter goes from \(slowest) to \(fastest) "
+                + (remembered ? "(recalled from an earlier shoot of it)" : "(stepped to its ends)")
+        case "evidenceLatency":
+            guard let ms = line["ms"]?.doubleValue else { return nil }
+            return String(format: "a release showed it fired at most %.1f ms after its exposure", ms)
+        default:
+            return nil
+        }
     }
 
     /// `key=value` for every field but `t` and `kind`.

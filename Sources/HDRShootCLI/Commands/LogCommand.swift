@@ -17,10 +17,13 @@ enum LogCommand {
             camera, outcome, size); 'hdrshoot log show [ID]' prints one as a timeline with slow operations and errors
             marked (the newest without ID); 'hdrshoot log export [ID] FILE' writes the log with the shoot's journal
             and manifest into FILE, with this computer's addresses and names removed. ID is a log's name or any
-            unique part of it (a shoot id). The logs take at most 50 MB together and are kept 30 days (log-max-size
+            unique part of it (a shoot id); with --json, 'log show' prints the log's records as they are, one JSON object
+            per line (the limits a shoot learned of the body are its 'learned' records). The logs take at most 50 MB together and are kept 30 days (log-max-size
             and log-max-age in the defaults file). 'hdrshoot simulate --replay-session FILE' becomes the logged body.
             """,
-        options: [],
+        options: [
+            .flag("json", help: "With show: print the log's records, one JSON object per line.")
+        ],
         positional: {
             var spec = PositionalSpec(
                 placeholder: "[list|show|export] [<id>] [<file>]",
@@ -50,7 +53,8 @@ enum LogCommand {
         case "show":
             guard words.count <= 2 else { throw UsageError("'log show' takes at most one log id", command: "log") }
             let entry = try find(words.dropFirst().first, in: store)
-            context.output.writeOut(show(try read(entry.path)))
+            let lines = try read(entry.path)
+            context.output.writeOut(arguments.flag("json") ? jsonLines(lines) : show(lines))
         case "export":
             guard words.count >= 2 else {
                 throw UsageError("'log export' needs the file to write: hdrshoot log export [ID] FILE", command: "log")

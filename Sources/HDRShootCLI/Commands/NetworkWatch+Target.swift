@@ -11,7 +11,7 @@ extension NetworkWatch {
         guard enabled else { return nil }
         let host: String
         switch CameraTarget(stored: address) {
-        case let .address(parsed)?, let .host(parsed)?, let .ssh(parsed, _)?:
+        case let .address(parsed)?, let .host(parsed, _)?, let .ssh(parsed, _)?:
             host = parsed.host
         case let .remoteAPI(url)?:
             guard let configuration = try? LegacySonyCameraConfiguration(url: url) else { return nil }

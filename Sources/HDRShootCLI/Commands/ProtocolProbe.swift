@@ -1,6 +1,8 @@
 import CameraRemoteAPI
 import Foundation
 import LegacyCamera
+import PTPIP
+import PTPIPCodec
 import Posix
 import SonyCamera
 import Timing
@@ -70,5 +72,25 @@ extension CameraAddress {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("[") { return trimmed.contains("]:") }
         return trimmed.filter { $0 == ":" }.count == 1
+    }
+}
+
+// MARK: - What a bare host says about itself
+
+extension ProtocolProbe {
+    /// The PTP/IP facts of `host`'s description (pairing, SSH, transfer), found by a unicast SSDP search and read
+    /// at the answer's LOCATION (its port, whatever it is); nil when the host answered no search within 1.5 s or
+    /// its description could not be read (a name rather than an address is never searched).
+    static func describe(host: String, ssdpPort port: UInt16 = SSDP.port) async -> DigitalImagingDescription? {
+        guard SocketAddress(numericHost: host, port: port) != nil else { return nil }
+        // The identity is only a handshake's; describing opens no session.
+        var configuration = DiscoveryConfiguration(
+            identity: HostIdentity(guid: PTPIPGUID(bytes: Array(repeating: 0, count: 16))!))
+        configuration.searchTime = .milliseconds(1500)
+        configuration.descriptionTimeout = .seconds(3)
+        guard let camera = await CameraDiscovery(configuration: configuration).describe(host: host, ssdpPort: port),
+            camera.descriptionProblem == nil
+        else { return nil }
+        return camera.digitalImaging
     }
 }

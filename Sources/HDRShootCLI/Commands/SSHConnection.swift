@@ -1,6 +1,7 @@
 import CameraTunnel
 import Foundation
 import Posix
+import ShootKit
 
 /// How a command reaches a camera whose Access Authentication is on: `--ssh` and its options, the password,
 /// the host key's first contact, and the tunnel that lives as long as the command needs the camera.
@@ -10,6 +11,10 @@ enum SSHConnection {
         .flag(
             "ssh",
             help: "Reach the camera through SSH (Access Authentication on); the port in --camera is then its SSH port."),
+        .flag(
+            "no-ssh",
+            help: "Plain PTP/IP on port 15740 whatever the camera's description says (a bare --camera HOST "
+                + "otherwise goes through SSH when the camera says Access Authentication is on)."),
         .value(
             "ssh-user", placeholder: "<name>",
             help: "With --ssh: the user set in the camera's Access Authentication menu."),
@@ -32,6 +37,17 @@ enum SSHConnection {
         var passwordFile: String?
         /// `--ssh-fingerprint`, when given.
         var fingerprint: String?
+        /// Why SSH: asked for, remembered or journaled, or the camera's description says so.
+        var reason: CameraConnection.Reason = .asked
+    }
+
+    /// What a bare `--camera HOST` carries until the camera's description decides the way in: `--no-ssh` or
+    /// nothing, and the SSH options to use if the camera says it needs SSH.
+    struct Choice: Sendable, Equatable {
+        /// `--no-ssh`, or automatic.
+        var preference: CameraConnection.Preference = .automatic
+        /// `--ssh-user`, `--ssh-password-file`, `--ssh-fingerprint`.
+        var overrides = Overrides()
     }
 
     /// `--ssh-user`, `--ssh-password-file` and `--ssh-fingerprint` as given, to apply to a camera behind SSH
@@ -68,41 +84,70 @@ enum SSHConnection {
     }
 
     /// The target `--ssh` makes of `target`: the camera's SSH port (22 unless `--camera` names one), the user;
-    /// without `--ssh`, `target` with the SSH options applied (a camera behind SSH, or none yet: the journal's
-    /// or the remembered one gets them later). The SSH options on any other camera are a usage error.
+    /// without `--ssh`, `target` with the SSH options applied (a camera behind SSH, a bare host whose description
+    /// decides, or none yet: the journal's or the remembered one gets them later). `--no-ssh` makes a remembered
+    /// camera behind SSH plain PTP/IP again. The SSH options on any other camera are a usage error.
     static func apply(
         to target: CameraTarget?, arguments: ParsedArguments
     ) throws(UsageError) -> CameraTarget? {
         let overrides = Overrides(arguments)
+        let noSSH = arguments.flag("no-ssh")
+        // What the config file gave applies where it fits and is left out elsewhere (a `[camera ...]` section's
+        // SSH user on `--camera simulator`); only what the command line gave can be a usage error.
+        let sshOptions = ["ssh-user", "ssh-password-file", "ssh-fingerprint"]
+        let typed = sshOptions.contains { arguments.string($0) != nil && !arguments.fromConfig.contains($0) }
+        let sshConfigured = arguments.fromConfig.contains("ssh")
         guard arguments.flag("ssh") else {
             switch target {
             case nil: return nil
-            case let .ssh(address, settings)?: return overrides.applied(to: .ssh(address, settings))
+            case let .ssh(address, settings)?:
+                guard !noSSH else { return .address(CameraAddress(host: address.host, port: ptpipPort)) }
+                return overrides.applied(to: .ssh(address, settings))
+            case let .host(address, _)?:
+                return .host(address, Choice(preference: noSSH ? .noSSH : .automatic, overrides: overrides))
             case let other?:
-                guard overrides.isEmpty else {
+                guard !typed else {
                     throw UsageError(
-                        "--ssh-user, --ssh-password-file and --ssh-fingerprint need --ssh", command: arguments.command)
+                        "--ssh-user, --ssh-password-file and --ssh-fingerprint need --ssh, or a bare --camera HOST "
+                            + "whose description says it needs SSH", command: arguments.command)
                 }
                 return other
             }
         }
+        guard !noSSH else { throw UsageError("--ssh and --no-ssh contradict each other", command: arguments.command) }
         let address: CameraAddress
         switch target {
-        case let .host(given): address = CameraAddress(host: given.host, port: 22)
+        case let .host(given, _): address = CameraAddress(host: given.host, port: 22)
         case let .address(given): address = given
         case let .ssh(given, _): address = given
+        case nil where sshConfigured: return nil
+        case let other? where sshConfigured && !typed:
+            // `ssh = yes` in the file does not make a simulator or an http:// camera an SSH one.
+            switch other {
+            case .simulator, .apiSimulator, .remoteAPI: return other
+            default: break
+            }
+            throw UsageError(
+                "--ssh needs --camera HOST[:SSH-PORT] (the camera's own address)", command: arguments.command)
         case nil, .simulator, .apiSimulator, .remoteAPI:
             throw UsageError(
                 "--ssh needs --camera HOST[:SSH-PORT] (the camera's own address)", command: arguments.command)
         }
         guard let user = overrides.user, !user.isEmpty else {
             throw UsageError(
-                "--ssh needs --ssh-user NAME, the user set in the camera's Access Authentication menu",
+                "--ssh needs --ssh-user NAME, the user set in the camera's Access Authentication menu"
+                    + (sshConfigured ? " (the config file says ssh = yes)" : ""),
                 command: arguments.command)
         }
         return .ssh(
-            address, Settings(user: user, passwordFile: overrides.passwordFile, fingerprint: overrides.fingerprint))
+            address,
+            Settings(
+                user: user, passwordFile: overrides.passwordFile, fingerprint: overrides.fingerprint,
+                reason: sshConfigured ? .configured : .asked))
     }
+
+    /// The PTP/IP port of a camera reached without SSH.
+    static let ptpipPort: UInt16 = 15740
 
     /// `ssh://USER@HOST:PORT`: how a camera behind SSH is remembered and journaled (never the password).
     static func stored(_ address: CameraAddress, _ settings: Settings) -> String {
@@ -118,7 +163,7 @@ enum SSHConnection {
         guard !user.isEmpty, let address = CameraAddress(parsing: String(rest[rest.index(after: at)...])) else {
             return nil
         }
-        return (address, Settings(user: user))
+        return (address, Settings(user: user, reason: .remembered))
     }
 
     // MARK: - Opening the tunnel

@@ -5,18 +5,12 @@ import Shooting
 
 /// A series' plans per repetition and the confirmation text: schedule, totals, fit, battery and card.
 enum SeriesPlans {
-    /// The plan of repetition `number` (shifted, matched to the speeds the camera offers).
+    /// The plan of repetition `number` (shifted, matched to the speeds the camera offers): ShootKit's, with the
+    /// CLI's sentences.
     static func prepared(
         _ number: Int, record: SeriesRecord, offered: [ShutterSpeed], warnings: [String] = []
     ) throws -> SeriesJournalRecorder.Prepared {
-        do throws(ExposureError) {
-            let planned = try record.base.plan(forRepetition: number, shift: record.shift, longest: record.longest)
-            let matched = try SpeedMatcher.match(planned, offered: offered)
-            let plan = BracketPlan(sets: matched.sets, warnings: warnings + planned.warnings + matched.warnings)
-            return .init(plan: plan, substitutions: matched.substitutions)
-        } catch {
-            throw ShootPreparationError.blocked([.unplannable("repetition \(number): " + HDRShoot.message(for: error))])
-        }
+        try record.prepared(number, offered: offered, warnings: warnings, messages: CLIMessages())
     }
 
     /// The repetitions the confirmation looks at: all of a counted or timed series, the first 100 of `forever`.

@@ -144,7 +144,7 @@ enum SeriesRun {
         /// Repetitions skipped (`--skip-missed`).
         var skipping: [Int] = []
         /// The interrupted repetition's frame to continue from, and `--restart-set`.
-        var continuing: (position: ShootPosition, restartingSet: Bool)? = nil
+        var continuing: SeriesContinuation? = nil
     }
 
     /// A new series' stages of the preparation: the first repetition's plan matched to the camera, then the
@@ -186,11 +186,8 @@ enum SeriesRun {
             _ matched: (record: SeriesRecord, first: SeriesJournalRecorder.Prepared), camera: any CommandCamera,
             check: CameraCheck, in preparation: ShootPreparation
         ) async throws -> (Launch, JournalLock?) {
-            do {
-                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            } catch {
-                throw ShootCommandError.outputUnavailable(path: root, reason: error.localizedDescription)
-            }
+            // Said as a bracket's folder is: what is wrong with the path (a file in the way, a folder not writable).
+            _ = try OutputFolder.create(root)
             var record = matched.record
             // The schedule counts from the moment the photographer said yes.
             record.firstStart = wallClock.now()
@@ -215,111 +212,48 @@ enum SeriesRun {
 
     // MARK: - resume
 
-    /// The answer that shoots a repetition whose start passed now (late), the schedule continuing after it.
-    static let shootLate = "late"
-    /// The answer that skips the passed starts and keeps the clock times (`--skip-missed`).
-    static let skipMissed = "skip"
-
-    /// Continues the series of `journal` (locked by the caller): the interrupted repetition first, then the
-    /// schedule; start times that passed are shot now (late) or, with `--skip-missed`, skipped.
+    /// Continues the series of `journal` (locked by the caller): the controller decides where it resumes (the
+    /// interrupted repetition first, then the schedule; a start time that passed is asked about on a terminal,
+    /// shot late, or skipped with `--skip-missed`); the terminal prints the question and answers it.
     static func resume(
         _ journal: ShootJournal, request: ResumeRequest, options: ShootConsole.Options, target: CameraTarget,
         context: CommandContext
     ) async throws -> ExitCode {
-        guard var record = journal.series else { preconditionFailure("resume of a series journal") }
-        var journal = journal
-        if let last = record.repetitions.indices.last,
-            record.repetitions[last].state == .shooting || record.repetitions[last].state == .stopped,
-            journal.resumePosition == nil
-        {
-            // Every frame of the last repetition is saved (the process died before it was marked done).
-            record.repetitions[last].state = .done
-            record.repetitions[last].endedAt = journal.updatedAt
-            record.repetitions[last].frames = journal.frames
-            journal.series = record
-        }
+        guard let record = journal.series else { preconditionFailure("resume of a series journal") }
         let output = context.output
-        // Marks the series complete (so the next `resume` does not find it again) and says why.
-        func finished(_ why: String) async throws -> ExitCode {
-            journal.series?.ended = true
-            journal.status = .complete
-            journal.revision += 1
-            journal.updatedAt = context.wallClock.now()
-            try await options.store.save(journal)
-            output.writeOut("Nothing left to shoot: \(why).\n")
-            return .success
-        }
-        guard let next = record.continuation() else {
-            return try await finished("every repetition of the series is done")
-        }
-        let schedule = record.schedule
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
         let now = timeScale.scaled(record.offset(of: context.wallClock.now()))
-        var skipMissed = request.skipMissed
         // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
         let controller = ShootController(messages: CLIMessages())
-        var start = next.start
-        var skipped: [Int] = []
-        var continuing: (position: ShootPosition, restartingSet: Bool)?
-        var notes: [String] = []
-        if next.continuing {
-            let position = journal.resumePosition ?? .start
-            let restarting = request.restartSet
-            continuing = (restarting ? ShootPosition(set: position.set, frame: 1) : position, restarting)
-            guard let late = schedule.held(start, until: now) else {
-                return try await finished("the series' --until time has passed")
-            }
-            start = late
-            notes.append("Repetition \(start.number) was interrupted: it continues now from \(position).")
-        } else if start.at < now {
-            let missed = schedule.skippingMissed(from: start, now: now)
-            let numbers = missed.skipped.map(String.init).joined(separator: ", ")
-            if !skipMissed && options.interactive && !options.confirm {
-                // Never shot late without asking: the controller asks, and the terminal answers it.
-                let question = Question(
-                    text: "Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
-                        + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ",
-                    answers: [Self.shootLate, Self.skipMissed])
-                await controller.pose(question)
-                output.writeOut(question.text)
-                let typed = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-                let command: ShootCommand =
-                    switch typed {
-                    case "n": .answer(Self.shootLate)
-                    case "s": .answer(Self.skipMissed)
-                    default: .stop
-                    }
-                await controller.send(command)
-                guard let answer = await controller.answered() else {
-                    await controller.end()
-                    throw ShootCommandError.declined
+        let decision = await controller.resumePoint(
+            of: journal, now: now, restartSet: request.restartSet, skipMissed: request.skipMissed,
+            mayAsk: options.interactive && !options.confirm
+        ) { question in
+            // The terminal answers the controller's question: n shoots late, s skips, anything else stops.
+            output.writeOut(question.text)
+            let typed = await LineInput.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            let command: ShootCommand =
+                switch typed {
+                case "n": .answer(SeriesResumption.shootLate)
+                case "s": .answer(SeriesResumption.skipMissed)
+                default: .stop
                 }
-                skipMissed = answer == Self.skipMissed
-            }
-            if skipMissed {
-                guard let upcoming = missed.next else {
-                    return try await finished("every remaining start time has passed")
-                }
-                skipped = missed.skipped
-                notes.append(
-                    "Start times passed while hdrshoot was away: repetition(s) \(numbers) skipped (--skip-missed); "
-                        + "next: repetition \(upcoming.number) at \(SeriesPlans.clockTime(record.date(at: upcoming.at)))."
-                )
-                start = upcoming
-            } else {
-                guard let late = schedule.held(start, until: now) else {
-                    return try await finished("the series' --until time has passed")
-                }
-                notes.append(
-                    "Start times passed while hdrshoot was away (repetition(s) \(numbers)): repetition \(start.number) "
-                        + "is shot now, \(ShootText.duration(now - start.at)) late, and the schedule continues every "
-                        + "\(ShootText.duration(schedule.every)) after it; pass --skip-missed to keep the clock times instead."
-                )
-                start = late
-            }
+            await controller.send(command)
+        }
+        let resumption: SeriesResumption
+        switch decision {
+        case .declined:
+            await controller.end()
+            throw ShootCommandError.declined
+        case .nothingLeft(let why, let journal):
+            try await SeriesResumption.markEnded(journal, in: options.store, at: context.wallClock.now())
+            output.writeOut("Nothing left to shoot: \(why.sentence).\n")
+            return .success
+        case .resume(let point):
+            resumption = point
         }
         let stages = ResumedSeries(
-            journal: journal, record: record, start: start, skipping: skipped, continuing: continuing, notes: notes,
+            resumption: resumption, notes: notes(resumption, record: record, now: now),
             followsCamera: options.target != nil, timeScale: timeScale, wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
@@ -327,19 +261,34 @@ enum SeriesRun {
         return try await preparation.prepare(stages, on: target)
     }
 
+    /// The summary's note on what the resume point skipped, continues or shoots late.
+    private static func notes(_ resumption: SeriesResumption, record: SeriesRecord, now: Duration) -> [String] {
+        switch resumption.missed {
+        case .none:
+            return []
+        case .interrupted(let number, let position):
+            return ["Repetition \(number) was interrupted: it continues now from \(position)."]
+        case .skipped(let missed):
+            return [
+                "Start times passed while hdrshoot was away: repetition(s) \(missed.map(String.init).joined(separator: ", ")) "
+                    + "skipped (--skip-missed); next: repetition \(resumption.start.number) at "
+                    + "\(SeriesPlans.clockTime(record.date(at: resumption.start.at)))."
+            ]
+        case .shotLate(let missed, let late):
+            return [
+                "Start times passed while hdrshoot was away (repetition(s) \(missed.map(String.init).joined(separator: ", "))): "
+                    + "repetition \(resumption.start.number) is shot now, \(ShootText.duration(late)) late, and the schedule "
+                    + "continues every \(ShootText.duration(record.schedule.every)) after it; pass --skip-missed to keep the "
+                    + "clock times instead."
+            ]
+        }
+    }
+
     /// A resumed series' stages of the preparation: the schedule from `start` checked against the camera; the
     /// journal (locked by the command) follows the camera used.
     struct ResumedSeries: ShootStages {
-        /// The series journal, read under its lock.
-        let journal: ShootJournal
-        /// Its series record.
-        let record: SeriesRecord
-        /// The repetition to start with.
-        let start: RepetitionSchedule.Start
-        /// Repetitions skipped (`--skip-missed`).
-        let skipping: [Int]
-        /// The interrupted repetition's frame to continue from, and `--restart-set`.
-        let continuing: (position: ShootPosition, restartingSet: Bool)?
+        /// Where the controller resumes the series, with its journal (read under its lock).
+        let resumption: SeriesResumption
         /// Notes after the first summary line (an interrupted repetition, missed start times).
         let notes: [String]
         /// Whether `--camera` was given: the journal then follows the camera actually used.
@@ -349,15 +298,17 @@ enum SeriesRun {
         /// The time of day the schedule starts from.
         let wallClock: WallClock
 
-        /// The repetitions done, the notes, and the schedule's summary from `start`.
+        /// The repetitions done, the notes, and the schedule's summary from the resume point.
         func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
+            let journal = resumption.journal
+            guard let record = journal.series else { preconditionFailure("a series journal") }
             var lines = [
                 "Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."
             ]
             lines += notes
             lines += try SeriesPlans.summaryLines(
                 record: record, check: check, overhead: BracketPlan.defaultOverheadPerFrame, offered: check.offered,
-                from: start)
+                from: resumption.start)
             return ((), ShootSummary(lines: lines))
         }
 
@@ -365,13 +316,17 @@ enum SeriesRun {
         func record(
             _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
         ) async throws -> (Launch, JournalLock?) {
-            var current = journal
+            var current = resumption.journal
             if followsCamera { current.camera.address = check.identity.address }
             let session = SeriesSession(
                 camera: camera, journal: current, store: preparation.options.store, offered: check.offered,
                 planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame, timeScale: timeScale,
                 wallClock: wallClock)
-            return (Launch(session: session, start: start, skipping: skipping, continuing: continuing), nil)
+            return (
+                Launch(
+                    session: session, start: resumption.start, skipping: resumption.skipping,
+                    continuing: resumption.continuing), nil
+            )
         }
     }
 }
@@ -381,6 +336,6 @@ extension ShootStages where Recorded == SeriesRun.Launch {
     func execute(_ launch: SeriesRun.Launch, in preparation: ShootPreparation) async throws -> ExitCode {
         await launch.session.execute(
             from: launch.start, skipping: launch.skipping, continuing: launch.continuing,
-            options: preparation.options, output: preparation.output)
+            controller: preparation.controller, options: preparation.options, output: preparation.output)
     }
 }

@@ -30,11 +30,12 @@ struct SeriesSession: Sendable {
     /// The time of day (where the schedule stands, the display's start times).
     var wallClock = WallClock.system
 
-    /// Shoots the series from `start`; returns the exit code (0 complete, 75 resumable, 1 journal failure).
+    /// Shoots the series from `start` through `controller` (ShootKit's `shootSeries`, `concludeSeries`) with the
+    /// terminal as its client: every series event rendered, keys and signals as its commands; returns the exit
+    /// code (0 complete, 75 resumable, 1 journal failure).
     func execute(
-        from start: RepetitionSchedule.Start, skipping: [Int],
-        continuing: (position: ShootPosition, restartingSet: Bool)?,
-        options: ShootConsole.Options, output rawOutput: any OutputStreams
+        from start: RepetitionSchedule.Start, skipping: [Int], continuing: SeriesContinuation?,
+        controller: ShootController, options: ShootConsole.Options, output rawOutput: any OutputStreams
     ) async -> ExitCode {
         guard let record = journal.series else { preconditionFailure("a series journal") }
         let output = DetachableOutput(rawOutput)
@@ -42,68 +43,41 @@ struct SeriesSession: Sendable {
             forJournalAddress: journal.camera.address, enabled: options.networkMonitor, output: output)
         var journal = self.journal
         if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
-        let (offered, warnings) = (offered, planWarnings)
-        let recorder = SeriesJournalRecorder(
-            journal: journal, store: store, continuing: continuing, now: wallClock.now
-        ) { number, folder in
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw ShootCommandError.outputUnavailable(path: folder.path, reason: error.localizedDescription)
-            }
-            return try SeriesPlans.prepared(number, record: record, offered: offered, warnings: warnings)
-        }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let display = SeriesDisplay(
             style: style, output: output, record: record, overhead: overhead, wallClock: wallClock)
-        let runner = SeriesRunner(
-            camera: camera, schedule: record.schedule,
+        let shoot = SeriesShoot(
+            camera: camera, journal: journal, store: store, offered: offered, planWarnings: planWarnings,
+            start: start, skipping: skipping, continuing: continuing,
             configuration: timeScale.runnerConfiguration(
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
                 bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
                 onScaledClock: true),
-            recorder: recorder, elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
-            runGuard: { runner, body in
-                guard let network else { return await body() }
-                return await network.guarding(
-                    runner, note: { display.note($0) }, warn: { output.writeError($0 + "\n") }, body)
-            })
+            elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
+            wallClock: wallClock)
+        let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
+        let guardRun: SeriesRunner.RunGuard = { runner, body in
+            guard let network else { return await body() }
+            return await network.guarding(runner, note: { display.note($0) }, warn: warn, body)
+        }
         let terminal = options.interactive ? TerminalMode.enterCharacterMode() : nil
         defer { terminal?.restore() }
         let readsKeys = terminal != nil
-        let (abandon, abandonSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let controls = ShootControls(
-            runner: runner, display: SeriesControlledDisplay(display: display, output: output), terminal: terminal,
-            texts: .series, abandon: abandonSink)
+            controller: controller, display: SeriesControlledDisplay(display: display, output: output),
+            terminal: terminal, texts: .series)
 
-        let result: SeriesResult = await ConsoleTasks.run(
+        // The controller hands each series event to the display in order (`observe`): nothing else to show.
+        let (result, final) = await ConsoleTasks.run(
             work: {
-                // Abandoning (Ctrl-C twice) cancels the series: its repetition's frame in flight is abandoned.
-                let finished: SeriesResult? = await withTaskGroup(of: SeriesResult?.self) { inner in
-                    inner.addTask { await runner.run(from: start, skipping: skipping) }
-                    inner.addTask {
-                        for await _ in abandon { return nil }
-                        return nil
-                    }
-                    var result: SeriesResult?
-                    while let value = await inner.next() {
-                        if let value { result = value }
-                        inner.cancelAll()
-                    }
-                    return result
-                }
-                guard let finished else { preconditionFailure("the series child always returns a result") }
-                return finished
+                await controller.shootSeries(shoot, guardRun: guardRun, warn: warn) { display.show($0) }
             },
-            showEvents: {
-                for await event in runner.events { await display.show(event, journal: { await recorder.latest }) }
-            },
+            showEvents: {},
             controls: { await controls.run(readingKeys: readsKeys) },
             tick: style == .live ? display.tick : nil)
         display.close()
         await camera.disconnect()
-        let final = await recorder.latest
-        await display.writeManifests(final)
+        await controller.concludeSeries(result, journal: final)
         return report(result, journal: final, options: options, output: output)
     }
 

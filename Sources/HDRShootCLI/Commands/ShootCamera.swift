@@ -13,8 +13,10 @@ import SonyCamera
 enum CameraTarget: Sendable, Equatable {
     /// PTP/IP at `host:port` (a port given, or an address remembered or journaled).
     case address(CameraAddress)
-    /// A bare host (`192.168.122.1`): PTP/IP is tried first, then the Camera Remote API, and the one found is said.
-    case host(CameraAddress)
+    /// A bare host (`192.168.122.1`): its description (found by a unicast SSDP search) decides between plain
+    /// PTP/IP, pairing and SSH (`choice` carries `--no-ssh` and the SSH options); a host that describes nothing
+    /// is tried with PTP/IP first, then the Camera Remote API, and the one found is said.
+    case host(CameraAddress, SSHConnection.Choice = SSHConnection.Choice())
     /// Sony's Camera Remote API at `http://HOST:PORT` (older bodies; `:10000` for the A7 III family's own API).
     case remoteAPI(String)
     /// `--camera simulator`: a simulated PTP/IP body started in-process on a free loopback port.
@@ -61,7 +63,7 @@ enum CameraTarget: Sendable, Equatable {
             let port = CameraAddress.hasPort(text) ? address.port : LegacySonyCameraConfiguration.defaultPort
             self = .remoteAPI("http://\(CameraAddress(host: address.host, port: port).description)")
         } else {
-            self = CameraAddress.hasPort(text) ? .address(address) : .host(address)
+            self = CameraAddress.hasPort(text) ? .address(address) : .host(address, SSHConnection.Choice())
         }
     }
 
@@ -83,18 +85,28 @@ enum CameraTarget: Sendable, Equatable {
     }
 
     /// Runs `body` with a (not yet connected) camera for this target and the address to show and journal; a
-    /// simulator lives exactly as long as `body`. A bare host is probed first (`say` hears which protocol was
-    /// found). `resuming` lets a legacy body hand over a picture an earlier run left in it.
+    /// simulator lives exactly as long as `body`. A bare host is described or probed first (`say` hears which
+    /// connection it gets and why). `explain` says the connection of a camera at a given address too (`hdrshoot
+    /// camera`). `resuming` lets a legacy body hand over a picture an earlier run left in it.
     func withCamera<T: Sendable>(
         environment: [String: String], scene: Scene.Name? = nil, replay: SessionReplay? = nil, resuming: Bool = false,
-        say: @escaping @Sendable (String) -> Void = { _ in }, _ body: (any CommandCamera, String) async throws -> T
+        explain: Bool = false, say: @escaping @Sendable (String) -> Void = { _ in },
+        _ body: (any CommandCamera, String) async throws -> T
     ) async throws -> T {
         switch self {
         case .address(let address):
+            if explain {
+                say(ConnectionText.line(CameraConnection(route: .plain, reason: .portGiven), address: address))
+            }
             let camera = SonyCamera(
                 configuration: try CameraCommand.cameraConfiguration(for: address, environment: environment, say: say))
             return try await body(camera, address.description)
         case let .ssh(address, settings):
+            if explain || settings.reason == .described {
+                say(
+                    ConnectionText.line(
+                        CameraConnection(route: .ssh, reason: settings.reason), address: address, user: settings.user))
+            }
             return try await SSHConnection.withTunnel(
                 to: address, settings: settings, environment: environment, say: say
             ) { forwarded in
@@ -102,10 +114,28 @@ enum CameraTarget: Sendable, Equatable {
                     configuration: try CameraCommand.cameraConfiguration(for: forwarded, environment: environment))
                 return try await body(camera, SSHConnection.stored(address, settings))
             }
-        case .host(let address):
-            let found = await ProtocolProbe.find(host: address.host, ptpipPort: address.port)
-            if let found { say(found.sentence) }
-            let resolved = found?.target ?? .address(address)
+        case let .host(address, choice):
+            let described = await ProtocolProbe.describe(host: address.host)
+            let connection = CameraConnection.decide(description: described, preference: choice.preference)
+            let resolved: CameraTarget
+            switch (connection.route, connection.reason) {
+            case (_, .notDescribed):
+                let found = await ProtocolProbe.find(host: address.host, ptpipPort: address.port)
+                if let found { say(found.sentence) }
+                resolved = found?.target ?? .address(address)
+            case (.ssh, _):
+                guard let user = choice.overrides.user, !user.isEmpty else {
+                    throw CameraTargetError.sshUserNeeded(host: address.host)
+                }
+                resolved = .ssh(
+                    CameraAddress(host: address.host, port: 22),
+                    SSHConnection.Settings(
+                        user: user, passwordFile: choice.overrides.passwordFile,
+                        fingerprint: choice.overrides.fingerprint, reason: connection.reason))
+            case (.plain, _), (.pairing, _):
+                say(ConnectionText.line(connection, address: address, description: described))
+                resolved = .address(address)
+            }
             return try await resolved.withCamera(
                 environment: environment, scene: scene, replay: replay, resuming: resuming, say: say, body)
         case .remoteAPI(let url):

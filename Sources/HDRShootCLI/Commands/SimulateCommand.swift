@@ -53,7 +53,15 @@ enum SimulateCommand {
             "Every image shows this scene at its exposure, and 0xD1B5 meters it (scenes and ranges above).", nil
         ),
         ("iso", "<AUTO|100|...>", "With --api: the ISO setting (BULB is refused with Auto ISO).", nil),
-        ("ssdp-port", "<n>", "With --api: answer SSDP searches for ScalarWebAPI on this UDP port (unicast).", nil),
+        (
+            "ssdp-port", "<n>",
+            "Answer unicast SSDP searches on this UDP port (DigitalImaging; with --api, ScalarWebAPI) with the "
+                + "description's address.", nil
+        ),
+        (
+            "description-port", "<n>",
+            "Serve the UPnP descriptions (dd.xml, DigitalImagingDesc.xml) on this TCP port; 0 picks a free one.", nil
+        ),
         (
             "time-scale", "<n>",
             "A test hook: the body's time runs n times faster (exposures, processing, a BULB hold as measured); "
@@ -113,6 +121,10 @@ enum SimulateCommand {
                 help: "The body needs pairing: a new computer's Init Command waits until 'ok' (or 'refuse') is "
                     + "typed on standard input."),
             .flag(
+                "ssh-support",
+                help: "The description says X_SSH_Support Enable (Access Authentication on): clients must come "
+                    + "through SSH (put an sshd in front of the simulator)."),
+            .flag(
                 "hold-session-after-drop",
                 help: "A session dropped without CloseSession makes the body close every new connection at once "
                     + "until 'power-cycle' is typed on standard input.")
@@ -123,7 +135,7 @@ enum SimulateCommand {
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let clock = try timeScale(arguments).clock
         if arguments.flag("api") { return try await runRemoteAPI(arguments, context) }
-        for option in ["iso", "ssdp-port"] where !arguments.strings(option).isEmpty {
+        for option in ["iso"] where !arguments.strings(option).isEmpty {
             throw UsageError("--\(option) is an option of the simulated legacy body; add --api", command: spec.name)
         }
         var configuration = SimulatorConfiguration()
@@ -136,6 +148,7 @@ enum SimulateCommand {
         }
         configuration.needsPairing = arguments.flag("pairing")
         configuration.holdsSessionAfterDrop = arguments.flag("hold-session-after-drop")
+        configuration.sshSupport = arguments.flag("ssh-support")
         // `--replay-session LOG`: the body a session log recorded (its data phases are read at the start).
         let replayFolder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-replay-\(UUID())")
             .path
@@ -151,10 +164,23 @@ enum SimulateCommand {
         let display = simulator.host.contains(":") ? "[\(simulator.host)]" : simulator.host
         context.output.writeOut(
             "simulated \(configurationSummary(configuration)) listening on \(display):\(simulator.port)\n")
+        let description =
+            configuration.servesDescription
+            ? try SimulatorDescriptionService(configuration: configuration, clock: clock) : nil
+        if let description {
+            let ssdp = description.ssdpPort.map { ", SSDP answers on UDP port \($0)" } ?? ""
+            context.output.writeOut("description at \(description.location)\(ssdp)\n")
+        }
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await simulator.run()
                 return true
+            }
+            if let description {
+                group.addTask {
+                    await description.run()
+                    return true
+                }
             }
             group.addTask {
                 await TerminationSignal.wait()

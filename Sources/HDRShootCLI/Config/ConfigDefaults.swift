@@ -94,12 +94,21 @@ struct ConfigDefaults: Sendable {
                 let entry = entry(key.name)
             else { continue }
             if key.isFlag {
-                if (try? ConfigKey.boolean(entry.value)) == true { result.set(flag: key.option) }
+                let on = (try? ConfigKey.boolean(entry.value)) == true
+                if on {
+                    result.set(flag: key.option)
+                    result.fromConfig.insert(key.option)
+                } else if key.name == "ssh", let negation = key.negation {
+                    // `ssh = no` for a camera is `--no-ssh`: plain PTP/IP whatever its description says.
+                    result.set(flag: negation)
+                    result.fromConfig.insert(negation)
+                }
             } else if key.name == "output" {
                 guard let root = try? ConfigKey.outputRoot(entry.value, home: nil) else { continue }
                 result.set(key.option, to: root + "/" + RunCommand.defaultOutputName(at: now))
             } else {
                 result.set(key.option, to: entry.value)
+                result.fromConfig.insert(key.option)
             }
         }
         return result

@@ -56,6 +56,39 @@ struct ConfigKey: Sendable {
                 throw UsageError("'\(value)' is not a transfer choice; use all, jpeg or none")
             }
         },
+        // A camera with Access Authentication on, best in its `[camera ADDRESS]` section (issue 33). The password
+        // itself never goes in this file: it names the password file, which is checked (owner, mode 0600) when read.
+        ConfigKey(
+            name: "ssh", option: "ssh", isFlag: true,
+            help: "Reach the camera through SSH (in the file: yes or no; camera, run, resume, serve).", builtIn: "no",
+            excludedCommands: []
+        ) { value, _ throws(UsageError) in _ = try boolean(value) },
+        ConfigKey(
+            name: "ssh-user", option: "ssh-user", isFlag: false,
+            help: "The user set in the camera's Access Authentication menu.", builtIn: "none", excludedCommands: []
+        ) { value, _ throws(UsageError) in
+            guard !value.isEmpty, !value.contains(where: \.isWhitespace) else {
+                throw UsageError("'\(value)' is not a user name")
+            }
+        },
+        ConfigKey(
+            name: "ssh-password-file", option: "ssh-password-file", isFlag: false,
+            help: "The file holding the camera's SSH password (yours alone, mode 0600).",
+            builtIn: "asked on the terminal", excludedCommands: []
+        ) { value, _ throws(UsageError) in
+            guard value.hasPrefix("/") else {
+                throw UsageError("'\(value)' is not an absolute path; write it like /home/me/.config/hdrshoot/a7v.pass")
+            }
+        },
+        ConfigKey(
+            name: "ssh-fingerprint", option: "ssh-fingerprint", isFlag: false,
+            help: "The camera's host key fingerprint as its menu shows it (SHA256:...).",
+            builtIn: "asked on first contact", excludedCommands: []
+        ) { value, _ throws(UsageError) in
+            guard value.hasPrefix("SHA256:"), value.count > 7 else {
+                throw UsageError("'\(value)' is not a fingerprint; write it as the camera shows it, SHA256:...")
+            }
+        },
         // Not options of any command: the session logs' rotation (SessionLogging reads them).
         ConfigKey(
             name: "log-max-size", option: "log-max-size", isFlag: false,

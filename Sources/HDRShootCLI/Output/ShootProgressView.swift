@@ -96,7 +96,7 @@ final class ShootProgressView: Sendable {
 
     /// Shows one runner event as its update (a series' repetition, which has no controller yet).
     func show(_ event: ShootEvent) {
-        show(ShootUpdate(event, messages: CLIMessages()))
+        if let update = ShootUpdate(event, messages: CLIMessages()) { show(update) }
     }
 
     /// Shows a sentence for the photographer: a line, or a JSON `note` update.

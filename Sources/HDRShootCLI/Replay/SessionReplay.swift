@@ -28,6 +28,13 @@ struct SessionReplay: Sendable {
     var quirks: [(quirk: SimulatorQuirk, reason: String)] = []
     /// Busy answers after the start-up, as faults at the operations they came to.
     var faults: [(fault: SimulatorFault, reason: String)] = []
+    /// The buffer size a shoot of the logged session learned (its `learned` record), if any.
+    var bufferCapacity: Int?
+    /// The fastest shutter speed's denominator the logged body was found to reach (a `learned` shutter range
+    /// ending at 1/N), if any.
+    var fastestShutterDenominator: Int?
+    /// The longest a release took to show it fired in the logged session (its `learned` evidence latency).
+    var evidenceLatency: Duration?
 
     /// Reads the log at `path`; throws when it is unreadable or shows no PTP/IP session.
     static func load(_ path: String) throws(SessionReplayError) -> SessionReplay {
@@ -102,6 +109,39 @@ struct SessionReplay: Sendable {
                 ))
         }
         processing = Self.processingTime(lines)
+        readLearned(lines.filter { $0["kind"]?.string == "learned" })
+    }
+
+    /// The limits a shoot of the logged session learned (its `learned` records), given back to the simulated body:
+    /// the buffer size, a body that ignores speed changes while images wait (as its quirk), the fastest speed of a
+    /// shutter range, and the evidence latency as the processing time when no event timed it.
+    private mutating func readLearned(_ records: [JSONValue]) {
+        for record in records {
+            switch record["limit"]?.string {
+            case "bufferCapacity":
+                if let captures = record["captures"]?.intValue, captures >= 1 {
+                    bufferCapacity = min(captures, bufferCapacity ?? captures)
+                }
+            case "speedChangeIgnoredWhileImagesWait":
+                if !quirks.contains(where: { $0.quirk == .speedIgnoredWhileBuffered }) {
+                    quirks.append(
+                        (.speedIgnoredWhileBuffered, "a shoot learned the body takes no speed change while images wait")
+                    )
+                }
+            case "shutterRange":
+                if let fastest = record["fastest"]?.string, fastest.hasPrefix("1/"),
+                    let denominator = Int(fastest.dropFirst(2))
+                {
+                    fastestShutterDenominator = denominator
+                }
+            case "evidenceLatency":
+                if let ms = record["ms"]?.doubleValue, ms >= 0 {
+                    evidenceLatency = max(evidenceLatency ?? .zero, .milliseconds(Int64(ms.rounded(.up))))
+                }
+            default:
+                break
+            }
+        }
     }
 
     /// The window in which the body ignored a release: from OpenSession to just after the first release.
@@ -153,7 +193,9 @@ struct SessionReplay: Sendable {
         configuration.replayExtDeviceInfoPath = try write(extDeviceInfo, "ext-device-info.bin")
         configuration.replayPropertiesPath = try write(properties, "properties.bin")
         if !keepRoundTrip { configuration.roundTripDelay = roundTrip }
-        if !keepProcessing, let processing { configuration.processingTime = processing }
+        if !keepProcessing, let processing = processing ?? evidenceLatency { configuration.processingTime = processing }
+        if let bufferCapacity { configuration.bufferCapacity = bufferCapacity }
+        if let fastestShutterDenominator { configuration.fastestShutterDenominator = fastestShutterDenominator }
         for (quirk, _) in quirks where !configuration.quirks.contains(quirk) { configuration.quirks.append(quirk) }
         configuration.faults += faults.map(\.fault)
     }
@@ -168,6 +210,16 @@ struct SessionReplay: Sendable {
                 "processing \(processing.components.seconds * 1000 + processing.components.attoseconds / 1_000_000_000_000_000) ms"
             )
         }
+        var learned: [String] = []
+        if let bufferCapacity { learned.append("a buffer of \(bufferCapacity) captures") }
+        if let fastestShutterDenominator { learned.append("a fastest speed of 1/\(fastestShutterDenominator)") }
+        if let evidenceLatency {
+            let ms =
+                evidenceLatency.components.seconds * 1000 + evidenceLatency.components.attoseconds
+                / 1_000_000_000_000_000
+            learned.append("releases shown within \(ms) ms")
+        }
+        if !learned.isEmpty { parts.append("learned limits from the log: " + learned.joined(separator: ", ")) }
         if !quirks.isEmpty {
             parts.append(
                 "quirks on from the log: " + quirks.map { "\($0.quirk) (\($0.reason))" }.joined(separator: ", "))

@@ -107,7 +107,7 @@ package actor PTPIPClient {
         self.events = stream
         // Owned, not fire-and-forget: `disconnect()` cancels this task and waits for it.
         // Inside a deterministic world, on its executor like every task of the process (`TaskPlacement`).
-        self.eventReader = Task(executorPreference: TaskPlacement.worldExecutor) { [event, configuration] in
+        self.eventReader = Task(executorPreference: TaskPlacement.preferred) { [event, configuration] in
             await Self.readEvents(
                 from: event, framer: eventFramer, into: continuation, observer: configuration.observer,
                 chunkSize: min(configuration.receiveChunkSize, Self.eventReadSize),

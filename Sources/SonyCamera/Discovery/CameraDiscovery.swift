@@ -333,3 +333,33 @@ package struct CameraDiscovery: Sendable {
         await session.disconnect()
     }
 }
+
+// MARK: - One known address
+
+extension CameraDiscovery {
+    /// What one address (`--camera 192.168.122.1`) says about itself, without a session: a unicast SSDP
+    /// M-SEARCH for DigitalImaging to `host:ssdpPort`, then the descriptions at the answer's LOCATION (its port,
+    /// whatever it is: not always 80). Nil when nothing answered within `searchTime` (an older body, a body
+    /// whose UPnP is off, or no camera at all); the camera's `descriptionProblem` says when the description
+    /// could not be read.
+    package func describe(host: String, ssdpPort: UInt16 = SSDP.port) async -> DiscoveredCamera? {
+        guard let target = SocketAddress(numericHost: host, port: ssdpPort) else { return nil }
+        var settings = configuration
+        settings.ssdpTargets = [target]
+        settings.hostAddresses = []
+        settings.searchTargets = [SSDP.digitalImaging]
+        settings.expectedAnswers = 1
+        settings.maxWait = 1
+        let search = CameraDiscovery(configuration: settings, clock: clock)
+        guard let answers = try? await search.search(hostAddresses: []) else { return nil }
+        let candidates = Self.candidates(from: answers, ptpipPort: configuration.ptpipPort)
+        guard let candidate = candidates.first(where: { $0.camera.host == host }) else { return nil }
+        var camera = candidate.camera
+        if let location = candidate.location {
+            await search.describe(&camera, location: location)
+        } else {
+            camera.descriptionProblem = "the camera's SSDP answer names no description"
+        }
+        return camera
+    }
+}

@@ -1,0 +1,198 @@
+import CameraSimulator
+import Exposure
+import Foundation
+import PTPIP
+import PTPIPCodec
+import Posix
+import Shooting
+import SonyCamera
+import TestSupport
+import Testing
+
+@testable import ShootKit
+
+/// A series through the controller in-process: a real `SonyCamera` against the simulated body over loopback, a
+/// real journal store and output folders; the schedule waits on a `TestClock`, moved on when the series waits.
+@Suite(.realTime, .timeLimit(.minutes(1))) struct ShootSeriesTests {
+    struct PlainMessages: ShootMessages {
+        func message(for error: any Error) -> String { "\(error)" }
+        func connectFailure(_ error: any Error) -> String { "no answer" }
+    }
+
+    static let firstStart = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A new series journal of `count` repetitions every 60 s (3 frames each: 1/640, 1/160, 1/40), in the store.
+    static func newSeries(count: Int, root: URL, store: JournalStore) async throws -> ShootJournal {
+        let base = SeriesRecord.Base(
+            shadow: ShutterSpeed(numerator: 1, denominator: 40),
+            highlight: ShutterSpeed(numerator: 1, denominator: 640),
+            frames: 3, spacing: EVAmount(sixths: 12), scale: .third, dedupe: false, order: .fastFirst)
+        let record = SeriesRecord(
+            every: .seconds(60), end: .count(count), firstStart: firstStart, shift: nil, longest: nil, base: base,
+            rootDirectory: root.path)
+        let first = try record.prepared(1, offered: ShutterScale.third.speeds, messages: PlainMessages())
+        var journal = ShootJournal(
+            plan: first.plan, camera: CameraIdentity(model: "ILCE-7RM4", address: "127.0.0.1"),
+            outputDirectory: root.path + "/" + SeriesRepetition.folderName(1), createdAt: firstStart)
+        journal.series = record
+        try await store.create(journal)
+        return journal
+    }
+
+    /// Runs `body` with a connected camera on a simulated body.
+    static func withCamera<T: Sendable>(_ body: (SonyCamera) async throws -> T) async throws -> T {
+        try await CameraSimulator.withRunning(configuration: SimulatorConfiguration.loopback()) { simulator in
+            let camera = SonyCamera(
+                configuration: SonyCameraConfiguration(
+                    host: "127.0.0.1", port: simulator.port,
+                    identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests")))
+            try await camera.connect()
+            let result = try await body(camera)
+            await camera.disconnect()
+            return result
+        }
+    }
+
+    /// The series of `journal` from `start` on `camera`, `elapsed` after its first start, on `clock`.
+    static func shoot(
+        _ journal: ShootJournal, store: JournalStore, camera: SonyCamera, start: RepetitionSchedule.Start,
+        skipping: [Int] = [], elapsed: Duration = .zero, clock: TestClock
+    ) -> SeriesShoot {
+        SeriesShoot(
+            camera: camera, journal: journal, store: store, offered: ShutterScale.third.speeds, start: start,
+            skipping: skipping,
+            configuration: BracketRunner.Configuration(
+                outputDirectory: URL(fileURLWithPath: journal.series!.rootDirectory)),
+            elapsed: elapsed, clock: clock,
+            wallClock: .fixed(firstStart.addingTimeInterval(ShootUpdate.seconds(elapsed))))
+    }
+
+    @Test func aSecondWatcherAttachedWhileTheSeriesWaitsSeesTheWaitingStateAndTheNextStart() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let root = folder.url.appendingPathComponent("series")
+        let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
+        let journal = try await Self.newSeries(count: 2, root: root, store: store)
+        let controller = ShootController(messages: PlainMessages())
+        let clock = TestClock()
+        // The second watcher attaches at the first waiting state, then the schedule moves on to the next start.
+        let first = controller.updates()
+        let midWait = Task { () -> ShootUpdate? in
+            for await update in first {
+                guard case .state(let change) = update, change.state == .waiting else { continue }
+                var second = controller.updates().makeAsyncIterator()
+                let opening = await second.next()
+                await clock.waitForSleepers(1)
+                clock.advance(by: .seconds(60))
+                return opening
+            }
+            return nil
+        }
+        let (result, final) = try await Self.withCamera { camera in
+            await controller.shootSeries(
+                Self.shoot(journal, store: store, camera: camera, start: journal.series!.schedule.first, clock: clock))
+        }
+        await controller.concludeSeries(result, journal: final)
+
+        guard case .snapshot(let seen)? = await midWait.value else {
+            Issue.record("the second watcher's first update is not a snapshot")
+            return
+        }
+        #expect(seen.state == .waiting)
+        #expect(seen.waiting?.repetition == 2)
+        #expect(seen.waiting?.inSeconds == 60)
+        #expect(seen.waiting?.startsAt == SeriesManifest.iso(Self.firstStart.addingTimeInterval(60)))
+        #expect(seen.repetitionsDone == 1)
+        #expect(seen.progress?.completed == 3, "the first repetition's last frame is in the snapshot")
+        #expect(result.isComplete && result.completedRepetitions == [1, 2])
+        #expect(final.series?.repetitions.map(\.state) == [.done, .done])
+        #expect(controller.snapshot.state == .finished)
+        #expect(controller.snapshot.repetitionsDone == 2)
+        // Each repetition's images in its folder, and the series manifest listing both.
+        for number in [1, 2] {
+            let names = try FileSystem.contentsOfDirectory(
+                root.path + "/" + SeriesRepetition.folderName(number) + "/set-01")
+            #expect(names.filter { $0.hasSuffix(".JPG") }.count == 3, "\(names)")
+        }
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(FileSystem.readAll(root.path + "/" + ShootManifest.fileName))) as? [String: Any]
+        #expect((manifest?["repetitions"] as? [Any])?.count == 2)
+        #expect(manifest?["status"] as? String == "complete")
+    }
+
+    @Test(arguments: [SeriesResumption.shootLate, SeriesResumption.skipMissed])
+    func aStoppedSeriesResumesAfterItsMissedStartsAsAnswered(answer: String) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let root = folder.url.appendingPathComponent("series")
+        let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
+        let journal = try await Self.newSeries(count: 4, root: root, store: store)
+
+        // The first run: repetition 1, then a stop while waiting for repetition 2.
+        let controller = ShootController(messages: PlainMessages())
+        let updates = controller.updates()
+        let stopper = Task {
+            for await update in updates {
+                if case .state(let change) = update, change.state == .waiting { return await controller.send(.stop) }
+            }
+            return false
+        }
+        let (stopped, afterStop) = try await Self.withCamera { camera in
+            await controller.shootSeries(
+                Self.shoot(
+                    journal, store: store, camera: camera, start: journal.series!.schedule.first, clock: TestClock()))
+        }
+        await controller.concludeSeries(stopped, journal: afterStop)
+        #expect(await stopper.value)
+        #expect(!stopped.isComplete && stopped.resumeAt?.number == 2)
+        #expect(controller.snapshot.state == .finished)
+
+        // The resume, 150 s after the first start: repetitions 2 (60 s) and 3 (120 s) were missed.
+        let saved = try await store.load(id: journal.id)
+        let resumed = ShootController(messages: PlainMessages())
+        let resumedUpdates = resumed.updates()
+        let answering = Task {
+            for await update in resumedUpdates {
+                if case .state(let change) = update, change.state == .asking {
+                    return await resumed.send(.answer(answer))
+                }
+            }
+            return false
+        }
+        let decision = await resumed.resumePoint(
+            of: saved, now: .seconds(150), restartSet: false, skipMissed: false, mayAsk: true)
+        guard case .resume(let point) = decision else {
+            Issue.record("not resumed: \(decision)")
+            return
+        }
+        #expect(await answering.value)
+        let clock = TestClock()
+        let (result, final) = try await Self.withCamera { camera in
+            await resumed.shootSeries(
+                Self.shoot(
+                    point.journal, store: store, camera: camera, start: point.start, skipping: point.skipping,
+                    elapsed: .seconds(150), clock: clock),
+                observe: { event in
+                    // The schedule moves on as soon as the series waits.
+                    if case .waiting(_, let remaining) = event {
+                        await clock.waitForSleepers(1)
+                        clock.advance(by: remaining)
+                    }
+                })
+        }
+        await resumed.concludeSeries(result, journal: final)
+        #expect(result.isComplete, "\(String(describing: result.stopReason))")
+        let states = final.series?.repetitions.map { "\($0.number):\($0.state.rawValue)" }
+        if answer == SeriesResumption.shootLate {
+            // Repetition 2 shot now, late; the schedule continues every 60 s after it: 3 and 4 follow.
+            #expect(states == ["1:done", "2:done", "3:done", "4:done"])
+            #expect(final.series?.repetitions[1].timing == "late")
+        } else {
+            // Repetitions 2 and 3 skipped; 4 at its clock time (180 s).
+            #expect(states == ["1:done", "2:skipped", "3:skipped", "4:done"])
+            #expect(final.series?.repetitions[3].timing == "onTime")
+        }
+        #expect(!final.isUnfinished)
+    }
+}
