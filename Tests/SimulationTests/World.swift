@@ -85,6 +85,9 @@ struct FieldDay: Sendable, CustomStringConvertible {
             controls.append(ControlFault(at: .milliseconds(Int(controlDraw.next() % span)), action: .pause(length)))
         }
         self.controls = controls.sorted { $0.at < $1.at }
+        // The vanished-image fault: one day in five, from a split of its own (earlier draws keep their meaning).
+        var vanishDraw = root.split(7)
+        if vanishDraw.chance(0.2) { faults.vanishChance = Double(1 + vanishDraw.next() % 20) / 1000 }
     }
 
     var description: String {
@@ -94,7 +97,8 @@ struct FieldDay: Sendable, CustomStringConvertible {
             body: protocol \(body.protocolVersion), image \(body.imageSize) B, buffer \(body.bufferCapacity), \
             processing \(body.processingTime), quirks [\(body.quirks.map(\.description).joined(separator: ", "))]
             runner: buffer limit \(bufferLimit)
-            faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, quiet after op \
+            faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, \
+            vanish \(faults.vanishChance)/op, quiet after op \
             \(faults.quietAfterOperation), crashes at [\(crashes.map { WorldBody.seconds($0) }.joined(separator: ", "))]
             controls: [\(controls.map(\.description).joined(separator: ", "))]
             """
@@ -218,8 +222,11 @@ final class SimulationWorld: Sendable {
         self.seed = seed
         self.day = day
         var root = SeededRandom(seed: seed)
-        body = try WorldBody(configuration: day.body, random: root.split(4), faults: day.faults, clock: clock)
+        // Split in this order (the body's, the disk's, then the vanished images'): each seed keeps its draws.
+        let bodyRandom = root.split(4)
         disk = SimulatedDisk(random: root.split(5))
+        body = try WorldBody(
+            configuration: day.body, random: bodyRandom, faults: day.faults, clock: clock, vanishRandom: root.split(8))
         folder = try Self.temporaryFolder(seed: seed)
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"
@@ -510,7 +517,7 @@ final class SimulationWorld: Sendable {
         }
         let fired = body.framesFired
         let planned = journal.plan.totalExposures
-        let lost = disk.lostImages
+        let lost = disk.lostImages + body.imagesVanished
         if fired > planned + lost {
             // The body keeps its buffer across drops and kills; an image is lost only when a crash takes a whole
             // file the process had not made durable (`SimulatedDisk`). Every release beyond one per frame and one
@@ -518,7 +525,8 @@ final class SimulationWorld: Sendable {
             let attempts = journal.plan.positions.map { "\($0): \(journal.frame(at: $0).attempts)" }
             violation(
                 "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and \(lost) image(s) "
-                    + "were lost; attempts per frame: \(attempts.joined(separator: ", "))")
+                    + "were lost (\(body.imagesVanished) vanished in the body); attempts per frame: \(attempts.joined(separator: ", "))"
+            )
         }
         let shoot = URL(fileURLWithPath: journal.outputDirectory)
         if let files = FileManager.default.enumerator(at: shoot, includingPropertiesForKeys: [.isRegularFileKey]) {

@@ -16,6 +16,12 @@ struct NetworkFaults: Sendable {
     /// A scripted fault for focused tests (seeds draw none): the next this many image transfers (GetObject,
     /// GetPartialObject) are cut in the middle of their data.
     var cutTransfers = 0
+    /// Chance that, at an operation, the body loses the oldest image waiting in its buffer (drawn from a stream of
+    /// its own: `WorldBody.vanishRandom`, so days without it draw what they drew before).
+    var vanishChance = 0.0
+    /// A scripted fault for focused tests: an image whose transfer was cut (it stays in the body) is then lost by
+    /// the body before it is fetched again.
+    var loseCutImages = false
 }
 
 /// The real pure `SimulatedCamera` behind in-memory connections: what `CameraSimulator` does over TCP, done
@@ -24,6 +30,10 @@ final class WorldBody: Sendable {
     struct State {
         var camera: SimulatedCamera
         var random: SeededRandom
+        /// The vanished-image fault's own draws.
+        var vanishRandom: SeededRandom
+        /// Images the body lost from its buffer (each lets its frame fire once more).
+        var vanished = 0
         var faults: NetworkFaults
         var nextConnection = 1
         var transports: [Int: MemoryTransport] = [:]
@@ -44,14 +54,15 @@ final class WorldBody: Sendable {
     let clock: TestClock
 
     init(
-        configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock
+        configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock,
+        vanishRandom: SeededRandom = SeededRandom(seed: 0)
     ) throws {
         self.clock = clock
         let datasets = try SimulatorDatasets(configuration: configuration)
         state = Mutex(
             State(
                 camera: SimulatedCamera(configuration: configuration, datasets: datasets), random: random,
-                faults: faults))
+                vanishRandom: vanishRandom, faults: faults))
     }
 
     static let guid = PTPIPGUID(bytes: [
@@ -61,6 +72,8 @@ final class WorldBody: Sendable {
     // MARK: - What the world reads
 
     var framesFired: Int { state.withLock { $0.camera.frameCount } }
+    /// Images the body lost from its buffer (the vanished-image fault).
+    var imagesVanished: Int { state.withLock { $0.vanished } }
     var imagesInBuffer: Int { state.withLock { $0.camera.buffer.count } }
     var operations: Int { state.withLock { $0.operations } }
     var faultsInjected: Int { state.withLock { $0.faultsInjected } }
@@ -236,6 +249,14 @@ final class WorldBody: Sendable {
         let index = state.operations
         let name = String(describing: request.code)
         let faulty = index <= state.faults.quietAfterOperation
+        if faulty, state.faults.vanishChance > 0, state.vanishRandom.chance(state.faults.vanishChance),
+            let frame = state.camera.loseOldestImage()
+        {
+            state.faultsInjected += 1
+            state.vanished += 1
+            note("the body loses the oldest image in its buffer, frame \(frame)'s (fault)", in: &state)
+            flushEvents(&state)
+        }
         if faulty, index > 1, state.random.chance(state.faults.busyChance) {
             state.faultsInjected += 1
             note("op \(index) \(name): busy (fault)", in: &state)
@@ -291,6 +312,11 @@ final class WorldBody: Sendable {
                 if cut < lastDataByte, [.getObject, .getPartialObject].contains(request.code) {
                     state.camera = before
                     note("the image stays in the body: its last byte was never sent", in: &state)
+                    if state.faults.loseCutImages, let frame = state.camera.loseOldestImage() {
+                        state.faultsInjected += 1
+                        state.vanished += 1
+                        note("the body loses the oldest image in its buffer, frame \(frame)'s (fault)", in: &state)
+                    }
                 }
                 endSession(&state, why: "a drop mid-reply")
                 return
