@@ -135,6 +135,8 @@ final class ProcessGate: Sendable {
 struct GatedRecorder: ShootRecorder {
     let inner: JournalRecorder
     let gate: ProcessGate
+    /// The deliberate break the world tries (`SimulationWorld.breakage`).
+    var breakage: SimulationWorld.DeliberateBreak?
     func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
         try await gate.pass { try await inner.runWillStart(at: position, restartingSet: restartingSet) }
     }
@@ -142,7 +144,7 @@ struct GatedRecorder: ShootRecorder {
         // The deliberate break `fire-before-journal`: the release goes out before the journal says a frame is about
         // to fire (the write-ahead record is skipped), so a kill before the body's confirmation leaves the frame
         // "to shoot" while its image waits in the camera.
-        if SimulationWorld.deliberateBreak == .fireBeforeJournal { return }
+        if breakage == .fireBeforeJournal { return }
         try await gate.pass { try await inner.frameWillFire(at: position, setting: setting) }
     }
     func frameDidFire(at position: ShootPosition) async throws {
@@ -178,6 +180,8 @@ final class SimulationWorld: Sendable {
     let journalID: String
     /// The world's one thread: every job of the simulated process runs on it, one at a time (`WorldExecutor`).
     let executor: WorldExecutor
+    /// The deliberate break this world tries (`SIM_BREAK` unless a test gives one); nil: hdrshoot as built.
+    let breakage: DeliberateBreak?
     /// Violations found while the day ran (a journal that does not load after a crash, a stuck world).
     private let found = Mutex<[String]>([])
     /// The process kills the world carried out.
@@ -218,9 +222,10 @@ final class SimulationWorld: Sendable {
 
     /// A world whose day is given (a focused test's script) rather than drawn; `seed` still draws the body's
     /// random faults.
-    init(seed: UInt64, day: FieldDay) throws {
+    init(seed: UInt64, day: FieldDay, breakage: DeliberateBreak? = SimulationWorld.deliberateBreak) throws {
         self.seed = seed
         self.day = day
+        self.breakage = breakage
         var root = SeededRandom(seed: seed)
         // Split in this order (the body's, the disk's, then the vanished images'): each seed keeps its draws.
         let bodyRandom = root.split(4)
@@ -432,7 +437,7 @@ final class SimulationWorld: Sendable {
             inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames,
             knownFiles: journal.filesNamed)
         var resuming = resumingAsLoaded
-        switch Self.deliberateBreak {
+        switch breakage {
         case .refireInCamera: resuming.inCamera = []
         case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
         case .fireBeforeJournal, .saveBeforeFsync, nil: break
@@ -440,9 +445,10 @@ final class SimulationWorld: Sendable {
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
-        let recorder = GatedRecorder(inner: JournalRecorder(journal: journal, store: store), gate: gate)
+        let recorder = GatedRecorder(
+            inner: JournalRecorder(journal: journal, store: store), gate: gate, breakage: breakage)
         let runner = BracketRunner(
-            camera: DiskCamera(inner: camera, disk: disk, gate: gate), plan: journal.plan,
+            camera: DiskCamera(inner: camera, disk: disk, gate: gate, breakage: breakage), plan: journal.plan,
             configuration: BracketRunner.Configuration(
                 outputDirectory: URL(fileURLWithPath: journal.outputDirectory), bufferLimit: day.bufferLimit),
             recorder: recorder, clock: clock)

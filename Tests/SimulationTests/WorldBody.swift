@@ -22,6 +22,9 @@ struct NetworkFaults: Sendable {
     /// A scripted fault for focused tests: an image whose transfer was cut (it stays in the body) is then lost by
     /// the body before it is fetched again.
     var loseCutImages = false
+    /// Faults drawn but not injected, by their ordinal (0 for the first fault the body draws, in draw order): the
+    /// minimizer's knob (`FaultMinimizer`). The draws are still made, so the others keep their values.
+    var skipped: Set<Int> = []
 }
 
 /// The real pure `SimulatedCamera` behind in-memory connections: what `CameraSimulator` does over TCP, done
@@ -34,6 +37,8 @@ final class WorldBody: Sendable {
         var vanishRandom: SeededRandom
         /// Images the body lost from its buffer (each lets its frame fire once more).
         var vanished = 0
+        /// Faults drawn so far (injected or skipped).
+        var drawn = 0
         var faults: NetworkFaults
         var nextConnection = 1
         var transports: [Int: MemoryTransport] = [:]
@@ -162,6 +167,15 @@ final class WorldBody: Sendable {
         for item in events { transport.deliver(Packet.event(item).encoded()) }
     }
 
+    /// Faults the body drew (injected or skipped): the ordinals the minimizer may skip are 0..<this.
+    var faultsDrawn: Int { state.withLock { $0.drawn } }
+
+    /// Counts a drawn fault; false when the minimizer skips it (`NetworkFaults.skipped`).
+    private static func injects(_ state: inout State) -> Bool {
+        defer { state.drawn += 1 }
+        return !state.faults.skipped.contains(state.drawn)
+    }
+
     // MARK: - Requests
 
     private func received(_ bytes: [UInt8], on connection: Int) {
@@ -250,14 +264,14 @@ final class WorldBody: Sendable {
         let name = String(describing: request.code)
         let faulty = index <= state.faults.quietAfterOperation
         if faulty, state.faults.vanishChance > 0, state.vanishRandom.chance(state.faults.vanishChance),
-            let frame = state.camera.loseOldestImage()
+            !state.camera.buffer.isEmpty, Self.injects(&state), let frame = state.camera.loseOldestImage()
         {
             state.faultsInjected += 1
             state.vanished += 1
             note("the body loses the oldest image in its buffer, frame \(frame)'s (fault)", in: &state)
             flushEvents(&state)
         }
-        if faulty, index > 1, state.random.chance(state.faults.busyChance) {
+        if faulty, index > 1, state.random.chance(state.faults.busyChance), Self.injects(&state) {
             state.faultsInjected += 1
             note("op \(index) \(name): busy (fault)", in: &state)
             let response = Packet.operationResponse(
@@ -266,7 +280,7 @@ final class WorldBody: Sendable {
             return
         }
         let dropBefore = faulty && state.random.chance(state.faults.dropChance / 2)
-        if dropBefore {
+        if dropBefore, Self.injects(&state) {
             state.faultsInjected += 1
             note("op \(index) \(name): the link drops before the body sees it (fault)", in: &state)
             endSession(&state, why: "a drop")
@@ -296,7 +310,7 @@ final class WorldBody: Sendable {
             let scriptedCut =
                 state.faults.cutTransfers > 0 && lastDataByte > 0
                 && [.getObject, .getPartialObject].contains(request.code)
-            if scriptedCut || (faulty && state.random.chance(state.faults.dropChance / 2)) {
+            if scriptedCut || (faulty && state.random.chance(state.faults.dropChance / 2) && Self.injects(&state)) {
                 state.faultsInjected += 1
                 let cut: Int
                 if scriptedCut {
