@@ -1,3 +1,4 @@
+import Exposure
 import Shooting
 
 extension ShootController {
@@ -9,7 +10,7 @@ extension ShootController {
     /// (its lock held until `shoot` returns), and `shoot`. A step that throws lets the camera go; the error is
     /// the caller's to word.
     package nonisolated func prepare<Matched, Recorded, Outcome>(
-        _ camera: any CommandCamera, address: String,
+        _ camera: any CommandCamera, address: String, needing needs: ClosedRange<ShutterSpeed>? = nil,
         progress: @escaping @Sendable (ConnectProgress) -> Void,
         connected: () async -> Void = {},
         match: (inout CameraCheck) async throws -> (Matched, ShootUpdate.Summary?),
@@ -19,7 +20,7 @@ extension ShootController {
         shoot: (Recorded) async throws -> Outcome
     ) async throws -> Outcome {
         do {
-            var check = try await CameraCheck.connect(camera, address: address, progress: progress)
+            var check = try await CameraCheck.connect(camera, address: address, needing: needs, progress: progress)
             await connected()
             let (matched, proposal) = try await match(&check)
             if let proposal {

@@ -82,7 +82,9 @@ import Testing
                 guard case .state(let change) = update, change.state == .waiting else { continue }
                 var second = controller.updates().makeAsyncIterator()
                 let opening = await second.next()
-                await clock.waitForSleepers(1)
+                // The series sleeps until repetition 2's start, 60 s after the first on this clock: waiting for
+                // that sleeper, not for any sleeper, so a runner's timer not yet cancelled cannot move time early.
+                await clock.waitForSleeper(until: TestClock.Instant(offset: .seconds(60)))
                 clock.advance(by: .seconds(60))
                 return opening
             }
@@ -176,8 +178,10 @@ import Testing
                 observe: { event in
                     // The schedule moves on as soon as the series waits.
                     if case .waiting(_, let remaining) = event {
-                        await clock.waitForSleepers(1)
-                        clock.advance(by: remaining)
+                        // Only the test moves this clock: the series' sleeper is due exactly `remaining` from now.
+                        let start = clock.now.advanced(by: remaining)
+                        await clock.waitForSleeper(until: start)
+                        clock.advance(to: start)
                     }
                 })
         }

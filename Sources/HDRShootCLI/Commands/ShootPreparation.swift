@@ -1,3 +1,4 @@
+import Exposure
 import Foundation
 import ShootKit
 import Shooting
@@ -68,7 +69,7 @@ struct ShootPreparation {
             // The order is the layer's; the terminal's parts are the lines, the JSON summary and the question.
             var lines: [String] = []
             return try await controller.prepare(
-                camera, address: address, progress: { step in say?(ConnectText.line(step)) },
+                camera, address: address, needing: stages.shutterNeeds, progress: { step in say?(ConnectText.line(step)) },
                 connected: { await addressStore?.remember(address) },
                 match: { check in
                     let (matched, summary) = try await stages.match(&check, in: self)
@@ -145,6 +146,15 @@ protocol ShootStages {
 
     /// Shoots; returns the exit code.
     func execute(_ recorded: Recorded, in preparation: ShootPreparation) async throws -> ExitCode
+
+    /// The span of speeds the plan uses (fastest ... slowest) when it is known before the camera is: a body that
+    /// lists no shutter speeds is stepped only that far to find what it reaches. Nil: Sony's widest series.
+    var shutterNeeds: ClosedRange<ShutterSpeed>? { get }
+}
+
+extension ShootStages {
+    /// Not known before the camera: a body that lists no speeds is stepped across Sony's widest series.
+    var shutterNeeds: ClosedRange<ShutterSpeed>? { nil }
 }
 
 extension ShootStages where Recorded == PreparedBracket {
