@@ -69,7 +69,8 @@ struct ShootPreparation {
             // The order is the layer's; the terminal's parts are the lines, the JSON summary and the question.
             var lines: [String] = []
             return try await controller.prepare(
-                camera, address: address, needing: stages.shutterNeeds, progress: { step in say?(ConnectText.line(step)) },
+                camera, address: address, needing: stages.shutterNeeds,
+                progress: { step in say?(ConnectText.line(step)) },
                 connected: { await addressStore?.remember(address) },
                 match: { check in
                     let (matched, summary) = try await stages.match(&check, in: self)
