@@ -98,8 +98,13 @@ extension ShootController {
                 await manifests.write(await recorder.latest)
             case .shoot(_, .progress(let progress)) where progress.phase == .saved:
                 await manifests.saved(progress, journal: await recorder.latest)
-            case .repetitionFinished:
-                await manifests.write(await recorder.latest)
+            case .repetitionFinished(let number, _):
+                // The journal as the repetition ended: after an overrun the next one may have started already.
+                if let finished = await recorder.journal(whenFinished: number) {
+                    await manifests.write(finished)
+                } else {
+                    await manifests.write(await recorder.latest)
+                }
                 await manifests.end()
             default:
                 break

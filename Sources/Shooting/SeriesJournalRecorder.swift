@@ -52,6 +52,14 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         get async { await current?.journal ?? journal }
     }
 
+    /// The journal as it stood when each repetition finished, kept until `journal(whenFinished:)` takes it.
+    private var asFinished: [Int: ShootJournal] = [:]
+
+    /// The journal as it stood when repetition `number` finished (its frames and state), taken once; nil when it
+    /// has not finished or was taken. Watchers run behind the runner: by the time one handles a repetition's end,
+    /// the next may have started after an overrun, and `latest` then holds the new repetition's frames.
+    package func journal(whenFinished number: Int) -> ShootJournal? { asFinished.removeValue(forKey: number) }
+
     /// Sets the journal up for the repetition `start.number` (or continues the interrupted one) and saves it.
     package func repetitionWillStart(
         _ start: RepetitionSchedule.Start, actual: Duration
@@ -97,6 +105,7 @@ package actor SeriesJournalRecorder: SeriesRecorder {
         series.repetitions[index].frames = journal.frames
         journal.series = series
         if result.isComplete { journal.status = .inProgress }
+        asFinished[number] = journal
         try? await save()
     }
 
