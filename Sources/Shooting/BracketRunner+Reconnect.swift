@@ -45,7 +45,12 @@ extension BracketRunner {
                 try await camera.connect()
             } catch {
                 if Task.isCancelled || ErrorDisposition(error) == .cancelled { return .cancelled }
-                // Whatever connect says (refused, timed out, unreachable), the schedule decides when to give up.
+                // A body that only a power cycle brings back: say so now rather than after the schedule.
+                if let camera = error as? any RemoteCameraError, camera.needsThePhotographer {
+                    emit(.reconnectFailed(attempt: attempt, error: error))
+                    return .failed(error)
+                }
+                // Whatever else connect says (refused, timed out, unreachable), the schedule decides when to give up.
                 lastError = error
                 emit(.reconnectFailed(attempt: attempt, error: error))
                 continue

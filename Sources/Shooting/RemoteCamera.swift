@@ -152,6 +152,10 @@ package protocol RemoteCameraError: Error {
     /// The body refused the release before it fired (it answered the shutter button "busy"): nothing was fired,
     /// it is certain, and a body that refuses while images wait in it takes the release once they are fetched.
     var isReleaseRefused: Bool { get }
+    /// Reconnecting cannot help until the photographer does something to the body (one that still holds a
+    /// session dropped without CloseSession needs a power cycle, issue 33): the run stops with this error
+    /// instead of walking the rest of its reconnect schedule.
+    var needsThePhotographer: Bool { get }
 }
 
 extension RemoteCamera {
@@ -198,6 +202,8 @@ extension RemoteCameraError {
     package var isReleaseIgnored: Bool { false }
     /// Most errors are not a refused release.
     package var isReleaseRefused: Bool { false }
+    /// Most connection failures may pass on their own.
+    package var needsThePhotographer: Bool { false }
 }
 
 /// A release the body confirmed.

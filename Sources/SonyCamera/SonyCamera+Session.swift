@@ -19,6 +19,8 @@ extension SonyCamera {
         clientConfiguration.observer = configuration.ptpipObserver
         clientConfiguration.onAwaitingPairing = configuration.onAwaitingPairing
         clientConfiguration.pairingWait = configuration.pairingWait
+        clientConfiguration.onPairingCountdown = configuration.onPairingCountdown
+        clientConfiguration.pairingTick = configuration.pairingTick
         let client: PTPIPClient
         if let connector = configuration.connector {
             client = try await PTPIPClient.connect(

@@ -85,6 +85,10 @@ package struct SonyCameraConfiguration: Sendable {
     package var onAwaitingPairing: (@Sendable (_ friendlyName: String, _ wait: Duration) -> Void)?
     /// How long the photographer has to press OK once told.
     package var pairingWait: Duration = .seconds(120)
+    /// Told the time left to press OK every `pairingTick` (see `PTPIPClient.Configuration.onPairingCountdown`).
+    package var onPairingCountdown: (@Sendable (_ left: Duration) -> Void)?
+    /// How often `onPairingCountdown` is told.
+    package var pairingTick: Duration = .seconds(15)
 
     /// A configuration for the camera at `host:port`.
     package init(host: String, port: UInt16 = PTPIPClient.defaultPort, identity: HostIdentity) {

@@ -77,6 +77,13 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
         return false
     }
 
+    /// Whether only a power cycle lets the body take a session again: it closed the connection at Init Command
+    /// Request, as a body still holding a dropped session does (no attempt was retried).
+    package var needsThePhotographer: Bool {
+        if case let .connectFailed(_, _, last) = self { return last.isClosedAtInitCommand }
+        return false
+    }
+
     /// Whether the connection is gone (reconnecting may help).
     package var isConnectionLost: Bool {
         switch self {

@@ -30,6 +30,7 @@ package final class BackgroundProcess: Sendable {
         var error = Data()
         var exitStatus: Int32?
         var outputClosed = false
+        var errorClosed = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -99,7 +100,7 @@ package final class BackgroundProcess: Sendable {
                     child.append(chunk, isError: isError)
                 }
                 try? handle.close()
-                if !isError { child.append(Data(), isError: false, closed: true) }
+                child.append(Data(), isError: isError, closed: true)
             }
         }
         return child
@@ -113,6 +114,9 @@ package final class BackgroundProcess: Sendable {
 
     /// The exit status once the child ended (`128 + signal` when a signal ended it).
     package var exitStatus: Int32? { state.withLock { $0.exitStatus } }
+
+    /// Whether both output pipes have reached their end.
+    private var outputsClosed: Bool { state.withLock { $0.outputClosed && $0.errorClosed } }
 
     /// Waits until a complete standard-output line satisfies `matches`, and returns it; throws when the child
     /// ends first or `timeout` passes.
@@ -138,11 +142,18 @@ package final class BackgroundProcess: Sendable {
     }
 
     /// Waits until the child exits (at most `timeout`, then kills it) and returns its status.
+    ///
+    /// Returns once the child has exited and both of its output pipes have reached their end (everything it wrote is
+    /// in `standardOutput` and `standardError`), or, when a grandchild keeps a pipe open, at most 5 s after the exit.
     @discardableResult
     package func waitForExit(timeout: Duration = .seconds(60)) async -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let status = exitStatus { return status }
+            if let status = exitStatus {
+                let drained = ContinuousClock.now + .seconds(5)
+                while !outputsClosed, ContinuousClock.now < drained { await waitForChange(until: drained) }
+                return status
+            }
             if ContinuousClock.now >= deadline {
                 await kill()
                 return exitStatus ?? -1
@@ -177,7 +188,8 @@ package final class BackgroundProcess: Sendable {
     private func append(_ chunk: Data, isError: Bool, closed: Bool = false) {
         let waiters = state.withLock { state in
             if isError { state.error.append(chunk) } else { state.out.append(chunk) }
-            if closed { state.outputClosed = true }
+            if closed, isError { state.errorClosed = true }
+            if closed, !isError { state.outputClosed = true }
             defer { state.waiters.removeAll() }
             return state.waiters
         }

@@ -88,8 +88,13 @@ enum CameraCommand {
         // The session log hears every operation, event and connection attempt (nil when there is no log).
         configuration.ptpipObserver = SessionLogging.observer
         // A body that needs pairing holds its Init Command Ack until the photographer presses OK on it.
+        // It says the wait and counts it down in the photographer's time (`HDRSHOOT_TIME_SCALE` shortens both).
         if let say {
-            configuration.onAwaitingPairing = { name, wait in say(ConnectText.awaitingPairing(name: name, wait: wait)) }
+            let factor = try TimeScale(environment: environment).factor
+            configuration.onAwaitingPairing = { name, wait in
+                say(ConnectText.awaitingPairing(name: name, wait: wait * factor))
+            }
+            configuration.onPairingCountdown = { left in say(ConnectText.pairingCountdown(left: left * factor)) }
         }
         return configuration
     }

@@ -112,6 +112,9 @@ struct TimeScale: Sendable, Equatable {
         configuration.startupBusyPauses =
             configuration.startupBusyPauses.lowerBound / factor...configuration.startupBusyPauses.upperBound / factor
         configuration.processingMargin = margin(configuration.processingMargin)
+        // The photographer's two minutes at the pairing screen, so a test sees the wait end.
+        configuration.pairingWait /= factor
+        configuration.pairingTick /= factor
     }
 
     /// Shortens the Camera Remote API camera's waits for the body's sake.

@@ -28,6 +28,11 @@ enum ConnectText {
             + "Ctrl-C stops)"
     }
 
+    /// The pairing wait counted down: `Press OK on the camera: 1:45 left`.
+    static func pairingCountdown(left: Duration) -> String {
+        "Press OK on the camera: \(ShootText.clock(ShootText.seconds(left))) left"
+    }
+
     /// What a body that lists no shutter speeds was found to reach, stepped toward the plan's fastest and slowest
     /// speeds (without a plan, Sony's widest series): `The camera lists no shutter speeds; stepped the shutter to
     /// see: it reaches from 1/8 to 1/4000 (kept for this camera's next shoot).`

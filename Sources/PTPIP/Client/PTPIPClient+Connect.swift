@@ -58,7 +58,8 @@ extension PTPIPClient {
                 guid: configuration.identity.guid, friendlyName: configuration.identity.friendlyName)
             try await command.send(Packet.initCommandRequest(request).encoded(), timeout: configuration.connectTimeout)
             let ack: InitCommandAck
-            switch try await readInitCommandAnswer(from: command, framer: &commandFramer, configuration: configuration)
+            switch try await readInitCommandAnswer(
+                from: command, framer: &commandFramer, configuration: configuration, clock: clock)
             {
             case let .initCommandAck(received): ack = received
             case let .initFail(reason): throw PTPIPError.initFailed(reason: reason)
@@ -95,9 +96,11 @@ extension PTPIPClient {
 
     /// Reads the answer to Init Command Request: within `connectTimeout`, or, when the configuration listens
     /// for a pairing wait, within `pairingHint`, then (after telling `onAwaitingPairing`) within `pairingWait`,
-    /// which ends as `.timedOut(during: PTPIPError.pairingApproval)`.
+    /// which ends as `.timedOut(during: PTPIPError.pairingApproval)`. While the photographer is waited for,
+    /// `onPairingCountdown` hears the time left every `pairingTick` on `clock`.
     private static func readInitCommandAnswer(
-        from transport: any Transport, framer: inout PacketFramer, configuration: Configuration
+        from transport: any Transport, framer: inout PacketFramer, configuration: Configuration,
+        clock: any Clock<Duration>
     ) async throws -> Packet {
         guard let awaitingPairing = configuration.onAwaitingPairing,
             configuration.pairingHint < configuration.connectTimeout
@@ -113,10 +116,45 @@ extension PTPIPClient {
         }
         awaitingPairing(configuration.identity.friendlyName, configuration.pairingWait)
         do {
-            return try await readHandshakePacket(
-                from: transport, framer: &framer, timeout: configuration.pairingWait, during: "Init Command")
+            let (packet, framed) = try await withCountdown(configuration: configuration, clock: clock) {
+                [framer] in
+                var framer = framer
+                let packet = try await readHandshakePacket(
+                    from: transport, framer: &framer, timeout: configuration.pairingWait, during: "Init Command")
+                return (packet, framer)
+            }
+            framer = framed
+            return packet
         } catch let PTPIPError.timedOut(address, _) {
             throw PTPIPError.timedOut(address: address, during: PTPIPError.pairingApproval)
+        }
+    }
+
+    /// Runs `read` while telling `onPairingCountdown` the time left of `pairingWait` every `pairingTick`; the
+    /// countdown ends with `read`, however it ends.
+    private static func withCountdown<T: Sendable>(
+        configuration: Configuration, clock: any Clock<Duration>, _ read: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        guard let tell = configuration.onPairingCountdown, configuration.pairingTick > .zero else {
+            return try await read()
+        }
+        let (wait, tick) = (configuration.pairingWait, configuration.pairingTick)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await read() }
+            group.addTask {
+                var left = wait
+                while left > tick {
+                    try await clock.sleep(for: tick)
+                    left -= tick
+                    tell(left)
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let result { return result }
+            }
+            throw CancellationError()
         }
     }
 

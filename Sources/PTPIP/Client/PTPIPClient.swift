@@ -47,6 +47,11 @@ package actor PTPIPClient {
         /// How long the photographer has to press OK on the body once told (generous: they may have to find
         /// the pairing menu first).
         package var pairingWait: Duration = .seconds(120)
+        /// Told the time left of `pairingWait` every `pairingTick` while the photographer is waited for (a live
+        /// countdown: "1:45 left"); nil tells nothing.
+        package var onPairingCountdown: (@Sendable (_ left: Duration) -> Void)?
+        /// How often `onPairingCountdown` is told.
+        package var pairingTick: Duration = .seconds(15)
 
         /// A configuration with default timeouts for `identity`.
         package init(identity: HostIdentity) {
