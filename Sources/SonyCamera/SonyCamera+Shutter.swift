@@ -146,6 +146,10 @@ extension SonyCamera {
                 try await setShutterAbsolutely(target)
                 return
             } catch let error as SonyCameraError {
+                // A body that took a direct set in this session and ignores one while images wait in its buffer
+                // ignores speed changes while it holds images (alpha-fairy's report): not a body to step, and the
+                // caller downloads, then sets again. Stepping would cost every later change its notch delay.
+                if case .shutterSpeedNotConfirmed = error, session.directSetConfirmed, imagesMayWait { throw error }
                 // A 3.00 body that refuses or ignores a direct set is stepped for the rest of the session.
                 switch error {
                 case .operationFailed, .shutterSpeedNotConfirmed:
@@ -161,10 +165,17 @@ extension SonyCamera {
         try await stepShutter(to: target, offered: offered)
     }
 
+    /// Whether images of this session may wait in the body's buffer: 0xD215 counts some, or more releases were
+    /// pressed than files fetched.
+    private var imagesMayWait: Bool {
+        (properties.shootingFileInfo?.imagesWaiting ?? 0) > 0 || session.images.releases > session.filesFetched
+    }
+
     /// Protocol 3.00: set with 0x9205, confirm by read-back, send again when the camera did not take it.
     private func setShutterAbsolutely(_ target: SonyShutterValue) async throws {
-        // Until one direct set is confirmed in this session, one unconfirmed set is enough to step instead.
-        let attempts = session.directSetConfirmed ? configuration.shutterSetAttempts : 1
+        // Until one direct set is confirmed in this session, one unconfirmed set is enough to step instead; while
+        // images may wait in the buffer, one is enough to hand back (the caller downloads them, then sets again).
+        let attempts = session.directSetConfirmed && !imagesMayWait ? configuration.shutterSetAttempts : 1
         for _ in 0..<attempts {
             try await run(
                 .sdioSetExtDevicePropValue, [UInt32(SonyPropertyCode.shutterSpeed.rawValue)],

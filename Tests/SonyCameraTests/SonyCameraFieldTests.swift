@@ -380,6 +380,39 @@ import Testing
         }
     }
 
+    @Test func aDirectSetIgnoredWhileAnImageWaitsIsNotTakenForABodyToStep() async throws {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-sony").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // alpha-fairy's body: it takes direct sets, but none while images wait in its buffer. The set is given up
+        // (the runner then downloads and sets again) instead of stepping the session notch by notch.
+        try await Lockstep.run(
+            simulator: { $0.quirks = [.speedIgnoredWhileBuffered] },
+            camera: { $0.shutterConfirmTimeout = .milliseconds(300) }
+        ) { camera, simulator, lockstep in
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(.timed(Self.fast)) }
+            _ = try await lockstep.drive(simulator) { try await camera.release(exposure: Self.fast, beforeRelease: {}) }
+            let steps = lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count
+            let slower = CameraShutterSpeed.timed(ShutterSpeed(numerator: 1, denominator: 125))
+            var notTaken = false
+            do {
+                try await lockstep.drive(simulator) { try await camera.setShutterSpeed(slower) }
+            } catch SonyCameraError.shutterSpeedNotConfirmed {
+                notTaken = true
+            }
+            #expect(notTaken)
+            #expect(lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count == steps)
+            #expect(await !camera.takeNotes().contains { $0.contains("notch by notch") })
+            // Fetched, the body takes the direct set again.
+            let image = try await lockstep.drive(simulator) {
+                try await camera.nextImage(to: CaptureDestination(directory: folder), waitingAtMost: .seconds(5))
+            }
+            #expect(image != nil)
+            try await lockstep.drive(simulator) { try await camera.setShutterSpeed(slower) }
+            #expect(try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() } == slower)
+            #expect(lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count == steps)
+        }
+    }
+
     @Test func aBodyThatListsItsSpeedsIsNeverStepped() async throws {
         try await Lockstep.run { camera, simulator, lockstep in
             let found = try await lockstep.drive(simulator) { try await camera.learnShutterLimits() }
