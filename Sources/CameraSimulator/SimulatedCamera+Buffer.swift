@@ -132,6 +132,18 @@ extension SimulatedCamera {
         updateShootingFileInfo()
     }
 
+    /// The oldest file leaves the buffer unsent, as a body loses an image (a card error, a battery pulled and put
+    /// back between shots): 0xD215 counts one fewer at once, with its DevicePropChanged. The deterministic
+    /// simulation's vanished-image fault (Tests/SimulationTests); returns the lost file's frame, nil when the
+    /// buffer is empty.
+    package mutating func loseOldestImage() -> Int? {
+        guard !buffer.isEmpty else { return nil }
+        let lost = buffer.removeFirst()
+        updateShootingFileInfo()
+        propertyChanged(.shootingFileInfo)
+        return lost.frame
+    }
+
     // MARK: - Transfers (GetObject, GetPartialObject, SDIO_GetPartialLargeObject)
 
     /// GetObject (PTP 1.0 §10.5.8; reference p. 110): the whole oldest file, which then leaves the buffer.

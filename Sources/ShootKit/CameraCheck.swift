@@ -38,13 +38,15 @@ package struct CameraCheck: Sendable {
 
     /// Connects (with the camera's connect backoff) and reads the camera's report; errors pass through as they
     /// are (the front end gives them their text). `progress` hears the connect at once and each retry with its
-    /// wait (so the backoff's 17 s are never silent), then the body connected.
+    /// wait (so the backoff's 17 s are never silent), then the body connected. `needs`: the span of speeds the
+    /// shoot's plan uses (fastest ... slowest), when known before the camera is (a body that lists no speeds is
+    /// stepped only that far).
     package static func connect(
-        _ camera: any CommandCamera, address: String,
+        _ camera: any CommandCamera, address: String, needing needs: ClosedRange<ShutterSpeed>? = nil,
         progress: @escaping @Sendable (ConnectProgress) -> Void = { _ in }
     ) async throws -> CameraCheck {
         progress(.connecting(address: address))
-        var check = try await camera.connectAndCheck { step in
+        var check = try await camera.connectAndCheck(needing: needs) { step in
             // The shutter's ends found (or recalled) are a learned limit: a typed record in the session log.
             if case let .shutterLimits(slowest, fastest, remembered) = step {
                 SessionLogging.record(

@@ -7,8 +7,12 @@ import SonyCamera
 /// what a shoot asks before and around its frames (the connect with its backoff and the pre-shoot check, the
 /// transfer set-up, the body's own report).
 package protocol CommandCamera: RemoteCamera {
-    /// Connects with the camera's backoff (`progress` hears each retry) and reads what the check needs.
-    func connectAndCheck(progress: @escaping @Sendable (ConnectProgress) -> Void) async throws -> CameraCheck
+    /// Connects with the camera's backoff (`progress` hears each retry) and reads what the check needs; `needs` is
+    /// the span of speeds the shoot's plan uses (fastest ... slowest), when known, for a body that must be stepped
+    /// to find what it reaches.
+    func connectAndCheck(
+        needing needs: ClosedRange<ShutterSpeed>?, progress: @escaping @Sendable (ConnectProgress) -> Void
+    ) async throws -> CameraCheck
     /// The body's Long Exposure NR setting, when it reports one.
     var longExposureNR: Bool? { get async }
     /// Sets the body up for `choice`: whether images are downloaded, and what crosses the link.
@@ -51,11 +55,12 @@ extension TransferSettings {
 
 extension SonyCamera: CommandCamera {
     package func connectAndCheck(
-        progress: @escaping @Sendable (ConnectProgress) -> Void
+        needing needs: ClosedRange<ShutterSpeed>?, progress: @escaping @Sendable (ConnectProgress) -> Void
     ) async throws -> CameraCheck {
         try await connectRetrying { progress(.retrying($0)) }
-        // A shutter described as a range of no speeds: its real ends are found (or recalled) before any plan.
-        if let found = try await learnShutterLimits() {
+        // A shutter described as a range of no speeds: what it reaches of the plan's speeds is found (or recalled)
+        // before the plan is matched to it.
+        if let found = try await learnShutterLimits(needing: needs) {
             var remembered = false
             if case .remembered = found { remembered = true }
             progress(
@@ -115,7 +120,7 @@ extension SonyCamera: CommandCamera {
 
 extension LegacySonyCamera: CommandCamera {
     package func connectAndCheck(
-        progress: @escaping @Sendable (ConnectProgress) -> Void
+        needing needs: ClosedRange<ShutterSpeed>?, progress: @escaping @Sendable (ConnectProgress) -> Void
     ) async throws -> CameraCheck {
         try await connectRetrying { progress(.retrying($0)) }
         let info = try await info()

@@ -67,3 +67,28 @@ package struct RepetitionFolderError: Error, Sendable, Equatable {
         self.cause = cause
     }
 }
+
+extension SeriesShoot {
+    /// Puts a new series in the store once the photographer agreed: its schedule counts from `now` (the moment
+    /// of the yes), its journal starts with the first repetition's plan (`first`) and is locked for this process.
+    /// A `--until` time that passed while the question waited blocks it: nothing was shot.
+    package static func record(
+        _ record: SeriesRecord, first: SeriesJournalRecorder.Prepared, camera: CameraIdentity, store: JournalStore,
+        now: Date
+    ) async throws -> (ShootJournal, JournalLock) {
+        var record = record
+        record.firstStart = now
+        if case .until(let date) = record.end, date <= record.firstStart {
+            throw ShootPreparationError.blocked([
+                .camera("the --until time passed while waiting for the answer; nothing was shot")
+            ])
+        }
+        var journal = ShootJournal(
+            plan: first.plan, camera: camera, substitutions: first.substitutions,
+            outputDirectory: record.rootDirectory + "/" + SeriesRepetition.folderName(1))
+        journal.series = record
+        let lock = try await store.lock(id: journal.id)
+        try await store.create(journal)
+        return (journal, lock)
+    }
+}

@@ -28,7 +28,7 @@ extension SonyCamera {
     /// Nothing the camera sent is ever thrown away: a data phase longer or shorter than GetObjectInfo
     /// announced is kept as it came and marked (`SavedImage.problem`); a transfer that breaks off keeps the
     /// bytes that arrived in a `-partial` file (the image itself usually stays in the camera and is fetched
-    /// again after a reconnect, and the `-partial` file is deleted once it arrives whole). An image without a usable name is named from its content (JPEG, ARW, ...).
+    /// again after a reconnect, and the `-partial` file is deleted once it, or a newer image, arrives whole). An image without a usable name is named from its content (JPEG, ARW, ...).
     /// The image's own exposure time is read from its EXIF.
     func download(_ info: ObjectInfo?, to destination: CaptureDestination) async throws -> SavedImage {
         session.downloads += 1
@@ -68,8 +68,12 @@ extension SonyCamera {
         // Durable before anyone records it saved (`makeDurable`), but not on this frame's critical path.
         let ticket = file.finishInBackground()
         pendingSyncs[file.path] = ticket
-        if let cameraName, let partials = partialFiles.removeValue(forKey: cameraName) {
-            // The image arrived whole after transfers of it broke off: the bytes kept then are not an image.
+        if !partialFiles.isEmpty {
+            // An image arrived whole. The body hands out its oldest file first (0xFFFFC001, reference p. 47), so
+            // the bytes kept from broken transfers, of this file or of an older one, are of images that will never
+            // arrive again (this one is here; an older one was lost by the body, issue 37 seed 328): not images.
+            let partials = partialFiles.keys.sorted().flatMap { partialFiles[$0]! }
+            partialFiles = [:]
             for partial in partials { await ImageFile.remove(path: partial) }
         }
         var saved = SavedImage(fileName: file.fileName, path: file.path, byteCount: written.value)

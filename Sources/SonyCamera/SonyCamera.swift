@@ -76,8 +76,9 @@ package actor SonyCamera: RemoteCamera, SessionConnecting {
     package private(set) var operationCount = 0
     /// Images whose fsyncs run in the background, by path, until `makeDurable` awaits them.
     var pendingSyncs: [String: SyncTicket] = [:]
-    /// The `-partial` files of transfers that broke off, by the camera's file name: deleted once that file
-    /// arrives whole (survives reconnects: the image stays in the camera and is fetched again after one). A list,
+    /// The `-partial` files of transfers that broke off, by the camera's file name: deleted once that file or a
+    /// newer one arrives whole (survives reconnects: the image stays in the camera and is fetched again after
+    /// one; a newer image arriving means the body lost it, since it hands out its oldest first). A list,
     /// since the same image's transfer can break off more than once, each time into a new `-partial` file
     /// (issue 37, seeds 6070 and 8467).
     var partialFiles: [String: [String]] = [:]

@@ -105,7 +105,10 @@ struct EndToEndFieldTests {
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         let output = result.standardOutput
-        let probe = try #require(output.range(of: "stepped to its ends: it goes from 30\" to 1/4000"), "\(output)")
+        // Stepped toward the plan's extremes (1/8000 and 0.5"), not Sony's widest series: it stops at 1/4000 (its
+        // end), and the plan made again from there ends a stop slower, at 1", which it reaches.
+        let probe = try #require(
+            output.range(of: "stepped the shutter to see: it reaches from 1\" to 1/4000"), "\(output)")
         // `--confirm` answers the question once the summary is said; the shoot starts after it.
         let shooting = try #require(output.range(of: "Shooting from set 1"), "\(output)")
         // Found before the summary, and the summary says the plan starts at 1/4000 instead of 1/8000.
@@ -121,7 +124,7 @@ struct EndToEndFieldTests {
         }
         #expect(shutter.count == 1, "\(shutter)")
         #expect(
-            shutter.first?["slowest"] as? String == "30\"" && shutter.first?["fastest"] as? String == "1/4000"
+            shutter.first?["slowest"] as? String == "1\"" && shutter.first?["fastest"] as? String == "1/4000"
                 && shutter.first?["source"] as? String == "probed", "\(shutter)")
         // The body's record: a second shoot does not step to the ends again, and says where the range came from.
         let (again, firedAgain) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
@@ -133,7 +136,7 @@ struct EndToEndFieldTests {
                 ], environment: environment)
         }
         #expect(again.exitCode == 0, "\(again.standardError)")
-        #expect(again.standardOutput.contains("it goes from 30\" to 1/4000, as found on an earlier shoot"))
+        #expect(again.standardOutput.contains("it reaches from 1\" to 1/4000, as found on an earlier shoot"))
         #expect(firedAgain.count == 30 && !firedAgain.contains("1/8000"), "\(firedAgain)")
     }
 

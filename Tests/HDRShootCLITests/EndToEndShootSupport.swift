@@ -10,7 +10,7 @@ struct ShootSandbox {
 
     /// Creates an empty sandbox.
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-e2e-\(UUID().uuidString)")
+        root = TemporaryFolder.scratch.appendingPathComponent("hdrshoot-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 

@@ -13,7 +13,7 @@ import Testing
 
 /// A series through the controller in-process: a real `SonyCamera` against the simulated body over loopback, a
 /// real journal store and output folders; the schedule waits on a `TestClock`, moved on when the series waits.
-@Suite(.realTime, .timeLimit(.minutes(1))) struct ShootSeriesTests {
+@Suite(.realTime(timeLimit: .seconds(60))) struct ShootSeriesTests {
     struct PlainMessages: ShootMessages {
         func message(for error: any Error) -> String { "\(error)" }
         func connectFailure(_ error: any Error) -> String { "no answer" }
@@ -82,7 +82,9 @@ import Testing
                 guard case .state(let change) = update, change.state == .waiting else { continue }
                 var second = controller.updates().makeAsyncIterator()
                 let opening = await second.next()
-                await clock.waitForSleepers(1)
+                // The series sleeps until repetition 2's start, 60 s after the first on this clock: waiting for
+                // that sleeper, not for any sleeper, so a runner's timer not yet cancelled cannot move time early.
+                await clock.waitForSleeper(until: TestClock.Instant(offset: .seconds(60)))
                 clock.advance(by: .seconds(60))
                 return opening
             }
@@ -176,8 +178,10 @@ import Testing
                 observe: { event in
                     // The schedule moves on as soon as the series waits.
                     if case .waiting(_, let remaining) = event {
-                        await clock.waitForSleepers(1)
-                        clock.advance(by: remaining)
+                        // Only the test moves this clock: the series' sleeper is due exactly `remaining` from now.
+                        let start = clock.now.advanced(by: remaining)
+                        await clock.waitForSleeper(until: start)
+                        clock.advance(to: start)
                     }
                 })
         }
@@ -194,5 +198,35 @@ import Testing
             #expect(final.series?.repetitions[3].timing == "onTime")
         }
         #expect(!final.isUnfinished)
+    }
+
+    @Test func aNewSeriesIsRecordedFromTheYesAndRefusedWhenItsUntilTimePassedMeanwhile() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
+        let base = SeriesRecord.Base(
+            shadow: ShutterSpeed(numerator: 1, denominator: 40),
+            highlight: ShutterSpeed(numerator: 1, denominator: 640),
+            frames: 3, spacing: EVAmount(sixths: 12), scale: .third, dedupe: false, order: .fastFirst)
+        let until = Self.firstStart.addingTimeInterval(600)
+        let record = SeriesRecord(
+            every: .seconds(60), end: .until(until), firstStart: Self.firstStart, shift: nil, longest: nil,
+            base: base, rootDirectory: folder.url.path + "/series")
+        let first = try record.prepared(1, offered: ShutterScale.third.speeds, messages: PlainMessages())
+        let camera = CameraIdentity(model: "ILCE-7RM4", address: "127.0.0.1")
+        // The yes came 30 s after the summary: the schedule counts from it.
+        let yes = Self.firstStart.addingTimeInterval(30)
+        let (journal, lock) = try await SeriesShoot.record(record, first: first, camera: camera, store: store, now: yes)
+        let stored = try await store.load(id: journal.id)
+        #expect(stored.series?.firstStart == yes)
+        #expect(stored.outputDirectory == folder.url.path + "/series/rep-001")
+        #expect(stored.plan == first.plan)
+        await #expect(throws: JournalError.self) { _ = try await store.lock(id: journal.id) }
+        withExtendedLifetime(lock) {}
+        // The --until time passed while the question waited: nothing is recorded.
+        await #expect(throws: ShootPreparationError.self) {
+            _ = try await SeriesShoot.record(
+                record, first: first, camera: camera, store: store, now: until.addingTimeInterval(1))
+        }
     }
 }

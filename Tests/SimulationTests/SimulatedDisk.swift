@@ -70,6 +70,8 @@ struct DiskCamera: RemoteCamera {
     let inner: SonyCamera
     let disk: SimulatedDisk
     let gate: ProcessGate
+    /// The deliberate break the world tries (`SimulationWorld.breakage`).
+    var breakage: SimulationWorld.DeliberateBreak?
 
     private func durable(_ paths: [String]) {
         if !gate.isKilled { disk.markDurable(paths) }
@@ -100,7 +102,7 @@ struct DiskCamera: RemoteCamera {
     func transferSettings() async -> TransferSettings { await inner.transferSettings() }
     func makeDurable(_ frame: CapturedFrame) async throws {
         // The deliberate break `save-before-fsync`: the frame is recorded saved without its fsyncs awaited.
-        if SimulationWorld.deliberateBreak == .saveBeforeFsync { return }
+        if breakage == .saveBeforeFsync { return }
         try await inner.makeDurable(frame)
         durable((frame.images + frame.recoveredImages + frame.unmatchedImages).map(\.path))
     }

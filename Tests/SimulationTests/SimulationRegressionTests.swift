@@ -46,6 +46,33 @@ import Testing
         #expect(violations.isEmpty, Comment(rawValue: report))
     }
 
+    /// Bug g (seed 328 of the first 1,000 with the vanished-image fault): a transfer cut mid-data kept a `-partial`
+    /// file, then the body lost that image; it never arrived whole, so the `-partial` file stayed among the images.
+    /// A newer image arriving whole now deletes it too (the body hands out its oldest first).
+    @Test func aPartialFileOfAnImageTheBodyLostIsDeleted() async throws {
+        let (violations, report) = try await SimulationTests.day(328)
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
+
+    /// Bug g's rule on a scripted day: no random fault, the first image transfer cut mid-data, then the body loses
+    /// that image. The frame fires once more (its image was lost for good), every frame is saved and no `-partial`
+    /// file is left.
+    @Test func thePartialFileOfALostImageIsDeletedWhenANewerImageArrives() async throws {
+        var day = FieldDay(seed: 1)
+        day.plan = BracketPlan(sets: [[1000, 250, 60].map { ShutterSpeed(numerator: 1, denominator: $0) }])
+        day.body.quirks = []
+        day.crashes = []
+        day.controls = []
+        day.faults = NetworkFaults(dropChance: 0, busyChance: 0, quietAfterOperation: 0, cutTransfers: 1)
+        day.faults.loseCutImages = true
+        let world = try SimulationWorld(seed: 1, day: day)
+        let (violations, report, faults) = try await SimulationTests.day(world)
+        #expect(faults == 2, "the scripted cut and the loss")
+        #expect(world.body.imagesVanished == 1, Comment(rawValue: report))
+        #expect(world.body.framesFired == 4, "three frames and the lost one again: \(report)")
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
+
     /// Bug e's rule on a scripted day: no random fault, no kill, and the first two image transfers cut in the
     /// middle of their data (the same image's, since it stays in the body): both `-partial` files are deleted once
     /// the image arrives whole, and every frame is saved.

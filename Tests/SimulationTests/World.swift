@@ -85,6 +85,9 @@ struct FieldDay: Sendable, CustomStringConvertible {
             controls.append(ControlFault(at: .milliseconds(Int(controlDraw.next() % span)), action: .pause(length)))
         }
         self.controls = controls.sorted { $0.at < $1.at }
+        // The vanished-image fault: one day in five, from a split of its own (earlier draws keep their meaning).
+        var vanishDraw = root.split(7)
+        if vanishDraw.chance(0.2) { faults.vanishChance = Double(1 + vanishDraw.next() % 20) / 1000 }
     }
 
     var description: String {
@@ -94,7 +97,8 @@ struct FieldDay: Sendable, CustomStringConvertible {
             body: protocol \(body.protocolVersion), image \(body.imageSize) B, buffer \(body.bufferCapacity), \
             processing \(body.processingTime), quirks [\(body.quirks.map(\.description).joined(separator: ", "))]
             runner: buffer limit \(bufferLimit)
-            faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, quiet after op \
+            faults: drop \(faults.dropChance)/op, busy \(faults.busyChance)/op, \
+            vanish \(faults.vanishChance)/op, quiet after op \
             \(faults.quietAfterOperation), crashes at [\(crashes.map { WorldBody.seconds($0) }.joined(separator: ", "))]
             controls: [\(controls.map(\.description).joined(separator: ", "))]
             """
@@ -131,6 +135,8 @@ final class ProcessGate: Sendable {
 struct GatedRecorder: ShootRecorder {
     let inner: JournalRecorder
     let gate: ProcessGate
+    /// The deliberate break the world tries (`SimulationWorld.breakage`).
+    var breakage: SimulationWorld.DeliberateBreak?
     func runWillStart(at position: ShootPosition, restartingSet: Bool) async throws {
         try await gate.pass { try await inner.runWillStart(at: position, restartingSet: restartingSet) }
     }
@@ -138,7 +144,7 @@ struct GatedRecorder: ShootRecorder {
         // The deliberate break `fire-before-journal`: the release goes out before the journal says a frame is about
         // to fire (the write-ahead record is skipped), so a kill before the body's confirmation leaves the frame
         // "to shoot" while its image waits in the camera.
-        if SimulationWorld.deliberateBreak == .fireBeforeJournal { return }
+        if breakage == .fireBeforeJournal { return }
         try await gate.pass { try await inner.frameWillFire(at: position, setting: setting) }
     }
     func frameDidFire(at position: ShootPosition) async throws {
@@ -174,6 +180,8 @@ final class SimulationWorld: Sendable {
     let journalID: String
     /// The world's one thread: every job of the simulated process runs on it, one at a time (`WorldExecutor`).
     let executor: WorldExecutor
+    /// The deliberate break this world tries (`SIM_BREAK` unless a test gives one); nil: hdrshoot as built.
+    let breakage: DeliberateBreak?
     /// Violations found while the day ran (a journal that does not load after a crash, a stuck world).
     private let found = Mutex<[String]>([])
     /// The process kills the world carried out.
@@ -214,16 +222,30 @@ final class SimulationWorld: Sendable {
 
     /// A world whose day is given (a focused test's script) rather than drawn; `seed` still draws the body's
     /// random faults.
-    init(seed: UInt64, day: FieldDay) throws {
+    init(seed: UInt64, day: FieldDay, breakage: DeliberateBreak? = SimulationWorld.deliberateBreak) throws {
         self.seed = seed
         self.day = day
+        self.breakage = breakage
         var root = SeededRandom(seed: seed)
-        body = try WorldBody(configuration: day.body, random: root.split(4), faults: day.faults, clock: clock)
+        // Split in this order (the body's, the disk's, then the vanished images'): each seed keeps its draws.
+        let bodyRandom = root.split(4)
         disk = SimulatedDisk(random: root.split(5))
+        body = try WorldBody(
+            configuration: day.body, random: bodyRandom, faults: day.faults, clock: clock, vanishRandom: root.split(8))
         folder = try Self.temporaryFolder(seed: seed)
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"
         executor = WorldExecutor(name: "world-\(seed)")
+    }
+
+    /// The trace's 64-bit FNV-1a digest, in hex: a short name for the whole day (`SIM_TRACES`).
+    var traceDigest: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in trace.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
     }
 
     /// The day's folder (journal and images): in memory (tmpfs, /dev/shm) where the machine has one, since the
@@ -415,7 +437,7 @@ final class SimulationWorld: Sendable {
             inCamera: journal.framesInCamera, mayHaveFired: journal.interruptedFrames,
             knownFiles: journal.filesNamed)
         var resuming = resumingAsLoaded
-        switch Self.deliberateBreak {
+        switch breakage {
         case .refireInCamera: resuming.inCamera = []
         case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
         case .fireBeforeJournal, .saveBeforeFsync, nil: break
@@ -423,9 +445,10 @@ final class SimulationWorld: Sendable {
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
                 + "may have fired \(resuming.mayHaveFired)")
-        let recorder = GatedRecorder(inner: JournalRecorder(journal: journal, store: store), gate: gate)
+        let recorder = GatedRecorder(
+            inner: JournalRecorder(journal: journal, store: store), gate: gate, breakage: breakage)
         let runner = BracketRunner(
-            camera: DiskCamera(inner: camera, disk: disk, gate: gate), plan: journal.plan,
+            camera: DiskCamera(inner: camera, disk: disk, gate: gate, breakage: breakage), plan: journal.plan,
             configuration: BracketRunner.Configuration(
                 outputDirectory: URL(fileURLWithPath: journal.outputDirectory), bufferLimit: day.bufferLimit),
             recorder: recorder, clock: clock)
@@ -500,7 +523,7 @@ final class SimulationWorld: Sendable {
         }
         let fired = body.framesFired
         let planned = journal.plan.totalExposures
-        let lost = disk.lostImages
+        let lost = disk.lostImages + body.imagesVanished
         if fired > planned + lost {
             // The body keeps its buffer across drops and kills; an image is lost only when a crash takes a whole
             // file the process had not made durable (`SimulatedDisk`). Every release beyond one per frame and one
@@ -508,7 +531,8 @@ final class SimulationWorld: Sendable {
             let attempts = journal.plan.positions.map { "\($0): \(journal.frame(at: $0).attempts)" }
             violation(
                 "no-refire-without-loss: the body fired \(fired) times for \(planned) frames and \(lost) image(s) "
-                    + "were lost; attempts per frame: \(attempts.joined(separator: ", "))")
+                    + "were lost (\(body.imagesVanished) vanished in the body); attempts per frame: \(attempts.joined(separator: ", "))"
+            )
         }
         let shoot = URL(fileURLWithPath: journal.outputDirectory)
         if let files = FileManager.default.enumerator(at: shoot, includingPropertiesForKeys: [.isRegularFileKey]) {

@@ -16,6 +16,15 @@ struct NetworkFaults: Sendable {
     /// A scripted fault for focused tests (seeds draw none): the next this many image transfers (GetObject,
     /// GetPartialObject) are cut in the middle of their data.
     var cutTransfers = 0
+    /// Chance that, at an operation, the body loses the oldest image waiting in its buffer (drawn from a stream of
+    /// its own: `WorldBody.vanishRandom`, so days without it draw what they drew before).
+    var vanishChance = 0.0
+    /// A scripted fault for focused tests: an image whose transfer was cut (it stays in the body) is then lost by
+    /// the body before it is fetched again.
+    var loseCutImages = false
+    /// Faults drawn but not injected, by their ordinal (0 for the first fault the body draws, in draw order): the
+    /// minimizer's knob (`FaultMinimizer`). The draws are still made, so the others keep their values.
+    var skipped: Set<Int> = []
 }
 
 /// The real pure `SimulatedCamera` behind in-memory connections: what `CameraSimulator` does over TCP, done
@@ -24,6 +33,12 @@ final class WorldBody: Sendable {
     struct State {
         var camera: SimulatedCamera
         var random: SeededRandom
+        /// The vanished-image fault's own draws.
+        var vanishRandom: SeededRandom
+        /// Images the body lost from its buffer (each lets its frame fire once more).
+        var vanished = 0
+        /// Faults drawn so far (injected or skipped).
+        var drawn = 0
         var faults: NetworkFaults
         var nextConnection = 1
         var transports: [Int: MemoryTransport] = [:]
@@ -44,14 +59,15 @@ final class WorldBody: Sendable {
     let clock: TestClock
 
     init(
-        configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock
+        configuration: SimulatorConfiguration, random: SeededRandom, faults: NetworkFaults, clock: TestClock,
+        vanishRandom: SeededRandom = SeededRandom(seed: 0)
     ) throws {
         self.clock = clock
         let datasets = try SimulatorDatasets(configuration: configuration)
         state = Mutex(
             State(
                 camera: SimulatedCamera(configuration: configuration, datasets: datasets), random: random,
-                faults: faults))
+                vanishRandom: vanishRandom, faults: faults))
     }
 
     static let guid = PTPIPGUID(bytes: [
@@ -61,6 +77,8 @@ final class WorldBody: Sendable {
     // MARK: - What the world reads
 
     var framesFired: Int { state.withLock { $0.camera.frameCount } }
+    /// Images the body lost from its buffer (the vanished-image fault).
+    var imagesVanished: Int { state.withLock { $0.vanished } }
     var imagesInBuffer: Int { state.withLock { $0.camera.buffer.count } }
     var operations: Int { state.withLock { $0.operations } }
     var faultsInjected: Int { state.withLock { $0.faultsInjected } }
@@ -147,6 +165,15 @@ final class WorldBody: Sendable {
         _ = state.camera.takeFinishedCaptures()
         guard let event = state.session?.event, let transport = state.transports[event] else { return }
         for item in events { transport.deliver(Packet.event(item).encoded()) }
+    }
+
+    /// Faults the body drew (injected or skipped): the ordinals the minimizer may skip are 0..<this.
+    var faultsDrawn: Int { state.withLock { $0.drawn } }
+
+    /// Counts a drawn fault; false when the minimizer skips it (`NetworkFaults.skipped`).
+    private static func injects(_ state: inout State) -> Bool {
+        defer { state.drawn += 1 }
+        return !state.faults.skipped.contains(state.drawn)
     }
 
     // MARK: - Requests
@@ -236,7 +263,15 @@ final class WorldBody: Sendable {
         let index = state.operations
         let name = String(describing: request.code)
         let faulty = index <= state.faults.quietAfterOperation
-        if faulty, index > 1, state.random.chance(state.faults.busyChance) {
+        if faulty, state.faults.vanishChance > 0, state.vanishRandom.chance(state.faults.vanishChance),
+            !state.camera.buffer.isEmpty, Self.injects(&state), let frame = state.camera.loseOldestImage()
+        {
+            state.faultsInjected += 1
+            state.vanished += 1
+            note("the body loses the oldest image in its buffer, frame \(frame)'s (fault)", in: &state)
+            flushEvents(&state)
+        }
+        if faulty, index > 1, state.random.chance(state.faults.busyChance), Self.injects(&state) {
             state.faultsInjected += 1
             note("op \(index) \(name): busy (fault)", in: &state)
             let response = Packet.operationResponse(
@@ -245,7 +280,7 @@ final class WorldBody: Sendable {
             return
         }
         let dropBefore = faulty && state.random.chance(state.faults.dropChance / 2)
-        if dropBefore {
+        if dropBefore, Self.injects(&state) {
             state.faultsInjected += 1
             note("op \(index) \(name): the link drops before the body sees it (fault)", in: &state)
             endSession(&state, why: "a drop")
@@ -275,7 +310,7 @@ final class WorldBody: Sendable {
             let scriptedCut =
                 state.faults.cutTransfers > 0 && lastDataByte > 0
                 && [.getObject, .getPartialObject].contains(request.code)
-            if scriptedCut || (faulty && state.random.chance(state.faults.dropChance / 2)) {
+            if scriptedCut || (faulty && state.random.chance(state.faults.dropChance / 2) && Self.injects(&state)) {
                 state.faultsInjected += 1
                 let cut: Int
                 if scriptedCut {
@@ -291,6 +326,11 @@ final class WorldBody: Sendable {
                 if cut < lastDataByte, [.getObject, .getPartialObject].contains(request.code) {
                     state.camera = before
                     note("the image stays in the body: its last byte was never sent", in: &state)
+                    if state.faults.loseCutImages, let frame = state.camera.loseOldestImage() {
+                        state.faultsInjected += 1
+                        state.vanished += 1
+                        note("the body loses the oldest image in its buffer, frame \(frame)'s (fault)", in: &state)
+                    }
                 }
                 endSession(&state, why: "a drop mid-reply")
                 return

@@ -330,6 +330,56 @@ import Testing
         }
     }
 
+    @Test func anUnlistedShutterRangeIsSteppedOnlyToThePlansExtremesAndAgainWhenAPlanNeedsMore() async throws {
+        let folder = try TemporaryFolder(prefix: "hdrshoot-limits").url
+        defer { try? FileManager.default.removeItem(at: folder) }
+        @Sendable func speed(_ numerator: Int, _ denominator: Int) -> ShutterSpeed {
+            ShutterSpeed(numerator: numerator, denominator: denominator)
+        }
+        try await Lockstep.run(
+            simulator: {
+                $0.protocolVersion = 200
+                $0.fastestShutterDenominator = 4000
+                $0.quirks = [.shutterRange(listInD229: false)]
+            },
+            camera: {
+                $0.stepConfirmTimeout = .milliseconds(300)
+                $0.bodyRecordDirectory = folder
+            }
+        ) { camera, simulator, lockstep in
+            func presses() -> Int { lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count }
+            // A plan of 1/1000 ... 1/15: the body reaches both, so both are only as far as the plan needed.
+            let small = try await lockstep.drive(simulator) {
+                try await camera.learnShutterLimits(needing: speed(1, 1000)...speed(1, 15))
+            }
+            let reached = ShutterLimits(
+                fastest: speed(1, 1000), slowest: speed(1, 15), fastestIsEnd: false, slowestIsEnd: false)
+            #expect(small == .probed(reached))
+            let speeds = try await lockstep.drive(simulator) { try await camera.availableShutterSpeeds() }
+            #expect(!speeds.contains(.timed(speed(1, 2000))) && !speeds.contains(.timed(speed(1, 8))))
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            let record = try String(contentsOf: folder.appendingPathComponent(files[0]), encoding: .utf8)
+            #expect(record.hasSuffix("reached=fastest,slowest\n"), "\(record)")
+            // The same plan again: the record answers, nothing is stepped.
+            let steps = presses()
+            let same = try await lockstep.drive(simulator) {
+                try await camera.learnShutterLimits(needing: speed(1, 500)...speed(1, 30))
+            }
+            #expect(same == .remembered(reached) && presses() == steps)
+            // A plan to 1/8000 needs more than the record knows: stepped again, and the body stops at 1/4000, its
+            // end; the slow side keeps what the earlier plan saw.
+            let more = try await lockstep.drive(simulator) {
+                try await camera.learnShutterLimits(needing: speed(1, 8000)...speed(1, 30))
+            }
+            #expect(
+                more
+                    == .probed(
+                        ShutterLimits(
+                            fastest: speed(1, 4000), slowest: speed(1, 15), fastestIsEnd: true, slowestIsEnd: false)))
+            #expect(presses() > steps)
+        }
+    }
+
     @Test func aBodyThatListsItsSpeedsIsNeverStepped() async throws {
         try await Lockstep.run { camera, simulator, lockstep in
             let found = try await lockstep.drive(simulator) { try await camera.learnShutterLimits() }

@@ -226,7 +226,7 @@ package final class ProcessSlots: Sendable {
 /// no test writes into the real home folder.
 package enum ChildEnvironment {
     /// The state folder the tests' children log into, unless a test sets `XDG_STATE_HOME`.
-    package static let stateHome = FileManager.default.temporaryDirectory
+    package static let stateHome = TemporaryFolder.scratch
         .appendingPathComponent("hdrshoot-tests-state-\(ProcessInfo.processInfo.processIdentifier)").path
 
     /// `environment` with `XDG_STATE_HOME` pointed at `stateHome` where the test left it and `HOME` as inherited.
@@ -236,6 +236,8 @@ package enum ChildEnvironment {
         if result["XDG_STATE_HOME"] == inherited["XDG_STATE_HOME"], result["HOME"] == inherited["HOME"] {
             result["XDG_STATE_HOME"] = stateHome
         }
+        // The children's own temporary files go to the scratch folder too, unless the test chose a TMPDIR.
+        if result["TMPDIR"] == inherited["TMPDIR"] { result["TMPDIR"] = TemporaryFolder.scratch.path }
         return result
     }
 }

@@ -116,7 +116,7 @@ extension LogCommand {
         case "shutterRange":
             guard let slowest = line["slowest"]?.string, let fastest = line["fastest"]?.string else { return nil }
             return "the shutter goes from \(slowest) to \(fastest) "
-                + (remembered ? "(recalled from an earlier shoot of it)" : "(stepped to its ends)")
+                + (remembered ? "(recalled from an earlier shoot of it)" : "(stepped to see)")
         case "evidenceLatency":
             guard let ms = line["ms"]?.doubleValue else { return nil }
             return String(format: "a release showed it fired at most %.1f ms after its exposure", ms)

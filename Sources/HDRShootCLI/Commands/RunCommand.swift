@@ -133,6 +133,17 @@ enum RunCommand {
         /// `--link-shared`.
         let linkShared: Bool
 
+        /// The speeds the plan as typed spans, its fastest to its slowest frame (beyond the readings when it
+        /// brackets past them); nil when it cannot be planned (matching says why).
+        var shutterNeeds: ClosedRange<ShutterSpeed>? {
+            guard
+                let plan = try? planOptions.planner.plan(
+                    shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed),
+                let fastest = plan.sets.joined().min(), let slowest = plan.sets.joined().max()
+            else { return nil }
+            return fastest...slowest
+        }
+
         /// Plans again on the camera's own range, so a speed it lacks never shoots one exposure twice.
         func match(
             _ check: inout CameraCheck, in preparation: ShootPreparation

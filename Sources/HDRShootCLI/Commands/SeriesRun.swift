@@ -188,25 +188,13 @@ enum SeriesRun {
         ) async throws -> (Launch, JournalLock?) {
             // Said as a bracket's folder is: what is wrong with the path (a file in the way, a folder not writable).
             _ = try OutputFolder.create(root)
-            var record = matched.record
-            // The schedule counts from the moment the photographer said yes.
-            record.firstStart = wallClock.now()
-            if case .until(let date) = record.end, date <= record.firstStart {
-                throw ShootPreparationError.blocked([
-                    .camera("the --until time passed while waiting for the answer; nothing was shot")
-                ])
-            }
-            var journal = ShootJournal(
-                plan: matched.first.plan, camera: check.identity, substitutions: matched.first.substitutions,
-                outputDirectory: root + "/" + SeriesRepetition.folderName(1))
-            journal.series = record
             let store = preparation.options.store
-            let lock = try await store.lock(id: journal.id)
-            try await store.create(journal)
+            let (journal, lock) = try await SeriesShoot.record(
+                matched.record, first: matched.first, camera: check.identity, store: store, now: wallClock.now())
             let session = SeriesSession(
                 camera: camera, journal: journal, store: store, offered: check.offered, planWarnings: warnings,
                 overhead: overhead, timeScale: timeScale, wallClock: wallClock)
-            return (Launch(session: session, start: record.schedule.first), lock)
+            return (Launch(session: session, start: matched.record.schedule.first), lock)
         }
     }
 

@@ -1,3 +1,4 @@
+import Exposure
 import Foundation
 import ShootKit
 import Shooting
@@ -65,28 +66,25 @@ struct ShootPreparation {
             environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
             say: say ?? { _ in }
         ) { camera, address in
-            do {
-                var check = try await CameraCheck.connect(camera, address: address) { step in
-                    say?(ConnectText.line(step))
-                }
-                await addressStore?.remember(address)
-                let (matched, summary) = try await stages.match(&check, in: self)
-                if let update = summary.update {
-                    await controller.propose(update)
-                    if options.json { output.writeOut(ShootUpdate.summary(update).jsonLine) }
-                }
-                try await ShootConsole.confirm(
-                    summary.lines, blockers: check.blockers,
-                    controller: summary.update == nil ? nil : controller,
-                    options: options, output: output)
-                let (recorded, lock) = try await stages.record(matched, camera: camera, check: check, in: self)
-                // Held while this process shoots, so `hdrshoot resume` elsewhere cannot take the same shoot.
-                defer { withExtendedLifetime(lock) {} }
-                return try await stages.execute(recorded, in: self)
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
+            // The order is the layer's; the terminal's parts are the lines, the JSON summary and the question.
+            var lines: [String] = []
+            return try await controller.prepare(
+                camera, address: address, needing: stages.shutterNeeds,
+                progress: { step in say?(ConnectText.line(step)) },
+                connected: { await addressStore?.remember(address) },
+                match: { check in
+                    let (matched, summary) = try await stages.match(&check, in: self)
+                    lines = summary.lines
+                    return (matched, summary.update)
+                },
+                proposed: { update in if options.json { output.writeOut(ShootUpdate.summary(update).jsonLine) } },
+                ask: { check, proposal in
+                    try await ShootConsole.confirm(
+                        lines, blockers: check.blockers, controller: proposal == nil ? nil : controller,
+                        options: options, output: output)
+                },
+                record: { matched, check in try await stages.record(matched, camera: camera, check: check, in: self) },
+                shoot: { recorded in try await stages.execute(recorded, in: self) })
         }
     }
 
@@ -149,6 +147,15 @@ protocol ShootStages {
 
     /// Shoots; returns the exit code.
     func execute(_ recorded: Recorded, in preparation: ShootPreparation) async throws -> ExitCode
+
+    /// The span of speeds the plan uses (fastest ... slowest) when it is known before the camera is: a body that
+    /// lists no shutter speeds is stepped only that far to find what it reaches. Nil: Sony's widest series.
+    var shutterNeeds: ClosedRange<ShutterSpeed>? { get }
+}
+
+extension ShootStages {
+    /// Not known before the camera: a body that lists no speeds is stepped across Sony's widest series.
+    var shutterNeeds: ClosedRange<ShutterSpeed>? { nil }
 }
 
 extension ShootStages where Recorded == PreparedBracket {

@@ -33,14 +33,15 @@ enum ConnectText {
         "Press OK on the camera: \(ShootText.clock(ShootText.seconds(left))) left"
     }
 
-    /// What a body that lists no shutter speeds was found to reach: `The camera lists no shutter speeds; stepped to
-    /// its ends: it goes from 30" to 1/4000 (kept for this camera's next shoot).`
+    /// What a body that lists no shutter speeds was found to reach, stepped toward the plan's fastest and slowest
+    /// speeds (without a plan, Sony's widest series): `The camera lists no shutter speeds; stepped the shutter to
+    /// see: it reaches from 1/8 to 1/4000 (kept for this camera's next shoot).`
     static func shutterLimits(slowest: ShutterSpeed, fastest: ShutterSpeed, remembered: Bool) -> String {
         let range = "\(slowest.label) to \(fastest.label)"
         return remembered
-            ? "The camera lists no shutter speeds; it goes from \(range), as found on an earlier shoot."
-            : "The camera lists no shutter speeds; stepped to its ends: it goes from \(range) (kept for this "
-                + "camera's next shoot)."
+            ? "The camera lists no shutter speeds; it reaches from \(range), as found on an earlier shoot."
+            : "The camera lists no shutter speeds; stepped the shutter to see: it reaches from \(range) (kept "
+                + "for this camera's next shoot)."
     }
 
     /// `no answer (connection refused); trying again in 5 s (attempt 2 of 4)`.

@@ -130,7 +130,7 @@ final class SeriesDisplay: Sendable {
         let (view, waiting) = state.withLock { ($0.view, $0.waiting) }
         if let view { return view.tick() }
         guard let waiting else { return }
-        let left = max(0, waiting.at.timeIntervalSinceNow)
+        let left = max(0, waiting.at.timeIntervalSince(wallClock.now()))
         state.withLock { $0.waitLine = true }
         output.writeOut(
             "\r\u{1B}[2K" + "Repetition \(waiting.start.number)\(total) in \(ShootText.clock(left)) "
