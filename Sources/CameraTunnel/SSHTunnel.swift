@@ -80,7 +80,10 @@ package actor SSHTunnel {
             guard case .open = state, !Task.isCancelled else { return }
             let detail = Self.lastLine(of: child.errorOutput)
             state = .reopening
-            let fallback = status < 0 || status > 128 ? "ssh was ended by a signal" : "ssh exited with status \(status)"
+            let fallback =
+                status > 128 && status < 160
+                ? "ssh was ended by signal \(status - 128)"
+                : status < 0 ? "ssh was ended by a signal" : "ssh exited with status \(status)"
             onEvent(.closed(detail: detail.isEmpty ? fallback : detail))
             var attempt = 0
             while true {
@@ -156,18 +159,30 @@ package actor SSHTunnel {
     /// default action), and it ends when `ssh` ends. `ssh` itself cannot watch for this: it closes every
     /// inherited descriptor and, with `-N`, never reads its input. SIGKILL, because `ssh` keeps ignoring the
     /// SIGTERM and SIGINT hdrshoot ignored while it shot (an ignored disposition survives exec, and `ssh` leaves
-    /// an ignored signal ignored). Builtins only (bash's `read -t`, `/proc/PID/stat`), no `wait`: the shell
-    /// inherits hdrshoot's blocked signals, SIGCHLD among them, so waiting for a child would never wake.
+    /// an ignored signal ignored). Builtins only (bash's `read -t`, `/proc/PID/stat`, whose last field is a
+    /// zombie's wait status), and the script ends with `ssh`'s status (137 for one killed by SIGKILL), so the
+    /// line that says the tunnel closed gives the real reason. `wait` only for a child the shell has reaped
+    /// already: it inherits hdrshoot's blocked signals, SIGCHLD among them, so waiting for a running child would
+    /// never wake.
     static let guardScript = """
         ssh="$1"; shift
-        "$ssh" "$@" </dev/null &
+        # ssh's own messages go to hdrshoot; the shell's (a job reported killed) go nowhere.
+        exec 3>&2 2>/dev/null
+        "$ssh" "$@" </dev/null 2>&3 3>&- &
         child=$!
         while :; do
             read -r -t 0.1 _
             got=$?
             if [ $got -ne 0 ] && [ $got -le 128 ]; then kill -KILL $child 2>/dev/null; exit 255; fi
-            read -r stat < /proc/$child/stat 2>/dev/null || exit 255
-            case "$stat" in *") Z "*) exit 255 ;; esac
+            # Gone from /proc: the shell reaped it already and keeps its status, so this wait returns at once.
+            read -r stat < /proc/$child/stat || { wait $child; exit $?; }
+            case "$stat" in
+            *") Z "*)
+                code=${stat##* }
+                sig=$(( code & 127 ))
+                [ $sig -ne 0 ] && exit $(( 128 + sig ))
+                exit $(( (code >> 8) & 255 )) ;;
+            esac
         done
         """
 
