@@ -83,7 +83,8 @@ extension BracketRunner {
     /// frame is saved at once.
     ///
     /// A speed change or a release that does not take while images wait in the camera is tried once more after
-    /// downloading them (some bodies ignore both while their buffer holds images).
+    /// downloading them (some bodies ignore both while their buffer holds images); on a body known to ignore speed
+    /// changes so, a change not taken is always tried once more after a fetch.
     /// Throws `RecordingFailure` when the recorder fails, otherwise the camera's error.
     func fire(_ position: ShootPosition) async throws {
         guard let speed = plan.speed(at: position), let setting = progress.preparedSettings[position] else {
@@ -99,8 +100,12 @@ extension BracketRunner {
         report(.settingSpeed, at: position, setting: setting)
         do {
             try await withBusyRetry(at: position, phase: .settingSpeed) { try await camera.setShutterSpeed(setting) }
-        } catch let error where ErrorDisposition(error) == .stop && configuration.downloads && !progress.queue.isEmpty {
-            _ = error
+        } catch let error
+            where ErrorDisposition(error) == .stop && configuration.downloads
+            && (!progress.queue.isEmpty || progress.fetchesBeforeSpeedChange)
+        {
+            // Images waited (or, on a body already known to ignore changes while they do, may have landed after the
+            // fetch before the change): fetch them, then set once more.
             if !progress.fetchesBeforeSpeedChange { emit(.learned(.speedChangeIgnoredWhileImagesWait)) }
             progress.fetchesBeforeSpeedChange = true
             if try await downloadAll() == .stopped { return }

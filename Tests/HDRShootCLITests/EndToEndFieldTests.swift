@@ -57,6 +57,32 @@ struct EndToEndFieldTests {
         #expect(fired == ThreeByFive.labels)
     }
 
+    @Test func aBodyThatNeverFiresStopsAfterTwoPressesOfTheFirstFrameAndSaysNothingFiredOrWaits() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
+        // The body answers every S2 OK and fires nothing (its start-up ignore for an hour): no event, no buffer
+        // count, no image. hdrshoot presses the first frame twice at most (the second after looking for its image in
+        // the camera), never a third time blind, and stops resumable saying what fired, waits and was saved.
+        // Ten times faster on both sides (`ScaledTime`): nothing ever fires, so no window is too short to matter.
+        let (result, fired) = try await sandbox.withSimulator(
+            extra: ["--quirk", "startup-nofire:3600"] + ScaledTime.simulatorArguments
+        ) { port in
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment)
+        }
+        #expect(result.exitCode == 75, "\(result.standardError)")
+        #expect(fired.isEmpty, "\(fired)")
+        #expect(
+            result.standardOutput.contains(
+                "Stopped at set 1, frame 1. 0 of 15 exposures saved. Run `hdrshoot resume` to shoot the remaining 15."),
+            "\(result.standardOutput)")
+        #expect(
+            result.standardError
+                == "error: the shutter of set 1, frame 1 was pressed 2 times and the camera showed no sign of firing, "
+                + "and no image of it was in the camera; not pressing it again. Check the camera's screen and card, "
+                + "then run `hdrshoot resume` (it downloads what the camera holds first)\n")
+    }
+
     @Test(arguments: [
         ["--quirk", "lists-captured-event-without-sending"], ["--quirk", "no-d215"], ["--quirk", "no-d215,no-events"],
         // A 2.00 body in S whose mode is a UINT16 (its notch steps apply after 20 ms, not 200: the steps are not
