@@ -15,9 +15,7 @@ package struct KnownHostsFile: Sendable {
 
     /// The default location for `environment`, or nil when neither XDG_STATE_HOME nor HOME is set.
     package static func defaultPath(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/hdrshoot/known_hosts" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/hdrshoot/known_hosts" }
-        return nil
+        UserDirectory.state.path("known_hosts", environment: environment)
     }
 
     /// The key kept for `name` (`host` or `[host]:port`), if any.
