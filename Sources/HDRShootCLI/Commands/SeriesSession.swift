@@ -13,42 +13,40 @@ import Synchronization
 /// Ctrl-C abandons it). SIGHUP (the SSH session dropped) does not end the series: from then on nothing is
 /// written to the terminal and the journal shows progress to `hdrshoot status`.
 struct SeriesSession: Sendable {
-    /// The connected camera.
-    let camera: any CommandCamera
-    /// The series journal, already in the store.
-    let journal: ShootJournal
-    /// Where the journal is saved.
-    let store: JournalStore
-    /// The timed speeds the camera offers (each repetition's plan is matched to them).
-    let offered: [ShutterSpeed]
-    /// Warnings of the base plan, kept with each repetition's plan.
-    let planWarnings: [String]
-    /// Seconds per frame for the first time-left estimate.
-    let overhead: Double
+    /// The series as its journal step left it: camera, journal, offered speeds, where the schedule starts.
+    let launch: SeriesLaunch
     /// The schedule's time scale (`$HDRSHOOT_TIME_SCALE`, a test hook); real time by default.
     var timeScale = TimeScale.real
     /// The time of day (where the schedule stands, the display's start times).
     var wallClock = WallClock.system
 
-    /// Shoots the series from `start` through `controller` (ShootKit's `shootSeries`, `concludeSeries`) with the
-    /// terminal as its client: every series event rendered, keys and signals as its commands; returns the exit
+    /// The series of `launch`.
+    init(_ launch: SeriesLaunch, timeScale: TimeScale = .real, wallClock: WallClock = .system) {
+        self.launch = launch
+        self.timeScale = timeScale
+        self.wallClock = wallClock
+    }
+
+    /// Shoots the series from its start through `controller` (ShootKit's `shootSeries`, `concludeSeries`) with
+    /// the terminal as its client: every series event rendered, keys and signals as its commands; returns the exit
     /// code (0 complete, 75 resumable, 1 journal failure).
     func execute(
-        from start: RepetitionSchedule.Start, skipping: [Int], continuing: SeriesContinuation?,
         controller: ShootController, options: ShootConsole.Options, output rawOutput: any OutputStreams
     ) async -> ExitCode {
-        guard let record = journal.series else { preconditionFailure("a series journal") }
+        let camera = launch.camera
+        guard let record = launch.journal.series else { preconditionFailure("a series journal") }
         let output = DetachableOutput(rawOutput)
         let network = await NetworkWatch.start(
-            forJournalAddress: journal.camera.address, enabled: options.networkMonitor, output: output)
-        var journal = self.journal
+            forJournalAddress: launch.journal.camera.address, enabled: options.networkMonitor, output: output)
+        var journal = launch.journal
         if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let display = SeriesDisplay(
-            style: style, output: output, record: record, overhead: overhead, wallClock: wallClock)
+            style: style, output: output, record: record, overhead: launch.overhead, wallClock: wallClock)
         let shoot = SeriesShoot(
-            camera: camera, journal: journal, store: store, offered: offered, planWarnings: planWarnings,
-            start: start, skipping: skipping, continuing: continuing,
+            camera: camera, journal: journal, store: launch.store, offered: launch.offered,
+            planWarnings: launch.planWarnings, start: launch.start, skipping: launch.skipping,
+            continuing: launch.continuing,
             configuration: timeScale.runnerConfiguration(
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
                 bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
