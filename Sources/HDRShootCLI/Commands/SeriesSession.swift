@@ -64,13 +64,17 @@ struct SeriesSession: Sendable {
         let controls = ShootControls(
             controller: controller, display: SeriesControlledDisplay(display: display, output: output),
             terminal: terminal, texts: .series)
-
-        // The controller hands each series event to the display in order (`observe`): nothing else to show.
+        // Subscribed before the series starts, so every update of it is shown; the snapshot that opens the
+        // subscription is the state so far, which the terminal has already printed.
+        let updates = controller.updates()
         let (result, final) = await ConsoleTasks.run(
             work: {
-                await controller.shootSeries(shoot, guardRun: guardRun, warn: warn) { display.show($0) }
+                let outcome = await controller.shootSeries(shoot, guardRun: guardRun, warn: warn)
+                // Everything the series published is in the subscription: show it, then stop.
+                updates.end()
+                return outcome
             },
-            showEvents: {},
+            showEvents: { for await update in updates { display.show(update) } },
             controls: { await controls.run(readingKeys: readsKeys) },
             tick: style == .live ? display.tick : nil)
         display.close()
@@ -140,7 +144,8 @@ final class DetachableOutput: OutputStreams {
 }
 
 /// The series' display as the controls see it: a stop is always "after the current frame" (a repetition may
-/// start any moment), and a hangup silences the series' output.
+/// start any moment), its notes are the terminal's own (the hangup's line is written before the output goes
+/// quiet), and a hangup silences the series' output.
 private struct SeriesControlledDisplay: ControlledDisplay {
     let display: SeriesDisplay
     let output: DetachableOutput

@@ -202,6 +202,8 @@ extension CameraAddress {
 enum ShootCommandError: Error, CLIReportable {
     /// No terminal to ask on, and no `--confirm`.
     case needsConfirmation
+    /// The photographer answered no.
+    case declined
     /// `resume` found nothing to continue.
     case nothingToResume(stateDirectory: String)
     /// `resume --id` names no journal.
@@ -212,12 +214,16 @@ enum ShootCommandError: Error, CLIReportable {
     case outputUnavailable(path: String, reason: String)
     /// `--output` names a folder that holds another shoot's `manifest.json`.
     case outputHoldsAnotherShoot(path: String, occupant: ShootManifest.Occupant)
+    /// The state folder cannot take a new shoot's journal (full, unwritable): nothing was shot or recorded.
+    case cannotRecord(stateDirectory: String, cause: JournalError)
 
     /// One line saying what to do.
     var cliMessage: String {
         switch self {
         case .needsConfirmation:
             "not on a terminal, so hdrshoot cannot ask before firing; pass --confirm to shoot without asking"
+        case .declined:
+            "not confirmed; nothing was shot"
         case .nothingToResume(let directory):
             "there is no unfinished shoot in \(directory) to resume; start one with `hdrshoot run`"
         case let .noSuchShoot(id, directory):
@@ -228,6 +234,9 @@ enum ShootCommandError: Error, CLIReportable {
             "cannot create the output folder \(path): \(reason)"
         case let .outputHoldsAnotherShoot(path, occupant):
             occupant.refusal(path: path)
+        case let .cannotRecord(directory, cause):
+            "cannot record the shoot in the state folder \(directory) (\(cause.reasonText)); free some space there or "
+                + "choose another folder with --state-dir; nothing was shot"
         }
     }
 
@@ -235,7 +244,7 @@ enum ShootCommandError: Error, CLIReportable {
     var exitCode: ExitCode {
         switch self {
         case .needsConfirmation, .outputHoldsAnotherShoot: .usage
-        case .nothingToResume, .noSuchShoot, .shootComplete, .outputUnavailable: .failure
+        case .declined, .nothingToResume, .noSuchShoot, .shootComplete, .outputUnavailable, .cannotRecord: .failure
         }
     }
 }
