@@ -88,6 +88,10 @@ struct ErrorReportTests {
             ShootPreparationError.blocked([.camera("the mode dial is on A")]), 69,
             says: "the camera cannot shoot now: the mode dial is on A"),
         Row(ShootCommandError.needsConfirmation, 64, says: "pass --confirm", command: "run"),
+        Row(
+            ResumeError.nothingToResume(stateDirectory: "/state"), 1,
+            says: "there is no unfinished shoot in /state to resume; start one with `hdrshoot run`"),
+        Row(ResumeError.shootComplete(id: "x"), 1, says: "shoot x is complete; there is nothing left to shoot"),
         Row(ShootPreparationError.declined, 1, says: "not confirmed; nothing was shot"),
         Row(refused, 69, says: "the camera at 127.0.0.1:1 refused the connection"),
         Row(

@@ -48,34 +48,16 @@ enum ResumeCommand {
     ) async throws -> ExitCode {
         var options = try ShootConsole.options(from: arguments, context: context)
         if request.confirm { options.confirm = true }
-        let found: ShootJournal
+        // The layer finds the shoot and claims it for this process (held until the shoot ends).
+        let lookup = try await ResumeLookup.find(request, in: options.store)
+        defer { withExtendedLifetime(lookup.lock) {} }
+        let journal = lookup.journal
         var notes: [String] = []
-        if let id = request.id {
-            let store = options.store
-            guard let loaded = try await Self.load(id: id, from: store) else {
-                throw ShootCommandError.noSuchShoot(id: id, stateDirectory: store.directory.path)
-            }
-            found = loaded
-            guard found.isUnfinished else { throw ShootCommandError.shootComplete(id: id) }
-        } else {
-            guard let latest = try await options.store.latestUnfinished() else {
-                throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
-            }
-            found = latest
-            let others = try await options.store.unfinished().filter { $0.id != latest.id }.count
-            if others > 0 {
-                notes.append(
-                    "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
-                        + "`hdrshoot resume --id ID` picks one")
-            }
-        }
-        // One process per shoot: a second resume (or the run still going) is refused, not raced.
-        let lock = try await options.store.lock(id: found.id)
-        defer { withExtendedLifetime(lock) {} }
-        // Read again under the lock: the holder we waited out may have moved it on or finished it.
-        let journal = try await options.store.load(id: found.id)
-        guard journal.isUnfinished else {
-            throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
+        if lookup.olderUnfinished > 0 {
+            let others = lookup.olderUnfinished
+            notes.append(
+                "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
+                    + "`hdrshoot resume --id ID` picks one")
         }
         let restartingSet = request.restartSet
         let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
@@ -114,16 +96,6 @@ enum ResumeCommand {
         func lines(_ matched: Void, check: CameraCheck) -> [String] {
             summaryLines(
                 journal: start.journal, start: start.start, restartingSet: start.restartingSet, check: check) + notes
-        }
-    }
-
-    /// The journal `id`, or nil when there is none.
-    private static func load(id: String, from store: JournalStore) async throws(JournalError) -> ShootJournal? {
-        do {
-            return try await store.load(id: id)
-        } catch {
-            if case .notFound = error { return nil }
-            throw error
         }
     }
 

@@ -1,0 +1,62 @@
+import Exposure
+import Foundation
+import Shooting
+import TestSupport
+import Testing
+
+@testable import ShootKit
+
+/// Which shoot a `.resume` request continues (`ResumeLookup.find`), against a real journal store: the id given,
+/// else the latest unfinished one, claimed by its lock; what cannot be continued is a typed `ResumeError`.
+@Suite struct ResumeLookupTests {
+    static func journal(at seconds: TimeInterval, id: String) -> ShootJournal {
+        ShootJournal(
+            id: id, plan: BracketPlan(sets: [[ShutterSpeed(numerator: 1, denominator: 60)]]),
+            camera: CameraIdentity(model: "ILCE-7RM4", address: "127.0.0.1"), outputDirectory: "/nonexistent/\(id)",
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000 + seconds))
+    }
+
+    @Test func theLatestUnfinishedShootIsTakenAndTheOlderOnesCounted() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        for (index, id) in ["20270115-080000-aaaa", "20270115-080100-bbbb", "20270115-080200-cccc"].enumerated() {
+            try await store.create(Self.journal(at: Double(index) * 60, id: id))
+        }
+        let lookup = try await ResumeLookup.find(ResumeRequest(), in: store)
+        #expect(lookup.journal.id == "20270115-080200-cccc")
+        #expect(lookup.olderUnfinished == 2)
+        // Claimed: this process holds the lock until the lookup goes.
+        #expect(await store.holder(id: "20270115-080200-cccc") != nil)
+        withExtendedLifetime(lookup.lock) {}
+    }
+
+    @Test func anIdNamesItsShootAndCountsNoOthers() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        try await store.create(Self.journal(at: 0, id: "20270115-080000-aaaa"))
+        try await store.create(Self.journal(at: 60, id: "20270115-080100-bbbb"))
+        let lookup = try await ResumeLookup.find(ResumeRequest(id: "20270115-080000-aaaa"), in: store)
+        #expect(lookup.journal.id == "20270115-080000-aaaa" && lookup.olderUnfinished == 0)
+    }
+
+    @Test func whatCannotBeContinuedSaysWhy() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        let path = store.directory.path
+        await #expect(throws: ResumeError.nothingToResume(stateDirectory: path)) {
+            try await ResumeLookup.find(ResumeRequest(), in: store)
+        }
+        await #expect(throws: ResumeError.noSuchShoot(id: "20270115-000000-xxxx", stateDirectory: path)) {
+            try await ResumeLookup.find(ResumeRequest(id: "20270115-000000-xxxx"), in: store)
+        }
+        var done = Self.journal(at: 0, id: "20270115-090000-dddd")
+        done.status = .complete
+        try await store.create(done)
+        await #expect(throws: ResumeError.shootComplete(id: "20270115-090000-dddd")) {
+            try await ResumeLookup.find(ResumeRequest(id: "20270115-090000-dddd"), in: store)
+        }
+    }
+}
