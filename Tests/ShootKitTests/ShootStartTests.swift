@@ -48,10 +48,7 @@ import Testing
             configuration.downloads = downloads
             return configuration
         }
-        let execution = try await controller.prepare(prepared, settings: settings, network: nil, warn: { _ in })
-        let (result, journal) = await controller.shoot(execution, warn: { _ in })
-        await controller.conclude(execution, result: result, journal: journal)
-        return result
+        return try await controller.shootToEnd(prepared, settings: settings, network: nil, warn: { _ in })
     }
 
     /// Prepares `start` on a simulated body, answering its proposal with `agree`, and shoots what is recorded.
@@ -185,15 +182,10 @@ import Testing
     static func shootSeries(_ launch: SeriesLaunch, controller: ShootController) async -> SeriesResult {
         guard let record = launch.journal.series else { preconditionFailure("a series journal") }
         let shoot = SeriesShoot(
-            camera: launch.camera, journal: launch.journal, store: launch.store, offered: launch.offered,
-            planWarnings: launch.planWarnings, start: launch.start, skipping: launch.skipping,
-            continuing: launch.continuing,
+            launch,
             configuration: BracketRunner.Configuration(outputDirectory: URL(fileURLWithPath: record.rootDirectory)),
             clock: TestClock(), wallClock: .fixed(ShootSeriesTests.firstStart))
-        let (result, final) = await controller.shootSeries(shoot)
-        await launch.camera.disconnect()
-        await controller.concludeSeries(result, journal: final)
-        return result
+        return await controller.shootSeriesToEnd(shoot).0
     }
 
     @Test(arguments: [true, false])

@@ -27,13 +27,12 @@ struct SeriesSession: Sendable {
         self.wallClock = wallClock
     }
 
-    /// Shoots the series from its start through `controller` (ShootKit's `shootSeries`, `concludeSeries`) with
-    /// the terminal as its client: every series event rendered, keys and signals as its commands; returns the exit
+    /// Shoots the series from its start through `controller` (ShootKit's `shootSeriesToEnd`) with the terminal
+    /// as its client: every series event rendered, keys and signals as its commands; returns the exit
     /// code (0 complete, 75 resumable, 1 journal failure).
     func execute(
         controller: ShootController, options: ShootConsole.Options, output rawOutput: any OutputStreams
     ) async -> ExitCode {
-        let camera = launch.camera
         guard let record = launch.journal.series else { preconditionFailure("a series journal") }
         let output = DetachableOutput(rawOutput)
         let network = await NetworkWatch.start(
@@ -43,13 +42,13 @@ struct SeriesSession: Sendable {
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let display = SeriesDisplay(
             style: style, output: output, record: record, overhead: launch.overhead, wallClock: wallClock)
+        var launch = launch
+        launch.journal = journal
         let shoot = SeriesShoot(
-            camera: camera, journal: journal, store: launch.store, offered: launch.offered,
-            planWarnings: launch.planWarnings, start: launch.start, skipping: launch.skipping,
-            continuing: launch.continuing,
+            launch,
             configuration: timeScale.runnerConfiguration(
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
-                bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
+                bufferLimit: launch.camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
                 onScaledClock: true),
             elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
             wallClock: wallClock)
@@ -67,19 +66,20 @@ struct SeriesSession: Sendable {
         // Subscribed before the series starts, so every update of it is shown; the snapshot that opens the
         // subscription is the state so far, which the terminal has already printed.
         let updates = controller.updates()
-        let (result, final) = await ConsoleTasks.run(
-            work: {
-                let outcome = await controller.shootSeries(shoot, guardRun: guardRun, warn: warn)
-                // Everything the series published is in the subscription: show it, then stop.
-                updates.end()
-                return outcome
-            },
-            showEvents: { for await update in updates { display.show(update) } },
-            controls: { await controls.run(readingKeys: readsKeys) },
-            tick: style == .live ? display.tick : nil)
-        display.close()
-        await camera.disconnect()
-        await controller.concludeSeries(result, journal: final)
+        let (result, final) = await controller.shootSeriesToEnd(shoot, guardRun: guardRun, warn: warn) { work in
+            let outcome = await ConsoleTasks.run(
+                work: {
+                    let outcome = await work()
+                    // Everything the series published is in the subscription: show it, then stop.
+                    updates.end()
+                    return outcome
+                },
+                showEvents: { for await update in updates { display.show(update) } },
+                controls: { await controls.run(readingKeys: readsKeys) },
+                tick: style == .live ? display.tick : nil)
+            display.close()
+            return outcome
+        }
         return report(result, journal: final, options: options, output: output)
     }
 

@@ -212,15 +212,18 @@ enum ShootConsole {
                 outputDirectory: outputDirectory, reconnectTimeout: reconnectTimeout, bufferLimit: bufferLimit,
                 downloads: downloads, onScaledClock: false)
         }
-        let execution = try await controller.prepare(shoot, settings: settings, network: network, warn: warn)
-        if let note = execution.transferNote { output.writeOut(note.sentence + "\n") }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
-        var session = ShootSession(
-            controller: controller, style: style, output: output, overhead: shoot.overhead,
-            noiseReduction: execution.noiseReduction, readsKeys: options.interactive)
-        session.handlesSignals = !options.decidedByController
-        let (result, journal) = await session.run { await controller.shoot(execution, warn: warn) }
-        await controller.conclude(execution, result: result, journal: journal)
+        let result = try await controller.shootToEnd(
+            shoot, settings: settings, network: network, warn: warn,
+            client: { execution, work in
+                if let note = execution.transferNote { output.writeOut(note.sentence + "\n") }
+                // The terminal's client around the work: the renderer, the keys and the signals.
+                var session = ShootSession(
+                    controller: controller, style: style, output: output, overhead: shoot.overhead,
+                    noiseReduction: execution.noiseReduction, readsKeys: options.interactive)
+                session.handlesSignals = !options.decidedByController
+                return await session.run(work)
+            })
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 
