@@ -6,7 +6,7 @@ import Shooting
 
 /// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
 /// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too). The front end reaches
-/// the camera and words the outcome (the CLI: `AutoMetering.measure(with:...)`, `Outcome.line`).
+/// the camera's settings and words the outcome (the CLI: `TerminalCameraReach`, `Outcome.line`).
 package enum AutoMetering {
     /// What the metering found.
     package struct Outcome: Sendable {

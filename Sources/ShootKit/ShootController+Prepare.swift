@@ -1,4 +1,5 @@
 import Exposure
+import ImageLuminance
 import Shooting
 
 extension ShootController {
@@ -39,6 +40,28 @@ extension ShootController {
         } catch {
             await camera.disconnect()
             throw error
+        }
+    }
+}
+
+extension ShootController {
+    /// `prepare(_:camera:address:...)` on the camera `target` names, reached through `reach` (the front end's
+    /// settings and questions; `note` hears how it is reached, `scene` is a built-in simulator's picture,
+    /// `resuming` lets a legacy body hand over a picture an earlier run left in it): from the target to the shoot's
+    /// end, every step the controller's. `connected` gets the address that answered (a front end remembers it).
+    package nonisolated func prepare<Start: ShootStart, Outcome: Sendable>(
+        _ start: Start, on target: CameraTarget, reach: some CameraReach, scene: Scene.Name? = nil,
+        resuming: Bool = false, note: @escaping @Sendable (ConnectionNote) -> Void = { _ in },
+        progress: @escaping @Sendable (ConnectProgress) -> Void,
+        connected: (String) async -> Void = { _ in },
+        present: (Start.Matched, CameraCheck, _ proposal: ShootUpdate.Summary?) async throws -> Void = { _, _, _ in },
+        ask: (_ proposal: ShootUpdate.Summary?) async throws -> Void,
+        shoot: (Start.Recorded) async throws -> Outcome
+    ) async throws -> Outcome {
+        try await target.withCamera(reach: reach, scene: scene, resuming: resuming, note: note) { camera, address in
+            try await prepare(
+                start, camera: camera, address: address, progress: progress, connected: { await connected(address) },
+                present: present, ask: ask, shoot: shoot)
         }
     }
 }

@@ -36,7 +36,8 @@ struct SeriesSession: Sendable {
         guard let record = launch.journal.series else { preconditionFailure("a series journal") }
         let output = DetachableOutput(rawOutput)
         let network = await NetworkWatch.start(
-            forJournalAddress: launch.journal.camera.address, enabled: options.networkMonitor, output: output)
+            forJournalAddress: launch.journal.camera.address, enabled: options.networkMonitor,
+            messages: CLIMessages(), warn: { output.writeError($0 + "\n") })
         var journal = launch.journal
         if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)

@@ -202,7 +202,8 @@ enum ShootConsole {
         _ shoot: PreparedBracket, controller: ShootController, options: Options, output: any OutputStreams
     ) async throws -> ExitCode {
         let network = await NetworkWatch.start(
-            forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
+            forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor,
+            messages: CLIMessages(), warn: { output.writeError($0 + "\n") })
         let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
         let reconnectTimeout = options.reconnectTimeout
         let settings = BracketSettings(

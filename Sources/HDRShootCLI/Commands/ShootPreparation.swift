@@ -62,25 +62,25 @@ struct ShootPreparation {
     private func connectAndShoot<Stages: ShootStages>(
         _ stages: Stages, on target: CameraTarget
     ) async throws -> ExitCode {
-        try await options.ssh.applied(to: target).withCamera(
-            environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
-            say: say ?? { _ in }
-        ) { camera, address in
-            try await controller.prepare(
-                stages.start, camera: camera, address: address,
-                progress: { step in say?(ConnectText.line(step)) },
-                connected: { await addressStore?.remember(address) },
-                present: { matched, check, proposal in
-                    if let proposal, options.json { output.writeOut(ShootUpdate.summary(proposal).jsonLine) }
-                    // With --json the summary is already a JSON line; people read it on standard error.
-                    let text = try stages.lines(matched, check: check).map { $0 + "\n" }.joined()
-                    if options.json { output.writeError(text) } else { output.writeOut(text) }
-                },
-                ask: { proposal in
-                    try await ShootConsole.answer(proposal, controller: controller, options: options, output: output)
-                },
-                shoot: { recorded in try await stages.execute(recorded, in: self) })
-        }
+        // From the target to the shoot's end the steps are the controller's; the terminal reaches the camera with
+        // this process's settings, says each line, prints the summary and answers the question.
+        let say = self.say ?? { _ in }
+        return try await controller.prepare(
+            stages.start, on: options.ssh.applied(to: target),
+            reach: TerminalCameraReach(environment: environment, replay: options.replay, say: say),
+            scene: options.scene, resuming: resuming, note: { say(ConnectionText.sentence($0)) },
+            progress: { say(ConnectText.line($0)) },
+            connected: { address in await addressStore?.remember(address) },
+            present: { matched, check, proposal in
+                if let proposal, options.json { output.writeOut(ShootUpdate.summary(proposal).jsonLine) }
+                // With --json the summary is already a JSON line; people read it on standard error.
+                let text = try stages.lines(matched, check: check).map { $0 + "\n" }.joined()
+                if options.json { output.writeError(text) } else { output.writeOut(text) }
+            },
+            ask: { proposal in
+                try await ShootConsole.answer(proposal, controller: controller, options: options, output: output)
+            },
+            shoot: { recorded in try await stages.execute(recorded, in: self) })
     }
 
     // MARK: - Target
