@@ -36,6 +36,17 @@ package struct ResumeLookup: Sendable {
         return ResumeLookup(journal: journal, lock: lock, olderUnfinished: others)
     }
 
+    /// The newest unfinished single bracket (not a series, frames left to shoot) whose output folder is inside
+    /// `parent` (`id`: that one only): what a front end that shoots into one folder (`serve`) may offer to resume.
+    package static func offered(in parent: String, store: JournalStore, id: String?) async -> ShootJournal? {
+        let folderPrefix = parent.hasSuffix("/") ? parent : parent + "/"
+        guard let unfinished = try? await store.unfinished() else { return nil }
+        return unfinished.first { journal in
+            guard journal.series == nil, journal.resumePosition != nil else { return false }
+            return journal.outputDirectory.hasPrefix(folderPrefix) && (id == nil || journal.id == id)
+        }
+    }
+
     /// The journal `id`, or nil when there is none.
     private static func load(id: String, from store: JournalStore) async throws(JournalError) -> ShootJournal? {
         do {

@@ -59,4 +59,34 @@ import Testing
             try await ResumeLookup.find(ResumeRequest(id: "20270115-090000-dddd"), in: store)
         }
     }
+
+    @Test func aFolderOffersItsNewestUnfinishedBracketOnly() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        func bracket(_ id: String, at seconds: TimeInterval, in parent: String) -> ShootJournal {
+            var journal = Self.journal(at: seconds, id: id)
+            journal.outputDirectory = parent + "/" + id
+            return journal
+        }
+        try await store.create(bracket("20270115-080000-aaaa", at: 0, in: "/served"))
+        try await store.create(bracket("20270115-080100-bbbb", at: 60, in: "/served"))
+        // Newer, but in another folder: not this front end's to offer.
+        try await store.create(bracket("20270115-080200-cccc", at: 120, in: "/elsewhere"))
+        // Newer and in the folder, but a series: resumed with `hdrshoot resume`.
+        var series = bracket("20270115-080300-dddd", at: 180, in: "/served")
+        series.series = SeriesRecord(
+            every: .seconds(60), end: .count(2), firstStart: series.createdAt, shift: nil, longest: nil,
+            base: SeriesRecord.Base(
+                shadow: ShutterSpeed(numerator: 1, denominator: 60),
+                highlight: ShutterSpeed(numerator: 1, denominator: 60), frames: 1, spacing: EVAmount(sixths: 6),
+                scale: .third, dedupe: false, order: .fastFirst),
+            rootDirectory: "/served/series")
+        try await store.create(series)
+        #expect(await ResumeLookup.offered(in: "/served", store: store, id: nil)?.id == "20270115-080100-bbbb")
+        #expect(
+            await ResumeLookup.offered(in: "/served/", store: store, id: "20270115-080000-aaaa")?.id
+                == "20270115-080000-aaaa")
+        #expect(await ResumeLookup.offered(in: "/served", store: store, id: "20270115-080200-cccc") == nil)
+    }
 }
