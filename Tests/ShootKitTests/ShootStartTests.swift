@@ -1,6 +1,7 @@
 import CameraSimulator
 import Exposure
 import Foundation
+import ImageLuminance
 import PTPIP
 import PTPIPCodec
 import Posix
@@ -30,8 +31,12 @@ import Testing
     }
 
     /// Runs `body` with a camera (not connected: the controller connects it) on a simulated body.
-    static func withBody<T: Sendable>(_ body: (SonyCamera) async throws -> T) async throws -> T {
-        try await CameraSimulator.withRunning(configuration: SimulatorConfiguration.loopback()) { simulator in
+    static func withBody<T: Sendable>(
+        scene: Scene.Name? = nil, _ body: (SonyCamera) async throws -> T
+    ) async throws -> T {
+        var configuration = SimulatorConfiguration.loopback()
+        if let scene { configuration.scene = scene }
+        return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
             let camera = SonyCamera(
                 configuration: SonyCameraConfiguration(
                     host: "127.0.0.1", port: simulator.port,
@@ -41,8 +46,10 @@ import Testing
     }
 
     /// Shoots a recorded bracket through `controller` to its end, as a front end does after the journal step.
-    static func shootBracket(_ prepared: PreparedBracket, controller: ShootController) async throws -> ShootResult {
-        let settings = BracketSettings(transfer: .all, check: .off, bufferLimit: 5) { folder, buffer, downloads in
+    static func shootBracket(
+        _ prepared: PreparedBracket, controller: ShootController, check: RangeCheckMode = .off
+    ) async throws -> ShootResult {
+        let settings = BracketSettings(transfer: .all, check: check, bufferLimit: 5) { folder, buffer, downloads in
             var configuration = BracketRunner.Configuration(outputDirectory: folder)
             configuration.bufferLimit = buffer
             configuration.downloads = downloads
@@ -53,11 +60,11 @@ import Testing
 
     /// Prepares `start` on a simulated body, answering its proposal with `agree`, and shoots what is recorded.
     static func run<Start: ShootStart, Outcome: Sendable>(
-        _ start: Start, controller: ShootController, agree: Bool,
+        _ start: Start, controller: ShootController, agree: Bool, scene: Scene.Name? = nil,
         shoot: @escaping (Start.Recorded) async throws -> Outcome
     ) async throws -> Outcome {
         await controller.connecting()
-        return try await withBody { camera in
+        return try await withBody(scene: scene) { camera in
             try await controller.prepare(
                 start, camera: camera, address: "127.0.0.1", progress: { _ in },
                 ask: { proposal in
@@ -221,7 +228,8 @@ import Testing
         }
     }
 
-    @Test func aResumedSeriesIsShotFromTheControllersResumePoint() async throws {
+    @Test(arguments: [true, false])
+    func aResumedSeriesIsShotFromTheControllersResumePointOrLeftAsItWas(agree: Bool) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let root = folder.url.appendingPathComponent("series")
@@ -235,13 +243,74 @@ import Testing
             return
         }
         let start = ResumedSeriesStart(resumption: point, followsCamera: false, store: store)
-        let result = try await Self.run(start, controller: controller, agree: true) { launch in
-            #expect(launch.start.number == 1)
-            return await Self.shootSeries(launch, controller: controller)
+        let result = try await Self.answered(agree) {
+            try await Self.run(start, controller: controller, agree: agree) { launch in
+                #expect(launch.start.number == 1)
+                return await Self.shootSeries(launch, controller: controller)
+            }
+        }
+        let after = try await store.load(id: journal.id)
+        if agree {
+            #expect(result?.isComplete == true)
+            #expect(after.series?.repetitions.map(\.state) == [.done])
+            #expect(controller.snapshot.state == .finished)
+        } else {
+            #expect(after.revision == journal.revision && after.isUnfinished)
+        }
+    }
+
+    @Test func anAutoStartIsMeteredThenProposedWithItsReadingsAndItsProbesKept() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("shoot").path
+        let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
+        var simulator = SimulatorConfiguration.loopback()
+        simulator.scene = .sunset
+        let outcome = try await CameraSimulator.withRunning(configuration: simulator) { body in
+            let camera = SonyCamera(
+                configuration: SonyCameraConfiguration(
+                    host: "127.0.0.1", port: body.port,
+                    identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests")))
+            let check = try await CameraCheck.connect(camera, address: "127.0.0.1:\(body.port)")
+            let outcome = try await AutoMetering.measure(
+                camera, check: check, probes: URL(fileURLWithPath: output + "/probes"), say: { _ in })
+            await camera.disconnect()
+            return outcome
+        }
+        var start = try Self.newBracket(output: output, store: store)
+        (start.highlight, start.shadow) = outcome.readings
+        start.metering = outcome
+        let controller = ShootController(messages: PlainMessages())
+        let result = try await Self.run(start, controller: controller, agree: true) { prepared in
+            #expect(prepared.probes.count == outcome.result.probes.count)
+            #expect(prepared.probes.allSatisfy { $0.file.hasPrefix("probes/") })
+            return try await Self.shootBracket(prepared, controller: controller)
         }
         #expect(result.isComplete)
-        let after = try await store.load(id: journal.id)
-        #expect(after.series?.repetitions.map(\.state) == [.done])
-        #expect(controller.snapshot.state == .finished)
+        let auto = controller.snapshot.summary?.auto
+        #expect(auto?.highlight == outcome.result.highlight.label)
+        #expect(auto?.shadow == outcome.result.shadow.label)
+        #expect(auto?.probes == outcome.result.probes.count)
+    }
+
+    @Test func checkExtendShootsTheMissingFramesAsPartOfTheSameStartedShoot() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("shoot").path
+        let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
+        // `--shadow 1/40 --highlight 1/640 --frames 5 --ev 1 --check extend` on the sunset: a stop short at both
+        // ends, so the range check adds a set.
+        var start = try Self.newBracket(output: output, store: store)
+        start.planner = try BracketPlanner(frames: 5, spacing: EVAmount(stops: 1))
+        let controller = ShootController(messages: PlainMessages())
+        let result = try await Self.run(start, controller: controller, agree: true, scene: .sunset) { prepared in
+            try await Self.shootBracket(prepared, controller: controller, check: .extend)
+        }
+        #expect(result.isComplete, "\(String(describing: result.stopReason))")
+        let journal = try await store.latest()
+        #expect((journal?.plan.sets.count ?? 0) >= 2, "the extension is a set of the same journal")
+        #expect((journal?.recipe?.extensions ?? 0) >= 1)
+        #expect(journal?.savedCount == journal?.plan.totalExposures)
+        #expect(controller.snapshot.finished?.complete == true)
     }
 }
