@@ -20,17 +20,25 @@ extension ShootController {
         return result
     }
 
-    /// Shoots a recorded series to its end: the repetitions inside the front end's `client` (its renderer and
+    /// Shoots a recorded series to its end: the camera's network (`network`'s SSID) noted in its journal, each
+    /// repetition under the network's hold (`note` says a changed reason while paused, `warn` that the watch
+    /// stopped or a manifest write failed), the repetitions inside the front end's `client` (its renderer and
     /// controls around the work), then the camera let go and the series concluded (its last update). Returns how
     /// the series ended and its journal as it stands.
     package nonisolated func shootSeriesToEnd(
-        _ shoot: SeriesShoot, guardRun: @escaping SeriesRunner.RunGuard = { await $1() },
+        _ shoot: SeriesShoot, network: NetworkWatch? = nil, note: @escaping @Sendable (String) -> Void = { _ in },
         warn: @escaping @Sendable (String) -> Void = { _ in },
         client: (_ work: @escaping @Sendable () async -> (SeriesResult, ShootJournal)) async -> (
             SeriesResult, ShootJournal
         ) = { await $0() }
     ) async -> (SeriesResult, ShootJournal) {
-        let (result, final) = await client { await self.shootSeries(shoot, guardRun: guardRun, warn: warn) }
+        var shoot = shoot
+        if let ssid = network?.cameraSSID { shoot.journal.camera.ssid = ssid.description }
+        let guardRun: SeriesRunner.RunGuard = { runner, body in
+            await NetworkWatch.guarding(runner, with: network, note: note, warn: warn, body)
+        }
+        let series = shoot
+        let (result, final) = await client { await self.shootSeries(series, guardRun: guardRun, warn: warn) }
         await shoot.camera.disconnect()
         await concludeSeries(result, journal: final)
         return (result, final)

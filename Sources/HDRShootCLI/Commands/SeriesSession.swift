@@ -38,13 +38,9 @@ struct SeriesSession: Sendable {
         let network = await NetworkWatch.start(
             forJournalAddress: launch.journal.camera.address, enabled: options.networkMonitor,
             messages: CLIMessages(), warn: { output.writeError($0 + "\n") })
-        var journal = launch.journal
-        if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let display = SeriesDisplay(
             style: style, output: output, record: record, overhead: launch.overhead, wallClock: wallClock)
-        var launch = launch
-        launch.journal = journal
         let shoot = SeriesShoot(
             launch,
             configuration: timeScale.runnerConfiguration(
@@ -54,10 +50,6 @@ struct SeriesSession: Sendable {
             elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
             wallClock: wallClock)
         let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
-        let guardRun: SeriesRunner.RunGuard = { runner, body in
-            guard let network else { return await body() }
-            return await network.guarding(runner, note: { display.note($0) }, warn: warn, body)
-        }
         let terminal = options.interactive ? TerminalMode.enterCharacterMode() : nil
         defer { terminal?.restore() }
         let readsKeys = terminal != nil
@@ -67,7 +59,9 @@ struct SeriesSession: Sendable {
         // Subscribed before the series starts, so every update of it is shown; the snapshot that opens the
         // subscription is the state so far, which the terminal has already printed.
         let updates = controller.updates()
-        let (result, final) = await controller.shootSeriesToEnd(shoot, guardRun: guardRun, warn: warn) { work in
+        let (result, final) = await controller.shootSeriesToEnd(
+            shoot, network: network, note: { display.note($0) }, warn: warn
+        ) { work in
             let outcome = await ConsoleTasks.run(
                 work: {
                     let outcome = await work()
