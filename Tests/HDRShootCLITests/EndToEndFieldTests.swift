@@ -64,11 +64,15 @@ struct EndToEndFieldTests {
         // The body answers every S2 OK and fires nothing (its start-up ignore for an hour): no event, no buffer
         // count, no image. hdrshoot presses the first frame twice at most (the second after looking for its image in
         // the camera), never a third time blind, and stops resumable saying what fired, waits and was saved.
-        // Ten times faster on both sides (`ScaledTime`): nothing ever fires, so no window is too short to matter.
+        // Fifty times faster on both sides (`ScaledTime`), and each processing margin 0.2 s instead of the hook's
+        // usual 2 s floor: nothing ever fires, so no window is too short to matter (each of the five margins the two
+        // presses wait out, the body's and the runner's, is waited out in full either way).
         let (result, fired) = try await sandbox.withSimulator(
-            extra: ["--quirk", "startup-nofire:3600"] + ScaledTime.simulatorArguments
+            extra: ["--quirk", "startup-nofire:3600"] + ScaledTime.simulatorArguments(factor: 50)
         ) { port in
-            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment)
+            try await sandbox.hdrshoot(
+                command + ["--camera", "127.0.0.1:\(port)"],
+                environment: ScaledTime.environment(factor: 50, shortestMargin: .milliseconds(200)))
         }
         #expect(result.exitCode == 75, "\(result.standardError)")
         #expect(fired.isEmpty, "\(fired)")
