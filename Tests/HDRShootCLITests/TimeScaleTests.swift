@@ -30,6 +30,7 @@ struct TimeScaleTests {
         #expect(camera.timeScale == 10)
         #expect(camera.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
         #expect(camera.startupReleaseSettle == .milliseconds(300) && camera.releaseSettle == .milliseconds(100))
+        #expect(untouched.fetchBehindGrace == .milliseconds(500) && camera.fetchBehindGrace == .milliseconds(50))
         #expect(camera.busyRetry == RetryPolicy(maxAttempts: 3, delays: [.milliseconds(50), .milliseconds(100)]))
         #expect(camera.startupBusyPauses == .milliseconds(50) ... .milliseconds(200))
         // The body's processing margin shrinks too, but not below 2 s of real time.

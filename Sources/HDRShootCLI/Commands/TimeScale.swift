@@ -9,7 +9,8 @@ import Timing
 ///
 /// N times shorter: a BULB hold (the simulator measures it N times longer, so the image records the exposure), the
 /// wait for the Long Exposure NR dark frame after a long exposure,
-/// the settle after connecting and after a release, the pauses before asking a busy body again, the waits
+/// the settle after connecting and after a release, the grace before a file is fetched behind a release that
+/// shows nothing yet, the pauses before asking a busy body again, the waits
 /// between connection and reconnection attempts, a series' schedule (its clock, and the time since its first
 /// start as `resume` reads it), and the built-in simulator's time (`--camera simulator`).
 ///
@@ -125,6 +126,8 @@ struct TimeScale: Sendable, Equatable {
         configuration.connectBackoff = configuration.connectBackoff.map { $0 / factor }
         configuration.startupReleaseSettle /= factor
         configuration.releaseSettle /= factor
+        // How long a release may show nothing before a file is fetched behind it: the body's usual time to show it.
+        configuration.fetchBehindGrace /= factor
         configuration.busyRetry = shortened(configuration.busyRetry)
         configuration.startupBusyPauses =
             configuration.startupBusyPauses.lowerBound / factor...configuration.startupBusyPauses.upperBound / factor
