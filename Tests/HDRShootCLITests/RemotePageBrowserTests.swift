@@ -4,7 +4,9 @@ import Testing
 
 /// The phone remote in a real browser: headless Chromium (Debian's chromium and chromium-driver, driven by
 /// Selenium, python3-selenium) at 390x844 against the built binary; scripts/remote-page-browser.py does the
-/// clicking and checks, this suite runs it and checks its verdict.
+/// clicking and checks, this suite runs it and checks its verdict. `serve` drives `hdrshoot simulate` (a process
+/// of its own, 20 ms exposures) and stops it (SIGSTOP) while the page pauses, so each pause lands mid-shoot
+/// however slowly the page answers; each click is made once, the buttons never moving under it.
 @Suite("The remote page in headless Chromium (built binary)", .realTime)
 struct RemotePageBrowserTests {
     static let python = "/usr/bin/python3"
@@ -44,7 +46,9 @@ struct RemotePageBrowserTests {
     func servePlansPausesReloadsAndFinishes() async throws {
         let result = try await runScript("serve")
         #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
-        #expect(result.standardOutput.contains("step: camera: ILCE-7M3 at simulator · battery"))
+        #expect(result.standardOutput.contains("step: camera: ILCE-7M3 at 127.0.0.1:"))
+        #expect(result.standardOutput.contains(" · battery 100 % · "))
+        #expect(result.standardOutput.contains("step: the Pause button stayed [46] px below the banner while shooting"))
         #expect(result.standardOutput.contains("step: plan: 3 sets, 15 exposures"))
         #expect(result.standardOutput.contains("step: reloaded, still paused"))
         #expect(result.standardOutput.contains("step: resume proposed: Resume:"))
