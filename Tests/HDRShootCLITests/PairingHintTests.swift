@@ -1,4 +1,5 @@
 import Foundation
+import ShootKit
 import TestSupport
 import Testing
 
