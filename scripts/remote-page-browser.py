@@ -9,6 +9,8 @@ Selenium) at a phone's size (390x844) against `hdrshoot serve --camera simulator
         scrolling; the Pause button never moves under the finger while the shoot goes on.
         Each pause lands mid-shoot whatever the machine's load: the simulated body is stopped (SIGSTOP) while
         the page pauses, so the shoot cannot run on meanwhile, and continued (SIGCONT) once the page says Paused.
+    remote_page.py both HDRSHOOT OUTPUT_DIR
+        serve, then run, in one browser (OUTPUT_DIR/serve, OUTPUT_DIR/run); each says "ok: MODE" or fails alone.
     remote_page.py run HDRSHOOT OUTPUT_DIR
         `run --remote` shoots from the terminal (against `hdrshoot simulate`, stopped while the page pauses); the
         page pauses it, then stops it.
@@ -228,7 +230,7 @@ def check_luma_against_manifest(driver, output):
           flush=True)
 
 
-def serve(hdrshoot, output, screenshot):
+def serve(hdrshoot, output, screenshot, shared=None):
     def shot(name):
         # Every screen, beside the main screenshot, for a person to look at (SCREENSHOT-NAME.png).
         if screenshot:
@@ -285,7 +287,7 @@ def serve(hdrshoot, output, screenshot):
                           "--output", output, "--no-network-monitor"], {"HDRSHOOT_TIME_SCALE": "1"})
     origin = url.split("/#")[0]
     token = url.split("#token=")[1]
-    driver = browser()
+    driver = shared or browser()
     try:
         driver.get(url)
         wait_for(driver, "Ready", lambda d: text(d, "banner").startswith("Ready"))
@@ -389,7 +391,8 @@ def serve(hdrshoot, output, screenshot):
                   "max %.0f ms" % (len(delays), delays[len(delays) // 2], p95, delays[-1]), flush=True)
         print("figure: serve's peak RSS (VmHWM) " + peak_rss(process.pid), flush=True)
     finally:
-        driver.quit()
+        if not shared:
+            driver.quit()
         for child in [process, body]:
             if child.poll() is not None:
                 continue
@@ -403,7 +406,7 @@ def serve(hdrshoot, output, screenshot):
     print("ok: serve", flush=True)
 
 
-def run(hdrshoot, output):
+def run(hdrshoot, output, shared=None):
     global HDRSHOOT
     HDRSHOOT = hdrshoot
     body, port, capture_log = started_simulator(output)
@@ -429,7 +432,7 @@ def run(hdrshoot, output):
             fail("the simulated body fired no frame within %d s" % TIMEOUT)
         if captures(capture_log) >= 15:
             fail("the shoot ended before the body was stopped")
-        driver = browser()
+        driver = shared or browser()
         driver.get(url)
         wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
         click_and_wait_sent(driver, "pause", "pause")
@@ -453,7 +456,7 @@ def run(hdrshoot, output):
     finally:
         stopped.set()
         watcher.join()
-        if driver:
+        if driver and not shared:
             driver.quit()
         for child in [process, body]:
             if child is None:
@@ -467,6 +470,25 @@ def run(hdrshoot, output):
                     child.kill()
                     child.wait()
     print("ok: run", flush=True)
+
+
+def both(hdrshoot, output):
+    """`serve`, then `run`, in one browser (Chromium starts once): each in its own output folder, each ending in
+    its own "ok: MODE" line or its FAIL line; the exit status is 1 when either failed."""
+    driver = browser()
+    failed = False
+    try:
+        for name, mode in [("serve", lambda: serve(hdrshoot, output + "/serve", None, driver)),
+                           ("run", lambda: run(hdrshoot, output + "/run", driver))]:
+            os.makedirs(output + "/" + name, exist_ok=True)
+            try:
+                mode()
+            except SystemExit:
+                print("FAIL (%s)" % name, flush=True)
+                failed = True
+    finally:
+        driver.quit()
+    sys.exit(1 if failed else 0)
 
 
 def tripod(hdrshoot, output, pages):
@@ -513,5 +535,7 @@ if __name__ == "__main__":
         tripod(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "serve":
         serve(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "both":
+        both(sys.argv[2], sys.argv[3])
     else:
         run(sys.argv[2], sys.argv[3])

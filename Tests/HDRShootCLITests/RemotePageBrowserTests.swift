@@ -27,7 +27,11 @@ struct RemotePageBrowserTests {
         return probe.terminationStatus == 0 ? nil : "needs python3-selenium"
     }()
 
-    private func runScript(_ mode: String, extra: [String] = []) async throws -> ProcessResult {
+    /// One run of the script's `both` mode (serve, then run --remote, in one browser), shared by the two tests:
+    /// Chromium starts once for the suite. Each mode ends in its own "ok: MODE" line or its own "FAIL (MODE)".
+    static let bothModes = Task<ProcessResult, any Error> { try await runScript("both") }
+
+    private static func runScript(_ mode: String, extra: [String] = []) async throws -> ProcessResult {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         return try await ProcessRunner.run(
@@ -44,8 +48,8 @@ struct RemotePageBrowserTests {
         "serve: plan, confirm, pause, reload mid-shoot, resume, stop, resume the stopped shoot, 15 of 15, the last frame, nothing from elsewhere",
         .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
     func servePlansPausesReloadsAndFinishes() async throws {
-        let result = try await runScript("serve")
-        #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
+        let result = try await Self.bothModes.value
+        #expect(!result.standardOutput.contains("FAIL (serve)"), "\(result.standardOutput)\n\(result.standardError)")
         #expect(result.standardOutput.contains("step: camera: ILCE-7M3 at 127.0.0.1:"))
         #expect(result.standardOutput.contains(" · battery 100 % · "))
         #expect(result.standardOutput.contains("step: the Pause button stayed [46] px below the banner while shooting"))
@@ -61,8 +65,9 @@ struct RemotePageBrowserTests {
         "run --remote: the page pauses the terminal's shoot and stops it (exit 75)",
         .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
     func runRemoteIsPausedAndStoppedFromThePage() async throws {
-        let result = try await runScript("run")
-        #expect(result.exitCode == 0, "\(result.standardOutput)\n\(result.standardError)")
+        let result = try await Self.bothModes.value
+        #expect(!result.standardOutput.contains("FAIL (run)"), "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("step: run stopped from the page, exit 75, after "))
         #expect(result.standardOutput.contains("ok: run"))
     }
 }
