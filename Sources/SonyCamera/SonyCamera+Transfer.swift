@@ -34,6 +34,15 @@ extension SonyCamera {
         session.downloads += 1
         let cameraName = info.map(\.filename)
         let name = destination.fileNamePrefix + NewFile.sanitize(cameraName ?? "unnamed-\(session.downloads)")
+        let announced: Int? = info.flatMap {
+            $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize)
+        }
+        // A body lets an image go once its last byte was sent: one the disk cannot hold is not fetched, so it stays
+        // in the camera for `resume` (issue 37's full local disk).
+        let folder = destination.directory.path
+        if let announced, let free = try await runBlocking({ FileSpace.available(near: folder) }), free < announced {
+            throw SonyCameraError.diskFull(folder: folder, available: free, needed: announced)
+        }
         let file = try await ImageFile.create(in: destination.directory, name: name)
         let written = ByteCounter()
         let head = ImageHead()
@@ -41,9 +50,6 @@ extension SonyCamera {
             head.keep(chunk)
             try await file.write(chunk)
             written.add(chunk.count)
-        }
-        let announced: Int? = info.flatMap {
-            $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize)
         }
         do {
             if info == nil || announced != nil, deviceInfo?.supports(.getObject) ?? true {
@@ -53,7 +59,9 @@ extension SonyCamera {
                 try await downloadInChunks(announced: announced, name: name, sink: sink, written: written)
             }
         } catch {
-            if written.value == 0 {
+            if written.value == 0 || error.isLocalWriteFailure {
+                // A disk that refused the bytes (full, failing) keeps no part of them: nothing is left among the
+                // images, and what the camera still holds is fetched again once there is room.
                 await file.discard()
             } else if (try? await file.finish()) != nil {
                 let (stem, ext) = NewFile.split(file.fileName)
@@ -130,6 +138,17 @@ extension SonyCamera {
                 during: "GetPartialObject \(name) at \(offset)")
             let got = written.value - before
             if got == 0 || (total == nil && got < Int(chunk)) { return }
+        }
+    }
+}
+
+extension Error {
+    /// Whether this is the disk refusing an image's bytes (`SonyCameraError.fileWriteFailed`, a full disk), not the
+    /// transfer breaking off.
+    var isLocalWriteFailure: Bool {
+        switch self as? SonyCameraError {
+        case .fileWriteFailed?, .diskFull?: true
+        default: false
         }
     }
 }
