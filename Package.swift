@@ -97,7 +97,9 @@ let package = Package(
             name: "ShootKit",
             dependencies: [
                 "Exposure", "Shooting", "Timing", "ImageLuminance", "NetworkMonitor", "Posix", "SonyCamera",
-                "LegacyCamera", "JSON", "SessionLog"
+                "LegacyCamera", "JSON", "SessionLog", "PTPIP", "PTPIPCodec", "CameraRemoteAPI", "CameraTunnel",
+                "CameraSimulator",
+                "LegacyCameraSimulator"
             ],
             swiftSettings: strict),
 

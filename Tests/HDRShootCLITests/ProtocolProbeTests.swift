@@ -1,5 +1,6 @@
 import CameraSimulator
 import LegacyCameraSimulator
+import ShootKit
 import TestSupport
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
             return
         }
         #expect(address.host == "127.0.0.1")
-        #expect(result.sentence == "Found Sony's PTP/IP remote protocol at 127.0.0.1.")
+        #expect(ConnectionText.sentence(result) == "Found Sony's PTP/IP remote protocol at 127.0.0.1.")
     }
 
     @Test func withoutPTPIPTheCameraRemoteAPIIsFoundAndSaidSo() async throws {
@@ -35,7 +36,7 @@ import Testing
             return
         }
         #expect(url.hasPrefix("http://127.0.0.1:"))
-        #expect(result.sentence == "No PTP/IP at 127.0.0.1; found Sony's Camera Remote API at \(url).")
+        #expect(ConnectionText.sentence(result) == "No PTP/IP at 127.0.0.1; found Sony's Camera Remote API at \(url).")
     }
 
     @Test func nothingAnsweringLeavesItToPTPIPsOwnRetries() async throws {

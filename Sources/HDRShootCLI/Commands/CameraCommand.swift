@@ -154,40 +154,6 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
     }
 }
 
-/// A camera's host and port as typed: `192.168.122.1`, `192.168.122.1:15740`, `[::1]:15740`, `::1`.
-struct CameraAddress: Sendable, Equatable, CustomStringConvertible {
-    /// The host (IPv6 without brackets).
-    var host: String
-    /// The PTP/IP port.
-    var port: UInt16
-
-    /// Parses `text`; nil when it has no host or a bad port.
-    init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var host = trimmed
-        var port = PTPIPClient.defaultPort
-        if trimmed.hasPrefix("[") {
-            guard let close = trimmed.firstIndex(of: "]") else { return nil }
-            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
-            let rest = trimmed[trimmed.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let number = UInt16(rest.dropFirst()), number > 0 else { return nil }
-                port = number
-            }
-        } else if trimmed.filter({ $0 == ":" }).count == 1, let colon = trimmed.firstIndex(of: ":") {
-            host = String(trimmed[..<colon])
-            guard let number = UInt16(trimmed[trimmed.index(after: colon)...]), number > 0 else { return nil }
-            port = number
-        }
-        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
-        self.host = host
-        self.port = port
-    }
-
-    /// `host:port` (IPv6 in brackets).
-    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}
-
 /// Remembers the last camera used: one line in `$XDG_CONFIG_HOME/hdrshoot/last-camera` (else `~/.config`).
 struct CameraAddressStore {
     /// The file, or nil when neither XDG_CONFIG_HOME nor HOME is set.

@@ -1,4 +1,5 @@
 import Foundation
+import ShootKit
 import Shooting
 
 /// `hdrshoot completions bash|zsh|fish`: prints the shell's completion script, generated from the same

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Posix
+import ShootKit
 
 /// `hdrshoot config`: shows the effective defaults and where each comes from; `--edit` opens the file.
 enum ConfigCommand {

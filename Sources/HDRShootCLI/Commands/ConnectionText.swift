@@ -36,18 +36,33 @@ enum ConnectionText {
     }
 }
 
-/// Failures of deciding how to reach a camera.
-enum CameraTargetError: Error, CLIReportable, Equatable {
-    /// The camera's description says SSH, and no user was given.
-    case sshUserNeeded(host: String)
-
-    var cliMessage: String {
-        switch self {
-        case let .sshUserNeeded(host):
-            "the camera at \(host) says Access Authentication is on, so it is reached through SSH: pass --ssh-user "
-                + "NAME (the user set in the camera's menu), or turn Access Authentication off; nothing was sent"
+extension ConnectionText {
+    /// The line of what the layer says while it reaches a camera.
+    static func sentence(_ note: ConnectionNote) -> String {
+        switch note {
+        case let .connection(connection, address, user, description):
+            line(connection, address: address, user: user, description: description)
+        case .found(let found): sentence(found)
+        case .checkingHostKey(let address): "Checking the SSH host key of \(address.description)..."
+        case let .openingTunnel(address, user, fingerprint):
+            "Opening an SSH tunnel to \(address.description) as '\(user)' (key \(fingerprint))..."
+        case .tunnelClosed(let detail): "The SSH tunnel to the camera closed (\(detail)); opening it again..."
+        case .tunnelReopened: "The SSH tunnel to the camera is open again."
         }
     }
 
-    var exitCode: ExitCode { .config }
+    /// `Found Sony's PTP/IP remote protocol at 192.168.122.1.`, or the Camera Remote API found instead.
+    static func sentence(_ found: ProtocolProbe.Found) -> String {
+        if case .remoteAPI(let url) = found.target {
+            return "No PTP/IP at \(found.shownHost); found Sony's Camera Remote API at \(url)."
+        }
+        return "Found Sony's PTP/IP remote protocol at \(found.shownHost)."
+    }
+}
+
+/// The layer's sentence; a camera that needs SSH and got no user is a configuration to fix (78).
+extension CameraTargetError: CLIReportable {
+    package var cliMessage: String { sentence }
+
+    package var exitCode: ExitCode { .config }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShootKit
 import Shooting
 
 /// The defaults file applied to one command line: flags win, then the `[camera ...]` section of the camera

@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Posix
 import SessionLog
+import ShootKit
 import SonyProtocol
 
 /// A session log read back as a body for the simulator: the data phases it served and the manners it showed.

@@ -11,30 +11,30 @@ import Timing
 
 /// Which protocol a bare host (`--camera 192.168.122.1`) speaks: PTP/IP first (a connection to its port is
 /// accepted), then the Camera Remote API (`getVersions` answers on 8080, then 10000).
-enum ProtocolProbe {
-    /// What answered, and the sentence that says so.
-    struct Found: Sendable {
-        /// The camera to use.
-        var target: CameraTarget
-        /// `Found Sony's PTP/IP at 192.168.122.1.`
-        var sentence: String
+package enum ProtocolProbe {
+    /// What answered: the camera to use, and the host as it is shown (IPv6 in brackets).
+    package struct Found: Sendable, Equatable {
+        /// The camera to use: PTP/IP at an address, or the Camera Remote API at a URL.
+        package var target: CameraTarget
+        /// The host as a sentence shows it (`192.168.122.1`, `[::1]`).
+        package var shownHost: String
     }
 
     /// The ports the Camera Remote API is tried on, in order.
-    static let remoteAPIPorts = [LegacySonyCameraConfiguration.defaultPort, LegacySonyCameraConfiguration.builtInPort]
+    package static let remoteAPIPorts = [
+        LegacySonyCameraConfiguration.defaultPort, LegacySonyCameraConfiguration.builtInPort
+    ]
 
     /// Probes `host` (a numeric address; a name is left to PTP/IP's own connect); nil when nothing answered (the
     /// caller then connects over PTP/IP with its retries, as before, so a camera still waking up is waited for).
-    static func find(
+    package static func find(
         host: String, ptpipPort: UInt16, remoteAPIPorts: [UInt16] = Self.remoteAPIPorts,
         timeout: Duration = .seconds(3), clock: any Clock<Duration> = ContinuousClock()
     ) async -> Found? {
         guard let ptpip = SocketAddress(numericHost: host, port: ptpipPort) else { return nil }
         let shown = host.contains(":") ? "[\(host)]" : host
         if await accepts(ptpip, timeout: timeout, clock: clock) {
-            return Found(
-                target: .address(CameraAddress(host: host, port: ptpipPort)),
-                sentence: "Found Sony's PTP/IP remote protocol at \(shown).")
+            return Found(target: .address(CameraAddress(host: host, port: ptpipPort)), shownHost: shown)
         }
         for port in remoteAPIPorts {
             let endpoint = RemoteURL(host: host, port: port, path: "/sony/camera")
@@ -43,9 +43,7 @@ enum ProtocolProbe {
             defer { client.close() }
             if (try? await client.getVersions()) != nil {
                 let url = "http://\(endpoint.authority)"
-                return Found(
-                    target: .remoteAPI(url),
-                    sentence: "No PTP/IP at \(shown); found Sony's Camera Remote API at \(url).")
+                return Found(target: .remoteAPI(url), shownHost: shown)
             }
         }
         return nil
@@ -66,22 +64,13 @@ enum ProtocolProbe {
     }
 }
 
-extension CameraAddress {
-    /// Whether `text` names a port (`host:port`, `[v6]:port`); a bare IPv6 address has none.
-    static func hasPort(_ text: String) -> Bool {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("[") { return trimmed.contains("]:") }
-        return trimmed.filter { $0 == ":" }.count == 1
-    }
-}
-
 // MARK: - What a bare host says about itself
 
 extension ProtocolProbe {
     /// The PTP/IP facts of `host`'s description (pairing, SSH, transfer), found by a unicast SSDP search and read
     /// at the answer's LOCATION (its port, whatever it is); nil when the host answered no search within 1.5 s or
     /// its description could not be read (a name rather than an address is never searched).
-    static func describe(host: String, ssdpPort port: UInt16 = SSDP.port) async -> DigitalImagingDescription? {
+    package static func describe(host: String, ssdpPort port: UInt16 = SSDP.port) async -> DigitalImagingDescription? {
         guard SocketAddress(numericHost: host, port: port) != nil else { return nil }
         // The identity is only a handshake's; describing opens no session.
         var configuration = DiscoveryConfiguration(
