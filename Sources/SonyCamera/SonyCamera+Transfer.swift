@@ -44,6 +44,16 @@ extension SonyCamera {
             throw SonyCameraError.diskFull(folder: folder, available: free, needed: announced)
         }
         let file = try await ImageFile.create(in: destination.directory, name: name)
+        if let announced {
+            // The room itself, taken before GetObject: other files written beside it (the manifest, the journal)
+            // cannot take it from under the transfer.
+            do {
+                try await file.reserve(announced)
+            } catch {
+                await file.discard()
+                throw error
+            }
+        }
         let written = ByteCounter()
         let head = ImageHead()
         let sink: DataSink = { chunk, _ in

@@ -19,27 +19,34 @@ final class WorldDevice: FileSpace.Device {
     }
 
     let folder: URL
+    /// The deliberate break `full-disk-unseen`: hdrshoot's free-space check is told there is room, so a download
+    /// starts on a full disk (the writes still fail).
+    let hidesFullness: Bool
     private let state: Mutex<State>
 
-    init(folder: URL, capacity: Int) {
+    init(folder: URL, capacity: Int, hidesFullness: Bool = false) {
         self.folder = folder
+        self.hidesFullness = hidesFullness
         state = Mutex(State(capacity: capacity))
     }
 
+    /// The free bytes hdrshoot is told (`FileSpace.available`).
+    func freeBytes() -> Int { hidesFullness ? 1 << 40 : room() }
+
     /// The room left: the capacity less what the folder holds (effectively unlimited once space was freed).
-    func freeBytes() -> Int {
+    func room() -> Int {
         guard let capacity = state.withLock({ $0.capacity }) else { return 1 << 40 }
         return max(0, capacity - used())
     }
 
     func grant(_ count: Int) -> Int {
-        let free = freeBytes()
+        let free = room()
         if free < count { state.withLock { $0.refused += 1 } }
         return min(count, free)
     }
 
     /// Whether the disk is full for an image of `size` bytes (the room hdrshoot needs to fetch it).
-    func isFull(for size: Int) -> Bool { freeBytes() < size }
+    func isFull(for size: Int) -> Bool { room() < size }
 
     /// Writes refused with `ENOSPC` so far.
     var writesRefused: Int { state.withLock { $0.refused } }

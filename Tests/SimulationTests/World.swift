@@ -224,6 +224,12 @@ final class SimulationWorld: Sendable {
         case resumeForgetsCamera = "resume-forgets-camera"
         /// `save-before-fsync`: a frame is recorded saved without its files' fsyncs awaited (`DiskCamera`).
         case saveBeforeFsync = "save-before-fsync"
+        /// `full-disk-unseen`: hdrshoot's free-space check before a download always finds room (`WorldDevice`), so
+        /// an image is fetched onto a full disk and its writes fail with ENOSPC after the body let it go.
+        case fullDiskUnseen = "full-disk-unseen"
+        /// `full-card-unread`: the runner is never told the card's shots left (`DiskCamera.mediaStatus`), so a full
+        /// card's stop cannot say why.
+        case fullCardUnread = "full-card-unread"
     }
 
     /// The break this run tries (`SIM_BREAK`); nil: hdrshoot as built.
@@ -255,7 +261,9 @@ final class SimulationWorld: Sendable {
             configuration: day.body, random: bodyRandom, faults: day.faults, clock: clock, vanishRandom: root.split(8))
         let folder = try Self.temporaryFolder(seed: seed)
         self.folder = folder
-        device = day.diskCapacity.map { WorldDevice(folder: folder, capacity: $0) }
+        device = day.diskCapacity.map {
+            WorldDevice(folder: folder, capacity: $0, hidesFullness: breakage == .fullDiskUnseen)
+        }
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"
         executor = WorldExecutor(name: "world-\(seed)")
@@ -468,7 +476,7 @@ final class SimulationWorld: Sendable {
         switch breakage {
         case .refireInCamera: resuming.inCamera = []
         case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
-        case .fireBeforeJournal, .saveBeforeFsync, nil: break
+        case .fireBeforeJournal, .saveBeforeFsync, .fullDiskUnseen, .fullCardUnread, nil: break
         }
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
