@@ -87,7 +87,7 @@ extension SimulationWorld {
     /// agree with the journal on disk.
     func checkStop(_ result: ShootResult, journal: ShootJournal?) {
         guard let reason = result.stopReason else { return }
-        let said: String
+        var said: String
         var failed = true
         switch reason {
         case let .failed(error): said = "\(error)"
@@ -96,6 +96,8 @@ extension SimulationWorld {
         case .stopRequested: (said, failed) = ("stop requested", false)
         case .cancelled: (said, failed) = ("cancelled", false)
         }
+        // The day's folder has a name of its own on each run; the timeline says it the same way on every replay.
+        said = said.replacingOccurrences(of: folder.path, with: "<day>")
         body.note(
             "the run stops: \(said); \(result.fired) of \(result.total) fired: \(result.saved) saved, "
                 + "\(result.inCamera) in the camera; resume from \(result.resumePosition.map { "\($0)" } ?? "-")")

@@ -360,7 +360,7 @@ final class SimulationWorld: Sendable {
             }
             await task.value
             let text = outcome.withLock { $0 } ?? "?"
-            body.note("process life \(life) ends: \(text)")
+            body.note("process life \(life) ends: \(text.replacingOccurrences(of: folder.path, with: "<day>"))")
             if text == "complete" {
                 finished = true
                 break
