@@ -48,6 +48,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     case imagesStillWaiting(fileInfo: SonyShootingFileInfo, waited: Duration)
     /// Writing an image to disk failed.
     case fileWriteFailed(path: String, reason: String)
+    /// The disk holding `folder` has `available` bytes free and the next image needs `needed`: it was not fetched
+    /// (the camera keeps it).
+    case diskFull(folder: String, available: Int, needed: Int)
     /// A camera's device description (discovery's HTTP fetch) could not be read.
     case descriptionUnreadable(DescriptionFetchFailure)
     /// A shutter release showed no sign of firing (no captured event, no image, no count moving) within the
@@ -157,6 +160,10 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "(0xD215 = \(fileInfo)) after \(Self.format(waited)); check its screen"
         case let .fileWriteFailed(path, reason):
             return "cannot write \(path): \(reason)"
+        case let .diskFull(folder, available, needed):
+            return "the disk holding \(folder) is full (\(available) bytes free, the next image needs \(needed)); "
+                + "nothing more was downloaded and the images wait in the camera: free some space, then run "
+                + "`hdrshoot resume`"
         case let .releaseIgnored(waited):
             return "the camera showed no sign of firing within \(Self.format(waited)) of a shutter release; "
                 + "check its screen (a full card or buffer, or a focus that does not lock)"
