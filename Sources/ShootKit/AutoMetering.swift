@@ -45,32 +45,6 @@ package enum AutoMetering {
         }
     }
 
-    /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
-    /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
-    /// small, and it reports no meter), before anything fires. `note` hears how the camera is reached, `progress`
-    /// each connect step, `say` the metering's lines.
-    package static func measure(
-        with target: CameraTarget, reach: some CameraReach, scene: Scene.Name?, folder: String,
-        note: @escaping @Sendable (ConnectionNote) -> Void, progress: @escaping @Sendable (ConnectProgress) -> Void,
-        say: @escaping @Sendable (String) -> Void
-    ) async throws -> Outcome {
-        try await target.withCamera(reach: reach, scene: scene, note: note) { camera, address in
-            do {
-                guard camera.remoteProtocol.meters else {
-                    throw ShootPreparationError.blocked([.meteringUnavailable])
-                }
-                let check = try await CameraCheck.connect(camera, address: address, progress: progress)
-                let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
-                let outcome = try await measure(camera, check: check, probes: probes, say: say)
-                await camera.disconnect()
-                return outcome
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
-        }
-    }
-
     /// Meters with probes saved into `probes` (created when missing); the camera is connected and was checked.
     /// The small-JPEG transfer (0xD268, p. 491) is on for the probes where the body has it, and put back after.
     package static func measure(
