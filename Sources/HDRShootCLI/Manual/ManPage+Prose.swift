@@ -92,6 +92,11 @@ extension ManPage {
                     + "camera."
             ),
             (
+                "HDRSHOOT_PAIRING_HINT",
+                "A test hook: how long hdrshoot waits for a body to acknowledge before it says to press OK on the "
+                    + "body's pairing screen (default 2s; at most 5s). Unset for a real camera."
+            ),
+            (
                 "HDRSHOOT_SSH_FORWARD_PORT",
                 "A test hook: the camera-side port the --ssh tunnel forwards to (localhost:15740 on a body); the "
                     + "tests' sshd permits only their simulator's port. Unset for a real camera."
