@@ -290,9 +290,9 @@ actor LegacyBody {
         let length = configuration.exposureCap.map { min($0, requested) } ?? requested
         let started = now - (held ?? .zero)
         let url = "\(postviewBase)/postview/pict\(shots).JPG"
-        capture = Capture(
-            frame: shots, exposureEnds: now + length, savingEnds: now + length + configuration.saveDuration,
-            url: url)
+        let saving =
+            configuration.saveAtShot.flatMap { $0.shot == shots ? $0.duration : nil } ?? configuration.saveDuration
+        capture = Capture(frame: shots, exposureEnds: now + length, savingEnds: now + length + saving, url: url)
         let record = LegacyCaptureRecord(
             frame: shots, started: started, label: label, exposure: held ?? length)
         captures.append(record)

@@ -15,7 +15,8 @@ extension LegacySimulatorConfiguration {
         --rtt MS                  added delay before each HTTP answer
         --capture-log FILE        append one JSON line per fired frame
         --ssdp-port N             answer SSDP M-SEARCHes for ScalarWebAPI on this UDP port (unicast, on --host)
-        --quirk NAME[:ARG],...    no-rec-mode, set-delay:MS, set-fails:N, drop-at-shot:N
+        --quirk NAME[:ARG],...    no-rec-mode, set-delay:MS, set-fails:N, drop-at-shot:N,
+                                  save-at-shot:N:MS (shot N saves for MS instead of --processing-ms)
         --fault drop-at-frame:N   the same as --quirk drop-at-shot:N
         --no-rec-mode             the same as --quirk no-rec-mode
         """
@@ -106,9 +107,17 @@ extension LegacySimulatorConfiguration {
         case "set-delay": settingDelay = .milliseconds(try argument())
         case "set-fails": setFailureEvery = max(1, try argument())
         case "drop-at-shot": dropConnectionAtShot = max(1, try argument())
+        case "save-at-shot":
+            let values = parts.count == 2 ? parts[1].split(separator: ":").compactMap { Int($0) } : []
+            guard values.count == 2, values[0] >= 1, values[1] >= 0 else {
+                throw .invalidQuirk(spec: spec, reason: "needs a shot and milliseconds, e.g. save-at-shot:8:3000")
+            }
+            saveAtShot = SaveAtShot(shot: values[0], duration: .milliseconds(values[1]))
         default:
             throw .invalidQuirk(
-                spec: spec, reason: "the Camera Remote API body knows no-rec-mode, set-delay, set-fails, drop-at-shot")
+                spec: spec,
+                reason: "the Camera Remote API body knows no-rec-mode, set-delay, set-fails, drop-at-shot, save-at-shot"
+            )
         }
     }
 

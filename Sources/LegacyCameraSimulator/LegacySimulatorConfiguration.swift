@@ -34,6 +34,23 @@ package struct LegacySimulatorConfiguration: Sendable, Equatable {
     package var longPollTimeout: Duration = .seconds(60)
     /// StillSaving after each exposure.
     package var saveDuration: Duration = .milliseconds(100)
+    /// Test hook (`save-at-shot:N:MS`): the `shot`-th picture saves for `duration` instead of `saveDuration`, so
+    /// a test can stop the client while that one picture is surely still saving and let every other save be quick.
+    package var saveAtShot: SaveAtShot?
+
+    /// One picture's own saving time (`saveAtShot`).
+    package struct SaveAtShot: Sendable, Equatable {
+        /// Which picture, counted from 1.
+        package var shot: Int
+        /// How long it saves.
+        package var duration: Duration
+
+        /// The `shot`-th picture saving for `duration`.
+        package init(shot: Int, duration: Duration) {
+            self.shot = shot
+            self.duration = duration
+        }
+    }
     /// The size of an "Original" postview in bytes ("2M" postviews are a tenth, at least the minimum).
     package var imageSize = 200_000
     /// The body's clock at start, for EXIF DateTimeOriginal.

@@ -163,6 +163,36 @@ import Testing
         }
     }
 
+    @Test func saveAtShotKeepsOnlyThatPictureSaving() async throws {
+        var configuration = plainConfiguration()
+        configuration.captureAnswerTimeout = .milliseconds(300)
+        configuration.saveAtShot = .init(shot: 2, duration: .seconds(10))
+        // The body's time runs on a test clock, moved on while each call waits.
+        let body = TestClock()
+        try await withLegacySimulator(configuration, clock: body) { _, client in
+            try await client.setShutterSpeed("1/250")
+            // Shot 1 saves for the usual 20 ms: its postview comes with the answer.
+            guard case .postview = try await answered(on: body, { try await client.actTakePicture() }) else {
+                Issue.record("shot 1 did not answer with its postview")
+                return
+            }
+            // Shot 2 saves for 10 s: still saving when the answer is due (300 ms), and for 9 s after that.
+            #expect(try await answered(on: body) { try await client.actTakePicture() } == .stillCapturing)
+            var waits = 0
+            var outcome = TakePictureOutcome.stillCapturing
+            while outcome == .stillCapturing, waits < 100 {
+                waits += 1
+                outcome = try await answered(on: body) { try await client.awaitTakePicture() }
+            }
+            #expect(waits >= 30, "\(waits)")
+            guard case let .postview(urls) = outcome else {
+                Issue.record("shot 2 never answered with its postview")
+                return
+            }
+            #expect(urls.first?.hasSuffix("pict2.JPG") == true, "\(urls)")
+        }
+    }
+
     @Test func aBulbExposureLastsFromStartToStopAndShowsUpInTheEvents() async throws {
         var configuration = plainConfiguration()
         configuration.isoSpeedRate = "100"

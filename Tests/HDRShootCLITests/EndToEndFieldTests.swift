@@ -99,14 +99,14 @@ struct EndToEndFieldTests {
         // hook, so hdrshoot's wait for each dark frame is a tenth of it, as the body's is).
         ["--protocol", "2", "--quirk", "lenr", "--time-scale", "10"],
         // A body that holds 3 images: the fourth release fires nothing until one is fetched (its evidence window,
-        // the processing margin, on the time-scale hook too).
+        // the processing margin, on the time-scale hook too, and 1 s: `environmentWithOneSecondMargins`).
         ["--buffer", "3", "--time-scale", "10"]
     ])
     func aBodyUnlikeTheReferenceShootsEveryFrameOnceWithEveryFileUnderItsFrame(body: [String]) async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
-        let environment = body.contains("--time-scale") ? ScaledTime.environment : [:]
+        let environment = body.contains("--time-scale") ? ScaledTime.environmentWithOneSecondMargins : [:]
         let (result, fired) = try await sandbox.withSimulator(extra: body) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: environment)
         }
@@ -127,8 +127,9 @@ struct EndToEndFieldTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // The ILCE-6000's case: 0xD20D a range of 0..0xFFFFFFFF naming no speeds, a body that reaches 1/4000, a 3x5
-        // plan that reaches 1/8000. Its own state folder, so the body's record is this test's alone.
-        let environment = ScaledTime.environment.merging(
+        // plan that reaches 1/8000. Its own state folder, so the body's record is this test's alone. Each end is
+        // found by two notch steps that do not move (a 1 s read-back each, `environmentWithOneSecondMargins`).
+        let environment = ScaledTime.environmentWithOneSecondMargins.merging(
             ["XDG_STATE_HOME": sandbox.root.appendingPathComponent("state-home").path]) { $1 }
         let command =
             ["run", "--shadow", "1/8", "--highlight", "1/8000", "--frames", "5", "--confirm"] + sandbox.shootArguments
@@ -177,7 +178,10 @@ struct EndToEndFieldTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let stateHome = sandbox.root.appendingPathComponent("state-home")
-        let environment = ScaledTime.environment.merging(["XDG_STATE_HOME": stateHome.path]) { $1 }
+        // The first shoot waits out one release the full body takes without firing (1 s on the hook here).
+        let environment = ScaledTime.environmentWithOneSecondMargins.merging(["XDG_STATE_HOME": stateHome.path]) {
+            $1
+        }
         let body = ["--buffer", "3"] + ScaledTime.simulatorArguments
         func shoot(_ output: String) async throws -> (ProcessResult, [String]) {
             try await sandbox.withSimulator(extra: body) { port in

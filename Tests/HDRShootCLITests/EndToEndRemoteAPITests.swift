@@ -78,10 +78,11 @@ struct EndToEndRemoteAPITests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         // Frame 8 (set 2, frame 3) has fired and is still saving (0.3 s) when the test kills the run: on the
-        // time-scale hook the body saves each frame for 3 s of its time, 0.3 s of the test's, and its sets and
-        // startRecMode take a tenth of their real time.
+        // time-scale hook the body saves that one frame for 3 s of its time (`save-at-shot:8:3000`), 0.3 s of the
+        // test's, and every other frame as fast as the other tests' bodies; its sets and startRecMode take a tenth
+        // of their real time.
         let (resumed, fired) = try await sandbox.withLegacySimulator(
-            processingMilliseconds: 3000, extra: ScaledTime.simulatorArguments
+            extra: ["--quirk", "save-at-shot:8:3000"] + ScaledTime.simulatorArguments
         ) { url in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", url, "--confirm", "--json"] + sandbox.shootArguments

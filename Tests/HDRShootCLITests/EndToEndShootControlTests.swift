@@ -145,7 +145,8 @@ struct EndToEndShootControlTests {
             ]
             + sandbox.shootArguments
         // On the time-scale hook (`ScaledTime`): the frames the first simulator fired but the new one never had
-        // are shot again after the runner's image-never-came margin, 2 s instead of 10.
+        // are shot again after the runner's image-never-came margin, 1 s instead of 10
+        // (`environmentWithOneSecondMargins`).
         let stopped = try await BackgroundProcess.with(
             try ProcessRunner.hdrshootBinary(), arguments: arguments,
             environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
@@ -156,7 +157,8 @@ struct EndToEndShootControlTests {
         }
         #expect(stopped == 75)
         let resumed = try await sandbox.hdrshoot(
-            ["resume", "--confirm", "--state-dir", sandbox.stateDirectory], environment: ScaledTime.environment)
+            ["resume", "--confirm", "--state-dir", sandbox.stateDirectory],
+            environment: ScaledTime.environmentWithOneSecondMargins)
         #expect(resumed.exitCode == 0, "\(resumed.standardError)")
         #expect(resumed.standardOutput.contains("Camera: ILCE-7M3 at simulator"))
         #expect(resumed.standardOutput.contains("Complete: 9 of 9 exposures saved"))

@@ -171,6 +171,11 @@ enum ScaledTime {
     static let environment = environment(factor: factor)
     /// The simulator's arguments.
     static let simulatorArguments = simulatorArguments(factor: factor)
+    /// `environment` with the processing margins (and a set's or a notch step's read-back wait) at 1 s instead of
+    /// the hook's 2 s floor: fifty times what the simulator needs on loopback, for a test that waits out such a
+    /// margin on purpose (a body that takes no release while its buffer is full, a frame whose image the camera
+    /// no longer has, a notch step past the end of the body's range).
+    static let environmentWithOneSecondMargins = environment(factor: factor, shortestMargin: .seconds(1))
 
     /// The children's environment addition for `factor` times faster.
     static func environment(factor: Int) -> [String: String] { ["HDRSHOOT_TIME_SCALE": "\(factor)"] }

@@ -8,14 +8,15 @@ import Testing
 /// them again.
 @Suite(.realTime(timeLimit: .seconds(240)), .serialized)
 struct LearnedLimitsLogTests {
-    /// Shoots the 3x5 plan on a simulated body with `body`'s options (time scaled), and returns the run's log.
+    /// Shoots the 3x5 plan on a simulated body with `body`'s options (time scaled, margins of 1 s: the buffer's
+    /// refused release and the ignored speed set are each waited out), and returns the run's log.
     private static func shoot(_ sandbox: ShootSandbox, body: [String]) async throws -> (ProcessResult, URL) {
         let (result, _) = try await sandbox.withSimulator(extra: body + ScaledTime.simulatorArguments) { port in
             try await sandbox.hdrshoot(
                 ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments + [
                     "--camera", "127.0.0.1:\(port)"
                 ],
-                environment: ScaledTime.environment)
+                environment: ScaledTime.environmentWithOneSecondMargins)
         }
         return (result, try #require(try RunLogs.all(sandbox).last))
     }
@@ -28,7 +29,7 @@ struct LearnedLimitsLogTests {
                 sandbox.root.appendingPathComponent("replayed").path, "--camera", "simulator", "--replay-session",
                 log.path
             ],
-            environment: ScaledTime.environment.merging([
+            environment: ScaledTime.environmentWithOneSecondMargins.merging([
                 "XDG_STATE_HOME": sandbox.root.appendingPathComponent("replay-home").path
             ]) { $1 })
     }

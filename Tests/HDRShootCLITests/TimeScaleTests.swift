@@ -37,6 +37,7 @@ struct TimeScaleTests {
         #expect(untouched.processingMargin == .seconds(10) && camera.processingMargin == .seconds(2))
         // So does its time to show a set speed in the read-back (5 s: a tenth would be below the floor).
         #expect(untouched.shutterConfirmTimeout == .seconds(5) && camera.shutterConfirmTimeout == .seconds(2))
+        #expect(untouched.stepConfirmTimeout == .seconds(2) && camera.stepConfirmTimeout == .seconds(2))
         #expect(
             camera.operationTimeout == untouched.operationTimeout && camera.transferTimeout == untouched.transferTimeout
         )
@@ -90,6 +91,7 @@ struct TimeScaleTests {
             host: "127.0.0.1", identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
         scale.apply(to: &camera)
         #expect(camera.processingMargin == .milliseconds(200) && camera.shutterConfirmTimeout == .milliseconds(200))
+        #expect(camera.stepConfirmTimeout == .milliseconds(200))
         let runner = scale.runnerConfiguration(
             outputDirectory: URL(fileURLWithPath: "/tmp/shoot"), reconnectTimeout: .seconds(300), bufferLimit: 16,
             onScaledClock: false)

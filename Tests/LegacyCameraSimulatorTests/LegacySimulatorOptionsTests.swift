@@ -16,6 +16,9 @@ struct LegacySimulatorOptionsTests {
         #expect(configuration.settingDelay == .milliseconds(40) && configuration.setFailureEvery == 3)
         #expect(configuration.dropConnectionAtShot == 2)
         #expect(try LegacySimulatorConfiguration.parse(arguments: []).port == 8080)
+        let slow = try LegacySimulatorConfiguration.parse(arguments: ["--quirk", "save-at-shot:8:3000"])
+        #expect(slow.saveAtShot?.shot == 8 && slow.saveAtShot?.duration == .milliseconds(3000))
+        #expect(try LegacySimulatorConfiguration.parse(arguments: []).saveAtShot == nil)
     }
 
     @Test func setTakesOneOptionAsTheCommandsParserReadIt() throws {
@@ -33,6 +36,10 @@ struct LegacySimulatorOptionsTests {
         (["8080"], .unknownOption("8080")),
         (["--port"], .missingValue(option: "--port")),
         (["--mode", "X"], .invalidValue(option: "--mode", value: "X", expected: "M, S, A or P")),
+        (
+            ["--quirk", "save-at-shot:8"],
+            .invalidQuirk(spec: "save-at-shot:8", reason: "needs a shot and milliseconds, e.g. save-at-shot:8:3000")
+        ),
         (
             ["--fault", "busy:1"],
             .invalidFault(spec: "busy:1", reason: "the Camera Remote API body knows drop-at-frame:N")

@@ -110,6 +110,7 @@ enum SimulateCommand {
                   set-delay:MS            a shutter speed set applies MS later (default 150)
                   set-fails:N             every N-th shutter speed set fails with [1, "Any"]
                   drop-at-shot:N          the N-th actTakePicture takes the picture, then closes the connection
+                  save-at-shot:N:MS       the N-th picture saves for MS instead of --processing-ms (a test hook)
                 """ + "\n\n" + sceneTable,
         options: valueOptions.map {
             .value(

@@ -17,7 +17,7 @@ import Timing
 /// N times shorter, but never below `shortestMargin`: the margins a body gets to process an image (`margin(_:)`),
 /// which are the body's time too: SonyCamera's 10 s before a release that showed nothing counts as ignored, the
 /// Camera Remote API's 30 s for a picture, the runner's 10 s before a frame whose image never came is shot
-/// again, and the 5 s a shutter speed set waits for the read-back to show it. `shortestMargin` is 2 s unless
+/// again, and the 5 s a shutter speed set (2 s a notch step) waits for the read-back to show it. `shortestMargin` is 2 s unless
 /// `$HDRSHOOT_SHORTEST_MARGIN` says less: a test whose body never shows what the margin waits for (a release that
 /// fires nothing) waits out each margin in a fraction of the time. Bounds that guard against a silent camera (operation and transfer timeouts) stay real, so a loaded host
 /// is no reason to fail. The end-to-end tests use it so a 40 s BULB frame or a series every 20 s takes a tenth of
@@ -135,6 +135,8 @@ struct TimeScale: Sendable, Equatable {
         // The body's time to show a set speed in its read-back (a body that takes no set while images wait never
         // shows it): a margin like the others.
         configuration.shutterConfirmTimeout = margin(configuration.shutterConfirmTimeout)
+        // And its time to show a notch step (2 s: a margin at its floor on the hook unless the floor is lowered).
+        configuration.stepConfirmTimeout = margin(configuration.stepConfirmTimeout)
         // The photographer's two minutes at the pairing screen, so a test sees the wait end.
         configuration.pairingWait /= factor
         configuration.pairingTick /= factor
