@@ -155,6 +155,9 @@ package protocol CameraReach: Sendable {
     /// A Camera Remote API camera's configuration with the front end's schedule; `resuming` lets the body hand
     /// over a picture an earlier run left in it.
     func adjust(_ configuration: inout LegacySonyCameraConfiguration, resuming: Bool) throws
+    /// An SSH tunnel's configuration with the front end's schedule (the waits before a tunnel that closed during a
+    /// shoot is opened again).
+    func adjust(_ configuration: inout SSHTunnelConfiguration) throws
     /// The clock a built-in simulated body's time runs on.
     func simulatorClock() throws -> any Clock<Duration>
     /// The built-in simulated PTP/IP body as the front end asks for it (a replayed session's body, its files in
