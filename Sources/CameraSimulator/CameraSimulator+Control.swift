@@ -45,6 +45,12 @@ extension CameraSimulator {
         camera.powerCycle()
     }
 
+    /// The photographer puts in another memory card with `shots` of room (`--card-shots`; a full card fires
+    /// nothing): 0xD249 reads `shots` again, announced with DevicePropChanged.
+    package func swapCard(shots: Int = 9_999) {
+        camera.cardSwapped(shots: shots)
+    }
+
     /// Whether the body holds a session dropped without CloseSession (it answers Init Command with EOF).
     package var holdsStaleSession: Bool { camera.holdsStaleSession }
 

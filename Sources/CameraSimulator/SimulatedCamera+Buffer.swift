@@ -112,6 +112,15 @@ extension SimulatedCamera {
         }
     }
 
+    /// The photographer put in another memory card (or freed space on it): 0xD249 (reference p. 461) reads `shots`,
+    /// with its DevicePropChanged, and a release fires again. The buffer is the body's own memory and is kept.
+    package mutating func cardSwapped(shots: Int) {
+        setValue(.uint32(UInt32(clamping: shots)), of: QuirkProperty.remainingShots)
+    }
+
+    /// Whether the card is full (0xD249 reads 0): a release fires nothing (`releaseFires`).
+    package var cardIsFull: Bool { value(of: QuirkProperty.remainingShots) == .uint32(0) }
+
     /// 0xD215 counts the files waiting (reference pp. 448-449); with `d215-pairs`, the captures waiting.
     mutating func updateShootingFileInfo() {
         let count = quirks.shootingFileInfoCountsCaptures ? waitingCaptures : buffer.count

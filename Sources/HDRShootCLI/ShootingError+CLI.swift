@@ -6,7 +6,7 @@ extension ShootingError: CLIReportable {
         switch self {
         case .unsupportedMode, .speedUnavailable, .disconnected: .unavailable
         case .idleTimeout, .cameraFault, .invalidResumePosition: .failure
-        case .releaseKeepsDropping, .imageNeverArrived, .releaseUnproven: .transientFailure
+        case .releaseKeepsDropping, .imageNeverArrived, .releaseUnproven, .cardFull: .transientFailure
         }
     }
 
@@ -32,6 +32,10 @@ extension ShootingError: CLIReportable {
             return
                 "the link to the camera dropped at the shutter release \(releases) times at \(position) and no image of it "
                 + "came back; not firing it again. Move closer to the camera or check its Wi-Fi, then run `hdrshoot resume`"
+        case let .cardFull(position):
+            return
+                "the camera's memory card is full (it reports no shots left), so \(position) did not fire; put in a "
+                + "card with room or free some, then run `hdrshoot resume` (it downloads what the camera holds first)"
         case let .releaseUnproven(position, releases):
             return
                 "the shutter of \(position) was pressed \(releases) times and the camera showed no sign of firing, and no "

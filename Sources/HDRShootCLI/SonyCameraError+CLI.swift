@@ -29,6 +29,7 @@ extension SonyCameraError: CLIReportable {
         case .captureTimedOut: .failure
         case .imagesStillWaiting: .failure
         case .fileWriteFailed: .failure
+        case .diskFull: .failure
         case .releaseIgnored: .transientFailure
         }
     }

@@ -74,13 +74,18 @@ package struct FileDescriptor: Sendable, Hashable {
     // MARK: - Reading and writing
 
     /// Writes every byte of `bytes`, continuing after short writes.
+    ///
+    /// Inside a test that binds `FileSpace.current` (a simulated full disk), only the bytes it grants are
+    /// written, then the call fails with `ENOSPC` as write(2) does on a full device.
     package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        let granted = FileSpace.current.map { min(bytes.count, max(0, $0.grant(bytes.count))) } ?? bytes.count
         var offset = 0
-        while offset < bytes.count {
+        while offset < granted {
             offset += try retryingInterrupts {
-                Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+                Glibc.write(rawValue, bytes.baseAddress! + offset, granted - offset)
             }.get()
         }
+        if granted < bytes.count { throw .noSpace }
     }
 
     /// Writes every byte of `bytes`, continuing after short writes.

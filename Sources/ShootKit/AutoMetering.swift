@@ -5,8 +5,9 @@ import Posix
 import Shooting
 
 /// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
-/// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too). The front end reaches
-/// the camera and words the outcome (the CLI: `AutoMetering.measure(with:...)`, `Outcome.line`).
+/// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too). The layer reaches the
+/// camera (`measure(with:reach:...)`); the front end gives its `CameraReach` and words the outcome (the CLI's
+/// `Outcome.line`).
 package enum AutoMetering {
     /// What the metering found.
     package struct Outcome: Sendable {

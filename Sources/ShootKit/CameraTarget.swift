@@ -170,6 +170,11 @@ package protocol CameraReach: Sendable {
     func askPassword(user: String, host: String) async throws -> String?
 }
 
+extension CameraReach {
+    /// The tunnel's own waits, for a front end (or a test's reach) with no schedule of its own.
+    package func adjust(_ configuration: inout SSHTunnelConfiguration) throws {}
+}
+
 /// What the layer says while it reaches a camera; a front end words each (the terminal's lines).
 package enum ConnectionNote: Sendable {
     /// How the camera is reached and why.

@@ -202,6 +202,9 @@ extension BracketRunner {
     ) async throws {
         let behind = progress.fetchedBehind
         progress.fetchedBehind = nil
+        // A body whose card is full fires nothing, whatever waits in its buffer: no second press, no buffer size
+        // learned from it (issue 37's full card; the journal's "about to fire" has resume look for the image first).
+        if await camera.mediaStatus().remainingShots == 0 { throw ShootingError.cardFull(position: position) }
         let waiting = waitingAtPress
         let exposure = Duration.seconds(speed.numerator) / speed.denominator
         if behind?.failure == nil, waiting > 0, exposure < .seconds(1),

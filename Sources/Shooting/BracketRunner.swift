@@ -272,6 +272,7 @@ package actor BracketRunner {
                 return await finish(.recordingFailed(failure.underlying), resumeAt: firstUnsaved ?? failure.position)
             } catch {
                 let at = position ?? progress.queue.likelyNext?.position ?? plan.positions.last ?? .start
+                let error = await explainedByAFullCard(error, at: at)
                 guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
                     await downloadBeforeStopping(after: error)
                     return await finish(stopReason(for: error), resumeAt: firstUnsaved ?? at)
@@ -364,6 +365,20 @@ package actor BracketRunner {
     }
 
     /// Maps an error that ends the run to its stop reason.
+    /// A frame that would not fire (or whose image never came) on a body that reports its card full: the card is
+    /// why, and the stop says so rather than blame the link or the release (issue 37's full memory card).
+    private func explainedByAFullCard(_ error: any Error, at current: ShootPosition) async -> any Error {
+        var position = current
+        switch error as? ShootingError {
+        case let .releaseUnproven(frame, _)?, let .releaseKeepsDropping(frame, _)?, let .imageNeverArrived(frame, _)?:
+            position = frame
+        default:
+            guard (error as? any RemoteCameraError)?.isReleaseIgnored == true else { return error }
+        }
+        guard await camera.mediaStatus().remainingShots == 0 else { return error }
+        return ShootingError.cardFull(position: position)
+    }
+
     func stopReason(for error: any Error) -> StopReason {
         Task.isCancelled || ErrorDisposition(error) == .cancelled ? .cancelled : .failed(error)
     }

@@ -24,6 +24,9 @@ package enum ShootingError: Error, Sendable, Equatable {
     /// image announced, no count moving) and no image of it was found in the camera: the run stops (resumable)
     /// rather than fire it blind again.
     case releaseUnproven(position: ShootPosition, releases: Int)
+    /// The frame at `position` did not fire, or its image did not come, and the camera reports its memory card
+    /// full (no shots left): nothing more can fire until the photographer makes room; the run stops (resumable).
+    case cardFull(position: ShootPosition)
 
     /// Whether retrying the same step later may succeed. No shooting-layer error is.
     package var isTransient: Bool { false }

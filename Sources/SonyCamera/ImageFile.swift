@@ -50,6 +50,28 @@ final class ImageFile: Sendable {
         }
     }
 
+    /// Reserves room on the disk for the image's `count` bytes before any arrives (`FileDescriptor.reserve`): a disk
+    /// that has not the room throws `SonyCameraError.diskFull` now, while the camera still holds the image.
+    func reserve(_ count: Int) async throws {
+        let (fd, path) = (descriptor, self.path)
+        let reserve: @Sendable () throws -> Void = {
+            do throws(Errno) {
+                _ = try fd.reserve(count)
+            } catch {
+                let folder = (path as NSString).deletingLastPathComponent
+                if error == .noSpace {
+                    throw SonyCameraError.diskFull(
+                        folder: folder, available: FileSpace.available(near: folder) ?? 0, needed: count)
+                }
+                throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
+            }
+        }
+        if TaskPlacement.runsInline { return try reserve() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async { continuation.resume(with: Result { try reserve() }) }
+        }
+    }
+
     /// Makes the finished file durable and closes it (`NewFile.syncAndClose`: the file, then its folder).
     func finish() async throws {
         try await finishInBackground().wait()

@@ -34,16 +34,32 @@ extension SonyCamera {
         session.downloads += 1
         let cameraName = info.map(\.filename)
         let name = destination.fileNamePrefix + NewFile.sanitize(cameraName ?? "unnamed-\(session.downloads)")
+        let announced: Int? = info.flatMap {
+            $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize)
+        }
+        // A body lets an image go once its last byte was sent: one the disk cannot hold is not fetched, so it stays
+        // in the camera for `resume` (issue 37's full local disk).
+        let folder = destination.directory.path
+        if let announced, let free = try await runBlocking({ FileSpace.available(near: folder) }), free < announced {
+            throw SonyCameraError.diskFull(folder: folder, available: free, needed: announced)
+        }
         let file = try await ImageFile.create(in: destination.directory, name: name)
+        if let announced {
+            // The room itself, taken before GetObject: other files written beside it (the manifest, the journal)
+            // cannot take it from under the transfer.
+            do {
+                try await file.reserve(announced)
+            } catch {
+                await file.discard()
+                throw error
+            }
+        }
         let written = ByteCounter()
         let head = ImageHead()
         let sink: DataSink = { chunk, _ in
             head.keep(chunk)
             try await file.write(chunk)
             written.add(chunk.count)
-        }
-        let announced: Int? = info.flatMap {
-            $0.objectCompressedSize == UInt32.max ? nil : Int($0.objectCompressedSize)
         }
         do {
             if info == nil || announced != nil, deviceInfo?.supports(.getObject) ?? true {
@@ -53,7 +69,9 @@ extension SonyCamera {
                 try await downloadInChunks(announced: announced, name: name, sink: sink, written: written)
             }
         } catch {
-            if written.value == 0 {
+            if written.value == 0 || error.isLocalWriteFailure {
+                // A disk that refused the bytes (full, failing) keeps no part of them: nothing is left among the
+                // images, and what the camera still holds is fetched again once there is room.
                 await file.discard()
             } else if (try? await file.finish()) != nil {
                 let (stem, ext) = NewFile.split(file.fileName)
@@ -130,6 +148,17 @@ extension SonyCamera {
                 during: "GetPartialObject \(name) at \(offset)")
             let got = written.value - before
             if got == 0 || (total == nil && got < Int(chunk)) { return }
+        }
+    }
+}
+
+extension Error {
+    /// Whether this is the disk refusing an image's bytes (`SonyCameraError.fileWriteFailed`, a full disk), not the
+    /// transfer breaking off.
+    var isLocalWriteFailure: Bool {
+        switch self as? SonyCameraError {
+        case .fileWriteFailed?, .diskFull?: true
+        default: false
         }
     }
 }

@@ -48,6 +48,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     case imagesStillWaiting(fileInfo: SonyShootingFileInfo, waited: Duration)
     /// Writing an image to disk failed.
     case fileWriteFailed(path: String, reason: String)
+    /// The disk holding `folder` has `available` bytes free and the next image needs `needed`: it was not fetched
+    /// (the camera keeps it).
+    case diskFull(folder: String, available: Int, needed: Int)
     /// A camera's device description (discovery's HTTP fetch) could not be read.
     case descriptionUnreadable(DescriptionFetchFailure)
     /// A shutter release showed no sign of firing (no captured event, no image, no count moving) within the
@@ -96,12 +99,12 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     package var description: String {
         switch self {
         case let .connectFailed(address, attempts, last):
-            let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+            let tries = CameraLinkSentences.attempts(attempts)
             return "could not connect to the camera at \(address) after \(tries) (last: \(last)); check that the "
                 + "camera's 'Ctrl w/ Smartphone' (or 'PC Remote') is on, that this computer has joined the camera's "
                 + "Wi-Fi, and the address"
         case let .unreachable(address, underlying):
-            return "\(underlying); is this computer on the camera's Wi-Fi network, and is \(address) the right address?"
+            return CameraLinkSentences.unreachable(address: address, underlying: underlying)
         case let .notSonyCamera(manufacturer, model):
             let who = [manufacturer, model].filter { !$0.isEmpty }.joined(separator: " ")
             if manufacturer.localizedCaseInsensitiveContains("sony") {
@@ -111,9 +114,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             }
             return "the device (\(who.isEmpty ? "unnamed" : who)) is not a Sony camera with remote control over PTP/IP"
         case .notConnected:
-            return "not connected to the camera"
+            return CameraLinkSentences.notConnected
         case let .connectionLost(during, underlying):
-            return "lost the connection to the camera during \(during) (\(underlying))"
+            return CameraLinkSentences.connectionLost(during: during, underlying: underlying)
         case let .deviceBusy(operation, attempts):
             return "the camera stayed busy: \(operation) was answered 'device busy' \(attempts) times"
         case let .operationFailed(operation, response):
@@ -157,6 +160,10 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "(0xD215 = \(fileInfo)) after \(Self.format(waited)); check its screen"
         case let .fileWriteFailed(path, reason):
             return "cannot write \(path): \(reason)"
+        case let .diskFull(folder, available, needed):
+            return "the disk holding \(folder) is full (\(available) bytes free, the next image needs \(needed)); "
+                + "nothing more was downloaded and the images wait in the camera: free some space, then run "
+                + "`hdrshoot resume`"
         case let .releaseIgnored(waited):
             return "the camera showed no sign of firing within \(Self.format(waited)) of a shutter release; "
                 + "check its screen (a full card or buffer, or a focus that does not lock)"

@@ -112,7 +112,12 @@ struct DiskCamera: RemoteCamera {
         durable(files.map(\.path))
         return files
     }
-    func mediaStatus() async -> MediaStatus { await inner.mediaStatus() }
+    func mediaStatus() async -> MediaStatus {
+        var status = await inner.mediaStatus()
+        // The deliberate break `full-card-unread`: the card's shots left never reach the runner.
+        if breakage == .fullCardUnread { status.remainingShots = nil }
+        return status
+    }
     func takeNotes() async -> [String] { await inner.takeNotes() }
     func statusUpdates() async -> AsyncStream<CameraStatus> { await inner.statusUpdates() }
 }

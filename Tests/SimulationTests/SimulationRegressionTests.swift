@@ -107,4 +107,37 @@ import Testing
         #expect(world.body.timeline.filter { $0.contains("presses Stop") }.count == 1, Comment(rawValue: report))
         #expect(violations.isEmpty, Comment(rawValue: report))
     }
+
+    /// Bug h (the full card, seeds 7, 27 and 66 once it was drawn): a card that filled mid-shoot stopped the run as
+    /// a link that kept dropping at the release ("move closer to the camera or check its Wi-Fi", seed 7) or as a
+    /// release that showed no sign of firing (27, 66), and a full card's ignored release was taken for a full
+    /// buffer. The stop now says the card is full (`ShootingError.cardFull`), and resume finishes once the card is
+    /// swapped. Fails with `SIM_BREAK=full-card-unread` (`stop-says-what-happened`).
+    @Test(arguments: [7, 27, 66] as [UInt64])
+    func aFullCardStopsSayingSoAndResumeFinishesAfterTheSwap(seed: UInt64) async throws {
+        let world = try SimulationWorld(seed: seed, day: FieldDay(seed: seed), breakage: nil)
+        let (violations, report, _) = try await SimulationTests.day(world)
+        #expect(world.body.timeline.contains { $0.contains("the run stops: cardFull") }, Comment(rawValue: report))
+        #expect(world.body.timeline.contains { $0.contains("swaps the full card") }, Comment(rawValue: report))
+        #expect(violations.isEmpty, Comment(rawValue: report))
+    }
+
+    /// The full disk's guard (seeds 2 and 25): the room of an image is checked and taken before GetObject, since the
+    /// body lets an image go once it is sent. As built, the run stops naming the full disk with the image left in
+    /// the camera, and resume finishes once space is freed; with the check blinded (`full-disk-unseen`) the image
+    /// is fetched onto the full disk, its write fails with ENOSPC, and its frame fires again
+    /// (`no-refire-without-loss`), which is what the guard prevents.
+    @Test(arguments: [2, 25] as [UInt64])
+    func aFullDiskStopsBeforeAnImageIsFetchedAndLosesNothing(seed: UInt64) async throws {
+        let world = try SimulationWorld(seed: seed, day: FieldDay(seed: seed), breakage: nil)
+        let (violations, report, _) = try await SimulationTests.day(world)
+        #expect(
+            world.body.timeline.contains { $0.contains("the run stops: the disk holding <day>/shoot/set-") },
+            Comment(rawValue: report))
+        #expect(world.body.timeline.contains { $0.contains("frees space on the disk") }, Comment(rawValue: report))
+        #expect(violations.isEmpty, Comment(rawValue: report))
+        let blinded = try SimulationWorld(seed: seed, day: FieldDay(seed: seed), breakage: .fullDiskUnseen)
+        let names = await blinded.run().map { Violation($0).name }
+        #expect(names.contains("no-refire-without-loss"), "\(names)")
+    }
 }

@@ -44,6 +44,7 @@ import Testing
         var counts: [String: Int] = [:]
         var faults = 0
         var firstCaught: UInt64?
+        var media = MediaTally()
         // `SIM_TRACES=FILE` writes each seed's trace digest there: two runs (two processes, two machines) of the
         // same seeds give the same file when the world is exact.
         var digests: [String] = []
@@ -56,6 +57,7 @@ import Testing
             let world = try SimulationWorld(seed: seed)
             let (violations, report, drawn) = try await Self.day(world)
             faults += drawn
+            media.count(world)
             digests.append("seed \(seed) \(world.traceDigest)")
             guard !violations.isEmpty else { continue }
             // A broken seed runs again: its replay (the command the report prints) must be the same day, byte for
@@ -105,6 +107,7 @@ import Testing
                 + "[\(counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", "))], "
                 + "replayed differently: \(unreproduced.count) \(unreproduced.prefix(40))"
         )
+        print("simulation: \(media)")
     }
 
     /// Exact replay (docs/simulation.md, "How deterministic it is"): a seed's day is the same on every run. Seed 189

@@ -30,6 +30,10 @@ struct FieldDay: Sendable, CustomStringConvertible {
     var bufferLimit: Int
     /// Stop and Pause/Resume at virtual times (each once: a life started after one's time never sees it).
     var controls: [ControlFault]
+    /// The full memory card: the shots the card holds at the start (the body's own `--card-shots`); nil: room.
+    var cardShots: Int?
+    /// The full local disk: the bytes the world's folder (journal and images) may hold; nil: room.
+    var diskCapacity: Int?
 
     /// The speeds plans draw from (all on the simulator's third-stop scale, short so a day is quick).
     static let denominators = [8000, 4000, 2000, 1000, 500, 250, 125, 60, 30, 15, 8, 4]
@@ -88,6 +92,17 @@ struct FieldDay: Sendable, CustomStringConvertible {
         // The vanished-image fault: one day in five, from a split of its own (earlier draws keep their meaning).
         var vanishDraw = root.split(7)
         if vanishDraw.chance(0.2) { faults.vanishChance = Double(1 + vanishDraw.next() % 20) / 1000 }
+        // The full card and the full disk: each one day in six, from splits of their own. The card fills after a
+        // drawn number of shots; the disk at a drawn byte count (room for the journal, then part of the images).
+        var cardDraw = root.split(9)
+        if cardDraw.chance(1.0 / 6) {
+            cardShots = Int(cardDraw.next() % UInt64(plan.totalExposures))
+            self.body.cardShots = cardShots!
+        }
+        var diskDraw = root.split(10)
+        if diskDraw.chance(1.0 / 6) {
+            diskCapacity = 4_096 + Int(diskDraw.next() % UInt64(plan.totalExposures * self.body.imageSize))
+        }
     }
 
     var description: String {
@@ -101,6 +116,8 @@ struct FieldDay: Sendable, CustomStringConvertible {
             vanish \(faults.vanishChance)/op, quiet after op \
             \(faults.quietAfterOperation), crashes at [\(crashes.map { WorldBody.seconds($0) }.joined(separator: ", "))]
             controls: [\(controls.map(\.description).joined(separator: ", "))]
+            media: card \(cardShots.map { "holds \($0) shots" } ?? "has room"), \
+            disk \(diskCapacity.map { "holds \($0) B" } ?? "has room")
             """
     }
 }
@@ -190,6 +207,10 @@ final class SimulationWorld: Sendable {
     private let jobsRun = Mutex(0)
     /// The controls (`FieldDay.controls`, by index) that a life carried out.
     private let controlsDone = Mutex<Set<Int>>([])
+    /// The full local disk's device (`FieldDay.diskCapacity`); nil: the day's disk has room.
+    let device: WorldDevice?
+    /// The full card and the full disk as they hit: cards swapped and space freed (`mendFullMedia`).
+    let mediaFaults = Mutex((cardSwaps: 0, spaceFreed: 0))
 
     /// The deliberately broken builds the campaign is tried on (`SIM_BREAK`). They live in the world (this test
     /// target) only: hdrshoot's own code is never built broken.
@@ -203,6 +224,12 @@ final class SimulationWorld: Sendable {
         case resumeForgetsCamera = "resume-forgets-camera"
         /// `save-before-fsync`: a frame is recorded saved without its files' fsyncs awaited (`DiskCamera`).
         case saveBeforeFsync = "save-before-fsync"
+        /// `full-disk-unseen`: hdrshoot's free-space check before a download always finds room (`WorldDevice`), so
+        /// an image is fetched onto a full disk and its writes fail with ENOSPC after the body let it go.
+        case fullDiskUnseen = "full-disk-unseen"
+        /// `full-card-unread`: the runner is never told the card's shots left (`DiskCamera.mediaStatus`), so a full
+        /// card's stop cannot say why.
+        case fullCardUnread = "full-card-unread"
     }
 
     /// The break this run tries (`SIM_BREAK`); nil: hdrshoot as built.
@@ -232,7 +259,11 @@ final class SimulationWorld: Sendable {
         disk = SimulatedDisk(random: root.split(5))
         body = try WorldBody(
             configuration: day.body, random: bodyRandom, faults: day.faults, clock: clock, vanishRandom: root.split(8))
-        folder = try Self.temporaryFolder(seed: seed)
+        let folder = try Self.temporaryFolder(seed: seed)
+        self.folder = folder
+        device = day.diskCapacity.map {
+            WorldDevice(folder: folder, capacity: $0, hidesFullness: breakage == .fullDiskUnseen)
+        }
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"
         executor = WorldExecutor(name: "world-\(seed)")
@@ -273,6 +304,7 @@ final class SimulationWorld: Sendable {
     /// process kills.
     var faultsInjected: Int {
         body.faultsInjected + kills.withLock { $0 } + controlsDone.withLock { $0.count }
+            + mediaFaults.withLock { $0.cardSwaps + $0.spaceFreed }
     }
 
     /// Runs the day to its end and checks every invariant; returns the violations (empty: every promise kept).
@@ -283,7 +315,10 @@ final class SimulationWorld: Sendable {
         let executor = self.executor
         defer { executor.shutDown() }
         return await withTaskExecutorPreference(executor) {
-            await TaskPlacement.$worldExecutor.withValue(executor) { await self.runDay() }
+            await TaskPlacement.$worldExecutor.withValue(executor) {
+                // The day's disk, when it drew a size (every write of the process is granted its room).
+                await FileSpace.$current.withValue(device) { await self.runDay() }
+            }
         }
     }
 
@@ -297,6 +332,7 @@ final class SimulationWorld: Sendable {
         var crashes = day.crashes
         var finished = false
         for life in 1...Self.maximumLives {
+            if life > 1 { mendFullMedia() }
             body.note("process life \(life) starts\(life > 1 ? " (resume)" : "")")
             let gate = ProcessGate()
             let outcome = Mutex<String?>(nil)
@@ -324,7 +360,7 @@ final class SimulationWorld: Sendable {
             }
             await task.value
             let text = outcome.withLock { $0 } ?? "?"
-            body.note("process life \(life) ends: \(text)")
+            body.note("process life \(life) ends: \(text.replacingOccurrences(of: folder.path, with: "<day>"))")
             if text == "complete" {
                 finished = true
                 break
@@ -440,7 +476,7 @@ final class SimulationWorld: Sendable {
         switch breakage {
         case .refireInCamera: resuming.inCamera = []
         case .resumeForgetsCamera: resuming = ResumeState(saved: resumingAsLoaded.saved)
-        case .fireBeforeJournal, .saveBeforeFsync, nil: break
+        case .fireBeforeJournal, .saveBeforeFsync, .fullDiskUnseen, .fullCardUnread, nil: break
         }
         body.note(
             "run from \(start): saved \(resuming.saved.count) later, in camera \(resuming.inCamera), "
@@ -466,6 +502,7 @@ final class SimulationWorld: Sendable {
         }
         await camera.disconnect()
         if gate.isKilled { return "killed" }
+        if result.stopReason != nil { checkStop(result, journal: try? await store.load(id: journalID)) }
         if let reason = result.stopReason { return "stopped: \(reason)" }
         return result.saved == result.total ? "complete" : "ended at \(result.saved)/\(result.total)"
     }

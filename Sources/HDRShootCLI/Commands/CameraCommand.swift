@@ -156,6 +156,8 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
     case badPairingHint(String)
     /// `$HDRSHOOT_TIME_SCALE` is not a factor.
     case badTimeScale(String)
+    /// `$HDRSHOOT_SHORTEST_MARGIN` is not a duration from above 0 to 2 s.
+    case badShortestMargin(String)
 
     var cliMessage: String {
         switch self {
@@ -169,13 +171,16 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
         case let .badTimeScale(text):
             "\(TimeScale.variable)='\(text)' is not a time scale (a test hook); write a whole number from 1 to "
                 + "\(TimeScale.maximum), or unset it"
+        case let .badShortestMargin(text):
+            "\(TimeScale.shortestMarginVariable)='\(text)' is not a margin (a test hook); write a duration above 0 "
+                + "and at most 2s, like 200ms, or unset it"
         }
     }
 
     var exitCode: ExitCode {
         switch self {
         case .identityUnavailable: .failure
-        case .badConnectBackoff, .badPairingHint, .badTimeScale: .usage
+        case .badConnectBackoff, .badPairingHint, .badTimeScale, .badShortestMargin: .usage
         }
     }
 }
