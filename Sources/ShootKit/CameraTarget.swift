@@ -153,6 +153,9 @@ package protocol CameraReach: Sendable {
     /// A Camera Remote API camera's configuration with the front end's schedule; `resuming` lets the body hand
     /// over a picture an earlier run left in it.
     func adjust(_ configuration: inout LegacySonyCameraConfiguration, resuming: Bool) throws
+    /// An SSH tunnel's configuration with the front end's schedule (the waits before a tunnel that closed during a
+    /// shoot is opened again).
+    func adjust(_ configuration: inout SSHTunnelConfiguration) throws
     /// The clock a built-in simulated body's time runs on.
     func simulatorClock() throws -> any Clock<Duration>
     /// The built-in simulated PTP/IP body as the front end asks for it (a replayed session's body); returns what
@@ -163,6 +166,11 @@ package protocol CameraReach: Sendable {
     /// The password of `user` on the camera at `host`, asked of the photographer (only when `canAsk`); nil or
     /// empty when none was given.
     func askPassword(user: String, host: String) async throws -> String?
+}
+
+extension CameraReach {
+    /// The tunnel's own waits, for a front end (or a test's reach) with no schedule of its own.
+    package func adjust(_ configuration: inout SSHTunnelConfiguration) throws {}
 }
 
 /// What the layer says while it reaches a camera; a front end words each (the terminal's lines).

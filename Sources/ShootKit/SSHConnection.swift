@@ -121,6 +121,7 @@ package enum SSHConnection {
         if let text = environment[forwardPortVariable], let port = UInt16(text), port > 0 {
             configuration.forwardPort = port
         }
+        try reach.adjust(&configuration)
         note(.checkingHostKey(address))
         let host = address.host
         var confirm: (@Sendable (SSHHostKey) async -> Bool)? = nil

@@ -86,6 +86,10 @@ struct TerminalCameraReach: CameraReach {
         configuration.adoptsEarlierPictures = resuming
     }
 
+    func adjust(_ configuration: inout SSHTunnelConfiguration) throws {
+        try TimeScale(environment: environment).apply(to: &configuration)
+    }
+
     /// `$HDRSHOOT_TIME_SCALE` (a test hook) runs the built-in body's time as fast as hdrshoot's waits.
     func simulatorClock() throws -> any Clock<Duration> { try TimeScale(environment: environment).clock }
 
