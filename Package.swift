@@ -210,7 +210,8 @@ let package = Package(
             name: "ShootKitTests",
             dependencies: [
                 "ShootKit", "Shooting", "Exposure", "Timing", "ImageLuminance", "TestSupport", "SonyCamera",
-                "CameraSimulator", "PTPIP", "PTPIPCodec", "NetworkMonitor"
+                "CameraSimulator", "PTPIP", "PTPIPCodec", "NetworkMonitor", "CameraTunnel", "LegacyCamera",
+                "LegacyCameraSimulator"
             ],
             swiftSettings: strict),
         // The deterministic simulation: seeded field days of the whole stack over in-memory connections.

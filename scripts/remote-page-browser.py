@@ -3,11 +3,17 @@
 Selenium) at a phone's size (390x844) against `hdrshoot serve --camera simulator` or `hdrshoot run --remote`.
 
     remote_page.py serve HDRSHOOT OUTPUT_DIR [SCREENSHOT.png]
-        plan 1/4 .. 1/1000 with 5 frames, see the plan summary, confirm, pause, reload mid-shoot, resume, pause
-        and stop, resume the stopped shoot from the page's offer, finish at "15 of 15", the last frame shown; no
-        request to another origin; no horizontal scrolling.
+        against `hdrshoot simulate` (a process of its own): plan 1/4 .. 1/1000 with 5 frames, see the plan
+        summary, confirm, pause, reload mid-shoot, resume, pause and stop, resume the stopped shoot from the
+        page's offer, finish at "15 of 15", the last frame shown; no request to another origin; no horizontal
+        scrolling; the Pause button never moves under the finger while the shoot goes on.
+        Each pause lands mid-shoot whatever the machine's load: the simulated body is stopped (SIGSTOP) while
+        the page pauses, so the shoot cannot run on meanwhile, and continued (SIGCONT) once the page says Paused.
+    remote_page.py both HDRSHOOT OUTPUT_DIR
+        serve, then run, in one browser (OUTPUT_DIR/serve, OUTPUT_DIR/run); each says "ok: MODE" or fails alone.
     remote_page.py run HDRSHOOT OUTPUT_DIR
-        `run --remote` shoots from the terminal; the page pauses it, then stops it.
+        `run --remote` shoots from the terminal (against `hdrshoot simulate`, stopped while the page pauses); the
+        page pauses it, then stops it.
 
 Prints one line per step and the figures it measured ("figure: ..."); exits 0 when every check held, 1 with
 the reason otherwise. Every process it starts it stops (by its own PID).
@@ -15,8 +21,10 @@ the reason otherwise. Every process it starts it stops (by its own PID).
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 from selenium import webdriver
@@ -25,6 +33,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 TIMEOUT = 120
+# The hdrshoot binary (serve starts `hdrshoot simulate` with it).
+HDRSHOOT = "hdrshoot"
 # hdrshoot's standard error, printed when a check fails.
 ERRORS = "/dev/null"
 
@@ -92,20 +102,65 @@ def click(driver, element_id):
     driver.find_element(By.ID, element_id).click()
 
 
-def click_until_sent(driver, element_id, command):
-    """Clicks `element_id` until the page logs "COMMAND sent" (or a refusal): a click that lands while the
-    page's sections reflow (a line appearing above the button as the shoot starts) hits nothing, and under
-    heavy load the whole short shoot could end before a lost click is noticed."""
-    for _ in range(10):
-        before = text(driver, "log").count(command + " sent") + text(driver, "log").count("refused")
-        click(driver, element_id)
-        deadline = time.time() + 3
-        while time.time() < deadline:
-            if text(driver, "log").count(command + " sent") + text(driver, "log").count("refused") > before:
-                return
-            time.sleep(0.05)
-        print("note: %s clicked, nothing sent within 3 s; clicking again" % element_id, flush=True)
-    fail("clicking " + element_id + " never sent " + command)
+def click_and_wait_sent(driver, element_id, command):
+    """Clicks `element_id` once and waits until the page logs "COMMAND sent" (the server took it). One click:
+    the buttons stay where they are while the shoot goes on (checked by `button_moves`), so a click is never
+    lost to a reflow, and a click that sends nothing is a failure, not something to click again."""
+    before = text(driver, "log").count(command + " sent")
+    click(driver, element_id)
+    wait_for(driver, "'" + command + " sent' after one click on " + element_id,
+             lambda d: text(d, "log").count(command + " sent") > before or "refused" in text(d, "log"))
+    if "refused" in text(driver, "log"):
+        fail(command + " was refused: " + text(driver, "log").replace("\n", " | "))
+
+
+WATCH_BUTTONS = """
+window.buttonTops=[];
+new MutationObserver(()=>{
+  const s=document.getElementById('shooting');if(s.classList.contains('hidden'))return;
+  const b=document.getElementById('pause').getBoundingClientRect(),top=document.getElementById('banner').getBoundingClientRect();
+  const at=Math.round(b.top-top.bottom);const t=window.buttonTops;if(!t.length||t[t.length-1]!==at)t.push(at);
+}).observe(document.body,{subtree:true,childList:true,characterData:true,attributes:true});
+"""
+
+
+def button_moves(driver):
+    """Fails when the Pause button moved while the shooting section was shown (measured from the banner's bottom
+    on every change of the page): a tap aimed at it would have landed elsewhere."""
+    tops = driver.execute_script("return window.buttonTops||[]")
+    if len(tops) > 1:
+        fail("the Pause button moved while shooting (px below the banner): %r" % tops)
+    return tops
+
+
+def started_simulator(output):
+    """`hdrshoot simulate` on a free loopback port, the scene interior-window, exposures capped at 20 ms (the
+    shoot's time is the page's, not the 4" frame's), its capture log beside OUTPUT_DIR; returns the process, its
+    port and the log's path."""
+    log = output + ".captures.jsonl"
+    said = output + ".simulator"
+    process = subprocess.Popen([HDRSHOOT, "simulate", "--port", "0", "--exposure-cap", "0.02", "--scene",
+                                "interior-window", "--capture-log", log], stdout=open(said, "w"),
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        with open(said) as lines:
+            match = re.search(r"listening on 127\.0\.0\.1:(\d+)", lines.read())
+        if match:
+            return process, int(match.group(1)), log
+        if process.poll() is not None:
+            fail("hdrshoot simulate ended before listening")
+        time.sleep(0.02)
+    fail("hdrshoot simulate did not listen within 60 s")
+
+
+def captures(log):
+    """How many frames the simulated body fired (one line each in its capture log)."""
+    try:
+        with open(log) as lines:
+            return sum(1 for line in lines if line.strip())
+    except OSError:
+        return 0
 
 
 def requested_urls(driver):
@@ -175,23 +230,71 @@ def check_luma_against_manifest(driver, output):
           flush=True)
 
 
-def serve(hdrshoot, output, screenshot):
+def serve(hdrshoot, output, screenshot, shared=None):
     def shot(name):
         # Every screen, beside the main screenshot, for a person to look at (SCREENSHOT-NAME.png).
         if screenshot:
             driver.save_screenshot(screenshot[:-4] + "-" + name + ".png")
 
-    process, url = start([hdrshoot, "serve", "--listen", "127.0.0.1:0", "--camera", "simulator", "--output", output,
-                          "--scene", "interior-window"], {"HDRSHOOT_TIME_SCALE": "1"})
+    def pause_while_the_body_is_stopped(click_to_go_on, after_captures=0):
+        """Clicks `click_to_go_on` (Confirm, Resume) with the simulated body stopped (SIGSTOP) once its capture log
+        holds `after_captures` frames (a thread of its own watches the log: a click waits for a slow page, the
+        shoot does not), clicks Pause once, waits for the page to say Paused, and lets the body go on (SIGCONT):
+        only the frame in flight when it was stopped can still end, so the pause lands mid-shoot however slowly
+        the page answers."""
+        stopped = threading.Event()
+
+        def stop_the_body():
+            while captures(capture_log) < after_captures and not stopped.is_set():
+                time.sleep(0.005)
+            os.kill(body.pid, signal.SIGSTOP)
+            stopped.set()
+
+        watcher = threading.Thread(target=stop_the_body)
+        watcher.start()
+        try:
+            click_to_go_on()
+            if not stopped.wait(TIMEOUT):
+                fail("the simulated body fired %d frames, not %d, within %d s" % (
+                    captures(capture_log), after_captures, TIMEOUT))
+            fired = captures(capture_log)
+            if fired >= 15:
+                fail("the shoot ended before the body was stopped")
+            wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
+            click_and_wait_sent(driver, "pause", "pause")
+            wait_for(driver, "Paused", lambda d: "Paused: you" in text(d, "banner"))
+        finally:
+            stopped.set()
+            watcher.join()
+            os.kill(body.pid, signal.SIGCONT)
+        return fired
+
+    def parked(fired):
+        """Waits until the frames fired before the pause are saved and none is left in the camera, and checks
+        that at most the frame in flight at the pause fired after it."""
+        wait_for(driver, "the frames in the camera downloaded while paused",
+                 lambda d: text(d, "queue").endswith(" 0 in the camera") and text(d, "queue").startswith(
+                     text(d, "count").split(" of ")[0] + " shot"))
+        now = captures(capture_log)
+        if now > fired + 1:
+            fail("%d frames fired after the pause, not at most the one in flight" % (now - fired))
+        return now
+
+    global HDRSHOOT
+    HDRSHOOT = hdrshoot
+    body, port, capture_log = started_simulator(output)
+    process, url = start([hdrshoot, "serve", "--listen", "127.0.0.1:0", "--camera", "127.0.0.1:%d" % port,
+                          "--output", output, "--no-network-monitor"], {"HDRSHOOT_TIME_SCALE": "1"})
     origin = url.split("/#")[0]
     token = url.split("#token=")[1]
-    driver = browser()
+    driver = shared or browser()
     try:
         driver.get(url)
         wait_for(driver, "Ready", lambda d: text(d, "banner").startswith("Ready"))
         if "#token" in driver.current_url:
             fail("the token stayed in the address bar")
         no_horizontal_scroll(driver)
+        driver.execute_script(WATCH_BUTTONS)
         print("step: ready", flush=True)
         click(driver, "checkCamera")
         camera = wait_for(driver, "the camera check", lambda d: text(d, "camStatus") if "ready to shoot" in text(
@@ -214,30 +317,36 @@ def serve(hdrshoot, output, screenshot):
         shot("plan")
         if not text(driver, "banner").startswith("Confirm"):
             fail("the shoot did not wait for a confirm: " + text(driver, "banner"))
-        click(driver, "confirm")
-        wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
-        click_until_sent(driver, "pause", "pause")
-        wait_for(driver, "Paused", lambda d: "Paused" in text(d, "banner"))
-        print("step: paused at " + text(driver, "count"), flush=True)
-        shot("paused")
+        # A frame fired (one to download while paused), then the pause. The body is stopped as soon as its capture
+        # log says so, not when the page does: a slow page may show Shooting after the whole shoot.
+        fired = parked(pause_while_the_body_is_stopped(lambda: click(driver, "confirm"), after_captures=1))
+        # Frames fired before Pause came are downloaded while paused (they were in the camera); none is fired.
+        wait_for(driver, "a frame shown while paused", lambda d: d.execute_script("return window.frameShown"))
         paused_at = text(driver, "count")
+        print("step: paused at " + paused_at, flush=True)
+        shot("paused")
+        button_moves(driver)
         driver.refresh()
+        driver.execute_script(WATCH_BUTTONS)
         wait_for(driver, "Paused after a reload", lambda d: "Paused" in text(d, "banner"))
-        time.sleep(1.0)
-        if text(driver, "count") != paused_at and text(driver, "count") != "":
-            # Frames fired before Pause came are still downloaded while paused (they were in the camera); none is fired.
-            print("note: count moved from %s to %s while paused (frames already in the camera, downloaded)" % (paused_at, text(driver, "count")))
+        wait_for(driver, "the count after a reload", lambda d: text(d, "count") != "")
+        if text(driver, "count") != paused_at:
+            fail("the count moved from %s to %s while paused" % (paused_at, text(driver, "count")))
+        wait_for(driver, "the frame shown again after a reload",
+                 lambda d: d.execute_script("return window.frameShown"))
         print("step: reloaded, still paused", flush=True)
-        click(driver, "resume")
-        wait_for(driver, "a frame shown mid-shoot", lambda d: d.execute_script("return window.frameShown"))
         if screenshot:
             driver.save_screenshot(screenshot)
             print("step: screenshot " + screenshot + " at " + text(driver, "count"), flush=True)
-        # Pause again (before the next frame), then Stop: the shoot ends unfinished, and the page offers it.
-        click_until_sent(driver, "pause", "pause")
-        wait_for(driver, "Paused again", lambda d: "Paused" in text(d, "banner"))
+        if captures(capture_log) != fired:
+            fail("a frame fired while paused: %d, then %d" % (fired, captures(capture_log)))
+        # Resume and pause again before the next frame (the body stopped meanwhile), then Stop: the shoot ends
+        # unfinished, and the page offers it.
+        pause_while_the_body_is_stopped(lambda: click_and_wait_sent(driver, "resume", "resume"))
+        parked(fired)
         if text(driver, "count") == "15 of 15":
             fail("the shoot finished before the second pause; nothing left to resume")
+        button_moves(driver)
         driver.execute_script("window.confirm=()=>true")
         click(driver, "stop")
         wait_for(driver, "Stopped", lambda d: text(d, "banner").startswith("Stopped"))
@@ -257,6 +366,7 @@ def serve(hdrshoot, output, screenshot):
         wait_for(driver, "the last frame", lambda d: d.execute_script(
             "const i=document.getElementById('frame');return i.complete&&i.naturalWidth>0&&window.frameShown"))
         print("step: finished; last frame " + str(driver.execute_script("return window.frameShown")), flush=True)
+        print("step: the Pause button stayed %s px below the banner while shooting" % button_moves(driver), flush=True)
         if "clipped highlights" not in text(driver, "clip"):
             fail("no histogram verdict under the last frame")
         check_luma_against_manifest(driver, output)
@@ -281,26 +391,56 @@ def serve(hdrshoot, output, screenshot):
                   "max %.0f ms" % (len(delays), delays[len(delays) // 2], p95, delays[-1]), flush=True)
         print("figure: serve's peak RSS (VmHWM) " + peak_rss(process.pid), flush=True)
     finally:
-        driver.quit()
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if not shared:
+            driver.quit()
+        for child in [process, body]:
+            if child.poll() is not None:
+                continue
+            os.kill(child.pid, signal.SIGCONT)
+            child.terminate()
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
     print("ok: serve", flush=True)
 
 
-def run(hdrshoot, output):
-    process, url = start([hdrshoot, "run", "--camera", "simulator", "--shadow", "1/4", "--highlight", "1/1000",
-                          "--frames", "5", "--confirm", "--output", output, "--remote", "127.0.0.1:0"],
-                         {"HDRSHOOT_TIME_SCALE": "1"})
-    driver = browser()
+def run(hdrshoot, output, shared=None):
+    global HDRSHOOT
+    HDRSHOOT = hdrshoot
+    body, port, capture_log = started_simulator(output)
+    # The terminal's shoot starts at once (--confirm): the body is stopped (SIGSTOP) once it fired a frame, by a
+    # thread watching its capture log, and goes on (SIGCONT) once the page says Paused.
+    stopped = threading.Event()
+
+    def stop_the_body():
+        while captures(capture_log) < 1 and not stopped.is_set():
+            time.sleep(0.005)
+        os.kill(body.pid, signal.SIGSTOP)
+        stopped.set()
+
+    watcher = threading.Thread(target=stop_the_body)
+    watcher.start()
+    process = None
+    driver = None
     try:
+        process, url = start([hdrshoot, "run", "--camera", "127.0.0.1:%d" % port, "--shadow", "1/4", "--highlight",
+                              "1/1000", "--frames", "5", "--confirm", "--no-network-monitor", "--output", output,
+                              "--remote", "127.0.0.1:0"], {"HDRSHOOT_TIME_SCALE": "1"})
+        if not stopped.wait(TIMEOUT):
+            fail("the simulated body fired no frame within %d s" % TIMEOUT)
+        if captures(capture_log) >= 15:
+            fail("the shoot ended before the body was stopped")
+        driver = shared or browser()
         driver.get(url)
         wait_for(driver, "Shooting", lambda d: text(d, "banner").startswith("Shooting"))
-        click_until_sent(driver, "pause", "pause")
+        click_and_wait_sent(driver, "pause", "pause")
         wait_for(driver, "Paused", lambda d: "Paused: you" in text(d, "banner"))
+        fired = captures(capture_log)
+        stopped.set()
+        watcher.join()
+        os.kill(body.pid, signal.SIGCONT)
         print("step: run --remote paused from the page at " + text(driver, "count"), flush=True)
         driver.execute_script("window.confirm=()=>true")
         click(driver, "stop")
@@ -310,13 +450,45 @@ def run(hdrshoot, output):
             fail("run did not end after Stop from the page")
         if code != 75:
             fail("run ended with %d after Stop, not 75 (stopped, resumable)" % code)
-        print("step: run stopped from the page, exit 75", flush=True)
+        if captures(capture_log) > fired + 1:
+            fail("%d frames fired after the pause, not at most the one in flight" % (captures(capture_log) - fired))
+        print("step: run stopped from the page, exit 75, after %d of 15 frames" % captures(capture_log), flush=True)
+    finally:
+        stopped.set()
+        watcher.join()
+        if driver and not shared:
+            driver.quit()
+        for child in [process, body]:
+            if child is None:
+                continue
+            if child.poll() is None:
+                os.kill(child.pid, signal.SIGCONT)
+                child.terminate()
+                try:
+                    child.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
+    print("ok: run", flush=True)
+
+
+def both(hdrshoot, output):
+    """`serve`, then `run`, in one browser (Chromium starts once): each in its own output folder, each ending in
+    its own "ok: MODE" line or its FAIL line; the exit status is 1 when either failed."""
+    driver = browser()
+    failed = False
+    try:
+        for name, mode in [("serve", lambda: serve(hdrshoot, output + "/serve", None, driver)),
+                           ("run", lambda: run(hdrshoot, output + "/run", driver))]:
+            os.makedirs(output + "/" + name, exist_ok=True)
+            try:
+                mode()
+            except SystemExit:
+                print("FAIL (%s)" % name, flush=True)
+                failed = True
     finally:
         driver.quit()
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    print("ok: run", flush=True)
+    sys.exit(1 if failed else 0)
 
 
 def tripod(hdrshoot, output, pages):
@@ -363,5 +535,7 @@ if __name__ == "__main__":
         tripod(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "serve":
         serve(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "both":
+        both(sys.argv[2], sys.argv[3])
     else:
         run(sys.argv[2], sys.argv[3])

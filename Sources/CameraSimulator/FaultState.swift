@@ -11,6 +11,7 @@ struct FaultState: Sendable {
     private var dropFrames: Set<Int> = []
     private var dropOperations: Set<Int> = []
     private var hangOperations: Set<Int> = []
+    private var hangSpeedSetsAfterFrame: Set<Int> = []
     private var refusals = 0
     private var modeChanges: [Int: SimulatedExposureMode] = [:]
     /// Whether the buffer never empties after a capture.
@@ -28,6 +29,7 @@ struct FaultState: Sendable {
             case let .dropAtFrame(frame): dropFrames.insert(frame)
             case let .dropAtOperation(operation): dropOperations.insert(operation)
             case let .hangAtOperation(operation): hangOperations.insert(operation)
+            case let .hangAtSpeedSet(frame): hangSpeedSetsAfterFrame.insert(frame)
             case let .refuseConnections(count): refusals += count
             case .neverIdle: neverIdle = true
             case .refusePairing: refusesPairing = true
@@ -64,6 +66,13 @@ struct FaultState: Sendable {
         if dropOperations.remove(index) != nil { return .drop }
         if hangOperations.remove(index) != nil { return .hang }
         return nil
+    }
+
+    /// Whether a shutter speed set, with `fired` frames fired so far, is the one to stop answering at (once).
+    mutating func hangsAtSpeedSet(fired: Int) -> Bool {
+        guard let frame = hangSpeedSetsAfterFrame.filter({ $0 <= fired }).min() else { return false }
+        hangSpeedSetsAfterFrame.remove(frame)
+        return true
     }
 
     /// Whether the link drops right after `frame` fires (once).

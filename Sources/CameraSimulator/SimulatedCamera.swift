@@ -194,6 +194,13 @@ package struct SimulatedCamera: Sendable {
             return .hang
         case nil: break
         }
+        if request.code == .sdioSetExtDevicePropValue,
+            request.parameters.first == UInt32(SonyPropertyCode.shutterSpeed.rawValue),
+            faults.hangsAtSpeedSet(fired: frameCount)
+        {
+            connection.hanging = true
+            return .hang
+        }
         if faults.takeBusy(operation: request.code.rawValue) { return .reply(CameraReply(.deviceBusy)) }
         if takeBusyAtStart(request.code) { return .reply(CameraReply(.deviceBusy)) }
         return answer(request, dataOut: dataOut, now: now)

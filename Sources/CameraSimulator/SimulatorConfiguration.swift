@@ -135,7 +135,8 @@ package struct SimulatorConfiguration: Sendable, Equatable {
         --replay-ext-device-info FILE   serve a recorded 0x9202 data phase
         --replay-props FILE             serve a recorded 0x9209 data phase
         --fault SPEC[,SPEC...]    busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N,
-                                  hang-at-op:N, refuse-connections:N, never-idle, mode-at-frame:N:A
+                                  hang-at-op:N, hang-at-speed-set:N, refuse-connections:N, never-idle,
+                                  mode-at-frame:N:A
                                   (repeatable)
         --focus MF|AF-S|AF-C|AF-A|DMF   focus mode at start (default MF)
         --scene NAME              every image shows a scene at its exposure: interior-window, sunset,

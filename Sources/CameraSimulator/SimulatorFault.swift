@@ -13,6 +13,10 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
     case dropAtOperation(Int)
     /// `hang-at-op:N`: stop answering from the N-th operation request on, keeping the connections open.
     case hangAtOperation(Int)
+    /// `hang-at-speed-set:N`: stop answering, keeping the connections open, at the first shutter speed set
+    /// (0x9205 of 0xD20D) after frame N fired: a test kills the client while a speed change is surely in flight,
+    /// however fast the host (the answer the count of operations cannot pin, since event timing varies it).
+    case hangAtSpeedSet(afterFrame: Int)
     /// `refuse-connections:N`: answer Init Fail to the first N command-connection attempts.
     case refuseConnections(Int)
     /// `never-idle`: the image buffer never empties after a capture (0xD215 stays 0x8001).
@@ -31,6 +35,7 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
         case let .dropAtFrame(frame): return "drop-at-frame:\(frame)"
         case let .dropAtOperation(operation): return "drop-at-op:\(operation)"
         case let .hangAtOperation(operation): return "hang-at-op:\(operation)"
+        case let .hangAtSpeedSet(frame): return "hang-at-speed-set:\(frame)"
         case let .refuseConnections(count): return "refuse-connections:\(count)"
         case .neverIdle: return "never-idle"
         case .refusePairing: return "refuse-pairing"
@@ -71,6 +76,9 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
         case "hang-at-op":
             try arity(2)
             return .hangAtOperation(try number(1))
+        case "hang-at-speed-set":
+            try arity(2)
+            return .hangAtSpeedSet(afterFrame: try number(1, minimum: 0))
         case "refuse-connections":
             try arity(2)
             return .refuseConnections(try number(1))
@@ -90,7 +98,8 @@ package enum SimulatorFault: Sendable, Equatable, CustomStringConvertible {
             throw .invalidFault(
                 spec: spec,
                 reason: "unknown fault; use busy:OPCODE:N, busy-capture:N, drop-at-frame:N, drop-at-op:N, "
-                    + "hang-at-op:N, refuse-connections:N, refuse-pairing, never-idle or mode-at-frame:N:M|A|S|P")
+                    + "hang-at-op:N, hang-at-speed-set:N, refuse-connections:N, refuse-pairing, never-idle or mode-at-frame:N:M|A|S|P"
+            )
         }
     }
 

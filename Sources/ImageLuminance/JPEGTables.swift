@@ -10,18 +10,26 @@ struct JPEGTables: Sendable {
     /// MCUs between restart markers; 0 means no restart markers.
     var restartInterval = 0
 
+    /// A DQT or DHT table's header byte (T.81 B.2.4.1, B.2.4.2): its high nibble (`kind`: the precision or the
+    /// class, 0 or 1) and its table (0...3), with the offset it was read at; anything else is malformed.
+    private static func tableHeader(
+        _ segment: inout SegmentReader, field: String, kind: String
+    ) throws(LuminanceError) -> (high: Int, table: Int, at: Int) {
+        let at = segment.offset
+        let header = try segment.byte("\(field) header")
+        let high = Int(header >> 4)
+        let table = Int(header & 0x0F)
+        guard high <= 1, table <= 3 else {
+            throw .malformed(
+                field: field, offset: at, reason: "\(kind) \(high) / table \(table) (must be 0...1 / 0...3)")
+        }
+        return (high, table, at)
+    }
+
     /// Reads a DQT segment's payload: one or more tables of 64 8-bit or 16-bit values (T.81 B.2.4.1).
     mutating func readQuantisation(_ segment: inout SegmentReader) throws(LuminanceError) {
         while segment.remaining > 0 {
-            let at = segment.offset
-            let header = try segment.byte("quantisation table header")
-            let precision = Int(header >> 4)
-            let table = Int(header & 0x0F)
-            guard precision <= 1, table <= 3 else {
-                throw .malformed(
-                    field: "quantisation table", offset: at,
-                    reason: "precision \(precision) / table \(table) (must be 0...1 / 0...3)")
-            }
+            let (precision, table, at) = try Self.tableHeader(&segment, field: "quantisation table", kind: "precision")
             let values = try segment.slice(precision == 0 ? 64 : 128, "quantisation table \(table)")
             let first = values.startIndex
             let dc = precision == 0 ? Int(values[first]) : Int(values[first]) << 8 | Int(values[first + 1])
@@ -35,15 +43,7 @@ struct JPEGTables: Sendable {
     /// Reads a DHT segment's payload: one or more Huffman tables (T.81 B.2.4.2).
     mutating func readHuffman(_ segment: inout SegmentReader) throws(LuminanceError) {
         while segment.remaining > 0 {
-            let at = segment.offset
-            let header = try segment.byte("Huffman table header")
-            let tableClass = Int(header >> 4)
-            let table = Int(header & 0x0F)
-            guard tableClass <= 1, table <= 3 else {
-                throw .malformed(
-                    field: "Huffman table", offset: at,
-                    reason: "class \(tableClass) / table \(table) (must be 0...1 / 0...3)")
-            }
+            let (tableClass, table, at) = try Self.tableHeader(&segment, field: "Huffman table", kind: "class")
             let counts = Array(try segment.slice(16, "Huffman table code counts"))
             let total = counts.reduce(0) { $0 + Int($1) }
             guard total <= 256 else {

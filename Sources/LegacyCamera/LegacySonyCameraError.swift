@@ -59,12 +59,12 @@ package enum LegacySonyCameraError: Error, Sendable, Equatable, CustomStringConv
     package var description: String {
         switch self {
         case let .connectFailed(address, attempts, last):
-            let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+            let tries = CameraLinkSentences.attempts(attempts)
             return "could not reach the camera's Camera Remote API at \(address) after \(tries) (last: \(last)); "
                 + "check that the camera runs 'Smart Remote Control' (or 'Ctrl w/ Smartphone'), that this computer "
                 + "has joined the camera's Wi-Fi, and the address"
         case let .unreachable(address, underlying):
-            return "\(underlying); is this computer on the camera's Wi-Fi network, and is \(address) the right address?"
+            return CameraLinkSentences.unreachable(address: address, underlying: underlying)
         case let .notRemoteAPI(address, reason):
             return "\(address) does not answer as Sony's Camera Remote API (\(reason)); check the address and port "
                 + "(8080 for 'Smart Remote Control', 10000 for the built-in API)"
@@ -72,9 +72,9 @@ package enum LegacySonyCameraError: Error, Sendable, Equatable, CustomStringConv
             return "the camera did not offer \(missing.joined(separator: ", ")) within \(Self.format(waited)) of "
                 + "startRecMode; close and reopen 'Smart Remote Control' on the camera and try again"
         case .notConnected:
-            return "not connected to the camera"
+            return CameraLinkSentences.notConnected
         case let .connectionLost(during, underlying):
-            return "lost the connection to the camera during \(during) (\(underlying))"
+            return CameraLinkSentences.connectionLost(during: during, underlying: underlying)
         case let .busy(operation, underlying):
             return "the camera was busy: \(operation) answered \(Self.short(underlying))"
         case let .operationFailed(operation, underlying):

@@ -13,25 +13,12 @@ package enum NewFile {
     package static func create(
         in directory: String, name: String
     ) throws(NewFileError) -> (descriptor: FileDescriptor, fileName: String, path: String) {
-        do throws(Errno) {
-            try FileSystem.makeDirectories(directory, permissions: 0o755)
-        } catch {
-            throw NewFileError(path: directory, reason: "cannot create the folder (\(error))")
+        let (descriptor, fileName, path) = try claimFreeName(
+            in: directory, name: name, exhausted: join(directory, name)
+        ) { path throws(Errno) in
+            try FileDescriptor.open(path, .writeOnly, [.create, .exclusive], permissions: 0o644)
         }
-        let (stem, ext) = split(name)
-        for attempt in 0..<maximumSuffix {
-            let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
-            let path = join(directory, candidate)
-            do throws(Errno) {
-                let descriptor = try FileDescriptor.open(path, .writeOnly, [.create, .exclusive], permissions: 0o644)
-                return (descriptor, candidate, path)
-            } catch .fileExists {
-                continue
-            } catch {
-                throw NewFileError(path: path, reason: error.description)
-            }
-        }
-        throw NewFileError(path: join(directory, name), reason: "\(maximumSuffix) files of that name exist")
+        return (descriptor, fileName, path)
     }
 
     /// Makes a written file durable and closes it: fsync of the file, close, then fsync of its folder (so the
@@ -57,6 +44,23 @@ package enum NewFile {
     package static func move(
         _ path: String, toFolder folder: String, name: String
     ) throws(NewFileError) -> (fileName: String, path: String) {
+        let (_, fileName, target) = try claimFreeName(in: folder, name: name, exhausted: path) { target throws(Errno) in
+            try FileSystem.link(path, to: target)
+        }
+        try? FileSystem.unlink(path)
+        try syncFolder(of: target)
+        try syncFolder(of: path)
+        return (fileName, target)
+    }
+
+    /// The one rule of "never over an existing file": makes `folder` when missing (`0o755`), then offers `claim`
+    /// the paths of `name`, `stem-1.ext`, `stem-2.ext`, ... until it takes one; `claim` throws
+    /// `.fileExists` for a taken name. Returns what `claim` made, with the name and path taken; `exhausted` is the
+    /// path the error names when `maximumSuffix` names are taken.
+    private static func claimFreeName<Claimed>(
+        in folder: String, name: String, exhausted: String,
+        _ claim: (_ path: String) throws(Errno) -> Claimed
+    ) throws(NewFileError) -> (Claimed, fileName: String, path: String) {
         do throws(Errno) {
             try FileSystem.makeDirectories(folder, permissions: 0o755)
         } catch {
@@ -65,20 +69,16 @@ package enum NewFile {
         let (stem, ext) = split(name)
         for attempt in 0..<maximumSuffix {
             let candidate = attempt == 0 ? name : "\(stem)-\(attempt)\(ext)"
-            let target = join(folder, candidate)
+            let path = join(folder, candidate)
             do throws(Errno) {
-                try FileSystem.link(path, to: target)
+                return (try claim(path), candidate, path)
             } catch .fileExists {
                 continue
             } catch {
-                throw NewFileError(path: target, reason: error.description)
+                throw NewFileError(path: path, reason: error.description)
             }
-            try? FileSystem.unlink(path)
-            try syncFolder(of: target)
-            try syncFolder(of: path)
-            return (candidate, target)
         }
-        throw NewFileError(path: path, reason: "\(maximumSuffix) files of that name exist")
+        throw NewFileError(path: exhausted, reason: "\(maximumSuffix) files of that name exist")
     }
 
     /// `DSC01234.JPG` → (`DSC01234`, `.JPG`); a name without a dot (or only a leading one) has no extension.

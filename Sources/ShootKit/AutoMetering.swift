@@ -5,8 +5,9 @@ import Posix
 import Shooting
 
 /// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
-/// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too). The front end reaches
-/// the camera and words the outcome (the CLI: `AutoMetering.measure(with:...)`, `Outcome.line`).
+/// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too). The layer reaches the
+/// camera (`measure(with:reach:...)`); the front end gives its `CameraReach` and words the outcome (the CLI's
+/// `Outcome.line`).
 package enum AutoMetering {
     /// What the metering found.
     package struct Outcome: Sendable {
@@ -41,6 +42,32 @@ package enum AutoMetering {
                 abs(log2($0.seconds / seconds)) < abs(log2($1.seconds / seconds))
             }!
             return (middle, middle)
+        }
+    }
+
+    /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
+    /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
+    /// small, and it reports no meter), before anything fires. `note` hears how the camera is reached, `progress`
+    /// each connect step, `say` the metering's lines.
+    package static func measure(
+        with target: CameraTarget, reach: some CameraReach, scene: Scene.Name?, folder: String,
+        note: @escaping @Sendable (ConnectionNote) -> Void, progress: @escaping @Sendable (ConnectProgress) -> Void,
+        say: @escaping @Sendable (String) -> Void
+    ) async throws -> Outcome {
+        try await target.withCamera(reach: reach, scene: scene, note: note) { camera, address in
+            do {
+                guard camera.remoteProtocol.meters else {
+                    throw ShootPreparationError.blocked([.meteringUnavailable])
+                }
+                let check = try await CameraCheck.connect(camera, address: address, progress: progress)
+                let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
+                let outcome = try await measure(camera, check: check, probes: probes, say: say)
+                await camera.disconnect()
+                return outcome
+            } catch {
+                await camera.disconnect()
+                throw error
+            }
         }
     }
 

@@ -104,15 +104,7 @@ extension SonyCamera: CommandCamera {
     }
 
     package func readReport() async throws -> CameraReading {
-        do {
-            try await connectRetrying()
-            let info = try await info()
-            await disconnect()
-            return .ptpip(info)
-        } catch {
-            await disconnect()
-            throw error
-        }
+        try await visit(connect: { try await self.connectRetrying() }, read: { .ptpip(try await self.info()) })
     }
 }
 
@@ -168,11 +160,21 @@ extension LegacySonyCamera: CommandCamera {
     }
 
     package func readReport() async throws -> CameraReading {
+        try await visit(connect: { try await self.connectRetrying() }, read: { .remoteAPI(try await self.info()) })
+    }
+}
+
+extension CommandCamera {
+    /// One visit to the body (`readReport`): connects with `connect` (the body's backoff), reads, and disconnects
+    /// whether the read succeeded or not.
+    fileprivate func visit<Result: Sendable>(
+        connect: @Sendable () async throws -> Void, read: @Sendable () async throws -> Result
+    ) async throws -> Result {
         do {
-            try await connectRetrying()
-            let info = try await info()
+            try await connect()
+            let result = try await read()
             await disconnect()
-            return .remoteAPI(info)
+            return result
         } catch {
             await disconnect()
             throw error

@@ -18,6 +18,12 @@ package enum ProtocolProbe {
         package var target: CameraTarget
         /// The host as a sentence shows it (`192.168.122.1`, `[::1]`).
         package var shownHost: String
+
+        /// What answered at `shownHost`.
+        package init(target: CameraTarget, shownHost: String) {
+            self.target = target
+            self.shownHost = shownHost
+        }
     }
 
     /// The ports the Camera Remote API is tried on, in order.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Posix
 import Shooting
 
@@ -40,31 +41,12 @@ package struct SeriesManifest: Encodable {
         var state: String
         var timing: String
         var plannedStart: String
-        var actualStart: String?
-        var endedAt: String?
+        @AlwaysEncoded var actualStart: String?
+        @AlwaysEncoded var endedAt: String?
         var folder: String?
         var exposures: Int
         var saved: Int
         var startDriftSeconds: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case number, state, timing, plannedStart, actualStart, endedAt, folder, exposures, saved
-            case startDriftSeconds
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(number, forKey: .number)
-            try container.encode(state, forKey: .state)
-            try container.encode(timing, forKey: .timing)
-            try container.encode(plannedStart, forKey: .plannedStart)
-            try container.encode(actualStart, forKey: .actualStart)
-            try container.encode(endedAt, forKey: .endedAt)
-            try container.encodeIfPresent(folder, forKey: .folder)
-            try container.encode(exposures, forKey: .exposures)
-            try container.encode(saved, forKey: .saved)
-            try container.encodeIfPresent(startDriftSeconds, forKey: .startDriftSeconds)
-        }
     }
 
     var shoot: String

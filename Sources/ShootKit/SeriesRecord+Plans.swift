@@ -19,3 +19,20 @@ extension SeriesRecord {
         }
     }
 }
+
+extension SeriesRecord {
+    /// The repetitions a proposal looks at from `start`: all of a counted or timed series, the first 100 of one
+    /// that runs until stopped.
+    package func proposedNumbers(from start: RepetitionSchedule.Start) -> ClosedRange<Int> {
+        let last = schedule.nominalCount ?? (start.number + 99)
+        return start.number...max(start.number, last)
+    }
+
+    /// The plan of each repetition `proposedNumbers(from:)` names, on the speeds `offered`; the first that cannot
+    /// be planned is a blocker.
+    package func proposedPlans(
+        from start: RepetitionSchedule.Start, offered: [ShutterSpeed], messages: any ShootMessages
+    ) throws -> [SeriesJournalRecorder.Prepared] {
+        try proposedNumbers(from: start).map { try prepared($0, offered: offered, messages: messages) }
+    }
+}

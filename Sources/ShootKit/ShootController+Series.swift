@@ -9,7 +9,7 @@ extension ShootController {
     /// published as for a bracket, both manifests kept current (`SeriesManifestWriter`). Pause, stop and abandon
     /// reach the series runner. `guardRun` wraps each repetition's run (the network monitor's hold), `warn` says a
     /// failed manifest write, and `observe` sees every series event in order, before the manifests are written
-    /// for it (a terminal renders them). Returns how the series ended and its journal as it stands, the series
+    /// for it (a test moves its clock on the wait; front ends render the updates instead). Returns how the series ended and its journal as it stands, the series
     /// manifest written; `concludeSeries` comes next.
     package func shootSeries(
         _ shoot: SeriesShoot, guardRun: @escaping SeriesRunner.RunGuard = { await $1() },

@@ -1,3 +1,5 @@
+import Shooting
+
 /// What a shoot asks to cross the Wi-Fi (`--transfer`).
 package enum TransferChoice: String, Sendable, CaseIterable, Codable {
     /// Every file the camera sends.
@@ -64,4 +66,8 @@ package enum ShootPreparationError: Error, Sendable, Equatable {
     case transferNeedsCameraOnly
     /// The camera is reachable but cannot shoot the plan now.
     case blocked([ShootBlocker])
+    /// The proposal was declined: nothing was shot.
+    case declined
+    /// The state folder cannot take a new shoot's journal (full, unwritable): nothing was shot or recorded.
+    case cannotRecord(stateDirectory: String, cause: JournalError)
 }

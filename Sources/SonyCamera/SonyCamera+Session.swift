@@ -18,6 +18,7 @@ extension SonyCamera {
         clientConfiguration.disconnectTimeout = configuration.disconnectTimeout
         clientConfiguration.observer = configuration.ptpipObserver
         clientConfiguration.onAwaitingPairing = configuration.onAwaitingPairing
+        clientConfiguration.pairingHint = configuration.pairingHint
         clientConfiguration.pairingWait = configuration.pairingWait
         clientConfiguration.onPairingCountdown = configuration.onPairingCountdown
         clientConfiguration.pairingTick = configuration.pairingTick

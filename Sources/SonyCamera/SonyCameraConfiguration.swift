@@ -83,6 +83,10 @@ package struct SonyCameraConfiguration: Sendable {
     /// Told when the body seems to wait for the photographer's OK on its pairing screen (the friendly name it
     /// shows, how long hdrshoot waits); see `PTPIPClient.Configuration.onAwaitingPairing`.
     package var onAwaitingPairing: (@Sendable (_ friendlyName: String, _ wait: Duration) -> Void)?
+    /// How long a body that needs no pairing takes at most to acknowledge before the wait is for a person (see
+    /// `PTPIPClient.Configuration.pairingHint`); a test hook (`$HDRSHOOT_PAIRING_HINT`) shortens it for bodies
+    /// that always show the pairing screen.
+    package var pairingHint: Duration = .seconds(2)
     /// How long the photographer has to press OK once told.
     package var pairingWait: Duration = .seconds(120)
     /// Told the time left to press OK every `pairingTick` (see `PTPIPClient.Configuration.onPairingCountdown`).

@@ -101,12 +101,12 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     package var description: String {
         switch self {
         case let .connectFailed(address, attempts, last):
-            let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+            let tries = CameraLinkSentences.attempts(attempts)
             return "could not connect to the camera at \(address) after \(tries) (last: \(last)); check that the "
                 + "camera's 'Ctrl w/ Smartphone' (or 'PC Remote') is on, that this computer has joined the camera's "
                 + "Wi-Fi, and the address"
         case let .unreachable(address, underlying):
-            return "\(underlying); is this computer on the camera's Wi-Fi network, and is \(address) the right address?"
+            return CameraLinkSentences.unreachable(address: address, underlying: underlying)
         case let .notSonyCamera(manufacturer, model):
             let who = [manufacturer, model].filter { !$0.isEmpty }.joined(separator: " ")
             if manufacturer.localizedCaseInsensitiveContains("sony") {
@@ -116,9 +116,9 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
             }
             return "the device (\(who.isEmpty ? "unnamed" : who)) is not a Sony camera with remote control over PTP/IP"
         case .notConnected:
-            return "not connected to the camera"
+            return CameraLinkSentences.notConnected
         case let .connectionLost(during, underlying):
-            return "lost the connection to the camera during \(during) (\(underlying))"
+            return CameraLinkSentences.connectionLost(during: during, underlying: underlying)
         case let .deviceBusy(operation, attempts):
             return "the camera stayed busy: \(operation) was answered 'device busy' \(attempts) times"
         case let .operationFailed(operation, response):

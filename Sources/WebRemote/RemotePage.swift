@@ -8,6 +8,10 @@ import Foundation
 /// histogram, clipped highlights and blocked shadows from `/api/frames/SET/FRAME.json`, the range check's own
 /// measurement of the frame (its luma, its levels 235 and 50), so the page and the verdict agree.
 /// A simulated camera (`serve --camera simulator`) turns the page's background another colour.
+///
+/// The shooting section's buttons come first, under its heading: the lines below them fill in with the first
+/// progress and grow and shrink with each frame (the exposure countdown comes and goes, a line wraps), and a
+/// button below them moved under the finger (a tap aimed at Pause as the shoot started landed on the count).
 enum RemotePage {
     /// The page for a real camera.
     static let bytes = Array(html(simulated: false).utf8)
@@ -58,9 +62,10 @@ enum RemotePage {
         </section>
         <section id="proposed" class="hidden"><h2>Plan</h2><div id="plan" class="big"></div><div id="planMore" class="dim"></div>
         <div class="row"><button id="confirm">Confirm</button><button id="decline" class="alt">Decline</button></div></section>
-        <section id="shooting" class="hidden"><h2>Shooting</h2><div id="count" class="big"></div>
-        <div id="where"></div><div id="clock" class="dim"></div><div id="queue" class="dim"></div><div id="cam" class="dim"></div>
-        <div class="row"><button id="pause">Pause</button><button id="resume" class="alt">Resume</button><button id="stop" class="stop">Stop</button></div></section>
+        <section id="shooting" class="hidden"><h2>Shooting</h2>
+        <div class="row"><button id="pause">Pause</button><button id="resume" class="alt">Resume</button><button id="stop" class="stop">Stop</button></div>
+        <div id="count" class="big"></div>
+        <div id="where"></div><div id="clock" class="dim"></div><div id="queue" class="dim"></div><div id="cam" class="dim"></div></section>
         <section id="done" class="hidden"><h2>Result</h2><div id="result"></div></section>
         <section id="last" class="hidden"><h2>Last frame</h2><img id="frame" alt="last saved frame">
         <div id="exposure" class="dim"></div><canvas id="hist" width="256" height="70"></canvas><div id="clip" class="dim"></div>

@@ -64,6 +64,7 @@ struct SimulatorConfigurationTests {
         ("drop-at-frame:4", .dropAtFrame(4)),
         ("drop-at-op:12", .dropAtOperation(12)),
         ("hang-at-op:5", .hangAtOperation(5)),
+        ("hang-at-speed-set:7", .hangAtSpeedSet(afterFrame: 7)),
         ("refuse-connections:2", .refuseConnections(2)),
         ("never-idle", .neverIdle),
         ("refuse-pairing", .refusePairing),

@@ -72,6 +72,38 @@ struct SimulatorFaultTests {
         }
     }
 
+    @Test func hangAtSpeedSetStopsAnsweringAtTheFirstSpeedSetAfterTheFrameUntilTheClientLeaves() async throws {
+        try await withSimulator({
+            $0.faults = [.hangAtSpeedSet(afterFrame: 1)]
+            $0.exposureCap = .milliseconds(1)
+        }) { simulator in
+            let client = try await connectClient(to: simulator)
+            try await client.startSonySession()
+            let value = { (denominator: UInt16) in
+                SonyShutterValue(numerator: 1, denominator: denominator).ptpValue.encoded
+            }
+            // Before frame 1 fired, a speed set is answered.
+            _ = try await client.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value(500))
+            try await client.release()
+            _ = try await client.waitForEvent(.sonyObjectAdded)
+            // Another property is still answered after it; the first speed set is not (only it gets a short timeout).
+            _ = try await client.execute(.getDeviceInfo)
+            await #expect(throws: PTPIPError.self) {
+                _ = try await client.execute(
+                    .sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value(250), timeout: .milliseconds(200))
+            }
+            await client.disconnect()
+            // Once: the next connection's sets are answered, and the speed set that hung was never applied.
+            let again = try await connectClient(to: simulator)
+            try await again.startSonySession()
+            #expect(try await again.propertyTable().shutterSpeed == SonyShutterValue(numerator: 1, denominator: 500))
+            _ = try await again.execute(.sdioSetExtDevicePropValue, parameters: [0xD20D], sending: value(250))
+            #expect(try await again.propertyTable().shutterSpeed == SonyShutterValue(numerator: 1, denominator: 250))
+            await again.disconnect()
+            #expect(await simulator.captures.count == 1)
+        }
+    }
+
     @Test func refuseConnectionsTurnsAwayTheFirstAttempts() async throws {
         try await withSimulator({ $0.faults = [.refuseConnections(2)] }) { simulator in
             for _ in 0..<2 {

@@ -49,9 +49,11 @@ struct EndToEndShootTests {
     @Test func runKilledWhileSettingASpeedIsCompletedByResume() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // A slow link keeps frame 8 (set 2, frame 3) in its speed change while the test kills the run: frames 1-7
-        // fired, and their images wait in the camera (capture first, download behind).
-        let (resumed, fired) = try await sandbox.withSimulator(extra: ["--rtt", "40"]) { port in
+        // The body stops answering at frame 8's speed set (set 2, frame 3; `hang-at-speed-set:7`), so the run is
+        // surely in that speed change when the test kills it, however fast or loaded the host: frames 1-7 fired,
+        // and their images wait in the camera (capture first, download behind). The fault fires once: the resume's
+        // connection is answered.
+        let (resumed, fired) = try await sandbox.withSimulator(faults: ["hang-at-speed-set:7"]) { port in
             try await killRun(sandbox, port: port, atPhase: "settingSpeed")
             let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
             let object = try #require(jsonObject(status.standardOutput))
@@ -102,8 +104,9 @@ struct EndToEndShootTests {
     @Test func resumeWhileTheRunStillShootsIsRefusedAndTheRunCompletes() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // A slow link keeps the run going while the test starts a resume of the same (unfinished) shoot.
-        let ((run, refused, runPID), fired) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
+        // The run is held still (SIGSTOP) once it saved a frame, so it is surely alive and unfinished while the test
+        // runs a resume of the same shoot, however fast the host; it continues (SIGCONT) once the resume answered.
+        let ((run, refused, runPID), fired) = try await sandbox.withSimulator { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
                 + sandbox.shootArguments
@@ -111,9 +114,11 @@ struct EndToEndShootTests {
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
                 _ = try await run.waitForLine(timeout: .seconds(120)) { jsonObject($0)?["phase"] as? String == "saved" }
+                run.send(SIGSTOP)
                 let refused = try await sandbox.hdrshoot([
                     "resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory
                 ])
+                run.send(SIGCONT)
                 return (await run.waitForExit(timeout: .seconds(120)), refused, run.pid)
             }
         }

@@ -76,7 +76,7 @@ struct ErrorReportTests {
             SimulatorError.invalidValue(option: "--mode", value: "Q", expected: "M, A, S or P"), 64,
             says: "'Q' is not valid for --mode"),
         Row(
-            ShootCommandError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")), 1,
+            ShootPreparationError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")), 1,
             says: "cannot record the shoot in the state folder /state (no space left on the device)"),
         Row(
             ShootCommandError.outputHoldsAnotherShoot(
@@ -88,7 +88,11 @@ struct ErrorReportTests {
             ShootPreparationError.blocked([.camera("the mode dial is on A")]), 69,
             says: "the camera cannot shoot now: the mode dial is on A"),
         Row(ShootCommandError.needsConfirmation, 64, says: "pass --confirm", command: "run"),
-        Row(ShootCommandError.declined, 1, says: "not confirmed; nothing was shot"),
+        Row(
+            ResumeError.nothingToResume(stateDirectory: "/state"), 1,
+            says: "there is no unfinished shoot in /state to resume; start one with `hdrshoot run`"),
+        Row(ResumeError.shootComplete(id: "x"), 1, says: "shoot x is complete; there is nothing left to shoot"),
+        Row(ShootPreparationError.declined, 1, says: "not confirmed; nothing was shot"),
         Row(refused, 69, says: "the camera at 127.0.0.1:1 refused the connection"),
         Row(
             PTPIPError.timedOut(address: "10.0.0.5:15740", during: "connect"), 69,
@@ -119,7 +123,7 @@ struct ErrorReportTests {
 
     @Test func aStateFolderThatCannotTakeANewShootDoesNotSendThePhotographerToResume() {
         let report = ErrorReport(
-            ShootCommandError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")))
+            ShootPreparationError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")))
         #expect(!report.message.contains("resume"))
         #expect(report.message.contains("--state-dir"))
     }

@@ -83,9 +83,12 @@ struct LogCommandTests {
     @Test func exportBundlesLogJournalAndManifestWithoutTheHostsAddressesOrNames() async throws {
         let logged = Logged(sandbox: try ShootSandbox())
         defer { logged.sandbox.remove() }
-        let shot = try await logged.hdrshoot(
+        // The built-in body's image processing 100 times faster (0.4 s of this bracket's real time at 1): what is
+        // checked is what the log holds.
+        let shot = try await logged.sandbox.hdrshoot(
             ["run", "--camera", "simulator", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--confirm"]
-                + logged.sandbox.shootArguments)
+                + logged.sandbox.shootArguments,
+            environment: logged.extra.merging(["HDRSHOOT_TIME_SCALE": "100"]) { $1 })
         #expect(shot.exitCode == 0, "\(shot.standardError)")
         let file = logged.sandbox.root.appendingPathComponent("report.jsonl").path
         let exported = try await logged.hdrshoot(["log", "export", "run", file])

@@ -172,7 +172,10 @@ struct NetworkPauseEndToEndTests {
                     "--host", namespaces.cameraAddress, "--port", remoteAPI ? "8080" : "15740", "--exposure-cap",
                     "0.02", "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog
                 ])
-            let camera = remoteAPI ? "http://\(namespaces.cameraAddress):8080" : namespaces.cameraAddress
+            // The port given, as for the simulator on loopback: a bare host would first be searched for by SSDP
+            // for 1.5 s (the simulator answers none), which is not what these tests are about.
+            let camera =
+                remoteAPI ? "http://\(namespaces.cameraAddress):8080" : "\(namespaces.cameraAddress):15740"
             let launched = clock.now // the simulator's clock starts after this instant
             var outage = try await BackgroundProcess.with(
                 simulatorExecutable, arguments: simulatorArguments, environment: sandbox.environment

@@ -16,6 +16,8 @@ struct PairingCountdownBinaryTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         environment["HDRSHOOT_TIME_SCALE"] = "60"
+        // Said after 100 ms, not the 2 s (real time, not scaled) a body that needs no pairing is given to answer.
+        environment["HDRSHOOT_PAIRING_HINT"] = "100ms"
         let configuration = SimulatorConfiguration.loopback { $0.needsPairing = true }
         let asks = AskCount()
         let (result, operations) = try await CameraSimulator.withRunning(configuration: configuration) {

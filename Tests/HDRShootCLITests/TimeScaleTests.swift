@@ -30,10 +30,13 @@ struct TimeScaleTests {
         #expect(camera.timeScale == 10)
         #expect(camera.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
         #expect(camera.startupReleaseSettle == .milliseconds(300) && camera.releaseSettle == .milliseconds(100))
+        #expect(untouched.fetchBehindGrace == .milliseconds(500) && camera.fetchBehindGrace == .milliseconds(50))
         #expect(camera.busyRetry == RetryPolicy(maxAttempts: 3, delays: [.milliseconds(50), .milliseconds(100)]))
         #expect(camera.startupBusyPauses == .milliseconds(50) ... .milliseconds(200))
         // The body's processing margin shrinks too, but not below 2 s of real time.
         #expect(untouched.processingMargin == .seconds(10) && camera.processingMargin == .seconds(2))
+        // So does its time to show a set speed in the read-back (5 s: a tenth would be below the floor).
+        #expect(untouched.shutterConfirmTimeout == .seconds(5) && camera.shutterConfirmTimeout == .seconds(2))
         #expect(
             camera.operationTimeout == untouched.operationTimeout && camera.transferTimeout == untouched.transferTimeout
         )
@@ -43,6 +46,7 @@ struct TimeScaleTests {
             legacy.timeScale == 10 && legacy.connectBackoff == [.milliseconds(200), .milliseconds(500), .seconds(1)])
         #expect(legacy.callTimeout == .seconds(10))
         #expect(legacy.processingMargin == .seconds(3))
+        #expect(legacy.shutterConfirmTimeout == .seconds(2))
         #expect(legacy.setRetry.maxAttempts == 10 && legacy.setRetry.delays.first == .milliseconds(10))
     }
 
@@ -74,6 +78,37 @@ struct TimeScaleTests {
         #expect(TimeScale(factor: 10).margin(.seconds(30)) == .seconds(3))
         #expect(TimeScale(factor: 1000).margin(.seconds(10)) == .seconds(2))
         #expect(TimeScale(factor: 10).margin(.seconds(1)) == .seconds(1))
+    }
+
+    @Test func theShortestMarginVariableLowersTheFloorOnlyOnTheHook() throws {
+        let environment = [TimeScale.variable: "50", TimeScale.shortestMarginVariable: "200ms"]
+        let scale = try TimeScale(environment: environment)
+        #expect(scale == TimeScale(factor: 50, shortestMargin: .milliseconds(200)))
+        #expect(scale.margin(.seconds(10)) == .milliseconds(200) && scale.margin(.seconds(30)) == .milliseconds(600))
+        #expect(TimeScale(factor: 50).margin(.seconds(10)) == .seconds(2))
+        var camera = SonyCameraConfiguration(
+            host: "127.0.0.1", identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests"))
+        scale.apply(to: &camera)
+        #expect(camera.processingMargin == .milliseconds(200) && camera.shutterConfirmTimeout == .milliseconds(200))
+        let runner = scale.runnerConfiguration(
+            outputDirectory: URL(fileURLWithPath: "/tmp/shoot"), reconnectTimeout: .seconds(300), bufferLimit: 16,
+            onScaledClock: false)
+        #expect(runner.idleMargin == .milliseconds(200))
+        // Without the time scale it changes nothing: a real camera keeps its margins.
+        let real = try TimeScale(environment: [TimeScale.shortestMarginVariable: "200ms"])
+        #expect(real.factor == 1 && real.margin(.seconds(10)) == .seconds(10))
+    }
+
+    @Test(arguments: ["0ms", "-1s", "3s", "soon"])
+    func aShortestMarginThatIsNotAShorterDurationIsAUsageError(text: String) {
+        #expect(throws: CameraCommandError.badShortestMargin(text)) {
+            try TimeScale(environment: [TimeScale.variable: "10", TimeScale.shortestMarginVariable: text])
+        }
+        let report = ErrorReport(CameraCommandError.badShortestMargin(text))
+        #expect(report.exitCode == .usage)
+        #expect(
+            report.message == "HDRSHOOT_SHORTEST_MARGIN='\(text)' is not a margin (a test hook); write a duration "
+                + "above 0 and at most 2s, like 200ms, or unset it")
     }
 
     @Test(arguments: ["0", "-2", "1.5", "fast", "1001"])

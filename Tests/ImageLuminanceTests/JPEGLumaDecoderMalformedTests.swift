@@ -102,6 +102,28 @@ struct JPEGLumaDecoderMalformedTests {
         }
     }
 
+    @Test func aTableHeaderOutOfRangeIsRefusedWithItsKind() {
+        // DQT's header byte: precision 2 (only 0 and 1 exist); the DC DHT's: class 2, table 1.
+        var quantisation = Self.handMade
+        let dqt = quantisation.indices.first { quantisation[$0] == 0xFF && quantisation[$0 + 1] == 0xDB }!
+        quantisation[dqt + 4] = 0x20
+        #expect(
+            throws: LuminanceError.malformed(
+                field: "quantisation table", offset: dqt + 4, reason: "precision 2 / table 0 (must be 0...1 / 0...3)")
+        ) {
+            try JPEGLumaDecoder.decode(quantisation)
+        }
+        var huffman = Self.handMade
+        let dht = huffman.indices.first { huffman[$0] == 0xFF && huffman[$0 + 1] == 0xC4 }!
+        huffman[dht + 4] = 0x21
+        #expect(
+            throws: LuminanceError.malformed(
+                field: "Huffman table", offset: dht + 4, reason: "class 2 / table 1 (must be 0...1 / 0...3)")
+        ) {
+            try JPEGLumaDecoder.decode(huffman)
+        }
+    }
+
     @Test func scanNamingAMissingTableIsRefused() {
         var bytes = Self.handMade
         let sos = bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }!

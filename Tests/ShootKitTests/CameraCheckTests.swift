@@ -80,6 +80,9 @@ import Testing
             $0.protocolVersion = 200
             $0.fastestShutterDenominator = 4000
             $0.quirks = [.shutterRange(listInD229: false)]
+            // Each notch applied 20 ms after it is asked for (the loopback body's, not the default 200 ms): the
+            // probe steps to both ends one notch at a time, and every step is still confirmed before the next.
+            $0.stepDelay = .milliseconds(20)
         }
         let body: (inout SonyCameraConfiguration) -> Void = {
             $0.stepConfirmTimeout = .milliseconds(300)

@@ -20,8 +20,6 @@ import Testing
         func connectFailure(_ error: any Error) -> String { "no answer" }
     }
 
-    struct Declined: Error {}
-
     /// The steps taken, in order.
     final class Steps: Sendable {
         private let taken = Mutex<[String]>([])
@@ -36,8 +34,33 @@ import Testing
             output: "/nonexistent/shoot")
     }
 
+    /// A start that notes each of its steps.
+    struct NotingStart: ShootStart {
+        let steps: Steps
+        var blocker: ShootBlocker?
+
+        func match(_ check: inout CameraCheck, messages: any ShootMessages) -> String {
+            steps.note("match \(check.offered.isEmpty ? "no speeds" : "speeds")")
+            if let blocker { check.blockers.append(blocker) }
+            return "plan"
+        }
+
+        func proposal(of matched: String, check: CameraCheck) -> ShootUpdate.Summary? {
+            var summary = ShootPreparationStepsTests.summary()
+            summary.blockers = check.blockers
+            return summary
+        }
+
+        func record(_ matched: String, camera: any CommandCamera, check: CameraCheck) -> (Int, JournalLock?) {
+            steps.note("record \(matched)")
+            return (7, nil)
+        }
+    }
+
     /// Prepares a shoot on a simulated body; `agree` is the front end's answer to the proposal.
-    static func prepare(agree: Bool, steps: Steps) async throws -> (Int, ShootController) {
+    static func prepare(
+        agree: Bool, steps: Steps, blocker: ShootBlocker? = nil
+    ) async throws -> (Int, ShootController) {
         let controller = ShootController(messages: PlainMessages())
         await controller.connecting()
         let outcome = try await CameraSimulator.withRunning(configuration: SimulatorConfiguration.loopback()) {
@@ -47,24 +70,17 @@ import Testing
                     host: "127.0.0.1", port: running.port,
                     identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests")))
             return try await controller.prepare(
-                camera, address: "127.0.0.1",
+                NotingStart(steps: steps, blocker: blocker), camera: camera, address: "127.0.0.1",
                 progress: { progress in
                     if case .connected = progress { steps.note("connected") }
                 },
                 connected: { steps.note("remembered") },
-                match: { check in
-                    steps.note("match \(check.offered.isEmpty ? "no speeds" : "speeds")")
-                    return ("plan", Self.summary())
+                present: { matched, _, proposal in
+                    steps.note("present \(matched) \(proposal?.exposures ?? 0) \(controller.snapshot.state.rawValue)")
                 },
-                proposed: { _ in steps.note("proposed \(controller.snapshot.state.rawValue)") },
-                ask: { _, proposal in
+                ask: { proposal in
                     steps.note("ask \(proposal?.exposures ?? 0)")
                     await controller.send(agree ? .confirm : .decline)
-                    guard await controller.decision() else { throw Declined() }
-                },
-                record: { matched, _ in
-                    steps.note("record \(matched)")
-                    return (7, nil)
                 },
                 shoot: { recorded in
                     steps.note("shoot \(controller.snapshot.state.rawValue)")
@@ -80,7 +96,7 @@ import Testing
         #expect(outcome == 42)
         #expect(
             steps.all == [
-                "connected", "remembered", "match speeds", "proposed proposed", "ask 3", "record plan",
+                "connected", "remembered", "match speeds", "present plan 3 proposed", "ask 3", "record plan",
                 "shoot shooting"
             ])
         #expect(controller.snapshot.summary == Self.summary())
@@ -88,7 +104,15 @@ import Testing
 
     @Test func aDeclinedShootStopsBeforeTheJournal() async throws {
         let steps = Steps()
-        await #expect(throws: Declined.self) { _ = try await Self.prepare(agree: false, steps: steps) }
-        #expect(steps.all == ["connected", "remembered", "match speeds", "proposed proposed", "ask 3"])
+        await #expect(throws: ShootPreparationError.declined) { _ = try await Self.prepare(agree: false, steps: steps) }
+        #expect(steps.all == ["connected", "remembered", "match speeds", "present plan 3 proposed", "ask 3"])
+    }
+
+    @Test func aBlockedShootIsRefusedByTheControllerBeforeAnythingIsAsked() async throws {
+        let steps = Steps()
+        await #expect(throws: ShootPreparationError.blocked([.noShutterSpeeds])) {
+            _ = try await Self.prepare(agree: true, steps: steps, blocker: .noShutterSpeeds)
+        }
+        #expect(steps.all == ["connected", "remembered", "match speeds", "present plan 3 proposed"])
     }
 }

@@ -78,6 +78,7 @@ enum CameraCommand {
         }
         var configuration = SonyCameraConfiguration(host: address.host, port: address.port, identity: identity)
         if let backoff = try connectBackoff(environment: environment) { configuration.connectBackoff = backoff }
+        if let hint = try pairingHint(environment: environment) { configuration.pairingHint = hint }
         try TimeScale(environment: environment).apply(to: &configuration)
         // Beside the host identity: what a shoot changed on the body's focus, until it is put back.
         configuration.focusRecordDirectory = HostIdentity.defaultStoragePath(environment: environment)
@@ -123,6 +124,26 @@ extension CameraCommand {
 
     /// The longest single wait between connection attempts `HDRSHOOT_CONNECT_BACKOFF` may ask for.
     static let maximumConnectWait: Duration = .seconds(600)
+
+    /// The environment variable holding how long hdrshoot waits for the Init Command Ack before it tells the
+    /// photographer to press OK on the body's pairing screen (2 s by default).
+    static let pairingHintVariable = "HDRSHOOT_PAIRING_HINT"
+
+    /// The wait of `$HDRSHOOT_PAIRING_HINT` (`100ms`, `2s`); nil when it is unset or empty. A test hook: a
+    /// simulated body that always shows the pairing screen need not be given the 2 s a real one may take to
+    /// acknowledge, and a test then waits for the line, not for the hint.
+    static func pairingHint(environment: [String: String]) throws(CameraCommandError) -> Duration? {
+        guard let text = environment[pairingHintVariable], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return nil
+        }
+        guard let wait = ShootConsole.parseDuration(text), wait > .zero, wait <= maximumPairingHint else {
+            throw .badPairingHint(text)
+        }
+        return wait
+    }
+
+    /// The longest wait `HDRSHOOT_PAIRING_HINT` may ask for (the handshake's own timeout is 10 s).
+    static let maximumPairingHint: Duration = .seconds(5)
 }
 
 /// Failures of the camera commands that are not the camera's.
@@ -131,8 +152,12 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
     case identityUnavailable(reason: String)
     /// `$HDRSHOOT_CONNECT_BACKOFF` is not a list of waits.
     case badConnectBackoff(String)
+    /// `$HDRSHOOT_PAIRING_HINT` is not a wait.
+    case badPairingHint(String)
     /// `$HDRSHOOT_TIME_SCALE` is not a factor.
     case badTimeScale(String)
+    /// `$HDRSHOOT_SHORTEST_MARGIN` is not a duration from above 0 to 2 s.
+    case badShortestMargin(String)
 
     var cliMessage: String {
         switch self {
@@ -140,16 +165,22 @@ enum CameraCommandError: Error, CLIReportable, Equatable {
         case let .badConnectBackoff(text):
             "\(CameraCommand.connectBackoffVariable)='\(text)' is not a list of waits between connection attempts; "
                 + "write it like 2s,5s,10s (each at most 10m), or unset it"
+        case let .badPairingHint(text):
+            "\(CameraCommand.pairingHintVariable)='\(text)' is not a wait before the pairing screen is said (a test "
+                + "hook); write it like 100ms or 2s (at most 5s), or unset it"
         case let .badTimeScale(text):
             "\(TimeScale.variable)='\(text)' is not a time scale (a test hook); write a whole number from 1 to "
                 + "\(TimeScale.maximum), or unset it"
+        case let .badShortestMargin(text):
+            "\(TimeScale.shortestMarginVariable)='\(text)' is not a margin (a test hook); write a duration above 0 "
+                + "and at most 2s, like 200ms, or unset it"
         }
     }
 
     var exitCode: ExitCode {
         switch self {
         case .identityUnavailable: .failure
-        case .badConnectBackoff, .badTimeScale: .usage
+        case .badConnectBackoff, .badPairingHint, .badTimeScale, .badShortestMargin: .usage
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import LegacyCamera
 import PTPIP
 import Posix
@@ -235,24 +236,24 @@ enum DiscoverCommand {
 
     /// One camera of `discover --json`; a value not known is `null`, its key always there.
     struct CameraEntry: Encodable {
-        var name: String?
-        var model: String?
+        @AlwaysEncoded var name: String? = nil
+        @AlwaysEncoded var model: String? = nil
         var address: String
         var host: String
         var port: Int
         var ready: Bool
-        var exposureMode: String?
-        var protocolVersion: String?
+        @AlwaysEncoded var exposureMode: String? = nil
+        @AlwaysEncoded var protocolVersion: String? = nil
         var problems: [String]
-        var udn: String?
+        @AlwaysEncoded var udn: String? = nil
         var services: [String]
-        var pairingRequired: Bool?
-        var sshRequired: Bool?
-        var connection: String?
-        var contentsTransfer: Bool?
+        @AlwaysEncoded var pairingRequired: Bool? = nil
+        @AlwaysEncoded var sshRequired: Bool? = nil
+        @AlwaysEncoded var connection: String? = nil
+        @AlwaysEncoded var contentsTransfer: Bool? = nil
         var source: String
-        var descriptionProblem: String?
-        var remoteAPI: RemoteAPIEntry?
+        @AlwaysEncoded var descriptionProblem: String? = nil
+        @AlwaysEncoded var remoteAPI: RemoteAPIEntry? = nil
 
         /// The entry of `camera`, with the Camera Remote API found on its host.
         init(_ camera: DiscoveredCamera, remoteAPI api: RemoteAPIReadiness?) {
@@ -277,41 +278,13 @@ enum DiscoverCommand {
             descriptionProblem = camera.descriptionProblem
             remoteAPI = api.map(RemoteAPIEntry.init)
         }
-
-        private enum CodingKeys: String, CodingKey {
-            case name, model, address, host, port, ready, exposureMode, protocolVersion, problems, udn, services
-            case pairingRequired, sshRequired, connection, contentsTransfer, source, descriptionProblem, remoteAPI
-        }
-
-        /// Every key, `null` for what is not known (the synthesized form would leave those keys out).
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(model, forKey: .model)
-            try container.encode(address, forKey: .address)
-            try container.encode(host, forKey: .host)
-            try container.encode(port, forKey: .port)
-            try container.encode(ready, forKey: .ready)
-            try container.encode(exposureMode, forKey: .exposureMode)
-            try container.encode(protocolVersion, forKey: .protocolVersion)
-            try container.encode(problems, forKey: .problems)
-            try container.encode(udn, forKey: .udn)
-            try container.encode(services, forKey: .services)
-            try container.encode(pairingRequired, forKey: .pairingRequired)
-            try container.encode(sshRequired, forKey: .sshRequired)
-            try container.encode(connection, forKey: .connection)
-            try container.encode(contentsTransfer, forKey: .contentsTransfer)
-            try container.encode(source, forKey: .source)
-            try container.encode(descriptionProblem, forKey: .descriptionProblem)
-            try container.encode(remoteAPI, forKey: .remoteAPI)
-        }
     }
 
     /// The Camera Remote API on a discovered camera's host.
     struct RemoteAPIEntry: Encodable {
         var address: String
         var ready: Bool
-        var exposureMode: String?
+        @AlwaysEncoded var exposureMode: String?
         var apiVersions: [String]
         var problems: [String]
 
@@ -322,18 +295,6 @@ enum DiscoverCommand {
             exposureMode = api.exposureMode
             apiVersions = api.apiVersions
             problems = api.problems
-        }
-
-        private enum CodingKeys: String, CodingKey { case address, ready, exposureMode, apiVersions, problems }
-
-        /// Every key, `null` for a mode not known.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(address, forKey: .address)
-            try container.encode(ready, forKey: .ready)
-            try container.encode(exposureMode, forKey: .exposureMode)
-            try container.encode(apiVersions, forKey: .apiVersions)
-            try container.encode(problems, forKey: .problems)
         }
     }
 

@@ -5,30 +5,15 @@ import ShootKit
 import Shooting
 
 extension AutoMetering {
-    /// Connects to `target`'s camera, meters the scene with probes in `folder/probes` and disconnects: what
-    /// `hdrshoot meter` and `run --auto` share. A Camera Remote API body is refused (its probes cannot be made
-    /// small, and it reports no meter), before anything fires.
+    /// The layer's metering with this process's environment and terminal: `say` hears each connect step and the
+    /// metering's lines (how the camera is reached is not said here, as before the move).
     static func measure(
         with target: CameraTarget, environment: [String: String], scene: Scene.Name?, folder: String,
         say: @escaping @Sendable (String) -> Void
     ) async throws -> Outcome {
-        try await target.withCamera(environment: environment, scene: scene) { camera, address in
-            do {
-                guard camera.remoteProtocol.meters else {
-                    throw ShootPreparationError.blocked([.meteringUnavailable])
-                }
-                let check = try await CameraCheck.connect(camera, address: address) { step in
-                    say(ConnectText.line(step))
-                }
-                let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
-                let outcome = try await measure(camera, check: check, probes: probes, say: say)
-                await camera.disconnect()
-                return outcome
-            } catch {
-                await camera.disconnect()
-                throw error
-            }
-        }
+        try await measure(
+            with: target, reach: TerminalCameraReach(environment: environment, replay: nil, say: { _ in }),
+            scene: scene, folder: folder, note: { _ in }, progress: { say(ConnectText.line($0)) }, say: say)
     }
 }
 

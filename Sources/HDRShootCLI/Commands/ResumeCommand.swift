@@ -48,34 +48,16 @@ enum ResumeCommand {
     ) async throws -> ExitCode {
         var options = try ShootConsole.options(from: arguments, context: context)
         if request.confirm { options.confirm = true }
-        let found: ShootJournal
+        // The layer finds the shoot and claims it for this process (held until the shoot ends).
+        let lookup = try await ResumeLookup.find(request, in: options.store)
+        defer { withExtendedLifetime(lookup.lock) {} }
+        let journal = lookup.journal
         var notes: [String] = []
-        if let id = request.id {
-            let store = options.store
-            guard let loaded = try await Self.load(id: id, from: store) else {
-                throw ShootCommandError.noSuchShoot(id: id, stateDirectory: store.directory.path)
-            }
-            found = loaded
-            guard found.isUnfinished else { throw ShootCommandError.shootComplete(id: id) }
-        } else {
-            guard let latest = try await options.store.latestUnfinished() else {
-                throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
-            }
-            found = latest
-            let others = try await options.store.unfinished().filter { $0.id != latest.id }.count
-            if others > 0 {
-                notes.append(
-                    "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
-                        + "`hdrshoot resume --id ID` picks one")
-            }
-        }
-        // One process per shoot: a second resume (or the run still going) is refused, not raced.
-        let lock = try await options.store.lock(id: found.id)
-        defer { withExtendedLifetime(lock) {} }
-        // Read again under the lock: the holder we waited out may have moved it on or finished it.
-        let journal = try await options.store.load(id: found.id)
-        guard journal.isUnfinished else {
-            throw ShootCommandError.nothingToResume(stateDirectory: options.store.directory.path)
+        if lookup.olderUnfinished > 0 {
+            let others = lookup.olderUnfinished
+            notes.append(
+                "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
+                    + "`hdrshoot resume --id ID` picks one")
         }
         let restartingSet = request.restartSet
         let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
@@ -91,8 +73,10 @@ enum ResumeCommand {
         }
         let output = context.output
         let stages = ResumedBracket(
-            journal: journal, resumePosition: resumePosition, restartingSet: restartingSet, notes: notes,
-            followsCamera: options.target != nil)
+            start: ResumedBracketStart(
+                journal: journal, resumePosition: resumePosition, restartingSet: restartingSet,
+                followsCamera: options.target != nil, store: options.store),
+            notes: notes)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment,
             say: ShootConsole.sayer(options: options, output: output), resuming: true,
@@ -100,80 +84,18 @@ enum ResumeCommand {
         return try await preparation.prepare(stages, on: target, remote: arguments)
     }
 
-    /// `resume`'s stages of the preparation: what remains of the journal's plan checked against the camera; the
-    /// journal (locked by the command) follows the camera used.
+    /// `resume`'s stages: ShootKit's `ResumedBracketStart` (what remains checked against the camera, the journal
+    /// following the camera used) and its summary lines.
     struct ResumedBracket: ShootStages {
-        /// The journal, read under its lock.
-        let journal: ShootJournal
-        /// Its first frame not saved.
-        let resumePosition: ShootPosition
-        /// `--restart-set`.
-        let restartingSet: Bool
+        /// The layer's start.
+        let start: ResumedBracketStart
         /// Notes after the summary (older unfinished shoots).
         let notes: [String]
-        /// Whether `--camera` was given: the journal then follows the camera actually used.
-        let followsCamera: Bool
 
-        /// Where shooting starts: the first frame not saved, or its set's first frame with `--restart-set`.
-        var start: ShootPosition {
-            restartingSet ? ShootPosition(set: resumePosition.set, frame: 1) : resumePosition
-        }
-
-        /// Checks the speeds of the frames that remain (a bulb frame in S mode: one blocker naming them all).
-        func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
-            let plan = journal.plan
-            let remaining = plan.positions.filter { $0 >= start }
-            let remainingPlan = BracketPlan(sets: [remaining.compactMap { plan.speed(at: $0) }])
-            // Bulb frames in S mode: one blocker naming them all (turn the dial to M), not "no longer offers".
-            let bulbBlocker = ShootBlocker.bulbFrames(of: remainingPlan, settings: check.settings)
-            if let bulbBlocker { check.blockers.append(bulbBlocker) }
-            check.blockers = check.blockers(shooting: remainingPlan)
-            for position in remaining {
-                guard let speed = plan.speed(at: position), !(speed.isBulb && bulbBlocker != nil) else { continue }
-                if CameraShutterSpeed.resolve(speed, in: check.settings) == nil {
-                    check.blockers.append(.speedNotOffered(speed: speed.label, position: "\(position)"))
-                    break
-                }
-            }
-            let lines = summaryLines(journal: journal, start: start, restartingSet: restartingSet, check: check) + notes
-            return ((), ShootSummary(lines: lines, update: summaryUpdate(journal: journal, start: start, check: check)))
-        }
-
-        /// The journal (already locked) with the camera used; the earlier runs' speeds from the manifest.
-        func record(
-            _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
-        ) async throws -> (PreparedBracket, JournalLock?) {
-            let plan = journal.plan
-            let earlierManifest = await ShootManifest.load(from: journal.outputDirectory)
-            let earlier = earlierManifest?.recordedSpeeds
-            var planned = earlier?.planned ?? [:]
-            if earlier == nil {
-                // No manifest to read them from: a substitution whose used speed is unambiguous names the plan's.
-                for substitution in journal.substitutions
-                where journal.substitutions.filter({ $0.used == substitution.used }).count == 1 {
-                    for position in plan.positions where plan.speed(at: position) == substitution.used {
-                        planned[position] = substitution.planned
-                    }
-                }
-            }
-            var current = journal
-            // Reconnected elsewhere: the journal follows the camera actually used (so the next resume finds it).
-            if followsCamera { current.camera.address = check.identity.address }
-            let shoot = PreparedBracket(
-                camera: camera, journal: current, store: preparation.options.store, start: resumePosition,
-                restartingSet: restartingSet, planned: planned, actual: earlier?.actual ?? [:],
-                overhead: BracketPlan.defaultOverheadPerFrame, probes: earlierManifest?.probes ?? [])
-            return (shoot, nil)
-        }
-    }
-
-    /// The journal `id`, or nil when there is none.
-    private static func load(id: String, from store: JournalStore) async throws(JournalError) -> ShootJournal? {
-        do {
-            return try await store.load(id: id)
-        } catch {
-            if case .notFound = error { return nil }
-            throw error
+        /// What remains, what may be on the card twice, the camera, the notes.
+        func lines(_ matched: Void, check: CameraCheck) -> [String] {
+            summaryLines(
+                journal: start.journal, start: start.start, restartingSet: start.restartingSet, check: check) + notes
         }
     }
 
@@ -220,17 +142,5 @@ enum ResumeCommand {
         lines.append("Camera: \(check.identity.model) at \(check.identity.address)")
         lines.append("Images: \(journal.outputDirectory)")
         return lines
-    }
-
-    /// The summary the controller proposes (the first JSON line of `--json`).
-    static func summaryUpdate(journal: ShootJournal, start: ShootPosition, check: CameraCheck) -> ShootUpdate.Summary {
-        var summary = ShootUpdate.Summary(
-            exposures: journal.plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate,
-            output: journal.outputDirectory)
-        summary.shoot = journal.id
-        summary.captured = journal.savedCount
-        summary.start = ShootUpdate.Position(start)
-        summary.possiblyDuplicated = journal.interruptedFrames.map(ShootUpdate.Position.init)
-        return summary
     }
 }

@@ -109,113 +109,36 @@ enum RunCommand {
         let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
         say(planLine)
         let stages = NewBracket(
-            planOptions: planOptions, notes: report.notes, planLine: planLine, metering: metering?.outcome,
-            outputDirectory: outputDirectory, linkShared: request.linkShared)
+            start: NewBracketStart(
+                planner: planOptions.planner, shadow: planOptions.shadow.speed,
+                highlight: planOptions.highlight.speed, longest: planOptions.longest.speed,
+                overhead: planOptions.overhead, notes: report.notes, metering: metering?.outcome,
+                outputDirectory: outputDirectory, linkShared: request.linkShared, store: options.store,
+                makeFolder: OutputFolder.create),
+            planLine: planLine)
         let preparation = ShootPreparation(
             options: options, output: output, environment: environment, say: say, addressStore: addressStore,
             controller: context.shootController ?? ShootController(messages: CLIMessages()))
         return try await preparation.prepare(stages, on: target, remote: arguments)
     }
 
-    /// `run`'s stages of the preparation: a fresh plan matched to the camera's speeds, a new output folder and
-    /// journal.
+    /// `run`'s stages: ShootKit's `NewBracketStart` (a fresh plan matched to the camera's speeds, a new output
+    /// folder and journal) and its summary lines.
     struct NewBracket: ShootStages {
-        /// The plan options as typed (or found by `--auto`).
-        let planOptions: PlanCommand.Options
-        /// The planner's notes on the plan as typed, kept as the plan's warnings.
-        let notes: [String]
+        /// The layer's start.
+        let start: NewBracketStart
         /// The plan's counts line, already said before connecting (not said twice).
         let planLine: String
-        /// `--auto`'s readings and probes.
-        let metering: AutoMetering.Outcome?
-        /// The output folder (absolute).
-        let outputDirectory: String
-        /// `--link-shared`.
-        let linkShared: Bool
 
-        /// The speeds the plan as typed spans, its fastest to its slowest frame (beyond the readings when it
-        /// brackets past them); nil when it cannot be planned (matching says why).
-        var shutterNeeds: ClosedRange<ShutterSpeed>? {
-            guard
-                let plan = try? planOptions.planner.plan(
-                    shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed),
-                let fastest = plan.sets.joined().min(), let slowest = plan.sets.joined().max()
-            else { return nil }
-            return fastest...slowest
-        }
-
-        /// Plans again on the camera's own range, so a speed it lacks never shoots one exposure twice.
-        func match(
-            _ check: inout CameraCheck, in preparation: ShootPreparation
-        ) throws -> ((plan: BracketPlan, matched: MatchedPlan), ShootSummary) {
-            let matched: MatchedPlan
-            do {
-                matched = try SpeedMatcher.plan(
-                    planOptions.planner, shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed,
-                    offered: check.offered, offersBulb: check.settings.contains(.bulb))
-            } catch {
-                throw ShootPreparationError.blocked([.unplannable(HDRShoot.message(for: error))])
-            }
-            let plan = BracketPlan(sets: matched.sets, warnings: notes + matched.warnings)
-            if let bulb = ShootBlocker.bulbFrames(of: plan, settings: check.settings) {
-                check.blockers.append(bulb)
-            }
-            check.blockers = check.blockers(shooting: plan)
-            let substitutions = matched.substitutions
+        /// `--auto`'s line, the counts (unless said already), Long Exposure NR, substitutions, warnings, camera,
+        /// folder.
+        func lines(_ matched: NewBracketStart.Matched, check: CameraCheck) -> [String] {
             var lines = summaryLines(
-                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
-                overhead: planOptions.overhead, longExposureNR: check.longExposureNR)
+                plan: matched.plan, substitutions: matched.matched.substitutions, check: check,
+                output: start.outputDirectory, overhead: start.overhead, longExposureNR: check.longExposureNR)
             if lines.first == planLine { lines.removeFirst() }
-            if let metering { lines.insert(metering.line, at: 0) }
-            var update = summaryUpdate(
-                plan: plan, substitutions: substitutions, check: check, output: outputDirectory,
-                overhead: planOptions.overhead)
-            if let metering {
-                // `--auto`: the readings found, and how.
-                update.auto = ShootUpdate.AutoReadings(
-                    highlight: metering.result.highlight.label, shadow: metering.result.shadow.label,
-                    probes: metering.result.probes.count, converged: metering.result.converged,
-                    metered: metering.metered?.label)
-            }
-            return ((plan, matched), ShootSummary(lines: lines, update: update))
-        }
-
-        /// Makes the output folder and the new journal, and locks it.
-        func record(
-            _ matched: (plan: BracketPlan, matched: MatchedPlan), camera: any CommandCamera, check: CameraCheck,
-            in preparation: ShootPreparation
-        ) async throws -> (PreparedBracket, JournalLock?) {
-            let store = preparation.options.store
-            let madeOutput = try OutputFolder.create(outputDirectory)
-            let journal = ShootJournal(
-                plan: matched.plan, camera: check.identity, substitutions: matched.matched.substitutions,
-                outputDirectory: outputDirectory, recipe: recipe(planOptions, linkShared: linkShared))
-            // Nothing is recorded yet: a state folder that cannot take the journal is not a shoot to resume.
-            let lock: JournalLock
-            do throws(JournalError) {
-                lock = try await store.lock(id: journal.id)
-                try await store.create(journal)
-            } catch {
-                // Nothing was shot, so no empty folder stays.
-                if madeOutput { OutputFolder.removeIfUnused(outputDirectory) }
-                throw ShootCommandError.cannotRecord(stateDirectory: store.directory.path, cause: error)
-            }
-            var planned: [ShootPosition: ShutterSpeed] = [:]
-            for (set, frames) in matched.matched.sets.enumerated() {
-                for frame in frames.indices {
-                    if let substitution = matched.matched.substitution(set: set, frame: frame) {
-                        planned[ShootPosition(set: set + 1, frame: frame + 1)] = substitution.planned
-                    }
-                }
-            }
-            var shoot = PreparedBracket(
-                camera: camera, journal: journal, store: store, start: .start, restartingSet: false,
-                planned: planned, actual: [:], overhead: planOptions.overhead)
-            shoot.removesUnusedOutput = madeOutput
-            shoot.probes = metering?.records(relativeTo: outputDirectory) ?? []
-            shoot.offered = OfferedSpeeds(check.offered, offersBulb: check.settings.contains(.bulb))
-            shoot.longest = planOptions.longest.speed
-            return (shoot, lock)
+            if let metering = start.metering { lines.insert(metering.line, at: 0) }
+            return lines
         }
     }
 
@@ -251,16 +174,6 @@ enum RunCommand {
         return (outcome, outputDirectory)
     }
 
-    /// The readings and planner options as the journal and the manifest record them.
-    static func recipe(_ options: PlanCommand.Options, linkShared: Bool) -> ShootRecipe {
-        let planner = options.planner
-        return ShootRecipe(
-            SeriesRecord.Base(
-                shadow: options.shadow.speed, highlight: options.highlight.speed, frames: planner.frames,
-                spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order),
-            linkShared: linkShared)
-    }
-
     /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,
     /// output folder. `longExposureNR` is the body's setting (0xD15B) when known; nil assumes it on.
     static func summaryLines(
@@ -276,24 +189,6 @@ enum RunCommand {
         lines.append("Camera: \(check.identity.model) at \(check.identity.address)")
         lines.append("Images: \(output)")
         return lines
-    }
-
-    /// The summary the controller proposes (the first JSON line of `--json`).
-    static func summaryUpdate(
-        plan: BracketPlan, substitutions: [SpeedSubstitution], check: CameraCheck, output: String, overhead: Double
-    ) -> ShootUpdate.Summary {
-        var summary = ShootUpdate.Summary(
-            exposures: plan.totalExposures, blockers: check.blockers, camera: check.cameraUpdate, output: output
-        )
-        summary.sets = plan.sets.count
-        summary.longestExposureSeconds = plan.longestExposure?.seconds ?? 0
-        summary.estimatedSeconds = PlanReport.rounded(plan.estimatedSeconds(overheadPerFrame: overhead), places: 2)
-        summary.speeds = plan.sets.map { $0.map(\.label) }
-        summary.substitutions = substitutions.map {
-            ShootUpdate.Substitution(planned: $0.planned.label, used: $0.used.label)
-        }
-        summary.warnings = plan.warnings
-        return summary
     }
 
     /// `hdrshoot-20261122-071502` in local time.

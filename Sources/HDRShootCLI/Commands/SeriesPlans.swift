@@ -5,21 +5,6 @@ import Shooting
 
 /// A series' plans per repetition and the confirmation text: schedule, totals, fit, battery and card.
 enum SeriesPlans {
-    /// The plan of repetition `number` (shifted, matched to the speeds the camera offers): ShootKit's, with the
-    /// CLI's sentences.
-    static func prepared(
-        _ number: Int, record: SeriesRecord, offered: [ShutterSpeed], warnings: [String] = []
-    ) throws -> SeriesJournalRecorder.Prepared {
-        try record.prepared(number, offered: offered, warnings: warnings, messages: CLIMessages())
-    }
-
-    /// The repetitions the confirmation looks at: all of a counted or timed series, the first 100 of `forever`.
-    static func numbers(of record: SeriesRecord, from start: RepetitionSchedule.Start) -> ClosedRange<Int> {
-        let last = record.schedule.nominalCount ?? (start.number + 99)
-        return start.number...max(start.number, last)
-    }
-
-    /// The confirmation lines of a series from `start` (the first repetition for a new series).
     /// The battery and card lines: what the body reports, checked against the series' exposures (nil: no end),
     /// with a warning when the card cannot hold them or the battery is low; what it does not report, said so.
     static func mediaLines(_ media: MediaStatus, exposures: Int?) -> [String] {
@@ -52,14 +37,15 @@ enum SeriesPlans {
         return ["Battery and card: " + parts.joined(separator: ", ") + " (\(need))."] + warnings
     }
 
+    /// The confirmation lines of a series from `start` (the first repetition for a new series), from
+    /// the plans the controller matched.
     static func summaryLines(
-        record: SeriesRecord, check: CameraCheck, overhead: Double, offered: [ShutterSpeed],
+        record: SeriesRecord, plans: [SeriesJournalRecorder.Prepared], check: CameraCheck, overhead: Double,
         from start: RepetitionSchedule.Start? = nil
-    ) throws -> [String] {
+    ) -> [String] {
         let schedule = record.schedule
         let start = start ?? schedule.first
-        let numbers = numbers(of: record, from: start)
-        let plans = try numbers.map { try prepared($0, record: record, offered: offered) }
+        let numbers = record.proposedNumbers(from: start)
         let every = ShootText.duration(schedule.every)
         let firstPlan = plans[0].plan
         var lines: [String] = []

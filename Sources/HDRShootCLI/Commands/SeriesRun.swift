@@ -127,74 +127,31 @@ enum SeriesRun {
         // `--longest` (when the plan options have it) caps a shifted plan; the scale's longest speed otherwise.
         let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
         let stages = NewSeries(
-            settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
-            warnings: report.warnings, timeScale: timeScale, wallClock: context.wallClock)
+            start: NewSeriesStart(
+                settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
+                warnings: report.warnings, wallClock: context.wallClock, store: options.store,
+                makeFolder: OutputFolder.create),
+            timeScale: timeScale, wallClock: context.wallClock)
         // A series says nothing before its summary (no "Connecting to …").
         let preparation = ShootPreparation(
             options: options, output: context.output, environment: environment, say: nil, addressStore: addressStore)
         return try await preparation.prepare(stages, on: target)
     }
 
-    /// What a series' journal step hands to its shoot: the session and where its schedule starts.
-    struct Launch {
-        /// The series, with its camera and journal.
-        var session: SeriesSession
-        /// The repetition to start with.
-        var start: RepetitionSchedule.Start
-        /// Repetitions skipped (`--skip-missed`).
-        var skipping: [Int] = []
-        /// The interrupted repetition's frame to continue from, and `--restart-set`.
-        var continuing: SeriesContinuation? = nil
-    }
-
-    /// A new series' stages of the preparation: the first repetition's plan matched to the camera, then the
-    /// output root and the journal, whose schedule counts from the moment the photographer said yes.
-    struct NewSeries: ShootStages {
-        /// `--every`, the end, `--shift`.
-        let settings: SeriesRequest
-        /// The base bracket.
-        let base: SeriesRecord.Base
-        /// `--longest`, when given.
-        let longest: ShutterSpeed?
-        /// The output root (one folder per repetition below it).
-        let root: String
-        /// Seconds per frame for the estimates.
-        let overhead: Double
-        /// Warnings of the base plan.
-        let warnings: [String]
+    /// A new series' stages: ShootKit's `NewSeriesStart` (the first repetition's plan matched to the camera, then
+    /// the output root and the journal, whose schedule counts from the yes) and its summary lines.
+    struct NewSeries: SeriesStages {
+        /// The layer's start.
+        let start: NewSeriesStart
         /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
         let timeScale: TimeScale
         /// The time of day the schedule starts from.
         let wallClock: WallClock
 
-        /// The series record and its first repetition's plan on the camera's speeds.
-        func match(
-            _ check: inout CameraCheck, in preparation: ShootPreparation
-        ) throws -> ((record: SeriesRecord, first: SeriesJournalRecorder.Prepared), ShootSummary) {
-            let record = SeriesRecord(
-                every: settings.every, end: settings.end, firstStart: wallClock.now(), shift: settings.shift,
-                longest: longest,
-                base: base, rootDirectory: root)
-            let first = try SeriesPlans.prepared(1, record: record, offered: check.offered, warnings: warnings)
-            let lines = try SeriesPlans.summaryLines(
-                record: record, check: check, overhead: overhead, offered: check.offered)
-            return ((record, first), ShootSummary(lines: lines))
-        }
-
-        /// Makes the output root and the series journal, and locks it.
-        func record(
-            _ matched: (record: SeriesRecord, first: SeriesJournalRecorder.Prepared), camera: any CommandCamera,
-            check: CameraCheck, in preparation: ShootPreparation
-        ) async throws -> (Launch, JournalLock?) {
-            // Said as a bracket's folder is: what is wrong with the path (a file in the way, a folder not writable).
-            _ = try OutputFolder.create(root)
-            let store = preparation.options.store
-            let (journal, lock) = try await SeriesShoot.record(
-                matched.record, first: matched.first, camera: check.identity, store: store, now: wallClock.now())
-            let session = SeriesSession(
-                camera: camera, journal: journal, store: store, offered: check.offered, planWarnings: warnings,
-                overhead: overhead, timeScale: timeScale, wallClock: wallClock)
-            return (Launch(session: session, start: matched.record.schedule.first), lock)
+        /// The schedule, the fit, battery and card, the camera and the folders.
+        func lines(_ matched: NewSeriesStart.Matched, check: CameraCheck) -> [String] {
+            SeriesPlans.summaryLines(
+                record: matched.record, plans: matched.plans, check: check, overhead: start.overhead)
         }
     }
 
@@ -232,7 +189,7 @@ enum SeriesRun {
         switch decision {
         case .declined:
             await controller.end()
-            throw ShootCommandError.declined
+            throw ShootPreparationError.declined
         case .nothingLeft(let why, let journal):
             try await SeriesResumption.markEnded(journal, in: options.store, at: context.wallClock.now())
             output.writeOut("Nothing left to shoot: \(why.sentence).\n")
@@ -241,8 +198,9 @@ enum SeriesRun {
             resumption = point
         }
         let stages = ResumedSeries(
-            resumption: resumption, notes: notes(resumption, record: record, now: now),
-            followsCamera: options.target != nil, timeScale: timeScale, wallClock: context.wallClock)
+            start: ResumedSeriesStart(
+                resumption: resumption, followsCamera: options.target != nil, store: options.store),
+            notes: notes(resumption, record: record, now: now), timeScale: timeScale, wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
             resuming: true, controller: controller)
@@ -272,58 +230,46 @@ enum SeriesRun {
         }
     }
 
-    /// A resumed series' stages of the preparation: the schedule from `start` checked against the camera; the
-    /// journal (locked by the command) follows the camera used.
-    struct ResumedSeries: ShootStages {
-        /// Where the controller resumes the series, with its journal (read under its lock).
-        let resumption: SeriesResumption
+    /// A resumed series' stages: ShootKit's `ResumedSeriesStart` (the schedule from the resume point checked
+    /// against the camera, the journal following the camera used) and its summary lines.
+    struct ResumedSeries: SeriesStages {
+        /// The layer's start.
+        let start: ResumedSeriesStart
         /// Notes after the first summary line (an interrupted repetition, missed start times).
         let notes: [String]
-        /// Whether `--camera` was given: the journal then follows the camera actually used.
-        let followsCamera: Bool
         /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
         let timeScale: TimeScale
         /// The time of day the schedule starts from.
         let wallClock: WallClock
 
         /// The repetitions done, the notes, and the schedule's summary from the resume point.
-        func match(_ check: inout CameraCheck, in preparation: ShootPreparation) throws -> (Void, ShootSummary) {
-            let journal = resumption.journal
+        func lines(_ plans: [SeriesJournalRecorder.Prepared], check: CameraCheck) -> [String] {
+            let journal = start.resumption.journal
             guard let record = journal.series else { preconditionFailure("a series journal") }
             var lines = [
                 "Series \(journal.id): \(record.repetitions.filter { $0.state == .done }.count) repetition(s) done."
             ]
             lines += notes
-            lines += try SeriesPlans.summaryLines(
-                record: record, check: check, overhead: BracketPlan.defaultOverheadPerFrame, offered: check.offered,
-                from: resumption.start)
-            return ((), ShootSummary(lines: lines))
-        }
-
-        /// The journal (already locked) with the camera used.
-        func record(
-            _ matched: Void, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
-        ) async throws -> (Launch, JournalLock?) {
-            var current = resumption.journal
-            if followsCamera { current.camera.address = check.identity.address }
-            let session = SeriesSession(
-                camera: camera, journal: current, store: preparation.options.store, offered: check.offered,
-                planWarnings: [], overhead: BracketPlan.defaultOverheadPerFrame, timeScale: timeScale,
-                wallClock: wallClock)
-            return (
-                Launch(
-                    session: session, start: resumption.start, skipping: resumption.skipping,
-                    continuing: resumption.continuing), nil
-            )
+            lines += SeriesPlans.summaryLines(
+                record: record, plans: plans, check: check, overhead: BracketPlan.defaultOverheadPerFrame,
+                from: start.resumption.start)
+            return lines
         }
     }
 }
 
-extension ShootStages where Recorded == SeriesRun.Launch {
-    /// A series: `SeriesSession` shoots its repetitions on the schedule.
-    func execute(_ launch: SeriesRun.Launch, in preparation: ShootPreparation) async throws -> ExitCode {
-        await launch.session.execute(
-            from: launch.start, skipping: launch.skipping, continuing: launch.continuing,
+/// A series' stages' terminal client: `SeriesSession` shoots the repetitions on the schedule.
+protocol SeriesStages: ShootStages where Start.Recorded == SeriesLaunch {
+    /// `HDRSHOOT_TIME_SCALE` (the test hook): how much faster the schedule runs.
+    var timeScale: TimeScale { get }
+    /// The time of day the schedule starts from.
+    var wallClock: WallClock { get }
+}
+
+extension SeriesStages {
+    /// Shoots the series through the controller with the terminal as its client; returns the exit code.
+    func execute(_ launch: SeriesLaunch, in preparation: ShootPreparation) async throws -> ExitCode {
+        await SeriesSession(launch, timeScale: timeScale, wallClock: wallClock).execute(
             controller: preparation.controller, options: preparation.options, output: preparation.output)
     }
 }

@@ -13,71 +13,68 @@ import Synchronization
 /// Ctrl-C abandons it). SIGHUP (the SSH session dropped) does not end the series: from then on nothing is
 /// written to the terminal and the journal shows progress to `hdrshoot status`.
 struct SeriesSession: Sendable {
-    /// The connected camera.
-    let camera: any CommandCamera
-    /// The series journal, already in the store.
-    let journal: ShootJournal
-    /// Where the journal is saved.
-    let store: JournalStore
-    /// The timed speeds the camera offers (each repetition's plan is matched to them).
-    let offered: [ShutterSpeed]
-    /// Warnings of the base plan, kept with each repetition's plan.
-    let planWarnings: [String]
-    /// Seconds per frame for the first time-left estimate.
-    let overhead: Double
+    /// The series as its journal step left it: camera, journal, offered speeds, where the schedule starts.
+    let launch: SeriesLaunch
     /// The schedule's time scale (`$HDRSHOOT_TIME_SCALE`, a test hook); real time by default.
     var timeScale = TimeScale.real
     /// The time of day (where the schedule stands, the display's start times).
     var wallClock = WallClock.system
 
-    /// Shoots the series from `start` through `controller` (ShootKit's `shootSeries`, `concludeSeries`) with the
-    /// terminal as its client: every series event rendered, keys and signals as its commands; returns the exit
+    /// The series of `launch`.
+    init(_ launch: SeriesLaunch, timeScale: TimeScale = .real, wallClock: WallClock = .system) {
+        self.launch = launch
+        self.timeScale = timeScale
+        self.wallClock = wallClock
+    }
+
+    /// Shoots the series from its start through `controller` (ShootKit's `shootSeriesToEnd`) with the terminal
+    /// as its client: every series event rendered, keys and signals as its commands; returns the exit
     /// code (0 complete, 75 resumable, 1 journal failure).
     func execute(
-        from start: RepetitionSchedule.Start, skipping: [Int], continuing: SeriesContinuation?,
         controller: ShootController, options: ShootConsole.Options, output rawOutput: any OutputStreams
     ) async -> ExitCode {
-        guard let record = journal.series else { preconditionFailure("a series journal") }
+        guard let record = launch.journal.series else { preconditionFailure("a series journal") }
         let output = DetachableOutput(rawOutput)
         let network = await NetworkWatch.start(
-            forJournalAddress: journal.camera.address, enabled: options.networkMonitor, output: output)
-        var journal = self.journal
-        if let ssid = network?.cameraSSID { journal.camera.ssid = ssid.description }
+            forJournalAddress: launch.journal.camera.address, enabled: options.networkMonitor,
+            messages: CLIMessages(), warn: { output.writeError($0 + "\n") })
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
         let display = SeriesDisplay(
-            style: style, output: output, record: record, overhead: overhead, wallClock: wallClock)
+            style: style, output: output, record: record, overhead: launch.overhead, wallClock: wallClock)
         let shoot = SeriesShoot(
-            camera: camera, journal: journal, store: store, offered: offered, planWarnings: planWarnings,
-            start: start, skipping: skipping, continuing: continuing,
+            launch,
             configuration: timeScale.runnerConfiguration(
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
-                bufferLimit: camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
+                bufferLimit: launch.camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
                 onScaledClock: true),
             elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
             wallClock: wallClock)
         let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
-        let guardRun: SeriesRunner.RunGuard = { runner, body in
-            guard let network else { return await body() }
-            return await network.guarding(runner, note: { display.note($0) }, warn: warn, body)
-        }
         let terminal = options.interactive ? TerminalMode.enterCharacterMode() : nil
         defer { terminal?.restore() }
         let readsKeys = terminal != nil
         let controls = ShootControls(
             controller: controller, display: SeriesControlledDisplay(display: display, output: output),
             terminal: terminal, texts: .series)
-
-        // The controller hands each series event to the display in order (`observe`): nothing else to show.
-        let (result, final) = await ConsoleTasks.run(
-            work: {
-                await controller.shootSeries(shoot, guardRun: guardRun, warn: warn) { display.show($0) }
-            },
-            showEvents: {},
-            controls: { await controls.run(readingKeys: readsKeys) },
-            tick: style == .live ? display.tick : nil)
-        display.close()
-        await camera.disconnect()
-        await controller.concludeSeries(result, journal: final)
+        // Subscribed before the series starts, so every update of it is shown; the snapshot that opens the
+        // subscription is the state so far, which the terminal has already printed.
+        let updates = controller.updates()
+        let (result, final) = await controller.shootSeriesToEnd(
+            shoot, network: network, note: { display.note($0) }, warn: warn
+        ) { work in
+            let outcome = await ConsoleTasks.run(
+                work: {
+                    let outcome = await work()
+                    // Everything the series published is in the subscription: show it, then stop.
+                    updates.end()
+                    return outcome
+                },
+                showEvents: { for await update in updates { display.show(update) } },
+                controls: { await controls.run(readingKeys: readsKeys) },
+                tick: style == .live ? display.tick : nil)
+            display.close()
+            return outcome
+        }
         return report(result, journal: final, options: options, output: output)
     }
 
@@ -142,7 +139,8 @@ final class DetachableOutput: OutputStreams {
 }
 
 /// The series' display as the controls see it: a stop is always "after the current frame" (a repetition may
-/// start any moment), and a hangup silences the series' output.
+/// start any moment), its notes are the terminal's own (the hangup's line is written before the output goes
+/// quiet), and a hangup silences the series' output.
 private struct SeriesControlledDisplay: ControlledDisplay {
     let display: SeriesDisplay
     let output: DetachableOutput

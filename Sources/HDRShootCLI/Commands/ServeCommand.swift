@@ -126,16 +126,12 @@ enum ServeCommand {
         }
     }
 
-    /// The newest unfinished single bracket whose folder is in `parent` (`id`: that one only), as the page's
-    /// Resume offer; a series is resumed with `hdrshoot resume`.
+    /// The page's Resume offer: ShootKit's `ResumeLookup.offered` (the newest unfinished single bracket whose
+    /// folder is in `parent`; `id`: that one only), its folder named inside `parent`. A series is resumed with
+    /// `hdrshoot resume`.
     private static func resumable(in parent: String, store: JournalStore, id: String?) async -> ResumableShoot? {
         let folderPrefix = parent.hasSuffix("/") ? parent : parent + "/"
-        guard let unfinished = try? await store.unfinished() else { return nil }
-        let journal = unfinished.first { (journal: ShootJournal) -> Bool in
-            guard journal.series == nil, journal.resumePosition != nil else { return false }
-            return journal.outputDirectory.hasPrefix(folderPrefix) && (id == nil || journal.id == id)
-        }
-        return journal.map {
+        return await ResumeLookup.offered(in: parent, store: store, id: id).map {
             ResumableShoot(
                 id: $0.id, folder: String($0.outputDirectory.dropFirst(folderPrefix.count)), saved: $0.savedCount,
                 total: $0.plan.totalExposures)

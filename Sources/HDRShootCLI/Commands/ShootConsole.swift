@@ -165,30 +165,20 @@ enum ShootConsole {
 
     // MARK: - Asking
 
-    /// Prints `lines` (the summary) and asks "Proceed? [y/N]" on a terminal; with `--confirm` proceeds;
-    /// without a terminal refuses (exit 64); with blockers refuses (exit 69). With a `controller` holding the
-    /// proposal, the answer is its confirm or decline command, and its decision is what goes on.
-    static func confirm(
-        _ lines: [String], blockers: [ShootBlocker], controller: ShootController? = nil, options: Options,
-        output: any OutputStreams
+    /// Answers the controller's proposal from the terminal: yes with `--confirm`, else "Proceed? [y/N]" on a
+    /// terminal; without a terminal refuses (exit 64). The answer is the controller's confirm or decline command
+    /// (the controller decides); with nothing proposed (a series) a no refuses here. When the page answers
+    /// (`serve`), nothing is asked on the terminal and the shoot waits in the proposed state.
+    static func answer(
+        _ proposal: ShootUpdate.Summary?, controller: ShootController, options: Options, output: any OutputStreams
     ) async throws {
-        // Blockers are the error line that follows (one line, all of them), not part of the summary.
-        let text = lines.map { $0 + "\n" }.joined()
-        // With --json the summary is already a JSON line; people read it on standard error.
-        if options.json { output.writeError(text) } else { output.writeOut(text) }
-        guard blockers.isEmpty else { throw ShootPreparationError.blocked(blockers) }
-        if options.decidedByController && !options.confirm, let controller {
-            // The page answers: nothing is asked on the terminal, and the shoot waits in the proposed state.
-            guard await controller.decision() else { throw ShootCommandError.declined }
-            return
-        }
+        if options.decidedByController && !options.confirm && proposal != nil { return }
         let agreed = try await answer(options: options, output: output)
-        guard let controller else {
-            guard agreed else { throw ShootCommandError.declined }
+        guard proposal != nil else {
+            guard agreed else { throw ShootPreparationError.declined }
             return
         }
         await controller.send(agreed ? .confirm : .decline)
-        guard await controller.decision() else { throw ShootCommandError.declined }
     }
 
     /// The photographer's answer: yes with `--confirm`, else the answer to "Proceed? [y/N]" on a terminal.
@@ -212,7 +202,8 @@ enum ShootConsole {
         _ shoot: PreparedBracket, controller: ShootController, options: Options, output: any OutputStreams
     ) async throws -> ExitCode {
         let network = await NetworkWatch.start(
-            forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor, output: output)
+            forJournalAddress: shoot.journal.camera.address, enabled: options.networkMonitor,
+            messages: CLIMessages(), warn: { output.writeError($0 + "\n") })
         let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
         let reconnectTimeout = options.reconnectTimeout
         let settings = BracketSettings(
@@ -222,15 +213,18 @@ enum ShootConsole {
                 outputDirectory: outputDirectory, reconnectTimeout: reconnectTimeout, bufferLimit: bufferLimit,
                 downloads: downloads, onScaledClock: false)
         }
-        let execution = try await controller.prepare(shoot, settings: settings, network: network, warn: warn)
-        if let note = execution.transferNote { output.writeOut(note.sentence + "\n") }
         let style: ShootProgressView.Style = options.json ? .json : (options.liveOutput ? .live : .plain)
-        var session = ShootSession(
-            controller: controller, style: style, output: output, overhead: shoot.overhead,
-            noiseReduction: execution.noiseReduction, readsKeys: options.interactive)
-        session.handlesSignals = !options.decidedByController
-        let (result, journal) = await session.run { await controller.shoot(execution, warn: warn) }
-        await controller.conclude(execution, result: result, journal: journal)
+        let result = try await controller.shootToEnd(
+            shoot, settings: settings, network: network, warn: warn,
+            client: { execution, work in
+                if let note = execution.transferNote { output.writeOut(note.sentence + "\n") }
+                // The terminal's client around the work: the renderer, the keys and the signals.
+                var session = ShootSession(
+                    controller: controller, style: style, output: output, overhead: shoot.overhead,
+                    noiseReduction: execution.noiseReduction, readsKeys: options.interactive)
+                session.handlesSignals = !options.decidedByController
+                return await session.run(work)
+            })
         return report(result, outputDirectory: shoot.journal.outputDirectory, options: options, output: output)
     }
 

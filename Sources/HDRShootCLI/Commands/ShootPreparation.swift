@@ -3,13 +3,13 @@ import Foundation
 import ShootKit
 import Shooting
 
-/// The one way a shoot command gets from a camera target to its first frame: connect and check the camera, match
-/// the shoot to it, confirm, lock and journal, execute.
+/// The terminal's side of a shoot's start: ShootKit's controller runs the steps (`ShootController.prepare`:
+/// connect and check, match, propose, refuse what blocks, ask, record, shoot); this says "Connecting to …",
+/// prints the summary (and, with `--json`, its JSON object), answers the question from the terminal, and hands the
+/// recorded shoot to the command's terminal client.
 ///
-/// `run`, `resume`, `run --every` and the `resume` of a series go through `prepare(_:on:)`; what differs between
-/// them (a fresh plan or a journal to continue, a single bracket or a series) is their `ShootStages`. The
-/// pipeline owns what they share: the order, the `--json` summary line before the question, and the camera
-/// disconnected when a step fails.
+/// `run`, `resume`, `run --every` and the `resume` of a series differ only in their `ShootStages`: a ShootKit
+/// `ShootStart` and the text and client around it.
 struct ShootPreparation {
     /// The shared shoot options.
     var options: ShootConsole.Options
@@ -34,7 +34,7 @@ struct ShootPreparation {
         await controller.connecting()
         do {
             let code = try await connectAndShoot(stages, on: target)
-            // A bracket has finished the controller already; a series (not yet shot through it) ends it here.
+            // A bracket has finished the controller already; a series ends it here.
             await controller.end()
             return code
         } catch {
@@ -45,7 +45,7 @@ struct ShootPreparation {
     }
 
     /// `prepare(_:on:)`, with `--remote` in `arguments` serving the controller to a phone while the shoot runs.
-    func prepare<Stages: ShootStages & Sendable>(
+    func prepare<Stages: ShootStages>(
         _ stages: Stages, on target: CameraTarget, remote arguments: ParsedArguments
     ) async throws -> ExitCode {
         guard let remote = arguments.string("remote") else { return try await prepare(stages, on: target) }
@@ -62,30 +62,25 @@ struct ShootPreparation {
     private func connectAndShoot<Stages: ShootStages>(
         _ stages: Stages, on target: CameraTarget
     ) async throws -> ExitCode {
-        try await options.ssh.applied(to: target).withCamera(
-            environment: environment, scene: options.scene, replay: options.replay, resuming: resuming,
-            say: say ?? { _ in }
-        ) { camera, address in
-            // The order is the layer's; the terminal's parts are the lines, the JSON summary and the question.
-            var lines: [String] = []
-            return try await controller.prepare(
-                camera, address: address, needing: stages.shutterNeeds,
-                progress: { step in say?(ConnectText.line(step)) },
-                connected: { await addressStore?.remember(address) },
-                match: { check in
-                    let (matched, summary) = try await stages.match(&check, in: self)
-                    lines = summary.lines
-                    return (matched, summary.update)
-                },
-                proposed: { update in if options.json { output.writeOut(ShootUpdate.summary(update).jsonLine) } },
-                ask: { check, proposal in
-                    try await ShootConsole.confirm(
-                        lines, blockers: check.blockers, controller: proposal == nil ? nil : controller,
-                        options: options, output: output)
-                },
-                record: { matched, check in try await stages.record(matched, camera: camera, check: check, in: self) },
-                shoot: { recorded in try await stages.execute(recorded, in: self) })
-        }
+        // From the target to the shoot's end the steps are the controller's; the terminal reaches the camera with
+        // this process's settings, says each line, prints the summary and answers the question.
+        let say = self.say ?? { _ in }
+        return try await controller.prepare(
+            stages.start, on: options.ssh.applied(to: target),
+            reach: TerminalCameraReach(environment: environment, replay: options.replay, say: say),
+            scene: options.scene, resuming: resuming, note: { say(ConnectionText.sentence($0)) },
+            progress: { say(ConnectText.line($0)) },
+            connected: { address in await addressStore?.remember(address) },
+            present: { matched, check, proposal in
+                if let proposal, options.json { output.writeOut(ShootUpdate.summary(proposal).jsonLine) }
+                // With --json the summary is already a JSON line; people read it on standard error.
+                let text = try stages.lines(matched, check: check).map { $0 + "\n" }.joined()
+                if options.json { output.writeError(text) } else { output.writeOut(text) }
+            },
+            ask: { proposal in
+                try await ShootConsole.answer(proposal, controller: controller, options: options, output: output)
+            },
+            shoot: { recorded in try await stages.execute(recorded, in: self) })
     }
 
     // MARK: - Target
@@ -118,47 +113,23 @@ struct ShootPreparation {
     }
 }
 
-/// What is shown before the question: the summary's lines and, with `--json`, its JSON object.
-struct ShootSummary {
-    /// The lines, in order (blockers are not among them: they are the error line that refuses).
-    var lines: [String]
-    /// What the controller proposes (with `--json`, the `summary` line on standard output); nil proposes nothing
-    /// (a series asks on its own).
-    var update: ShootUpdate.Summary? = nil
+/// A command's start as the terminal sees it: ShootKit's `ShootStart` (match and record), the summary's lines,
+/// and the terminal client that shoots what was recorded.
+protocol ShootStages: Sendable {
+    /// The layer's start.
+    associatedtype Start: ShootStart
+
+    /// The layer's start: what the controller matches and records.
+    var start: Start { get }
+
+    /// The summary's lines, in order (blockers are not among them: they are the error line that refuses).
+    func lines(_ matched: Start.Matched, check: CameraCheck) throws -> [String]
+
+    /// Shoots what was recorded; returns the exit code.
+    func execute(_ recorded: Start.Recorded, in preparation: ShootPreparation) async throws -> ExitCode
 }
 
-/// The steps of `ShootPreparation` that differ between kinds of shoot (a new bracket, a resumed one, a new series,
-/// a resumed series), in the order the pipeline calls them.
-protocol ShootStages {
-    /// What matching found (the plan as the camera will shoot it), carried to the journal step.
-    associatedtype Matched
-    /// What the journal step made, carried to the shoot.
-    associatedtype Recorded
-
-    /// Matches the shoot to the connected camera: adds what stops it to `check.blockers` and returns the summary
-    /// to confirm.
-    func match(_ check: inout CameraCheck, in preparation: ShootPreparation) async throws -> (Matched, ShootSummary)
-
-    /// Once the photographer agreed: makes the output folder and the journal and locks it (the lock is held until
-    /// the shoot ends; nil when the command locked the journal before it was read).
-    func record(
-        _ matched: Matched, camera: any CommandCamera, check: CameraCheck, in preparation: ShootPreparation
-    ) async throws -> (Recorded, JournalLock?)
-
-    /// Shoots; returns the exit code.
-    func execute(_ recorded: Recorded, in preparation: ShootPreparation) async throws -> ExitCode
-
-    /// The span of speeds the plan uses (fastest ... slowest) when it is known before the camera is: a body that
-    /// lists no shutter speeds is stepped only that far to find what it reaches. Nil: Sony's widest series.
-    var shutterNeeds: ClosedRange<ShutterSpeed>? { get }
-}
-
-extension ShootStages {
-    /// Not known before the camera: a body that lists no speeds is stepped across Sony's widest series.
-    var shutterNeeds: ClosedRange<ShutterSpeed>? { nil }
-}
-
-extension ShootStages where Recorded == PreparedBracket {
+extension ShootStages where Start.Recorded == PreparedBracket {
     /// A single bracket: `ShootConsole` shoots it with progress and controls, through the controller.
     func execute(_ shoot: PreparedBracket, in preparation: ShootPreparation) async throws -> ExitCode {
         try await ShootConsole.execute(

@@ -91,6 +91,7 @@ enum SimulateCommand {
 
             Faults: busy:OPCODE:N (DeviceBusy to the next N calls of an operation), busy-capture:N,
             drop-at-frame:N, drop-at-op:N (close both connections), hang-at-op:N (stop answering),
+            hang-at-speed-set:N (stop answering at the first shutter speed set after frame N fired),
             refuse-connections:N (Init Fail), refuse-pairing (Init Fail reason 1: not allowed to pair),
             never-idle (the image buffer never empties), mode-at-frame:N:M|A|S|P (the mode dial turns before
             frame N).

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Shooting
 
 /// `hdrshoot status`: where the last shoot stands, from its journal.
@@ -211,16 +212,7 @@ struct StatusReport: Encodable {
     struct Camera: Encodable {
         var model: String
         var address: String
-        var serialNumber: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(model, forKey: .model)
-            try container.encode(address, forKey: .address)
-            try container.encode(serialNumber, forKey: .serialNumber)
-        }
-
-        enum CodingKeys: String, CodingKey { case model, address, serialNumber }
+        @AlwaysEncoded var serialNumber: String?
     }
 
     /// One unfinished shoot of the overview.
@@ -230,19 +222,7 @@ struct StatusReport: Encodable {
         var captured: Int
         var total: Int
         var outputDirectory: String
-        var shootingPid: Int?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(state, forKey: .state)
-            try container.encode(captured, forKey: .captured)
-            try container.encode(total, forKey: .total)
-            try container.encode(outputDirectory, forKey: .outputDirectory)
-            try container.encode(shootingPid, forKey: .shootingPid)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, state, captured, total, outputDirectory, shootingPid }
+        @AlwaysEncoded var shootingPid: Int?
     }
 
     var id: String

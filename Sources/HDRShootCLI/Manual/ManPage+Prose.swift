@@ -77,11 +77,24 @@ extension ManPage {
             (
                 "HDRSHOOT_TIME_SCALE",
                 "A test hook: a whole number N makes the waits for the camera's sake (a BULB hold, a Long Exposure "
-                    + "NR dark frame, the settle after connecting, busy and connection retries, a series' schedule, the "
+                    + "NR dark frame, the settle after connecting, the grace before fetching behind a release that "
+                    + "shows nothing yet, busy and connection retries, a series' schedule, the "
                     + "2 minutes given to press OK on a pairing screen, said and counted down as 2 minutes) N "
                     + "times shorter, to match hdrshoot "
-                    + "simulate --time-scale N; the margins a body gets to process an image shrink as much but not "
-                    + "below 2 s; timeouts stay real. Unset for a real camera."
+                    + "simulate --time-scale N; the margins a body gets to process an image or to show a set "
+                    + "shutter speed shrink as much but not below 2 s (or HDRSHOOT_SHORTEST_MARGIN); timeouts stay "
+                    + "real. Unset for a real camera."
+            ),
+            (
+                "HDRSHOOT_SHORTEST_MARGIN",
+                "A test hook beside HDRSHOOT_TIME_SCALE: the shortest those margins get, a duration above 0 and at "
+                    + "most 2s (200ms), for a test whose body never shows what a margin waits for. Unset for a real "
+                    + "camera."
+            ),
+            (
+                "HDRSHOOT_PAIRING_HINT",
+                "A test hook: how long hdrshoot waits for a body to acknowledge before it says to press OK on the "
+                    + "body's pairing screen (default 2s; at most 5s). Unset for a real camera."
             ),
             (
                 "HDRSHOOT_SSH_FORWARD_PORT",

@@ -5,9 +5,10 @@ import ShootKit
 import Shooting
 import Synchronization
 
-/// Shows a running series: a line per repetition start, the usual frame progress (one `ShootProgressView` per
-/// repetition), and, between repetitions, the repetition to come and the time to its start (redrawn every
-/// second on a terminal). Rendering only: the controller keeps the manifests (`SeriesManifestWriter`).
+/// Shows a running series from the controller's updates: a line per repetition start, the usual frame progress
+/// (one `ShootProgressView` per repetition, made when its `plan` update comes), and, between repetitions, the
+/// repetition to come and the time to its start (redrawn every second on a terminal). Rendering only: the
+/// controller keeps the manifests (`SeriesManifestWriter`) and says what happened.
 final class SeriesDisplay: Sendable {
     private let style: ShootProgressView.Style
     private let wallClock: WallClock
@@ -18,8 +19,10 @@ final class SeriesDisplay: Sendable {
 
     private struct State {
         var view: ShootProgressView?
-        var waiting: (start: RepetitionSchedule.Start, at: Date)?
+        var waiting: (number: Int, at: Date)?
         var waitLine = false
+        /// A repetition that started and whose `plan` update has not come yet: its start line waits for its view.
+        var starting: ShootUpdate.RepetitionStarted?
     }
 
     /// A display of the series `record`; `wallClock` says when a repetition starts.
@@ -36,80 +39,78 @@ final class SeriesDisplay: Sendable {
 
     private var total: String { record.schedule.nominalCount.map { " of \($0)" } ?? "" }
 
-    /// Shows one series event.
-    func show(_ event: SeriesEvent) {
-        switch event {
-        case let .waiting(start, remaining):
-            let at = wallClock.now().addingTimeInterval(ShootText.seconds(remaining))
-            state.withLock { $0.waiting = (start, at) }
+    /// Shows one of the controller's updates (the snapshot, the state changes and the end draw nothing: the
+    /// terminal saw how they came about, and the session reports the end).
+    func show(_ update: ShootUpdate) {
+        switch update {
+        case .snapshot, .state, .summary, .finished, .seriesFinished:
+            return
+        case .waiting(let waiting):
+            let at = wallClock.now().addingTimeInterval(waiting.inSeconds)
+            state.withLock { $0.waiting = (waiting.repetition, at) }
             switch style {
             case .json:
-                let update = ShootUpdate.Waiting(
-                    repetition: start.number, startsAt: SeriesManifest.iso(at),
-                    inSeconds: PlanReport.rounded(ShootText.seconds(remaining), places: 1))
-                output.writeOut(ShootUpdate.waiting(update).jsonLine)
+                output.writeOut(update.jsonLine)
             case .plain:
                 output.writeOut(
-                    "Repetition \(start.number)\(total) starts at \(SeriesPlans.clockTime(at)) "
-                        + "(in \(ShootText.duration(remaining))); the camera stays connected\n")
+                    "Repetition \(waiting.repetition)\(total) starts at \(SeriesPlans.clockTime(at)) "
+                        + "(in \(ShootText.duration(.seconds(waiting.inSeconds)))); the camera stays connected\n")
             case .live:
                 tick()
             }
-        case .skipped(let numbers):
-            note("Skipped repetition(s) \(numbers.map(String.init).joined(separator: ", ")): their start times passed")
-        case let .repetitionStarted(start, plan):
+        case .repetitionStarted(let started):
             clearWaitLine()
-            let count = record.schedule.nominalCount.map { "/\($0)" } ?? ""
-            let view = ShootProgressView(
-                style: style, output: output, plan: plan, overhead: overhead, repetition: "Rep \(start.number)\(count)")
             state.withLock {
                 $0.waiting = nil
+                $0.starting = started
+            }
+            if style == .json { output.writeOut(update.jsonLine) }
+        case .plan(let plan):
+            guard let started = state.withLock({ $0.starting }) else { return }
+            let count = record.schedule.nominalCount.map { "/\($0)" } ?? ""
+            let view = ShootProgressView(
+                style: style, output: output, plan: plan, overhead: overhead,
+                repetition: "Rep \(started.repetition)\(count)")
+            state.withLock {
+                $0.starting = nil
                 $0.view = view
             }
-            if style == .json {
-                var update = ShootUpdate.RepetitionStarted(
-                    repetition: start.number, exposures: plan.totalExposures,
-                    timing: SeriesJournalRecorder.name(start.timing))
-                if case .late(let by) = start.timing { update.lateSeconds = ShootText.seconds(by) }
-                if case .afterOverrun(let by) = start.timing { update.overrunSeconds = ShootText.seconds(by) }
-                output.writeOut(ShootUpdate.repetitionStarted(update).jsonLine)
-            } else {
-                note(startLine(start))
-            }
-        case let .shoot(_, shootEvent):
-            state.withLock { $0.view }?.show(shootEvent)
-        case let .repetitionFinished(number, result):
+            if style != .json { note(startLine(started)) }
+        case .repetitionFinished(let finished):
             let view = state.withLock { $0.view }
             view?.close()
             state.withLock { $0.view = nil }
             if style == .json {
-                output.writeOut(
-                    ShootUpdate.repetitionFinished(
-                        ShootUpdate.RepetitionFinished(
-                            repetition: number, complete: result.isComplete, saved: result.saved,
-                            fired: result.fired, inCamera: result.inCamera)
-                    ).jsonLine)
-            } else if result.isComplete {
-                note("Repetition \(number)\(total) complete: \(result.saved) exposures saved")
+                output.writeOut(update.jsonLine)
+            } else if finished.complete {
+                let saved = finished.saved ?? finished.captured
+                note("Repetition \(finished.repetition)\(total) complete: \(saved) exposures saved")
             }
-        case .paused(let reason):
-            note(ShootText.pauseText(reason, resumed: false))
-        case .resumed(let reason):
-            note(ShootText.pauseText(reason, resumed: true))
-        case .finished:
-            clearWaitLine()
+        case .note(let note):
+            self.note(note.message)
+        case .paused(let hold), .resumed(let hold):
+            // A repetition's own holds are its view's; between repetitions the series' hold is a line.
+            if let view = state.withLock({ $0.view }) { return view.show(update) }
+            var resumed = false
+            if case .resumed = update { resumed = true }
+            note(ShootText.pauseText(hold.pauseReason, resumed: resumed))
+        default:
+            state.withLock { $0.view }?.show(update)
         }
     }
 
     /// `Repetition 3 of 20: started 19:04:05, on time`.
-    private func startLine(_ start: RepetitionSchedule.Start) -> String {
+    private func startLine(_ started: ShootUpdate.RepetitionStarted) -> String {
         let why =
-            switch start.timing {
-            case .onTime: "on time"
-            case .afterOverrun(let by): "at once: the previous repetition ran \(ShootText.duration(by)) past this start"
-            case .late(let by): "\(ShootText.duration(by)) late (held by a pause, or hdrshoot was away)"
+            switch started.timing {
+            case "afterOverrun":
+                "at once: the previous repetition ran \(ShootText.duration(.seconds(started.overrunSeconds ?? 0))) "
+                    + "past this start"
+            case "late":
+                "\(ShootText.duration(.seconds(started.lateSeconds ?? 0))) late (held by a pause, or hdrshoot was away)"
+            default: "on time"
             }
-        return "Repetition \(start.number)\(total): started \(SeriesPlans.clockTime(wallClock.now())), \(why)"
+        return "Repetition \(started.repetition)\(total): started \(SeriesPlans.clockTime(wallClock.now())), \(why)"
     }
 
     /// A message: a line (above the live line), or a JSON `note` object.
@@ -133,7 +134,7 @@ final class SeriesDisplay: Sendable {
         let left = max(0, waiting.at.timeIntervalSince(wallClock.now()))
         state.withLock { $0.waitLine = true }
         output.writeOut(
-            "\r\u{1B}[2K" + "Repetition \(waiting.start.number)\(total) in \(ShootText.clock(left)) "
+            "\r\u{1B}[2K" + "Repetition \(waiting.number)\(total) in \(ShootText.clock(left)) "
                 + "(at \(SeriesPlans.clockTime(waiting.at)))  space: pause  q: stop")
     }
 

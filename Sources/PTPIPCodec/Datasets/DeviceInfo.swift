@@ -1,7 +1,7 @@
 import ByteCoding
 
 /// The DeviceInfo dataset GetDeviceInfo (0x1001) returns (ISO 15740 §5.5.1).
-package struct DeviceInfo: Sendable, Equatable {
+package struct DeviceInfo: Sendable, Equatable, PTPDataset {
     /// PTP version times 100 (100 = 1.00).
     package var standardVersion: UInt16
     /// Whose extensions the camera speaks: 0x11 for Sony.
@@ -54,16 +54,8 @@ package struct DeviceInfo: Sendable, Equatable {
         self.serialNumber = serialNumber
     }
 
-    /// Decodes a whole GetDeviceInfo data phase; every byte must belong to the dataset.
-    package init<Bytes: Collection<UInt8>>(decoding bytes: Bytes) throws(PTPIPCodecError) {
-        var reader = ByteReader(bytes: bytes)
-        do {
-            self = try DeviceInfo(reading: &reader)
-            try reader.expectEnd(after: "DeviceInfo")
-        } catch {
-            throw PTPIPCodecError.wrap(error)
-        }
-    }
+    /// Its name in an error about leftover bytes (`init(decoding:)` decodes a whole GetDeviceInfo data phase).
+    package static let datasetName = "DeviceInfo"
 
     /// Reads the dataset from `reader`, leaving any bytes after it.
     package init(reading reader: inout ByteReader) throws {

@@ -1,7 +1,7 @@
 import ByteCoding
 
 /// The ObjectInfo dataset GetObjectInfo (0x1008) returns (ISO 15740 §5.5.2).
-package struct ObjectInfo: Sendable, Equatable {
+package struct ObjectInfo: Sendable, Equatable, PTPDataset {
     /// The store holding the object.
     package var storageID: UInt32
     /// The object format code (0x3801 EXIF/JPEG, 0xB101 Sony ARW, ...).
@@ -70,16 +70,8 @@ package struct ObjectInfo: Sendable, Equatable {
         self.keywords = keywords
     }
 
-    /// Decodes a whole GetObjectInfo data phase; every byte must belong to the dataset.
-    package init<Bytes: Collection<UInt8>>(decoding bytes: Bytes) throws(PTPIPCodecError) {
-        var reader = ByteReader(bytes: bytes)
-        do {
-            self = try ObjectInfo(reading: &reader)
-            try reader.expectEnd(after: "ObjectInfo")
-        } catch {
-            throw PTPIPCodecError.wrap(error)
-        }
-    }
+    /// Its name in an error about leftover bytes (`init(decoding:)` decodes a whole GetObjectInfo data phase).
+    package static let datasetName = "ObjectInfo"
 
     /// Reads the dataset from `reader`, leaving any bytes after it.
     package init(reading reader: inout ByteReader) throws {

@@ -1,12 +1,12 @@
 import LegacyCamera
-import ShootKit
 
 extension NetworkWatch {
     /// Starts the watch for a shoot whose journal names `address` (`host:port`); nil without a warning for
     /// the built-in simulator (in-process, nothing to watch) or when `enabled` is false (`--no-network-monitor`).
-    /// Warnings go to standard error; each monitor event goes to the session log.
-    static func start(
-        forJournalAddress address: String, enabled: Bool, output: any OutputStreams
+    /// A warning goes to `warn` (one line); each monitor event goes to the session log.
+    package static func start(
+        forJournalAddress address: String, enabled: Bool, messages: any ShootMessages,
+        warn: @escaping @Sendable (String) -> Void
     ) async -> NetworkWatch? {
         guard enabled else { return nil }
         let host: String
@@ -20,8 +20,7 @@ extension NetworkWatch {
             return nil
         }
         return await start(
-            cameraHost: host, messages: CLIMessages(),
-            record: { fields in SessionLogging.record("network", fields.map { ($0.0, .string($0.1)) }) },
-            warn: { output.writeError($0 + "\n") })
+            cameraHost: host, messages: messages,
+            record: { fields in SessionLogging.record("network", fields.map { ($0.0, .string($0.1)) }) }, warn: warn)
     }
 }

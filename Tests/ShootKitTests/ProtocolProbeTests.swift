@@ -4,11 +4,9 @@ import ShootKit
 import TestSupport
 import Testing
 
-@testable import HDRShootCLI
-
 /// A bare address is tried with PTP/IP first, then with the Camera Remote API, against real servers on loopback.
 @Suite struct ProtocolProbeTests {
-    @Test func aPTPIPBodyIsFoundFirstAndSaidSo() async throws {
+    @Test func aPTPIPBodyIsFoundFirst() async throws {
         var configuration = SimulatorConfiguration()
         configuration.port = 0
         let found = try await CameraSimulator.withRunning(configuration: configuration) { simulator in
@@ -20,10 +18,10 @@ import Testing
             return
         }
         #expect(address.host == "127.0.0.1")
-        #expect(ConnectionText.sentence(result) == "Found Sony's PTP/IP remote protocol at 127.0.0.1.")
+        #expect(result.shownHost == "127.0.0.1")
     }
 
-    @Test func withoutPTPIPTheCameraRemoteAPIIsFoundAndSaidSo() async throws {
+    @Test func withoutPTPIPTheCameraRemoteAPIIsFound() async throws {
         let peer = try LoopbackSocket.closedTCPPort()
         let found = try await LegacyCameraSimulator.withRunning(configuration: LegacySimulatorConfiguration()) {
             simulator in
@@ -36,7 +34,7 @@ import Testing
             return
         }
         #expect(url.hasPrefix("http://127.0.0.1:"))
-        #expect(ConnectionText.sentence(result) == "No PTP/IP at 127.0.0.1; found Sony's Camera Remote API at \(url).")
+        #expect(result.shownHost == "127.0.0.1")
     }
 
     @Test func nothingAnsweringLeavesItToPTPIPsOwnRetries() async throws {
