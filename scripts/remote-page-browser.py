@@ -9,8 +9,12 @@ Selenium) at a phone's size (390x844) against `hdrshoot serve --camera simulator
         scrolling; the Pause button never moves under the finger while the shoot goes on.
         Each pause lands mid-shoot whatever the machine's load: the simulated body is stopped (SIGSTOP) while
         the page pauses, so the shoot cannot run on meanwhile, and continued (SIGCONT) once the page says Paused.
+    remote_page.py simulated HDRSHOOT OUTPUT_DIR
+        `serve --camera simulator` (the built-in body): the banner says "Ready · simulated camera", the idle
+        heading "(simulated camera)", the page and its cards wear the simulated colours; Check camera answers.
     remote_page.py both HDRSHOOT OUTPUT_DIR
-        serve, then run, in one browser (OUTPUT_DIR/serve, OUTPUT_DIR/run); each says "ok: MODE" or fails alone.
+        simulated, serve, then run, in one browser (OUTPUT_DIR/simulated, /serve, /run); each says "ok: MODE" or
+        fails alone.
     remote_page.py run HDRSHOOT OUTPUT_DIR
         `run --remote` shoots from the terminal (against `hdrshoot simulate`, stopped while the page pauses); the
         page pauses it, then stops it.
@@ -295,7 +299,12 @@ def serve(hdrshoot, output, screenshot, shared=None):
             fail("the token stayed in the address bar")
         no_horizontal_scroll(driver)
         driver.execute_script(WATCH_BUTTONS)
-        print("step: ready", flush=True)
+        # A real camera's page (this one: a body over the network) is not dressed as the simulator's.
+        background, _, tagged = page_colours(driver)
+        if background == SIM_BACKGROUND or tagged or "simulated" in text(driver, "banner"):
+            fail("a networked camera's page looks simulated: %s, tag shown %s, %s" % (
+                background, tagged, text(driver, "banner")))
+        print("step: ready, not dressed as the simulator (page %s)" % background, flush=True)
         click(driver, "checkCamera")
         camera = wait_for(driver, "the camera check", lambda d: text(d, "camStatus") if "ready to shoot" in text(
             d, "camStatus") or "Blocked" in text(d, "camStatus") else None)
@@ -406,6 +415,65 @@ def serve(hdrshoot, output, screenshot, shared=None):
     print("ok: serve", flush=True)
 
 
+SIM_BACKGROUND = "rgb(26, 18, 48)"  # body.sim's --bg, #1a1230
+SIM_CARD = "rgb(38, 26, 68)"  # body.sim's --card, #261a44
+
+
+def page_colours(driver):
+    """The page's background, the idle section's background, whether the "(simulated camera)" tag shows."""
+    return driver.execute_script(
+        "const bg=e=>getComputedStyle(e).backgroundColor,t=document.querySelector('#idle .sim-tag');"
+        "return [bg(document.body),bg(document.getElementById('idle')),getComputedStyle(t).display!=='none'"
+        "&&t.getBoundingClientRect().width>0]")
+
+
+def start_simulated(hdrshoot, output):
+    """`serve --camera simulator` started, up to its Remote: line (`both` starts it while Chromium starts)."""
+    return start([hdrshoot, "serve", "--listen", "127.0.0.1:0", "--camera", "simulator", "--output", output,
+                  "--no-network-monitor"], {"HDRSHOOT_TIME_SCALE": "50"})
+
+
+def simulated(hdrshoot, output, shared=None, started=None):
+    """`serve --camera simulator` (the built-in body): the page says so in colour and words, the banner's
+    "Ready · simulated camera", the idle heading's "(simulated camera)", the background and cards the simulated
+    page's; Check camera answers from the built-in body. No shoot: the shoots run against `hdrshoot simulate`."""
+    process, url = started or start_simulated(hdrshoot, output)
+    driver = shared or browser()
+    try:
+        driver.get(url)
+        banner = wait_for(driver, "Ready", lambda d: text(d, "banner") if text(d, "banner").startswith(
+            "Ready") else None)
+        print("step: simulated banner: " + banner, flush=True)
+        if banner != "Ready · simulated camera":
+            fail("the simulated camera's banner is not 'Ready · simulated camera': " + banner)
+        background, card, tagged = page_colours(driver)
+        print("step: simulated colours: page %s, card %s, tag shown %s" % (background, card, tagged), flush=True)
+        if (background, card) != (SIM_BACKGROUND, SIM_CARD):
+            fail("the simulated page's colours are %s and %s, not %s and %s" % (
+                background, card, SIM_BACKGROUND, SIM_CARD))
+        if not tagged or "(simulated camera)" not in text(driver, "idle"):
+            fail("the idle heading does not show '(simulated camera)'")
+        click(driver, "checkCamera")
+        camera = wait_for(driver, "the camera check", lambda d: text(d, "camStatus") if "ready to shoot" in text(
+            d, "camStatus") or "Blocked" in text(d, "camStatus") else None)
+        print("step: simulated camera: " + camera, flush=True)
+        if "ready to shoot" not in camera or "battery" not in camera:
+            fail("the built-in body's camera check is not ready with a battery: " + camera)
+        no_horizontal_scroll(driver)
+        check_origin(driver, url.split("/#")[0], url.split("#token=")[1])
+    finally:
+        if not shared:
+            driver.quit()
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    print("ok: simulated", flush=True)
+
+
 def run(hdrshoot, output, shared=None):
     global HDRSHOOT
     HDRSHOOT = hdrshoot
@@ -473,12 +541,38 @@ def run(hdrshoot, output, shared=None):
 
 
 def both(hdrshoot, output):
-    """`serve`, then `run`, in one browser (Chromium starts once): each in its own output folder, each ending in
-    its own "ok: MODE" line or its FAIL line; the exit status is 1 when either failed."""
-    driver = browser()
-    failed = False
+    """`simulated`, `serve`, then `run`, in one browser (Chromium starts once): each in its own output folder, each
+    ending in its own "ok: MODE" line or its FAIL line; the exit status is 1 when any failed."""
+    # Chromium starts on a thread of its own while the built-in body's serve starts (a second or two each under
+    # load); a browser that does not start fails the whole run, as it did when it started alone.
+    opened = {}
+
+    def open_browser():
+        try:
+            opened["driver"] = browser()
+        except Exception as error:
+            opened["error"] = error
+
+    opener = threading.Thread(target=open_browser)
+    opener.start()
+    os.makedirs(output + "/simulated", exist_ok=True)
+    serving = None
     try:
-        for name, mode in [("serve", lambda: serve(hdrshoot, output + "/serve", None, driver)),
+        serving = start_simulated(hdrshoot, output + "/simulated")
+    except SystemExit:
+        pass  # its FAIL line is printed; the loop below says "FAIL (simulated)"
+    opener.join()
+    if "error" in opened:
+        if serving and serving[0].poll() is None:
+            serving[0].terminate()
+            serving[0].wait()
+        raise opened["error"]
+    driver = opened["driver"]
+    failed = serving is None
+    try:
+        for name, mode in [("simulated", lambda: simulated(hdrshoot, output + "/simulated", driver, serving)
+                            if serving else sys.exit(1)),
+                           ("serve", lambda: serve(hdrshoot, output + "/serve", None, driver)),
                            ("run", lambda: run(hdrshoot, output + "/run", driver))]:
             os.makedirs(output + "/" + name, exist_ok=True)
             try:
@@ -535,6 +629,8 @@ if __name__ == "__main__":
         tripod(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "serve":
         serve(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "simulated":
+        simulated(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "both":
         both(sys.argv[2], sys.argv[3])
     else:

@@ -6,7 +6,8 @@ import Testing
 /// Selenium, python3-selenium) at 390x844 against the built binary; scripts/remote-page-browser.py does the
 /// clicking and checks, this suite runs it and checks its verdict. `serve` drives `hdrshoot simulate` (a process
 /// of its own, 20 ms exposures) and stops it (SIGSTOP) while the page pauses, so each pause lands mid-shoot
-/// however slowly the page answers; each click is made once, the buttons never moving under it.
+/// however slowly the page answers; each click is made once, the buttons never moving under it. A short first run
+/// serves `--camera simulator` (the built-in body) and looks only at how the page wears it: words and colours.
 @Suite("The remote page in headless Chromium (built binary)", .realTime)
 struct RemotePageBrowserTests {
     static let python = "/usr/bin/python3"
@@ -27,7 +28,7 @@ struct RemotePageBrowserTests {
         return probe.terminationStatus == 0 ? nil : "needs python3-selenium"
     }()
 
-    /// One run of the script's `both` mode (serve, then run --remote, in one browser), shared by the two tests:
+    /// One run of the script's `both` mode (simulated, serve, then run --remote, in one browser), shared by the tests:
     /// Chromium starts once for the suite. Each mode ends in its own "ok: MODE" line or its own "FAIL (MODE)".
     static let bothModes = Task<ProcessResult, any Error> { try await runScript("both") }
 
@@ -45,11 +46,27 @@ struct RemotePageBrowserTests {
     }
 
     @Test(
+        "serve --camera simulator: the page says the simulated camera in its banner and heading and wears its colours",
+        .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
+    func simulatorPageIsMarkedAsSimulated() async throws {
+        let result = try await Self.bothModes.value
+        #expect(
+            !result.standardOutput.contains("FAIL (simulated)"), "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("step: simulated banner: Ready · simulated camera\n"))
+        #expect(
+            result.standardOutput.contains(
+                "step: simulated colours: page rgb(26, 18, 48), card rgb(38, 26, 68), tag shown True\n"))
+        #expect(result.standardOutput.contains("step: simulated camera: ILCE-7M3"))
+        #expect(result.standardOutput.contains("ok: simulated"))
+    }
+
+    @Test(
         "serve: plan, confirm, pause, reload mid-shoot, resume, stop, resume the stopped shoot, 15 of 15, the last frame, nothing from elsewhere",
         .enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
     func servePlansPausesReloadsAndFinishes() async throws {
         let result = try await Self.bothModes.value
         #expect(!result.standardOutput.contains("FAIL (serve)"), "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("step: ready, not dressed as the simulator (page rgb(17, 17, 17))"))
         #expect(result.standardOutput.contains("step: camera: ILCE-7M3 at 127.0.0.1:"))
         #expect(result.standardOutput.contains(" · battery 100 % · "))
         #expect(result.standardOutput.contains("step: the Pause button stayed [46] px below the banner while shooting"))
