@@ -131,17 +131,24 @@ struct EndToEndTerminalTests {
     func whileReconnectingTheLiveLineCountsDownToTheNextAttemptAndTheTimeLeftStandsStill() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, _) = try await sandbox.withSimulator(faults: ["drop-at-frame:3"]) { port in
+        // At time scale 2 the reconnect schedule's first wait (2 s) is 1 s of real time, and the live line counts
+        // down the wait the shoot is given: "reconnecting in 1 s", a whole second, as "2 s" is unscaled.
+        let (result, _) = try await sandbox.withSimulator(
+            faults: ["drop-at-frame:3"], extra: ScaledTime.simulatorArguments(factor: 2)
+        ) { port in
             try await Self.onTerminal(
                 sandbox, columns: 80,
-                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments,
+                adding: ScaledTime.environment(factor: 2)
             ) { run, _ in
                 (await run.waitForExit(timeout: .seconds(120)), run.standardOutput)
             }
         }
         #expect(result.0 == 0, "\(result.1)")
         let reconnecting = Self.liveLines(result.1).filter { $0.contains("reconnecting") }
-        #expect(reconnecting.contains { $0.contains("reconnecting in 2 s") }, "\(reconnecting)")
+        // The countdown starts at the wait given (1 s, never the unscaled 2 s) and counts down from there.
+        let countdowns = Set(reconnecting.compactMap { $0.firstMatch(of: /reconnecting in (\d+) s/)?.1 })
+        #expect(countdowns == ["1"], "\(reconnecting)")
         #expect(Set(reconnecting.compactMap(Self.secondsLeft)).count == 1, "\(reconnecting)")
         #expect(result.1.contains("Complete: 15 of 15 exposures saved"))
     }
@@ -156,15 +163,17 @@ struct EndToEndTerminalTests {
     }
 
     /// Runs `hdrshoot <arguments>` on a pseudo-terminal `columns` wide, started in the background (keys can be
-    /// typed with `type(_:)`); `body` also gets hdrshoot's own PID. hdrshoot outlives a killed `script` (it
-    /// ignores the hangup), so it is killed by that PID when `body` ends without it having exited.
+    /// typed with `type(_:)`), its environment the sandbox's plus `environment`; `body` also gets hdrshoot's own
+    /// PID. hdrshoot outlives a killed `script` (it ignores the hangup), so it is killed by that PID when `body`
+    /// ends without it having exited.
     static func onTerminal<T>(
-        _ sandbox: ShootSandbox, columns: Int, _ arguments: [String],
+        _ sandbox: ShootSandbox, columns: Int, _ arguments: [String], adding environment: [String: String] = [:],
         _ body: (BackgroundProcess, pid_t) async throws -> T
     ) async throws -> T {
         let shell = "stty cols \(columns) rows 24; echo hdrshoot-pid $$; exec \(try shellLine(arguments))"
         return try await BackgroundProcess.with(
-            try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"], environment: sandbox.environment,
+            try #require(TestHost.script), arguments: ["-qefc", shell, "/dev/null"],
+            environment: sandbox.environment.merging(environment) { $1 },
             typing: true
         ) { run in
             try await waitForOutput(run, containing: "hdrshoot-pid ")
