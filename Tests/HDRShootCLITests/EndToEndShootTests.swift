@@ -104,9 +104,10 @@ struct EndToEndShootTests {
     @Test func resumeWhileTheRunStillShootsIsRefusedAndTheRunCompletes() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // The run is held still (SIGSTOP) once it saved a frame, so it is surely alive and unfinished while the test
-        // runs a resume of the same shoot, however fast the host; it continues (SIGCONT) once the resume answered.
-        let ((run, refused, runPID), fired) = try await sandbox.withSimulator { port in
+        // A slow link keeps the run going (about 2.5 s after its first saved frame) until the test holds it still
+        // (SIGSTOP) once it saved a frame; held, it surely stays alive and unfinished however long the resume of the
+        // same shoot takes; it continues (SIGCONT) once the resume answered.
+        let ((run, refused, runPID), fired) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
                 + sandbox.shootArguments
