@@ -229,7 +229,7 @@ let package = Package(
                 "HDRShootCLI", "Exposure", "PTPIP", "PTPIPCodec", "Shooting", "SonyCamera", "CameraSimulator",
                 "NetworkMonitor",
                 "TestSupport", "ImageLuminance", "SessionLog", "Posix", "LegacyCameraSimulator", "ShootKit",
-                "LegacyCamera", "CameraRemoteAPI", "HTTP"
+                "LegacyCamera", "CameraRemoteAPI", "HTTP", "CameraTunnel"
             ],
             swiftSettings: strict
         )

@@ -86,6 +86,16 @@ package enum FileSystem {
         try setPermissions(path, permissions)
     }
 
+    /// Where the symbolic link at `path` points (`readlink`), as the link holds it; a target longer than
+    /// `PATH_MAX` is `ENAMETOOLONG`.
+    package static func symbolicLinkDestination(_ path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count)
+        guard count >= 0 else { throw Errno.current }
+        guard count < buffer.count else { throw Errno(rawValue: ENAMETOOLONG) }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The names in `directory` (with `.` and `..`).
     package static func contentsOfDirectory(_ directory: String) throws(Errno) -> [String] {
         guard let dir = opendir(directory) else { throw Errno.current }

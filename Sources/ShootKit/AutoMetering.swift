@@ -6,8 +6,8 @@ import Shooting
 
 /// `--auto` metering on a connected camera: the body's meter as a start, then probe frames searched by
 /// `AutoMeter`, each saved in a `probes/` folder (they are real exposures on the card too). The layer reaches the
-/// camera (`measure(with:reach:...)`); the front end gives its `CameraReach` and words the outcome (the CLI's
-/// `Outcome.line`).
+/// camera (`measure(with:reach:...)`, AutoMetering+Target.swift); the front end gives its `CameraReach` and words
+/// the outcome (the CLI's `Outcome.line`).
 package enum AutoMetering {
     /// What the metering found.
     package struct Outcome: Sendable {

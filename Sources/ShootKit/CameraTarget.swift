@@ -111,12 +111,10 @@ package enum CameraTarget: Sendable, Equatable {
             // A faithful body (real exposure times); small images keep the demo folder light.
             configuration.imageSize = 100_000
             configuration.scene = scene
-            // `--replay-session LOG`: the simulator becomes the logged body (files read as it starts).
-            let replayFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "hdrshoot-replay-\(UUID())"
-            ).path
-            defer { try? FileManager.default.removeItem(atPath: replayFolder) }
-            try reach.prepare(&configuration, folder: replayFolder)
+            // The front end's body (`--replay-session LOG`: the logged one, its files read as it starts); what the
+            // front end made for it is let go when the body has stopped.
+            let letGo = try reach.prepare(&configuration)
+            defer { letGo() }
             // The front end's time (`$HDRSHOOT_TIME_SCALE`, a test hook) runs the built-in body's time too.
             let clock = try reach.simulatorClock()
             return try await CameraSimulator.withRunning(configuration: configuration, clock: clock) { simulator in
@@ -155,16 +153,24 @@ package protocol CameraReach: Sendable {
     /// A Camera Remote API camera's configuration with the front end's schedule; `resuming` lets the body hand
     /// over a picture an earlier run left in it.
     func adjust(_ configuration: inout LegacySonyCameraConfiguration, resuming: Bool) throws
+    /// An SSH tunnel's configuration with the front end's schedule (the waits before a tunnel that closed during a
+    /// shoot is opened again).
+    func adjust(_ configuration: inout SSHTunnelConfiguration) throws
     /// The clock a built-in simulated body's time runs on.
     func simulatorClock() throws -> any Clock<Duration>
-    /// The built-in simulated PTP/IP body as the front end asks for it (a replayed session's body, its files in
-    /// `folder`).
-    func prepare(_ configuration: inout SimulatorConfiguration, folder: String) throws
+    /// The built-in simulated PTP/IP body as the front end asks for it (a replayed session's body); returns what
+    /// to do once that body has stopped (take away the files it was made from).
+    func prepare(_ configuration: inout SimulatorConfiguration) throws -> @Sendable () -> Void
     /// Whether the camera shows `key`'s fingerprint too (first contact; asked only when `canAsk`).
     func confirmFirstContact(_ key: SSHHostKey, host: String) async -> Bool
     /// The password of `user` on the camera at `host`, asked of the photographer (only when `canAsk`); nil or
     /// empty when none was given.
     func askPassword(user: String, host: String) async throws -> String?
+}
+
+extension CameraReach {
+    /// The tunnel's own waits, for a front end (or a test's reach) with no schedule of its own.
+    package func adjust(_ configuration: inout SSHTunnelConfiguration) throws {}
 }
 
 /// What the layer says while it reaches a camera; a front end words each (the terminal's lines).

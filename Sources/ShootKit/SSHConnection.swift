@@ -121,6 +121,7 @@ package enum SSHConnection {
         if let text = environment[forwardPortVariable], let port = UInt16(text), port > 0 {
             configuration.forwardPort = port
         }
+        try reach.adjust(&configuration)
         note(.checkingHostKey(address))
         let host = address.host
         var confirm: (@Sendable (SSHHostKey) async -> Bool)? = nil
@@ -188,7 +189,7 @@ package enum SSHConnection {
 
     /// hdrshoot's own executable: `ssh` runs it to read the password (`SSH_ASKPASS`).
     private static func ownExecutable() throws -> String {
-        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+        guard let path = try? FileSystem.symbolicLinkDestination("/proc/self/exe") else {
             throw SSHTunnelError.exited(status: -1, detail: "cannot find hdrshoot's own executable")
         }
         return path

@@ -134,3 +134,36 @@ package struct ResumedSeriesStart: ShootStart {
         return (launch, nil)
     }
 }
+
+/// What a series' `resume` comes to once the controller has decided where it resumes.
+package enum SeriesResumeStart: Sendable {
+    /// Shoot from the resume point.
+    case start(ResumedSeriesStart)
+    /// Nothing is left to shoot, and why; the journal was marked ended, so the next `resume` does not find it.
+    case nothingLeft(SeriesEndReason)
+}
+
+extension ShootController {
+    /// The start of the series of `journal` (locked by the caller) at schedule offset `now`, as `request` asks:
+    /// `resumePoint` decides (the missed-start question posed when `mayAsk`, `asked` running once it is), a
+    /// question not answered ends the shoot (`ShootPreparationError.declined`), a series with nothing left is
+    /// marked ended at `wallClock`'s time. `followsCamera`: the journal follows the camera actually used.
+    package func resumeSeries(
+        _ journal: ShootJournal, now: Duration, request: ResumeRequest, followsCamera: Bool, store: JournalStore,
+        wallClock: WallClock, mayAsk: Bool, asked: @escaping @Sendable (Question) async -> Void = { _ in }
+    ) async throws -> SeriesResumeStart {
+        let decision = await resumePoint(
+            of: journal, now: now, restartSet: request.restartSet, skipMissed: request.skipMissed, mayAsk: mayAsk,
+            asked: asked)
+        switch decision {
+        case .declined:
+            end()
+            throw ShootPreparationError.declined
+        case .nothingLeft(let why, let journal):
+            try await SeriesResumption.markEnded(journal, in: store, at: wallClock.now())
+            return .nothingLeft(why)
+        case .resume(let point):
+            return .start(ResumedSeriesStart(resumption: point, followsCamera: followsCamera, store: store))
+        }
+    }
+}

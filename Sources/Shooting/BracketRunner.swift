@@ -274,8 +274,9 @@ package actor BracketRunner {
                 let at = position ?? progress.queue.likelyNext?.position ?? plan.positions.last ?? .start
                 let error = await explainedByAFullCard(error, at: at)
                 guard ErrorDisposition(error) == .reconnect, !Task.isCancelled else {
-                    await downloadBeforeStopping(after: error)
-                    return await finish(stopReason(for: error), resumeAt: firstUnsaved ?? at)
+                    // What stopped the download before stopping (a full disk) is what resume must have mended first.
+                    let blocking = await downloadBeforeStopping(after: error)
+                    return await finish(stopReason(for: blocking ?? error), resumeAt: firstUnsaved ?? at)
                 }
                 if let reason = await reconnect(after: error, before: at, remaining: remainingPositions) {
                     return await finish(reason, resumeAt: firstUnsaved ?? at)
@@ -290,11 +291,17 @@ package actor BracketRunner {
 
     /// Before a run ends on a camera error, fetches what the camera still holds while its link works (best
     /// effort: whatever is left stays "in the camera" for `resume`).
-    private func downloadBeforeStopping(after error: any Error) async {
+    /// Returns the error that stopped that download when the photographer must act on it (a full disk), else nil.
+    private func downloadBeforeStopping(after error: any Error) async -> (any Error)? {
         guard configuration.downloads, !progress.queue.isEmpty, ErrorDisposition(error) == .stop, !Task.isCancelled,
             await camera.isConnected
-        else { return }
-        _ = try? await downloadAll()
+        else { return nil }
+        do {
+            _ = try await downloadAll()
+        } catch let failure as any RemoteCameraError where failure.needsThePhotographer {
+            return failure
+        } catch {}
+        return nil
     }
 
     /// Ends a run stopped while images wait in the camera: they stay there for `resume`.

@@ -154,7 +154,9 @@ package protocol RemoteCameraError: Error {
     var isReleaseRefused: Bool { get }
     /// Reconnecting cannot help until the photographer does something to the body (one that still holds a
     /// session dropped without CloseSession needs a power cycle, issue 33): the run stops with this error
-    /// instead of walking the rest of its reconnect schedule.
+    /// instead of walking the rest of its reconnect schedule. Also a full disk on the computer (issue 37): met while
+    /// a run that stops for another reason downloads what it can, it is what the stop says, since `resume` needs
+    /// the space first.
     var needsThePhotographer: Bool { get }
 }
 

@@ -84,6 +84,8 @@ package enum SonyCameraError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Request, as a body still holding a dropped session does (no attempt was retried).
     package var needsThePhotographer: Bool {
         if case let .connectFailed(_, _, last) = self { return last.isClosedAtInitCommand }
+        // A full disk: nothing more can be saved until space is freed.
+        if case .diskFull = self { return true }
         return false
     }
 

@@ -229,6 +229,11 @@ struct SSHTunnelBinaryTests {
                 port: rig.server.port, scene: rig.scene, extra: ["--ssh-fingerprint", rig.fingerprint])
             var environment = rig.scene.environment(forwardPort: rig.simulator.port)
             environment["PWD"] = rig.scene.shoots.path
+            // The tunnel waits 1 s before it opens again and the runner 2 s before its first reconnection attempt,
+            // for a body's Wi-Fi to come back; the sshd is back at once here, and on the time-scale hook the waits
+            // are 0.1 s and 0.2 s (the body's exposures are capped at 20 ms, so nothing else it waits for gets
+            // shorter than the body takes; the margins a body gets to process an image stay 2 s).
+            environment["HDRSHOOT_TIME_SCALE"] = "10"
             let output = try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(),
                 arguments: arguments + ["--output", rig.scene.shoots.appendingPathComponent("killed").path],

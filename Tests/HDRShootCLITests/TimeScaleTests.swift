@@ -6,6 +6,7 @@ import Shooting
 import SonyCamera
 import Testing
 
+@testable import CameraTunnel
 @testable import HDRShootCLI
 
 /// `$HDRSHOOT_TIME_SCALE`, the test hook that makes the waits for the camera's sake N times shorter (the
@@ -49,6 +50,19 @@ struct TimeScaleTests {
         #expect(legacy.processingMargin == .seconds(3))
         #expect(legacy.shutterConfirmTimeout == .seconds(2))
         #expect(legacy.setRetry.maxAttempts == 10 && legacy.setRetry.delays.first == .milliseconds(10))
+    }
+
+    @Test func aFactorShortensTheWaitsBeforeAClosedSSHTunnelIsOpenedAgainButNotItsLogin() throws {
+        let tools = SSHTools(ssh: "/usr/bin/ssh", keyscan: "/usr/bin/ssh-keyscan", keygen: "/usr/bin/ssh-keygen")
+        var tunnel = SSHTunnelConfiguration(
+            host: "127.0.0.1", user: "root", knownHosts: KnownHostsFile(path: "/nonexistent/known_hosts"),
+            tools: tools, askpassProgram: "/bin/false")
+        let untouched = tunnel
+        TimeScale.real.apply(to: &tunnel)
+        #expect(tunnel.reopenWaits == [.seconds(1), .seconds(2), .seconds(5)])
+        try TimeScale(environment: [TimeScale.variable: "10"]).apply(to: &tunnel)
+        #expect(tunnel.reopenWaits == [.milliseconds(100), .milliseconds(200), .milliseconds(500)])
+        #expect(tunnel.loginTimeout == untouched.loginTimeout && tunnel.keepAliveSeconds == untouched.keepAliveSeconds)
     }
 
     @Test func aRunnerOnEitherClockWaitsTheSameRealTimes() {

@@ -32,7 +32,7 @@ import Testing
             configuration.adoptsEarlierPictures = resuming
         }
         func simulatorClock() throws -> any Clock<Duration> { ContinuousClock() }
-        func prepare(_ configuration: inout SimulatorConfiguration, folder: String) throws {}
+        func prepare(_ configuration: inout SimulatorConfiguration) throws -> @Sendable () -> Void { {} }
         func confirmFirstContact(_ key: SSHHostKey, host: String) async -> Bool { false }
         func askPassword(user: String, host: String) async throws -> String? { nil }
     }

@@ -154,4 +154,40 @@ import Testing
         #expect(why == .everyStartPassed)
         #expect(why.sentence == "every remaining start time has passed")
     }
+
+    @Test func aSeriesWithNothingLeftIsMarkedEndedInItsStoreAndAStoppedQuestionEndsTheShoot() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = JournalStore(directory: folder.url)
+        let ended = Self.journal(end: .until(Self.firstStart.addingTimeInterval(100)))
+        try await store.create(ended)
+        let controller = ShootController(messages: PlainMessages())
+        let endedAt = Self.firstStart.addingTimeInterval(200)
+        let resumed = try await controller.resumeSeries(
+            ended, now: .seconds(200), request: ResumeRequest(skipMissed: true), followsCamera: false, store: store,
+            wallClock: .fixed(endedAt), mayAsk: false)
+        guard case .nothingLeft(.everyStartPassed) = resumed else {
+            Issue.record("not ended: \(resumed)")
+            return
+        }
+        let saved = try await store.load(id: ended.id)
+        #expect(saved.series?.ended == true && saved.status == .complete && saved.updatedAt == endedAt)
+
+        // A missed start whose question is stopped instead of answered: nothing to shoot, the shoot is over.
+        let asked = ShootController(messages: PlainMessages())
+        let updates = asked.updates()
+        let stopper = Task {
+            for await update in updates {
+                if case .state(let change) = update, change.state == .asking { return await asked.send(.stop) }
+            }
+            return false
+        }
+        await #expect(throws: ShootPreparationError.declined) {
+            try await asked.resumeSeries(
+                Self.journal(), now: .seconds(200), request: ResumeRequest(), followsCamera: false, store: store,
+                wallClock: .fixed(endedAt), mayAsk: true)
+        }
+        #expect(await stopper.value)
+        #expect(asked.snapshot.state == .finished)
+    }
 }

@@ -16,6 +16,9 @@ final class WorldDevice: FileSpace.Device {
         var capacity: Int?
         /// Writes refused for want of room.
         var refused = 0
+        /// Times hdrshoot met the full disk (a write refused, or a look at the room that found less than an
+        /// image) since the world last asked (`takeTimesMet`).
+        var met = 0
     }
 
     let folder: URL
@@ -24,14 +27,30 @@ final class WorldDevice: FileSpace.Device {
     let hidesFullness: Bool
     private let state: Mutex<State>
 
-    init(folder: URL, capacity: Int, hidesFullness: Bool = false) {
+    /// The size of the day's images: a look at the room that finds less has met the full disk.
+    let imageSize: Int
+
+    init(folder: URL, capacity: Int, imageSize: Int, hidesFullness: Bool = false) {
         self.folder = folder
+        self.imageSize = imageSize
         self.hidesFullness = hidesFullness
         state = Mutex(State(capacity: capacity))
     }
 
     /// The free bytes hdrshoot is told (`FileSpace.available`).
-    func freeBytes() -> Int { hidesFullness ? 1 << 40 : room() }
+    func freeBytes() -> Int {
+        let room = room()
+        if room < imageSize { state.withLock { $0.met += 1 } }
+        return hidesFullness ? 1 << 40 : room
+    }
+
+    /// Times hdrshoot met the full disk since the last call.
+    func takeTimesMet() -> Int {
+        state.withLock { state in
+            defer { state.met = 0 }
+            return state.met
+        }
+    }
 
     /// The room left: the capacity less what the folder holds (effectively unlimited once space was freed).
     func room() -> Int {
@@ -41,7 +60,12 @@ final class WorldDevice: FileSpace.Device {
 
     func grant(_ count: Int) -> Int {
         let free = room()
-        if free < count { state.withLock { $0.refused += 1 } }
+        if free < count {
+            state.withLock {
+                $0.refused += 1
+                $0.met += 1
+            }
+        }
         return min(count, free)
     }
 
@@ -71,6 +95,9 @@ extension SimulationWorld {
     /// read the stop message). The card is swapped (the body's buffer is its own memory and is kept); the disk gets
     /// space freed. Each is noted in the timeline as a fault, and counted.
     func mendFullMedia() {
+        // What the last life met is its own.
+        _ = body.takePressesOnFullCard()
+        _ = device?.takeTimesMet()
         if body.cardIsFull {
             body.swapCard()
             mediaFaults.withLock { $0.cardSwaps += 1 }
@@ -101,8 +128,11 @@ extension SimulationWorld {
         body.note(
             "the run stops: \(said); \(result.fired) of \(result.total) fired: \(result.saved) saved, "
                 + "\(result.inCamera) in the camera; resume from \(result.resumePosition.map { "\($0)" } ?? "-")")
-        let cardFull = body.cardIsFull
-        let diskFull = device?.isFull(for: day.body.imageSize) ?? false
+        // Full, and met by this life: it pressed the shutter on the full card, or found (or hit) the disk full. A
+        // stop for another reason while the card is full but was never pressed (or the disk never looked at) need
+        // not name it.
+        let cardFull = body.takePressesOnFullCard() > 0 && body.cardIsFull
+        let diskFull = (device?.takeTimesMet() ?? 0) > 0 && device?.isFull(for: day.body.imageSize) == true
         // The photographer's own Stop says why it stopped by itself.
         guard failed, cardFull || diskFull else { return }
         if result.resumePosition == nil {
@@ -165,6 +195,14 @@ struct MediaTally: CustomStringConvertible {
 }
 
 extension WorldBody {
+    /// Shutter-button operations received while the card was full, since the last call.
+    func takePressesOnFullCard() -> Int {
+        state.withLock { state in
+            defer { state.pressesOnFullCard = 0 }
+            return state.pressesOnFullCard
+        }
+    }
+
     /// Whether the body's card is full (0xD249 reads 0: it fires nothing).
     var cardIsFull: Bool { state.withLock { $0.camera.cardIsFull } }
 

@@ -262,7 +262,8 @@ final class SimulationWorld: Sendable {
         let folder = try Self.temporaryFolder(seed: seed)
         self.folder = folder
         device = day.diskCapacity.map {
-            WorldDevice(folder: folder, capacity: $0, hidesFullness: breakage == .fullDiskUnseen)
+            WorldDevice(
+                folder: folder, capacity: $0, imageSize: day.body.imageSize, hidesFullness: breakage == .fullDiskUnseen)
         }
         store = JournalStore(directory: folder.appendingPathComponent("journals"))
         journalID = "sim-\(seed)"

@@ -53,6 +53,8 @@ final class WorldBody: Sendable {
         var faultsInjected = 0
         var timeline: [String] = []
         var now: Duration = .zero
+        /// Shutter-button operations the body received while its card was full (since the world last asked).
+        var pressesOnFullCard = 0
     }
 
     let state: Mutex<State>
@@ -261,6 +263,7 @@ final class WorldBody: Sendable {
     ) {
         state.operations += 1
         let index = state.operations
+        if request.code == .sdioControlDevice, state.camera.cardIsFull { state.pressesOnFullCard += 1 }
         let name = String(describing: request.code)
         let faulty = index <= state.faults.quietAfterOperation
         if faulty, state.faults.vanishChance > 0, state.vanishRandom.chance(state.faults.vanishChance),

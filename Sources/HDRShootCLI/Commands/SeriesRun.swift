@@ -170,9 +170,9 @@ enum SeriesRun {
         let now = timeScale.scaled(record.offset(of: context.wallClock.now()))
         // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
         let controller = ShootController(messages: CLIMessages())
-        let decision = await controller.resumePoint(
-            of: journal, now: now, restartSet: request.restartSet, skipMissed: request.skipMissed,
-            mayAsk: options.interactive && !options.confirm
+        let resumed = try await controller.resumeSeries(
+            journal, now: now, request: request, followsCamera: options.target != nil, store: options.store,
+            wallClock: context.wallClock, mayAsk: options.interactive && !options.confirm
         ) { question in
             // The terminal answers the controller's question: n shoots late, s skips, anything else stops.
             output.writeOut(question.text)
@@ -185,22 +185,17 @@ enum SeriesRun {
                 }
             await controller.send(command)
         }
-        let resumption: SeriesResumption
-        switch decision {
-        case .declined:
-            await controller.end()
-            throw ShootPreparationError.declined
-        case .nothingLeft(let why, let journal):
-            try await SeriesResumption.markEnded(journal, in: options.store, at: context.wallClock.now())
+        let start: ResumedSeriesStart
+        switch resumed {
+        case .nothingLeft(let why):
             output.writeOut("Nothing left to shoot: \(why.sentence).\n")
             return .success
-        case .resume(let point):
-            resumption = point
+        case .start(let resumedStart):
+            start = resumedStart
         }
         let stages = ResumedSeries(
-            start: ResumedSeriesStart(
-                resumption: resumption, followsCamera: options.target != nil, store: options.store),
-            notes: notes(resumption, record: record, now: now), timeScale: timeScale, wallClock: context.wallClock)
+            start: start, notes: notes(start.resumption, record: record, now: now), timeScale: timeScale,
+            wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
             resuming: true, controller: controller)

@@ -1,3 +1,4 @@
+import CameraTunnel
 import Foundation
 import LegacyCamera
 import Shooting
@@ -140,6 +141,12 @@ struct TimeScale: Sendable, Equatable {
         // The photographer's two minutes at the pairing screen, so a test sees the wait end.
         configuration.pairingWait /= factor
         configuration.pairingTick /= factor
+    }
+
+    /// Shortens the waits before an SSH tunnel that closed during a shoot is opened again (a connection retry).
+    func apply(to configuration: inout SSHTunnelConfiguration) {
+        guard factor > 1 else { return }
+        configuration.reopenWaits = configuration.reopenWaits.map { $0 / factor }
     }
 
     /// Shortens the Camera Remote API camera's waits for the body's sake.

@@ -78,7 +78,8 @@ extension ManPage {
                 "HDRSHOOT_TIME_SCALE",
                 "A test hook: a whole number N makes the waits for the camera's sake (a BULB hold, a Long Exposure "
                     + "NR dark frame, the settle after connecting, the grace before fetching behind a release that "
-                    + "shows nothing yet, busy and connection retries, a series' schedule, the "
+                    + "shows nothing yet, busy and connection retries, the waits before an SSH tunnel is opened "
+                    + "again, a series' schedule, the "
                     + "2 minutes given to press OK on a pairing screen, said and counted down as 2 minutes) N "
                     + "times shorter, to match hdrshoot "
                     + "simulate --time-scale N; the margins a body gets to process an image or to show a set "
