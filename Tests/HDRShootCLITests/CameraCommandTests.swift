@@ -7,8 +7,10 @@ import Testing
 @Suite("hdrshoot camera (built binary)", .realTime)
 struct CameraCommandTests {
     /// Runs the binary with a private XDG_CONFIG_HOME (so nothing touches the real home).
-    static func runCamera(_ arguments: [String], config: URL) async throws -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
+    static func runCamera(
+        _ arguments: [String], config: URL, environment extra: [String: String] = [:]
+    ) async throws -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["XDG_CONFIG_HOME"] = config.path
         return try await ProcessRunner.run(
             try ProcessRunner.hdrshootBinary(), arguments: ["camera"] + arguments, environment: environment,

@@ -13,13 +13,15 @@ struct EndToEndShootControlTests {
         // Operation 71 falls around frame 7 or 8 (the count of property reads varies with event timing): a
         // speed change, a button press or a transfer. Wherever it lands, the outcome is the same: the
         // unfinished frame is shot again, and an image left in the camera is recovered, never blocking.
-        // On the time-scale hook the first reconnection attempt comes after 0.2 s instead of 2 s.
+        // On the time-scale hook the first reconnection attempt comes after 0.2 s instead of 2 s, and a frame whose
+        // release the drop cut off is looked for in the camera for 1 s instead of the hook's 2 s floor before it is
+        // shot again (`environmentWithOneSecondMargins`).
         let (result, fired) = try await sandbox.withSimulator(
             faults: ["drop-at-op:71"], extra: ScaledTime.simulatorArguments
         ) { port in
             try await sandbox.hdrshoot(
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm"] + sandbox.shootArguments,
-                environment: ScaledTime.environment)
+                environment: ScaledTime.environmentWithOneSecondMargins)
         }
         #expect(result.standardOutput.contains("Paused: lost the connection to the camera; reconnecting"))
         #expect(result.standardOutput.contains("Reconnected (attempt 1)"))

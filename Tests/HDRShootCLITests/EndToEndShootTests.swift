@@ -49,12 +49,16 @@ struct EndToEndShootTests {
     @Test func runKilledWhileSettingASpeedIsCompletedByResume() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // The body stops answering at frame 8's speed set (set 2, frame 3; `hang-at-speed-set:7`), so the run is
-        // surely in that speed change when the test kills it, however fast or loaded the host: frames 1-7 fired,
-        // and their images wait in the camera (capture first, download behind). The fault fires once: the resume's
-        // connection is answered.
-        let (resumed, fired) = try await sandbox.withSimulator(faults: ["hang-at-speed-set:7"]) { port in
-            try await killRun(sandbox, port: port, atPhase: "settingSpeed")
+        // The body stops answering at frame 8's speed set (set 2, frame 3; `hang-at-speed-set:7`), and the test
+        // kills the run once the simulator's operation log shows that set unanswered, so the run is surely in that
+        // speed change, however fast or loaded the host: frames 1-7 fired, and their images wait in the camera
+        // (capture first, download behind). The fault fires once (a kill before the set reached the body would have
+        // left it to hang the resume instead): the resume's connection is answered.
+        let operations = sandbox.root.appendingPathComponent("operations.jsonl").path
+        let (resumed, fired) = try await sandbox.withSimulator(
+            faults: ["hang-at-speed-set:7"], extra: ["--op-log", operations]
+        ) { port in
+            try await killRun(sandbox, port: port, atPhase: "settingSpeed", unansweredIn: operations)
             let status = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
             let object = try #require(jsonObject(status.standardOutput))
             #expect(object["state"] as? String == "inProgress")
@@ -104,9 +108,10 @@ struct EndToEndShootTests {
     @Test func resumeWhileTheRunStillShootsIsRefusedAndTheRunCompletes() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // The run is held still (SIGSTOP) once it saved a frame, so it is surely alive and unfinished while the test
-        // runs a resume of the same shoot, however fast the host; it continues (SIGCONT) once the resume answered.
-        let ((run, refused, runPID), fired) = try await sandbox.withSimulator { port in
+        // A slow link keeps the run going (about 2.5 s after its first saved frame) until the test holds it still
+        // (SIGSTOP) once it saved a frame; held, it surely stays alive and unfinished however long the resume of the
+        // same shoot takes; it continues (SIGCONT) once the resume answered.
+        let ((run, refused, runPID), fired) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
                 + sandbox.shootArguments
@@ -136,9 +141,11 @@ struct EndToEndShootTests {
     /// The image the interrupted attempt left in the camera is on disk in its frame's set folder and listed
     /// with that frame in the manifest (`earlierFiles`), next to the reshot frame's own file.
     /// Starts `hdrshoot run --json` and kills it (SIGKILL) when set 2, frame 3 reaches `phase` (and, with
-    /// `afterFired`, once the simulator logged that many fired frames).
+    /// `afterFired`, once the simulator logged that many fired frames; with `unansweredIn`, once that operation log
+    /// of the simulator's ends with a shutter speed set it did not answer).
     private func killRun(
-        _ sandbox: ShootSandbox, port: UInt16, atPhase phase: String, afterFired: Int? = nil
+        _ sandbox: ShootSandbox, port: UInt16, atPhase phase: String, afterFired: Int? = nil,
+        unansweredIn operationLog: String? = nil
     ) async throws {
         let arguments =
             ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
@@ -151,6 +158,17 @@ struct EndToEndShootTests {
                 return object["phase"] as? String == phase && object["set"] as? Int == 2 && object["frame"] as? Int == 3
             }
             if let afterFired { try await sandbox.waitForCaptures(afterFired) }
+            if let operationLog {
+                let hung = try await eventually(timeout: .seconds(60), every: .milliseconds(5)) {
+                    let text = (try? String(contentsOfFile: operationLog, encoding: .utf8)) ?? ""
+                    guard let last = text.split(separator: "\n").last.flatMap({ jsonObject(String($0)) }) else {
+                        return false
+                    }
+                    return last["code"] as? String == "0x9205"
+                        && (last["response"] == nil || last["response"] is NSNull)
+                }
+                try #require(hung, "the simulator never logged the speed set it was to leave unanswered")
+            }
             run.send(SIGKILL)
             #expect(await run.waitForExit() == 128 + SIGKILL)
         }

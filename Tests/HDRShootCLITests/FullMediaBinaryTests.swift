@@ -12,7 +12,10 @@ struct FullMediaBinaryTests {
     @Test func aFullCardStopsSayingSoAndResumeFinishesOnceTheCardIsSwapped() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-card-full").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = ProcessInfo.processInfo.environment
+        // hdrshoot's waits 10 times shorter, its margins 1 s: the release the full card ignores waits one out.
+        var environment = ProcessInfo.processInfo.environment.merging(
+            ScaledTime.environmentWithOneSecondMargins
+        ) { $1 }
         environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         let state = folder.appendingPathComponent("state").path
         let configuration = SimulatorConfiguration.loopback {
@@ -67,7 +70,7 @@ struct FullMediaBinaryTests {
     func aFullDiskStopsWithOneLineLosesNothingAndResumeFinishesOnceThereIsRoom() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-disk-full").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(ScaledTime.environment) { $1 }
         environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         let state = folder.appendingPathComponent("state").path
         let out = folder.appendingPathComponent("out").path

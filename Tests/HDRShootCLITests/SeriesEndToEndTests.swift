@@ -5,25 +5,31 @@ import Testing
 
 /// `hdrshoot run --every` (interval HDR) and its `resume`, as built binaries against `hdrshoot simulate`.
 ///
-/// The schedules run on the time-scale hook (`ScaledTime`, 10 times faster): a series every 10 s starts its
-/// repetitions a real second apart, and the manifest records them 10 s apart. Real-clock starts are checked in
+/// The schedules run on the time-scale hook (`ScaledTime`, 10 times faster, or 20 where nothing reads a start time
+/// across two processes): a series every 10 s starts its repetitions a real second (half a second) apart, and the
+/// manifest records them 10 s apart. Real-clock starts are checked in
 /// process by `SeriesRunnerRealClockTests`.
 @Suite("End-to-end interval series (built binary against hdrshoot simulate)", .realTime, .serialized)
 struct SeriesEndToEndTests {
     /// 3 frames, 2 EV apart: 1/1000, 1/250, 1/60.
     static let flags = ["--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2"]
     static let labels = ["1/1000", "1/250", "1/60"]
+    /// The time scale of the tests that only let a schedule run (no start time read across two processes): 20
+    /// times, as the Camera Remote API's series test; a 3-frame repetition takes well under its real interval.
+    static let fast = 20
 
     @Test func threeRepetitionsEveryTenSecondsGoToTheirOwnFoldersAndTheManifestListsTheirStarts() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
+        // Twenty times faster (`Self.fast`): the repetitions start half a real second apart.
+        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments(factor: Self.fast)) {
+            port in
             try await sandbox.hdrshoot(
                 ["run"] + Self.flags + [
                     "--every", "10s", "--count", "3", "--camera", "127.0.0.1:\(port)", "--confirm",
                     "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments, environment: ScaledTime.environment)
+                    + sandbox.shootArguments, environment: ScaledTime.environment(factor: Self.fast))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Series: 3 repetitions every 10 s"))
@@ -66,20 +72,22 @@ struct SeriesEndToEndTests {
         let actual = try repetitions.map { try #require(($0["actualStart"] as? String).flatMap(Self.date)) }
         #expect(zip(actual, planned).allSatisfy { $0 >= $1 })
         print(
-            "series drift, scaled time (x\(ScaledTime.factor)), 3 repetitions every 10s (ms):",
+            "series drift, scaled time (x\(Self.fast)), 3 repetitions every 10s (ms):",
             zip(actual, planned).map { Int(($0.timeIntervalSince($1) * 1000).rounded()) })
     }
 
     @Test func fiveRealRepetitionsStartOnTheirSchedule() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
+        // Twenty times faster (`Self.fast`): a quarter of a real second apart.
+        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments(factor: Self.fast)) {
+            port in
             try await sandbox.hdrshoot(
                 ["run"] + Self.flags + [
                     "--every", "5s", "--count", "5", "--camera", "127.0.0.1:\(port)", "--confirm",
                     "--no-network-monitor"
                 ]
-                    + sandbox.shootArguments, environment: ScaledTime.environment)
+                    + sandbox.shootArguments, environment: ScaledTime.environment(factor: Self.fast))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(fired.count == 15)
@@ -89,7 +97,7 @@ struct SeriesEndToEndTests {
         let timings = repetitions.compactMap { $0["timing"] as? String }
         #expect(drifts.count == 5 && drifts.allSatisfy { $0 >= 0 })
         print(
-            "series drift, scaled time (x\(ScaledTime.factor)), 5 repetitions every 5s (ms):",
+            "series drift, scaled time (x\(Self.fast)), 5 repetitions every 5s (ms):",
             drifts.map { Int(($0 * 1000).rounded()) }, timings)
     }
 

@@ -57,20 +57,24 @@ struct StaleSessionBinaryTests {
     @Test func simulateHoldsADroppedSessionUntilPowerCycleIsTyped() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-stale").url
         defer { try? FileManager.default.removeItem(at: folder) }
+        // On the time-scale hook (`ScaledTime`, both sides): the retry after the drop comes after 0.2 s, not 2 s.
         try await BackgroundProcess.with(
             try ProcessRunner.hdrshootBinary(),
-            arguments: ["simulate", "--port", "0", "--hold-session-after-drop", "--fault", "drop-at-op:3"],
+            arguments: ["simulate", "--port", "0", "--hold-session-after-drop", "--fault", "drop-at-op:3"]
+                + ScaledTime.simulatorArguments,
             typing: true
         ) { simulator in
             let listening = try await simulator.waitForLine { $0.contains("listening on") }
             let address = try #require(listening.split(separator: " ").last.map(String.init))
             // The link drops in the start-up (the third operation); the retry meets the held session.
-            let refused = try await CameraCommandTests.runCamera(["--camera", address], config: folder)
+            let refused = try await CameraCommandTests.runCamera(
+                ["--camera", address], config: folder, environment: ScaledTime.environment)
             #expect(refused.exitCode == 69, "\(refused)")
             #expect(refused.standardError.contains("turn the camera off and on again"), "\(refused.standardError)")
             simulator.type("power-cycle\n")
             _ = try await simulator.waitForLine { $0 == "power-cycled: the dropped session is gone" }
-            let shown = try await CameraCommandTests.runCamera(["--camera", address], config: folder)
+            let shown = try await CameraCommandTests.runCamera(
+                ["--camera", address], config: folder, environment: ScaledTime.environment)
             #expect(shown.exitCode == 0, "\(shown)")
         }
     }

@@ -142,12 +142,7 @@ extension PTPIPClient {
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await read() }
             group.addTask {
-                var left = wait
-                while left > tick {
-                    try await clock.sleep(for: tick)
-                    left -= tick
-                    tell(left)
-                }
+                try await countDown(wait, every: tick, on: clock, tell: tell)
                 return nil
             }
             defer { group.cancelAll() }
@@ -155,6 +150,23 @@ extension PTPIPClient {
                 if let result { return result }
             }
             throw CancellationError()
+        }
+    }
+
+    /// Tells `tell` the time left of `wait` every `tick`, each at its own deadline from the start (not a sleep
+    /// after the last line), so late wake-ups on a loaded host do not add up and push the last lines past the
+    /// end of the wait.
+    private static func countDown<C: Clock<Duration>>(
+        _ wait: Duration, every tick: Duration, on clock: C, tell: @Sendable (Duration) -> Void
+    ) async throws {
+        let start = clock.now
+        var left = wait
+        var elapsed = Duration.zero
+        while left > tick {
+            elapsed += tick
+            try await clock.sleep(until: start.advanced(by: elapsed), tolerance: nil)
+            left -= tick
+            tell(left)
         }
     }
 
