@@ -72,6 +72,21 @@ def start(arguments, env_extra):
     fail("no Remote: line within 60 s")
 
 
+def end_children(*children):
+    """Ends the processes this script started (by their PID), continued first if a pause left them stopped:
+    SIGTERM, then SIGKILL after 30 s. A child that never started (None) or has already exited is passed over."""
+    for child in children:
+        if child is None or child.poll() is not None:
+            continue
+        os.kill(child.pid, signal.SIGCONT)
+        child.terminate()
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -402,16 +417,7 @@ def serve(hdrshoot, output, screenshot, shared=None):
     finally:
         if not shared:
             driver.quit()
-        for child in [process, body]:
-            if child.poll() is not None:
-                continue
-            os.kill(child.pid, signal.SIGCONT)
-            child.terminate()
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        end_children(process, body)
     print("ok: serve", flush=True)
 
 
@@ -464,13 +470,7 @@ def simulated(hdrshoot, output, shared=None, started=None):
     finally:
         if not shared:
             driver.quit()
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        end_children(process)
     print("ok: simulated", flush=True)
 
 
@@ -526,17 +526,7 @@ def run(hdrshoot, output, shared=None):
         watcher.join()
         if driver and not shared:
             driver.quit()
-        for child in [process, body]:
-            if child is None:
-                continue
-            if child.poll() is None:
-                os.kill(child.pid, signal.SIGCONT)
-                child.terminate()
-                try:
-                    child.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
+        end_children(process, body)
     print("ok: run", flush=True)
 
 

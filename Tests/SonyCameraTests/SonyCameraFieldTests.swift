@@ -291,17 +291,7 @@ import Testing
         let folder = try TemporaryFolder(prefix: "hdrshoot-body-record").url
         defer { try? FileManager.default.removeItem(at: folder) }
         // An ILCE-6000: 0xD20D a range of 0..0xFFFFFFFF naming no speeds, notch steps only, 1/4000 at most.
-        try await Lockstep.run(
-            simulator: {
-                $0.protocolVersion = 200
-                $0.fastestShutterDenominator = 4000
-                $0.quirks = [.shutterRange(listInD229: false)]
-            },
-            camera: {
-                $0.stepConfirmTimeout = .milliseconds(300)
-                $0.bodyRecordDirectory = folder
-            }
-        ) { camera, simulator, lockstep in
+        try await Self.onAnILCE6000(recordingIn: folder) { camera, simulator, lockstep in
             let start = try await lockstep.drive(simulator) { try await camera.currentShutterSpeed() }
             // Before: Sony's widest series is all hdrshoot can assume, 1/8000 included.
             let assumed = try await lockstep.drive(simulator) { try await camera.availableShutterSpeeds() }
@@ -336,17 +326,7 @@ import Testing
         @Sendable func speed(_ numerator: Int, _ denominator: Int) -> ShutterSpeed {
             ShutterSpeed(numerator: numerator, denominator: denominator)
         }
-        try await Lockstep.run(
-            simulator: {
-                $0.protocolVersion = 200
-                $0.fastestShutterDenominator = 4000
-                $0.quirks = [.shutterRange(listInD229: false)]
-            },
-            camera: {
-                $0.stepConfirmTimeout = .milliseconds(300)
-                $0.bodyRecordDirectory = folder
-            }
-        ) { camera, simulator, lockstep in
+        try await Self.onAnILCE6000(recordingIn: folder) { camera, simulator, lockstep in
             func presses() -> Int { lockstep.wire.requested.filter { $0 == .sdioControlDevice }.count }
             // A plan of 1/1000 ... 1/15: the body reaches both, so both are only as far as the plan needed.
             let small = try await lockstep.drive(simulator) {
@@ -552,5 +532,22 @@ import Testing
             #expect(image.byteCount == 20_000)
             #expect(frame.actualSpeed == .timed(Self.fast))
         }
+    }
+
+    /// An ILCE-6000 on the Lockstep: 0xD20D a range of 0..0xFFFFFFFF naming no speeds (protocol 2.00, notch steps
+    /// only, 1/4000 at most); the limits the camera learns are recorded for the body in `folder`.
+    private static func onAnILCE6000<T: Sendable>(
+        recordingIn folder: URL, _ body: (SonyCamera, CameraSimulator, Lockstep) async throws -> T
+    ) async throws -> T {
+        try await Lockstep.run(
+            simulator: {
+                $0.protocolVersion = 200
+                $0.fastestShutterDenominator = 4000
+                $0.quirks = [.shutterRange(listInD229: false)]
+            },
+            camera: {
+                $0.stepConfirmTimeout = .milliseconds(300)
+                $0.bodyRecordDirectory = folder
+            }, body)
     }
 }
