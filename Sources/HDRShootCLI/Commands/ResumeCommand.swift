@@ -59,24 +59,21 @@ enum ResumeCommand {
                 "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
                     + "`hdrshoot resume --id ID` picks one")
         }
-        let restartingSet = request.restartSet
         let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
-        if journal.series != nil {
+        // The layer decides what the shoot comes to; the terminal renders it.
+        let start: ResumedBracketStart
+        switch lookup.choice(request, followsCamera: options.target != nil, store: options.store) {
+        case .series(let series):
             return try await SeriesRun.resume(
-                journal, request: request, options: options, target: target, context: context)
-        }
-        guard let resumePosition = journal.resumePosition else {
-            // Every frame is saved but the shoot was not marked complete (the process died at the very end).
-            context.output.writeOut(
-                "Nothing left to shoot: all \(journal.plan.totalExposures) exposures are saved.\n")
+                series, request: request, options: options, target: target, context: context)
+        case .allSaved(_, let exposures):
+            context.output.writeOut("Nothing left to shoot: all \(exposures) exposures are saved.\n")
             return .success
+        case .bracket(let bracket):
+            start = bracket
         }
         let output = context.output
-        let stages = ResumedBracket(
-            start: ResumedBracketStart(
-                journal: journal, resumePosition: resumePosition, restartingSet: restartingSet,
-                followsCamera: options.target != nil, store: options.store),
-            notes: notes)
+        let stages = ResumedBracket(start: start, notes: notes)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment,
             say: ShootConsole.sayer(options: options, output: output), resuming: true,
