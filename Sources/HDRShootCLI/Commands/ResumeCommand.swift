@@ -30,18 +30,11 @@ enum ResumeCommand {
     @Sendable private static func run(
         _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        try await start(request(from: arguments), arguments: arguments, context)
-    }
-
-    /// The start `resume`'s options ask for, typed: `--id`, `--restart-set`, `--skip-missed`, `--confirm`.
-    static func request(from arguments: ParsedArguments) -> ResumeRequest {
-        ResumeRequest(
-            id: arguments.string("id"), restartSet: arguments.flag("restart-set"),
-            skipMissed: arguments.flag("skip-missed"), confirm: arguments.flag("confirm"))
+        try await ShootRequest.run(arguments, context)
     }
 
     /// Continues the shoot `request` names (a bracket or a series) with the shoot options of `arguments` (the
-    /// camera, `--check`, `--json`, ...): what `resume` does once its options are typed, and what `serve` does for
+    /// camera, `--check`, `--json`, ...): what `ShootRequest.start` does with a `.resume`, from `resume`'s options or
     /// the page's Resume.
     static func start(
         _ request: ResumeRequest, arguments: ParsedArguments, _ context: CommandContext
