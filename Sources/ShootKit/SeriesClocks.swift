@@ -20,7 +20,7 @@ package struct SeriesClocks: Sendable {
         precondition(factor >= 1, "a schedule runs at real time or faster")
         self.wallClock = wallClock
         self.factor = factor
-        self.clock = clock ?? (factor == 1 ? ContinuousClock() : ScaledClock(ContinuousClock(), factor: factor))
+        self.clock = clock ?? continuousClock(scaledBy: factor)
     }
 
     /// Where the schedule of `record` stands now: the wall-clock time since its first start, on the schedule's

@@ -6,6 +6,7 @@ import Shooting
 import SonyCamera
 import TestSupport
 import Testing
+import Timing
 
 @testable import ShootKit
 
@@ -24,6 +25,12 @@ import Testing
         // Before the first start (a clock set back), the offset is negative, not clamped: the schedule is ahead.
         let early = SeriesClocks(wallClock: .fixed(Self.firstStart.addingTimeInterval(-3)), factor: factor)
         #expect(early.offset(in: record) == .seconds(-3) * factor)
+    }
+
+    /// Without a clock of its own, the schedule waits on the continuous clock at the same speed-up as its offset.
+    @Test func theScheduleWaitsOnTheContinuousClockAtItsFactor() {
+        #expect(SeriesClocks().clock is ContinuousClock)
+        #expect((SeriesClocks(factor: 10).clock as? ScaledClock<ContinuousClock>)?.factor == 10)
     }
 
     /// A series of 5 repetitions every 60 s, resumed 20 s of wall-clock time after its first start with

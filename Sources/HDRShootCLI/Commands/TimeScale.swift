@@ -78,7 +78,7 @@ struct TimeScale: Sendable, Equatable {
     static var current: TimeScale { (try? TimeScale(environment: ProcessInfo.processInfo.environment)) ?? .real }
 
     /// The clock scaled time runs on: the continuous clock, `factor` times faster.
-    var clock: any Clock<Duration> { factor == 1 ? ContinuousClock() : ScaledClock(ContinuousClock(), factor: factor) }
+    var clock: any Clock<Duration> { continuousClock(scaledBy: factor) }
 
     /// A series' schedule clocks on this scale: the time of day of `wallClock`, the schedule `factor` times faster
     /// (ShootKit computes where the schedule stands from them).
