@@ -107,11 +107,14 @@ import Testing
 
     @Test func anAnswerTheQuestionDoesNotTakeIsRefusedAndTheQuestionStands() async throws {
         let controller = ShootController(messages: PlainMessages())
+        // Subscribed before the question can be asked: a watcher that subscribes after it sees the asking state in
+        // its first update, the snapshot, and never in a state change (the test hung on that once).
+        let updates = controller.updates()
         let decision = Task {
             await controller.resumePoint(
                 of: Self.journal(), now: .seconds(200), restartSet: false, skipMissed: false, mayAsk: true)
         }
-        for await update in controller.updates() {
+        for await update in updates {
             guard case .state(let change) = update, change.state == .asking else { continue }
             #expect(await controller.send(.answer("maybe")) == false)
             #expect(controller.snapshot.state == .asking)

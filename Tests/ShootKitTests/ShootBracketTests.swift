@@ -52,9 +52,11 @@ import Testing
         try await store.create(journal)
         let manifest = ManifestLog()
         let controller = ShootController(messages: PlainMessages())
+        // Subscribed before the shoot starts, so the watcher hears every update, not a snapshot of those it missed.
+        let subscription = controller.updates()
         let watcher = Task {
             var seen: [ShootUpdate] = []
-            for await update in controller.updates() { seen.append(update) }
+            for await update in subscription { seen.append(update) }
             return seen
         }
         let (result, final) = try await CameraSimulator.withRunning(configuration: simulator) { body in
