@@ -115,15 +115,23 @@ extension ShootController {
     /// Ends a shot series: the last update says how (the stopped repetition's `finished`, else `seriesFinished`),
     /// and every subscription ends.
     package func concludeSeries(_ result: SeriesResult, journal: ShootJournal) {
-        let done = journal.series?.repetitions.filter { $0.state == .done }.count ?? 0
         if let last = result.lastResult, !last.isComplete {
             finish(last)
             return
         }
-        publish(
-            .seriesFinished(
-                ShootUpdate.SeriesFinished(
-                    complete: result.isComplete, repetitionsDone: done, next: result.resumeAt.map(\.number))))
+        publish(.seriesFinished(ShootUpdate.SeriesFinished(result, journal: journal)))
         end()
+    }
+}
+
+extension ShootUpdate.SeriesFinished {
+    /// How `result` left the series of `journal`: whether every repetition is done, how many are, and the one
+    /// `resume` starts with. The one reading of a series' end, for the controller's last update and a front end's
+    /// closing lines.
+    package init(_ result: SeriesResult, journal: ShootJournal) {
+        self.init(
+            complete: result.isComplete,
+            repetitionsDone: journal.series?.repetitions.filter { $0.state == .done }.count ?? 0,
+            next: result.resumeAt.map(\.number))
     }
 }

@@ -77,6 +77,13 @@ import Testing
         let clock = TestClock()
         // The second watcher attaches at the first waiting state, then the schedule moves on to the next start.
         let first = controller.updates()
+        // A third watches the whole series, to its end: what it says of the series' end, and its last state.
+        let whole = controller.updates()
+        let ending = Task { () -> [ShootUpdate] in
+            var seen: [ShootUpdate] = []
+            for await update in whole { seen.append(update) }
+            return Array(seen.suffix(2))
+        }
         let midWait = Task { () -> ShootUpdate? in
             for await update in first {
                 guard case .state(let change) = update, change.state == .waiting else { continue }
@@ -110,6 +117,12 @@ import Testing
         #expect(final.series?.repetitions.map(\.state) == [.done, .done])
         #expect(controller.snapshot.state == .finished)
         #expect(controller.snapshot.repetitionsDone == 2)
+        // The series' end (`SeriesFinished(_:journal:)`, which `--json` prints too), then the finished state.
+        #expect(
+            await ending.value == [
+                .seriesFinished(ShootUpdate.SeriesFinished(complete: true, repetitionsDone: 2, next: nil)),
+                .state(ShootUpdate.StateChange(state: .finished, question: nil))
+            ])
         // Each repetition's images in its folder, and the series manifest listing both.
         for number in [1, 2] {
             let names = try FileSystem.contentsOfDirectory(

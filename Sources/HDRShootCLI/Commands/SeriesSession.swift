@@ -82,7 +82,8 @@ struct SeriesSession: Sendable {
         _ result: SeriesResult, journal: ShootJournal, options: ShootConsole.Options, output: any OutputStreams
     ) -> ExitCode {
         let root = journal.series?.rootDirectory ?? journal.outputDirectory
-        let done = journal.series?.repetitions.filter { $0.state == .done }.count ?? 0
+        let ended = ShootUpdate.SeriesFinished(result, journal: journal)
+        let done = ended.repetitionsDone
         if let last = result.lastResult, !last.isComplete {
             // Stopped inside a repetition: the single-bracket report says why and where.
             let code = ShootConsole.report(
@@ -90,13 +91,7 @@ struct SeriesSession: Sendable {
             output.writeError("Series: \(done) repetition(s) done; `hdrshoot resume` continues the series.\n")
             return code
         }
-        if options.json {
-            output.writeOut(
-                ShootUpdate.seriesFinished(
-                    ShootUpdate.SeriesFinished(
-                        complete: result.isComplete, repetitionsDone: done, next: result.resumeAt.map { $0.number })
-                ).jsonLine)
-        }
+        if options.json { output.writeOut(ShootUpdate.seriesFinished(ended).jsonLine) }
         let text: String
         var code = ExitCode.success
         if let reason = result.stopReason {
