@@ -1,6 +1,5 @@
 import CameraSimulator
 import SonyCamera
-import Synchronization
 import TestSupport
 import Testing
 
@@ -10,21 +9,8 @@ import Testing
 /// reached through a front end's `CameraReach` against the simulated body on 127.0.0.1, connected and checked
 /// as a shoot's preparation does, then let go.
 @Suite(.realTime(timeLimit: .seconds(60))) struct CameraTargetCheckTests {
-    /// The connect steps heard, in order.
-    final class Steps: Sendable {
-        private let seen = Mutex<[String]>([])
-        func hear(_ step: ConnectProgress) {
-            let text =
-                switch step {
-                case .connecting(let address): "connecting \(address)"
-                case .retrying: "retrying"
-                case .shutterLimits: "shutter limits"
-                case .connected(let model): "connected \(model)"
-                }
-            seen.withLock { $0.append(text) }
-        }
-        var all: [String] { seen.withLock { $0 } }
-    }
+    /// The connect steps heard, in order (worded as CameraCheckTests words them).
+    typealias Steps = CameraCheckTests.Steps
 
     /// Checks the simulated body of `adjust` at its loopback address; returns the check, the steps heard, whether
     /// a client still held the body afterwards, and a second check's model (a body admits one client at a time,
@@ -35,7 +21,7 @@ import Testing
         let steps = Steps()
         return try await CameraSimulator.withRunning(configuration: .loopback(adjust)) { simulator in
             let target = CameraTarget.address(CameraAddress(host: "127.0.0.1", port: simulator.port))
-            let check = try await target.check(reach: CameraTargetTests.QuietReach(), progress: steps.hear)
+            let check = try await target.check(reach: CameraTargetTests.QuietReach(), progress: steps.note)
             let held = !(try await eventually { await !simulator.isClientConnected })
             let again = try await target.check(reach: CameraTargetTests.QuietReach())
             return (check, steps.all, held, again.identity.model)
@@ -72,7 +58,7 @@ import Testing
         let target = CameraTarget.address(CameraAddress(host: "127.0.0.1", port: closedPort.port))
         // The test's reach has no retries: one attempt, refused, said as the connect's own error.
         await #expect {
-            _ = try await target.check(reach: CameraTargetTests.QuietReach(), progress: steps.hear)
+            _ = try await target.check(reach: CameraTargetTests.QuietReach(), progress: steps.note)
         } throws: { error in
             guard case let .connectFailed(address, attempts, _) = error as? SonyCameraError else { return false }
             return address == "127.0.0.1:\(closedPort.port)" && attempts == 1
