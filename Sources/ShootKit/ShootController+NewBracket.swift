@@ -9,8 +9,8 @@ extension ShootController {
     ///   probes in `folder`'s `probes/`), then `plan` from what it found, then `prepare`.
     ///
     /// Either way nothing reaches the camera for the shoot before the folder is known free; `prepare` is where the
-    /// front end hands its `NewBracketStart` to `prepare(_:on:reach:...)`. A series (`request.series`) has its
-    /// own folder rules and is not started here.
+    /// front end hands its `NewBracketStart` to `prepare(_:on:reach:...)`. A series (`ShootRequest.series`) has
+    /// its own folder rules and is not started here.
     package nonisolated func start<Planned, Outcome>(
         _ request: BracketRequest, into folder: String,
         meter: (_ folder: String) async throws -> AutoMetering.Outcome,
