@@ -1,6 +1,4 @@
-import CameraRemoteAPI
 import Foundation
-import HTTP
 import TestSupport
 import Testing
 
@@ -18,26 +16,11 @@ struct ServeCheckCameraTests {
         let log = sandbox.root.appendingPathComponent("rx100m7.jsonl").path
         try FixtureSessionLog.write(body: "rx100m7", to: log)
         let arguments =
-            ["serve", "--listen", "127.0.0.1:0", "--camera", "simulator", "--replay-session", log]
-            + sandbox.shootArguments
-        try await BackgroundProcess.with(
-            try ProcessRunner.hdrshootBinary(), arguments: arguments,
-            environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
-        ) { serve in
-            let line = try await serve.waitForLine { $0.hasPrefix("Remote: http://127.0.0.1:") }
-            // Remote: http://127.0.0.1:PORT/#token=TOKEN
-            let address = try #require(line.split(separator: "/").dropFirst().first)
-            let port = try #require(address.split(separator: ":").last.flatMap { UInt16($0) })
-            let token = try #require(line.components(separatedBy: "#token=").last)
-            let client = try HTTPClient(host: "127.0.0.1", port: port)
-            defer { client.close() }
-            let request = HTTPRequest(
-                method: "POST", target: "/api/check-camera",
-                headers: HTTPHeaders([("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]),
-                body: Array("{}".utf8))
+            ["--listen", "127.0.0.1:0", "--camera", "simulator", "--replay-session", log] + sandbox.shootArguments
+        try await ServedRemote.with(arguments, environment: sandbox.environment) { remote, _ in
             // Twice: the first check let the body go, so the second is answered by the same body.
             for _ in 0..<2 {
-                let answer = try await client.send(request, limits: HTTPLimits(), timeout: .seconds(30))
+                let answer = try await remote.send("POST", "/api/check-camera", body: "{}")
                 #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
                 let object = try #require(
                     (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])
