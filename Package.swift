@@ -60,7 +60,7 @@ let package = Package(
             dependencies: [
                 "SonyProtocol", "PTPIPCodec", "PTPIP", "ByteCoding", "ImageMetadata", "Timing", "Posix",
                 "ImageLuminance",
-                "Exposure", "HTTP"
+                "Exposure", "HTTP", "JSON", "SessionLog"
             ],
             swiftSettings: strict),
         // PTP/IP over SSH for bodies with Access Authentication on: the system's OpenSSH `ssh` as a runtime helper,

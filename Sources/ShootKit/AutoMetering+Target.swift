@@ -12,18 +12,15 @@ extension AutoMetering {
         progress: @escaping @Sendable (ConnectProgress) -> Void, say: @escaping @Sendable (String) -> Void
     ) async throws -> Outcome {
         try await target.withCamera(reach: reach, scene: scene, note: note) { camera, address in
-            do {
-                guard camera.remoteProtocol.meters else {
-                    throw ShootPreparationError.blocked([.meteringUnavailable])
-                }
-                let check = try await CameraCheck.connect(camera, address: address, progress: progress)
+            guard camera.remoteProtocol.meters else {
+                await camera.disconnect()
+                throw ShootPreparationError.blocked([.meteringUnavailable])
+            }
+            return try await CameraCheck.connect(camera, address: address, progress: progress) { check in
                 let probes = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("probes")
                 let outcome = try await measure(camera, check: check, probes: probes, say: say)
                 await camera.disconnect()
                 return outcome
-            } catch {
-                await camera.disconnect()
-                throw error
             }
         }
     }

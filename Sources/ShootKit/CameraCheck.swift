@@ -62,6 +62,24 @@ package struct CameraCheck: Sendable {
         return check
     }
 
+    /// `connect(_:address:needing:progress:)`, then `body` with the check: the one way a camera is connected and
+    /// checked before it is used (a shoot's preparation, the idle check of `CameraTarget.check`). The camera is let
+    /// go when the connect, the check or `body` throws; a `body` that returns leaves it as it left it (a shoot goes
+    /// on with it connected).
+    package static func connect<T>(
+        _ camera: any CommandCamera, address: String, needing needs: ClosedRange<ShutterSpeed>? = nil,
+        progress: @escaping @Sendable (ConnectProgress) -> Void = { _ in },
+        then body: (CameraCheck) async throws -> T
+    ) async throws -> T {
+        do {
+            let check = try await connect(camera, address: address, needing: needs, progress: progress)
+            return try await body(check)
+        } catch {
+            await camera.disconnect()
+            throw error
+        }
+    }
+
     /// The blockers of a shoot of `plan`: the check's, and what its bulb frames need.
     package func blockers(shooting plan: BracketPlan) -> [ShootBlocker] {
         guard !plan.bulbExposures.isEmpty, let bulbRequirement else { return blockers }

@@ -8,8 +8,8 @@ extension ShootController {
     /// address), match `start` to the body, propose what it will shoot, `present` it (the front end's summary
     /// lines and JSON), refuse it when something blocks it, `ask` (the front end's question: it sends confirm or
     /// decline, or with nothing proposed refuses by throwing), wait for the decision, record the journal (its lock
-    /// held until `shoot` returns), and `shoot`. A step that throws lets the camera go; the error is the caller's
-    /// to word.
+    /// held until `shoot` returns), and `shoot`. A step that throws lets the camera go (`CameraCheck.connect(...then:)`,
+    /// which the idle check shares); the error is the caller's to word.
     package nonisolated func prepare<Start: ShootStart, Outcome>(
         _ start: Start, camera: any CommandCamera, address: String,
         progress: @escaping @Sendable (ConnectProgress) -> Void,
@@ -18,9 +18,8 @@ extension ShootController {
         ask: (_ proposal: ShootUpdate.Summary?) async throws -> Void,
         shoot: (Start.Recorded) async throws -> Outcome
     ) async throws -> Outcome {
-        do {
-            var check = try await CameraCheck.connect(
-                camera, address: address, needing: start.shutterNeeds, progress: progress)
+        try await CameraCheck.connect(camera, address: address, needing: start.shutterNeeds, progress: progress) {
+            var check = $0
             await connected()
             let matched = try start.match(&check, messages: messages)
             let proposal = start.proposal(of: matched, check: check)
@@ -37,9 +36,6 @@ extension ShootController {
             // Held while this process shoots, so a `resume` elsewhere cannot take the same shoot.
             defer { withExtendedLifetime(lock) {} }
             return try await shoot(recorded)
-        } catch {
-            await camera.disconnect()
-            throw error
         }
     }
 }

@@ -195,19 +195,6 @@ package struct ShootManifest: Codable, Sendable, Equatable {
         case shoot(id: String, status: String)
         /// A `manifest.json` that is not one hdrshoot can read.
         case unreadable
-
-        /// The one line refusing to shoot into `path`.
-        package func refusal(path: String) -> String {
-            switch self {
-            case let .shoot(id, status) where status == "complete":
-                "the folder \(path) already holds the finished shoot \(id); pass --output with a new folder"
-            case let .shoot(id, _):
-                "the folder \(path) already holds the unfinished shoot \(id); pass --output with a new folder, "
-                    + "or continue that shoot with `hdrshoot resume --id \(id)`"
-            case .unreadable:
-                "the folder \(path) already holds a manifest.json that is not one of hdrshoot's; pass --output with a new folder"
-            }
-        }
     }
 
     /// What `directory` holds: nil when it has no `manifest.json` (or does not exist).

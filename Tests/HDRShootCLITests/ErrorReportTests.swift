@@ -79,7 +79,7 @@ struct ErrorReportTests {
             ShootPreparationError.cannotRecord(stateDirectory: "/state", cause: .diskFull(path: "/state/x.json")), 1,
             says: "cannot record the shoot in the state folder /state (no space left on the device)"),
         Row(
-            ShootCommandError.outputHoldsAnotherShoot(
+            OutputFolderError.holdsAnotherShoot(
                 path: "/out", occupant: .shoot(id: "20261122-000000-abcd", status: "complete")), 64,
             says:
                 "the folder /out already holds the finished shoot 20261122-000000-abcd; pass --output with a new folder",

@@ -16,34 +16,14 @@ struct ServeFrameLuminanceTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let arguments =
-            ["serve", "--listen", "127.0.0.1:0", "--camera", "simulator", "--scene", "interior-window"]
+            ["--listen", "127.0.0.1:0", "--camera", "simulator", "--scene", "interior-window"]
             + sandbox.shootArguments
-        try await BackgroundProcess.with(
-            try ProcessRunner.hdrshootBinary(), arguments: arguments,
-            environment: sandbox.environment.merging(ScaledTime.environment) { $1 }
-        ) { serve in
-            let line = try await serve.waitForLine { $0.hasPrefix("Remote: http://127.0.0.1:") }
-            // Remote: http://127.0.0.1:PORT/#token=TOKEN
-            let address = try #require(line.split(separator: "/").dropFirst().first)
-            let port = try #require(address.split(separator: ":").last.flatMap { UInt16($0) })
-            let token = try #require(line.components(separatedBy: "#token=").last)
-            let client = try HTTPClient(host: "127.0.0.1", port: port)
-            defer { client.close() }
-            func send(_ method: String, _ target: String, body: String = "") async throws -> HTTPResponse {
-                var headers: [(name: String, value: String)] = []
-                if method == "POST" {
-                    headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
-                }
-                return try await client.send(
-                    HTTPRequest(method: method, target: target, headers: HTTPHeaders(headers), body: Array(body.utf8)),
-                    limits: HTTPLimits(maximumBodyBytes: 4 << 20), timeout: .seconds(30))
-            }
-
-            let started = try await send(
+        try await ServedRemote.with(arguments, environment: sandbox.environment) { remote, serve in
+            let started = try await remote.send(
                 "POST", "/api/shoot", body: #"{"shadow": "1/4", "highlight": "1/1000", "frames": 5, "confirm": true}"#)
             #expect(started.status == 200, "\(String(decoding: started.body, as: UTF8.self))")
             let finished = try await eventually(timeout: .seconds(180), every: .milliseconds(100)) {
-                let state = try await send("GET", "/api/state")
+                let state = try await remote.send("GET", "/api/state")
                 let object = (try? JSONSerialization.jsonObject(with: Data(state.body))) as? [String: Any]
                 return object?["state"] as? String == "finished"
             }
@@ -58,7 +38,7 @@ struct ServeFrameLuminanceTests {
                 let set = try #require(frame["set"] as? Int)
                 let number = try #require(frame["frame"] as? Int)
                 let measured = try #require(frame["luminance"] as? [String: Any], "set \(set), frame \(number)")
-                let answer = try await send("GET", "/api/frames/\(set)/\(number).json")
+                let answer = try await remote.send("GET", "/api/frames/\(set)/\(number).json")
                 #expect(answer.status == 200)
                 let page = try #require(
                     (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])
@@ -77,7 +57,7 @@ struct ServeFrameLuminanceTests {
             // The scene's long frames clip: the comparison is not only of zeros.
             #expect(clippedSomewhere)
             // A frame never shot has no reading.
-            #expect(try await send("GET", "/api/frames/9/9.json").status == 404)
+            #expect(try await remote.send("GET", "/api/frames/9/9.json").status == 404)
         }
     }
 

@@ -1,3 +1,4 @@
+import CameraSimulator
 import Dispatch
 import Foundation
 import PTPIP

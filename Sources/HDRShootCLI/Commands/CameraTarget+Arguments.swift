@@ -93,18 +93,11 @@ struct TerminalCameraReach: CameraReach {
     /// `$HDRSHOOT_TIME_SCALE` (a test hook) runs the built-in body's time as fast as hdrshoot's waits.
     func simulatorClock() throws -> any Clock<Duration> { try TimeScale(environment: environment).clock }
 
-    /// `--replay-session LOG`: the logged body's data phases written to a folder of their own, taken away once the
-    /// simulator has stopped.
+    /// `--replay-session LOG`: the logged body (its data phases in a folder of their own, taken away once the
+    /// simulator has stopped).
     func prepare(_ configuration: inout SimulatorConfiguration) throws -> @Sendable () -> Void {
         guard let replay else { return {} }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-replay-\(UUID())").path
-        do {
-            try replay.apply(to: &configuration, folder: folder)
-        } catch {
-            try? FileManager.default.removeItem(atPath: folder)
-            throw error
-        }
-        return { try? FileManager.default.removeItem(atPath: folder) }
+        return try replay.apply(to: &configuration)
     }
 
     /// Shows the fingerprint on first contact and asks on the terminal whether the camera shows the same.

@@ -40,15 +40,61 @@ enum RunCommand {
 
     /// Shoots `request` (a bracket, or `--auto`'s) with the shoot options of `arguments` (the camera, the planner's
     /// order and `--longest`, `--check`, `--json`, ...): what `ShootRequest.start` does with a `.bracket`, from
-    /// `run`'s options or the page's form.
+    /// `run`'s options or the page's form. The order (metering before the plan, the output folder refused before
+    /// the camera) is the controller's (`ShootController.start`); this says its lines.
     static func start(
         _ request: BracketRequest, arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        // `--auto`: the readings come from probe frames (MeterCommand.swift); the plan takes them beside the
-        // request.
-        let metering = request.readings == .metered ? try await autoMeter(request, arguments, context) : nil
-        let planOptions = try PlanCommand.options(
-            from: arguments, readings: metering?.outcome.readings, bracket: request)
+        let environment = ProcessInfo.processInfo.environment
+        let addressStore = CameraAddressStore(environment: environment)
+        let controller = context.shootController ?? ShootController(messages: CLIMessages())
+        let outputDirectory = absolutePath(request.output ?? defaultOutputName(at: context.wallClock.now()))
+        // `--auto` reaches the camera before anything is planned: which camera, and the shoot options, first.
+        let metering =
+            request.readings == .metered
+            ? try meteringCamera(arguments, context: context, remembered: addressStore) : nil
+        return try await controller.start(
+            request, into: outputDirectory,
+            meter: { folder in
+                guard let metering else { throw ShootPreparation.noCamera(command: arguments.command) }
+                // The metering's own connection (MeterCommand.swift), closed after; probes in `folder/probes`.
+                let say = ShootConsole.sayer(options: metering.options, output: context.output)
+                let outcome = try await AutoMetering.measure(
+                    with: metering.target, environment: environment, scene: metering.options.scene, folder: folder,
+                    say: say)
+                say(outcome.line)
+                return outcome
+            },
+            plan: { outcome in
+                try plan(
+                    request, metering: outcome, outputDirectory: outputDirectory, arguments: arguments,
+                    context: context, addressStore: addressStore, controller: controller)
+            },
+            prepare: { planned in
+                // What will be shot is known before the camera answers: say it, then say whom we are waiting for.
+                planned.preparation.say?(planned.stages.planLine)
+                return try await planned.preparation.prepare(planned.stages, on: planned.target, remote: arguments)
+            })
+    }
+
+    /// A new bracket planned from its readings (given, or `--auto`'s) and its preparation on the terminal.
+    private struct Planned {
+        /// The layer's start and the summary's lines.
+        var stages: NewBracket
+        /// The terminal's side of the start.
+        var preparation: ShootPreparation
+        /// The camera it is shot on.
+        var target: CameraTarget
+    }
+
+    /// Plans `request` from `arguments` (the readings `metering` found with `--auto`) and makes its stages and
+    /// the terminal's preparation; every refusal of the options is a usage error naming its option.
+    private static func plan(
+        _ request: BracketRequest, metering: AutoMetering.Outcome?, outputDirectory: String,
+        arguments: ParsedArguments, context: CommandContext, addressStore: CameraAddressStore,
+        controller: ShootController
+    ) throws -> Planned {
+        let planOptions = try PlanCommand.options(from: arguments, readings: metering?.readings, bracket: request)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)
         var options = try ShootConsole.options(from: arguments, context: context)
         if request.confirm { options.confirm = true }
@@ -57,34 +103,31 @@ enum RunCommand {
                 "--link-shared needs --dedupe (without it every set shoots its own copy of the frame it shares)",
                 command: arguments.command)
         }
-        let environment = ProcessInfo.processInfo.environment
-        let addressStore = CameraAddressStore(environment: environment)
         let target = try ShootPreparation.target(
             given: options.target, remembered: addressStore, command: arguments.command)
-        let outputDirectory =
-            metering?.outputDirectory
-            ?? absolutePath(request.output ?? defaultOutputName(at: context.wallClock.now()))
-        // Before the camera: a folder holding another shoot would mix two shoots' files and manifests.
-        if let occupant = await ShootManifest.occupant(of: outputDirectory) {
-            throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
-        }
-        let output = context.output
-        // What will be shot is known before the camera answers: say it, then say whom we are waiting for.
-        let say = ShootConsole.sayer(options: options, output: output)
-        let planLine = ShootText.summary(report.plan, overhead: planOptions.overhead)
-        say(planLine)
         let stages = NewBracket(
             start: NewBracketStart(
                 planner: planOptions.planner, shadow: planOptions.shadow.speed,
                 highlight: planOptions.highlight.speed, longest: planOptions.longest.speed,
-                overhead: planOptions.overhead, notes: report.notes, metering: metering?.outcome,
+                overhead: planOptions.overhead, notes: report.notes, metering: metering,
                 outputDirectory: outputDirectory, linkShared: request.linkShared, store: options.store,
                 makeFolder: OutputFolder.create),
-            planLine: planLine)
+            planLine: ShootText.summary(report.plan, overhead: planOptions.overhead))
         let preparation = ShootPreparation(
-            options: options, output: output, environment: environment, say: say, addressStore: addressStore,
-            controller: context.shootController ?? ShootController(messages: CLIMessages()))
-        return try await preparation.prepare(stages, on: target, remote: arguments)
+            options: options, output: context.output, environment: ProcessInfo.processInfo.environment,
+            say: ShootConsole.sayer(options: options, output: context.output), addressStore: addressStore,
+            controller: controller)
+        return Planned(stages: stages, preparation: preparation, target: target)
+    }
+
+    /// `--auto`'s camera, the one the shoot will use (`--camera` with the SSH options, else the remembered one),
+    /// and the shoot options it is metered with.
+    private static func meteringCamera(
+        _ arguments: ParsedArguments, context: CommandContext, remembered store: CameraAddressStore
+    ) throws -> (target: CameraTarget, options: ShootConsole.Options) {
+        let options = try ShootConsole.options(from: arguments, context: context)
+        let target = try ShootPreparation.target(given: options.target, remembered: store, command: arguments.command)
+        return (options.ssh.applied(to: target), options)
     }
 
     /// `run`'s stages: ShootKit's `NewBracketStart` (a fresh plan matched to the camera's speeds, a new output
@@ -117,26 +160,6 @@ enum RunCommand {
                 defaultDescription: option.defaultDescription, isRequired: false, isRepeatable: option.isRepeatable,
                 isHidden: option.isHidden)
         }
-    }
-
-    /// `--auto`: meters on the camera (its own connection, closed after) with probes in the output folder's
-    /// `probes/`; returns what it found and the folder it chose (the shoot's too).
-    private static func autoMeter(
-        _ request: BracketRequest, _ arguments: ParsedArguments, _ context: CommandContext
-    ) async throws -> (outcome: AutoMetering.Outcome, outputDirectory: String) {
-        let options = try ShootConsole.options(from: arguments, context: context)
-        let environment = ProcessInfo.processInfo.environment
-        guard let target = options.target ?? CameraAddressStore(environment: environment).load().map({ .address($0) })
-        else { throw ShootPreparation.noCamera(command: arguments.command) }
-        let outputDirectory = absolutePath(request.output ?? defaultOutputName(at: context.wallClock.now()))
-        if let occupant = await ShootManifest.occupant(of: outputDirectory) {
-            throw ShootCommandError.outputHoldsAnotherShoot(path: outputDirectory, occupant: occupant)
-        }
-        let say = ShootConsole.sayer(options: options, output: context.output)
-        let outcome = try await AutoMetering.measure(
-            with: target, environment: environment, scene: options.scene, folder: outputDirectory, say: say)
-        say(outcome.line)
-        return (outcome, outputDirectory)
     }
 
     /// The confirmation summary: the counts line, the Long Exposure NR line, substitutions, warnings, camera,

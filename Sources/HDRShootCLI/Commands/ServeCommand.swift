@@ -101,26 +101,21 @@ enum ServeCommand {
         return .success
     }
 
-    /// Connects to serve's camera as a shoot would (the same target, backoff and check), reads who it is, its
-    /// battery and card and what blocks a shoot, and disconnects: the idle page's Check camera.
+    /// The idle page's Check camera: ShootKit's `CameraTarget.check` (connect and check as a shoot would, then let
+    /// the camera go) on the camera serve's shoots use, reached as they reach it (the SSH options, a replayed
+    /// body); the terminal's part is which camera that is and the refusal's words.
     private static func checkCamera(
         options: ShootConsole.Options
     ) async throws(RemoteCommandRefusal) -> IdleCameraStatus {
-        guard
-            let target = options.target
-                ?? (CameraAddressStore(environment: ProcessInfo.processInfo.environment)
-                    .loadTarget())
-        else {
+        let environment = ProcessInfo.processInfo.environment
+        guard let target = options.target ?? CameraAddressStore(environment: environment).loadTarget() else {
             throw RemoteCommandRefusal("No camera given to serve (--camera) and none remembered.")
         }
         do {
-            return try await target.withCamera(
-                environment: ProcessInfo.processInfo.environment, scene: options.scene
-            ) { camera, address in
-                let check = try await CameraCheck.connect(camera, address: address)
-                await camera.disconnect()
-                return IdleCameraStatus(camera: check.cameraUpdate, blockers: check.blockerSentences)
-            }
+            let check = try await options.ssh.applied(to: target).check(
+                reach: TerminalCameraReach(environment: environment, replay: options.replay, say: { _ in }),
+                scene: options.scene)
+            return IdleCameraStatus(camera: check.cameraUpdate, blockers: check.blockerSentences)
         } catch {
             throw RemoteCommandRefusal(CLIMessages().message(for: error))
         }

@@ -1,3 +1,4 @@
+import CameraSimulator
 import Exposure
 import Foundation
 import ImageLuminance

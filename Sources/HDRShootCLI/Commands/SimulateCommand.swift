@@ -152,13 +152,12 @@ enum SimulateCommand {
         configuration.holdsSessionAfterDrop = arguments.flag("hold-session-after-drop")
         configuration.sshSupport = arguments.flag("ssh-support")
         // `--replay-session LOG`: the body a session log recorded (its data phases are read at the start).
-        let replayFolder = FileManager.default.temporaryDirectory.appendingPathComponent("hdrshoot-replay-\(UUID())")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: replayFolder) }
+        var letReplayGo: @Sendable () -> Void = {}
+        defer { letReplayGo() }
         if let log = arguments.string("replay-session") {
             let replay = try SessionReplay.load(log)
-            try replay.apply(
-                to: &configuration, folder: replayFolder, keepRoundTrip: arguments.string("rtt") != nil,
+            letReplayGo = try replay.apply(
+                to: &configuration, keepRoundTrip: arguments.string("rtt") != nil,
                 keepProcessing: arguments.string("processing-ms") != nil)
             context.output.writeError(replay.summary)
         }

@@ -1,10 +1,6 @@
-import CameraSimulator
-import Foundation
 import JSON
 import Posix
 import SessionLog
-import ShootKit
-import SonyProtocol
 
 /// A session log read back as a body for the simulator: the data phases it served and the manners it showed.
 ///
@@ -12,33 +8,36 @@ import SonyProtocol
 /// verbatim (Sony "Camera Control PTP" reference, /work/shared/reference/ pp. 20-31); the round trip is the
 /// median time of the operations answered OK; where the log shows a behaviour the simulator has as a quirk
 /// (`SimulatorQuirk`), the quirk is turned on, each with the reason read from the log.
-struct SessionReplay: Sendable {
+///
+/// What `--replay-session LOG` gives the simulator (`hdrshoot simulate`, and the built-in body of `camera`, `run`
+/// and `resume`); the option and the lines said about it are the CLI's.
+package struct SessionReplay: Sendable {
     /// The log.
-    var path: String
+    package var path: String
     /// The logged GetDeviceInfo data phase.
-    var deviceInfo: [UInt8]?
+    package var deviceInfo: [UInt8]?
     /// The logged SDIO_GetExtDeviceInfo data phase.
-    var extDeviceInfo: [UInt8]?
+    package var extDeviceInfo: [UInt8]?
     /// The first full SDIO_GetAllExtDevicePropInfo dump.
-    var properties: [UInt8]?
+    package var properties: [UInt8]?
     /// The median time of the operations answered OK (the body's round trip plus its handling).
-    var roundTrip: Duration = .zero
+    package var roundTrip: Duration = .zero
     /// The shortest time from a release to its ObjectAdded event (processing behind the shutter), if any.
-    var processing: Duration?
+    package var processing: Duration?
     /// Quirks the log shows, each with why.
-    var quirks: [(quirk: SimulatorQuirk, reason: String)] = []
+    package var quirks: [(quirk: SimulatorQuirk, reason: String)] = []
     /// Busy answers after the start-up, as faults at the operations they came to.
-    var faults: [(fault: SimulatorFault, reason: String)] = []
+    package var faults: [(fault: SimulatorFault, reason: String)] = []
     /// The buffer size a shoot of the logged session learned (its `learned` record), if any.
-    var bufferCapacity: Int?
+    package var bufferCapacity: Int?
     /// The fastest shutter speed's denominator the logged body was found to reach (a `learned` shutter range
     /// ending at 1/N), if any.
-    var fastestShutterDenominator: Int?
+    package var fastestShutterDenominator: Int?
     /// The longest a release took to show it fired in the logged session (its `learned` evidence latency).
-    var evidenceLatency: Duration?
+    package var evidenceLatency: Duration?
 
     /// Reads the log at `path`; throws when it is unreadable or shows no PTP/IP session.
-    static func load(_ path: String) throws(SessionReplayError) -> SessionReplay {
+    package static func load(_ path: String) throws(SessionReplayError) -> SessionReplay {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readAll(path)
@@ -172,37 +171,50 @@ struct SessionReplay: Sendable {
         return shortest.map { .milliseconds(Int64(($0 * 1000).rounded(.down))) }
     }
 
-    /// `configuration` turned into the logged body: its data phases (written to `folder`, which must outlive
-    /// the simulator's start), its round trip and processing, its quirks and busy answers. Options already given
-    /// (`explicitRoundTrip`, `explicitProcessing`) are kept.
-    func apply(
-        to configuration: inout SimulatorConfiguration, folder: String, keepRoundTrip: Bool = false,
-        keepProcessing: Bool = false
-    ) throws(SessionReplayError) {
+    /// `configuration` turned into the logged body: its data phases (written to a temporary folder of their own,
+    /// which the simulator reads as it starts), its round trip and processing, its quirks and busy answers. Options
+    /// already given (`keepRoundTrip`, `keepProcessing`) are kept. Returns what takes the folder away again, to call
+    /// once the simulator has stopped.
+    package func apply(
+        to configuration: inout SimulatorConfiguration, keepRoundTrip: Bool = false, keepProcessing: Bool = false
+    ) throws(SessionReplayError) -> @Sendable () -> Void {
+        let folder: String
+        do {
+            folder = try FileSystem.makeTemporaryDirectory(prefix: "hdrshoot-replay-")
+        } catch {
+            throw .unreadable(path: path, reason: "cannot make a folder for the replayed data phases (\(error))")
+        }
         func write(_ bytes: [UInt8]?, _ name: String) throws(SessionReplayError) -> String? {
             guard let bytes else { return nil }
             let file = folder + "/" + name
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try Data(bytes).write(to: URL(fileURLWithPath: file))
+                let descriptor = try FileDescriptor.open(file, .writeOnly, [.create, .exclusive], permissions: 0o600)
+                defer { descriptor.closeIgnoringErrors() }
+                try descriptor.writeAll(bytes)
             } catch {
                 throw .unreadable(path: file, reason: "cannot write the replayed data phase (\(error))")
             }
             return file
         }
-        configuration.replayDeviceInfoPath = try write(deviceInfo, "device-info.bin")
-        configuration.replayExtDeviceInfoPath = try write(extDeviceInfo, "ext-device-info.bin")
-        configuration.replayPropertiesPath = try write(properties, "properties.bin")
+        do {
+            configuration.replayDeviceInfoPath = try write(deviceInfo, "device-info.bin")
+            configuration.replayExtDeviceInfoPath = try write(extDeviceInfo, "ext-device-info.bin")
+            configuration.replayPropertiesPath = try write(properties, "properties.bin")
+        } catch {
+            FileSystem.removeTemporaryDirectory(folder)
+            throw error
+        }
         if !keepRoundTrip { configuration.roundTripDelay = roundTrip }
         if !keepProcessing, let processing = processing ?? evidenceLatency { configuration.processingTime = processing }
         if let bufferCapacity { configuration.bufferCapacity = bufferCapacity }
         if let fastestShutterDenominator { configuration.fastestShutterDenominator = fastestShutterDenominator }
         for (quirk, _) in quirks where !configuration.quirks.contains(quirk) { configuration.quirks.append(quirk) }
         configuration.faults += faults.map(\.fault)
+        return { FileSystem.removeTemporaryDirectory(folder) }
     }
 
     /// One line saying what the replay reproduces: `replaying LOG: round trip 15 ms; quirks on: no-events (...)`.
-    var summary: String {
+    package var summary: String {
         var parts = [
             "round trip \(roundTrip.components.seconds * 1000 + roundTrip.components.attoseconds / 1_000_000_000_000_000) ms"
         ]
@@ -232,42 +244,10 @@ struct SessionReplay: Sendable {
     }
 }
 
-/// A session log that cannot be replayed.
-enum SessionReplayError: Error, CLIReportable, Equatable {
-    /// The file cannot be read.
+/// A session log that cannot be replayed (the CLI's table words it).
+package enum SessionReplayError: Error, Equatable {
+    /// The file cannot be read (or the replayed data phases cannot be written).
     case unreadable(path: String, reason: String)
     /// The file holds no PTP/IP session (no GetDeviceInfo was logged).
     case noSession(path: String)
-
-    var cliMessage: String {
-        switch self {
-        case let .unreadable(path, reason): "cannot read the session log \(path): \(reason)"
-        case let .noSession(path):
-            "\(path) is not a session log of a camera session (it has no GetDeviceInfo); "
-                + "`hdrshoot log` lists the sessions"
-        }
-    }
-
-    var exitCode: ExitCode { .failure }
-}
-
-extension SessionReplay {
-    /// `--replay-session LOG` of `camera`, `run` and `resume` (with `--camera simulator`).
-    static let option = OptionSpec.value(
-        "replay-session", placeholder: "<log>",
-        help: "With --camera simulator: the simulator becomes the body this session log recorded.")
-
-    /// The replay `--replay-session` asks for, said on standard error; nil without the option. It needs
-    /// `--camera simulator` (a usage error otherwise).
-    static func fromOption(_ arguments: ParsedArguments, output: any OutputStreams) throws -> SessionReplay? {
-        guard let path = arguments.string("replay-session") else { return nil }
-        guard arguments.string("camera") == CameraTarget.simulatorAddress else {
-            throw UsageError(
-                "--replay-session needs --camera simulator (the simulator becomes the logged body)",
-                command: arguments.command)
-        }
-        let replay = try load(path)
-        output.writeError(replay.summary)
-        return replay
-    }
 }
