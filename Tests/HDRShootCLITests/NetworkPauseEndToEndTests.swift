@@ -13,6 +13,13 @@ struct NetworkPauseEndToEndTests {
     static let outageLength: Duration = .milliseconds(1500)
     /// The frame before the outage: the link goes down once this many frames are in the camera (fired).
     static let savedBeforeOutage = 2
+    /// The simulated legacy body's own time, ten times faster (`simulate --api --time-scale`): its startRecMode,
+    /// its sets that apply late (150 ms, so 0.2 s a frame on its real clock) and its saving take a tenth of that, as
+    /// in the Camera Remote API's end-to-end shoots. Only the body's time: hdrshoot's and the outage's stay real,
+    /// and the capture log's times, which count the body's seconds, are read back as real ones.
+    static let legacyBodyTime = ["--time-scale", "\(legacyBodyTimeScale)"]
+    /// How many times faster the legacy body's time runs; its capture log counts in its own seconds.
+    static let legacyBodyTimeScale = 10
 
     /// What a shoot through an outage left behind.
     struct Outage {
@@ -171,7 +178,7 @@ struct NetworkPauseEndToEndTests {
                 ["simulate"] + (remoteAPI ? ["--api"] : []) + [
                     "--host", namespaces.cameraAddress, "--port", remoteAPI ? "8080" : "15740", "--exposure-cap",
                     "0.02", "--processing-ms", "20", "--image-size", "4000", "--capture-log", sandbox.captureLog
-                ])
+                ] + (remoteAPI ? Self.legacyBodyTime : []))
             // The port given, as for the simulator on loopback: a bare host would first be searched for by SSDP
             // for 1.5 s (the simulator answers none), which is not what these tests are about.
             let camera =
@@ -244,7 +251,8 @@ struct NetworkPauseEndToEndTests {
                 await simulator.waitForExit(timeout: .seconds(10))
                 return outage
             }
-            outage.captures = try LoggedCapture.load(sandbox.captureLog)
+            outage.captures = try LoggedCapture.load(
+                sandbox.captureLog, timeScale: remoteAPI ? Self.legacyBodyTimeScale : 1)
             outage.holds = try journalHolds(stateDirectory: sandbox.stateDirectory)
             return outage
         }
