@@ -155,10 +155,10 @@ extension CameraSimulator {
                     dataOut = try await reader.dataPhase(of: request.transactionID)
                 }
                 let arrived = started.elapsed
-                let (action, index) = await handle(request, dataOut: dataOut, number: number)
+                let (action, index, roundTrip) = await handle(request, dataOut: dataOut, number: number)
                 switch action {
                 case let .reply(reply):
-                    if configuration.roundTripDelay > .zero { try await clock.sleep(for: configuration.roundTripDelay) }
+                    if roundTrip > .zero { try await clock.sleep(for: roundTrip) }
                     // Counted and logged before the answer leaves: a client that has its answer finds it in
                     // the count and the log (recording after the send raced with a client reading them).
                     await record(request, arrived: arrived, index: index, reply: reply, dataOut: dataOut.count)
