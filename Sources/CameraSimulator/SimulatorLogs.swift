@@ -24,7 +24,8 @@ package struct OperationRecord: Sendable, Equatable, Codable {
     package var dataOutBytes: Int
 }
 
-/// Appends JSON lines to a file from a dedicated serial queue, so no cooperative thread ever blocks on disk.
+/// Appends JSON lines to a file from a dedicated serial queue (`runInBackground(on:)`), so no cooperative thread
+/// ever blocks on disk.
 package final class JSONLineWriter: Sendable {
     private let handle: FileHandle
     private let queue = DispatchQueue(label: "hdrshoot.simulator.log")
@@ -49,7 +50,7 @@ package final class JSONLineWriter: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(record) else { return }
         line.append(0x0A)
-        queue.async { [handle, line] in handle.write(line) }
+        runInBackground(on: queue) { [handle, line] in handle.write(line) }
     }
 
     /// Waits until every queued line is written, then closes the file (call once).

@@ -65,6 +65,18 @@ package func runBlocking<Value: Sendable, Failure: Error>(
     return try result.get()
 }
 
+/// Runs `work` on the serial `queue` without waiting for it (the fsyncs that follow an image's last write), counted
+/// in `blockingWorkInFlight` until it ends, so a lockstep test never calls the code parked while it runs; `work`
+/// wakes its waiters itself, before the count drops. Inside a deterministic world it runs inline, now.
+package func runInBackground(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+    if TaskPlacement.runsInline { return work() }
+    blockingWorkInFlight.add(1, ordering: .sequentiallyConsistent)
+    queue.async {
+        work()
+        blockingWorkInFlight.subtract(1, ordering: .sequentiallyConsistent)
+    }
+}
+
 /// Runs `work` on a new thread of its own, which ends with it, and returns its result.
 ///
 /// For the rare work that changes the thread it runs on, such as entering a network namespace with setns(2)

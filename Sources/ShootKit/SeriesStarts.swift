@@ -144,14 +144,16 @@ package enum SeriesResumeStart: Sendable {
 }
 
 extension ShootController {
-    /// The start of the series of `journal` (locked by the caller) at schedule offset `now`, as `request` asks:
-    /// `resumePoint` decides (the missed-start question posed when `mayAsk`, `asked` running once it is), a
-    /// question not answered ends the shoot (`ShootPreparationError.declined`), a series with nothing left is
-    /// marked ended at `wallClock`'s time. `followsCamera`: the journal follows the camera actually used.
+    /// The start of the series of `journal` (locked by the caller) where its schedule stands now on `clocks`, as
+    /// `request` asks: `resumePoint` decides (the missed-start question posed when `mayAsk`, `asked` running once it
+    /// is), a question not answered ends the shoot (`ShootPreparationError.declined`), a series with nothing left is
+    /// marked ended at the wall clock's time. `followsCamera`: the journal follows the camera actually used.
     package func resumeSeries(
-        _ journal: ShootJournal, now: Duration, request: ResumeRequest, followsCamera: Bool, store: JournalStore,
-        wallClock: WallClock, mayAsk: Bool, asked: @escaping @Sendable (Question) async -> Void = { _ in }
+        _ journal: ShootJournal, clocks: SeriesClocks, request: ResumeRequest, followsCamera: Bool,
+        store: JournalStore, mayAsk: Bool, asked: @escaping @Sendable (Question) async -> Void = { _ in }
     ) async throws -> SeriesResumeStart {
+        guard let record = journal.series else { preconditionFailure("resume of a series journal") }
+        let now = clocks.offset(in: record)
         let decision = await resumePoint(
             of: journal, now: now, restartSet: request.restartSet, skipMissed: request.skipMissed, mayAsk: mayAsk,
             asked: asked)
@@ -160,7 +162,7 @@ extension ShootController {
             end()
             throw ShootPreparationError.declined
         case .nothingLeft(let why, let journal):
-            try await SeriesResumption.markEnded(journal, in: store, at: wallClock.now())
+            try await SeriesResumption.markEnded(journal, in: store, at: clocks.wallClock.now())
             return .nothingLeft(why)
         case .resume(let point):
             return .start(ResumedSeriesStart(resumption: point, followsCamera: followsCamera, store: store))

@@ -46,15 +46,15 @@ extension ShootController {
 }
 
 extension SeriesShoot {
-    /// The series a journal step launched, with the runner's settings and the schedule's clocks.
-    package init(
-        _ launch: SeriesLaunch, configuration: BracketRunner.Configuration, elapsed: Duration = .zero,
-        clock: any Clock<Duration> = ContinuousClock(), wallClock: WallClock = .system
-    ) {
+    /// The series a journal step launched, with the runner's settings, on the schedule's `clocks`: it starts where
+    /// the schedule stands now (`SeriesClocks.offset(in:)`: about zero for a new series, the time since the first
+    /// start for a resumed one).
+    package init(_ launch: SeriesLaunch, configuration: BracketRunner.Configuration, clocks: SeriesClocks) {
+        guard let record = launch.journal.series else { preconditionFailure("a series journal") }
         self.init(
             camera: launch.camera, journal: launch.journal, store: launch.store, offered: launch.offered,
             planWarnings: launch.planWarnings, start: launch.start, skipping: launch.skipping,
-            continuing: launch.continuing, configuration: configuration, elapsed: elapsed, clock: clock,
-            wallClock: wallClock)
+            continuing: launch.continuing, configuration: configuration, elapsed: clocks.offset(in: record),
+            clock: clocks.clock, wallClock: clocks.wallClock)
     }
 }

@@ -2,16 +2,24 @@ import Exposure
 import Foundation
 import Shooting
 
-/// How a shoot starts, from any front end: the CLI builds one from its options (`run`, `run --auto`, `run
-/// --every`, `resume`), the phone remote from `POST /api/shoot`'s JSON. Typed where it enters (readings are stops
-/// of a scale, counts are in the planner's range), so nothing downstream re-parses text.
+/// How a shoot starts, from any front end: the CLI builds one from its options (`run`, `run --auto`, `run --every`,
+/// `resume`: one function, `ShootRequest(arguments:now:)` in the CLI), the phone remote from `POST /api/shoot`'s
+/// JSON. Typed where it enters (readings are stops of a scale, counts are in the planner's range), so nothing
+/// downstream re-parses text.
+///
+/// Its cases are the starts a front end can tell apart from what it was given: a bracket (`--auto` is a bracket
+/// whose readings are `.metered`), a series (a bracket and its schedule), a resume. A resumed series is not a
+/// case of its own: whether the shoot a resume names is a series is the journal's fact, which the front end does
+/// not know before the layer reads it; the layer's answer is `ResumeChoice` (`.series`, `.bracket`, `.allSaved`).
 ///
 /// What every shoot shares (the camera, the planner's order and `--longest`, the transfer choice, the range check
-/// `--check`) is the front end's standing configuration, not part of a start.
+/// `--check`, `--check extend` included) is the front end's standing configuration, not part of a start.
 package enum ShootRequest: Sendable, Equatable {
-    /// Plan a new bracket (or a series of them) and shoot it.
+    /// Plan a new bracket and shoot it.
     case bracket(BracketRequest)
-    /// Continue an unfinished shoot from its journal.
+    /// Plan a bracket and shoot it again on `schedule` (interval HDR): each repetition's plan from it.
+    case series(BracketRequest, schedule: SeriesRequest)
+    /// Continue an unfinished shoot (a bracket or a series, as its journal says) from its journal.
     case resume(ResumeRequest)
 }
 
@@ -35,22 +43,19 @@ package struct BracketRequest: Sendable, Equatable {
     package var output: String?
     /// With dedupe: hard-link each shared frame into both sets' folders.
     package var linkShared: Bool
-    /// The schedule that repeats the bracket (nil: one bracket).
-    package var series: SeriesRequest?
     /// Shoot without waiting in the proposed state.
     package var confirm: Bool
 
     /// Creates a request.
     package init(
         readings: Readings, frames: Int? = nil, spacing: EVAmount? = nil, output: String? = nil,
-        linkShared: Bool = false, series: SeriesRequest? = nil, confirm: Bool = false
+        linkShared: Bool = false, confirm: Bool = false
     ) {
         self.readings = readings
         self.frames = frames
         self.spacing = spacing
         self.output = output
         self.linkShared = linkShared
-        self.series = series
         self.confirm = confirm
     }
 

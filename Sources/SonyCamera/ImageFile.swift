@@ -8,7 +8,8 @@ import Synchronization
 /// `NewFile`, which does the creating (`O_EXCL`, never over an existing file: a `-1`, `-2`, ... suffix
 /// instead), the moving and the fsyncs.
 ///
-/// The writes run on the file's own serial queue, never on the cooperative pool: each is awaited, which keeps
+/// The writes run on the file's own serial queue (`runBlocking(on:)`, counted as blocking work in flight, so a
+/// lockstep test never takes a write for a parked camera), never on the cooperative pool: each is awaited, which keeps
 /// chunks in order and slows the camera down (TCP flow control) when the disk is slower than the link, and the
 /// fsyncs can follow the last write in the background (`finishInBackground`). One-off calls (create, move,
 /// read the EXIF) go through `runBlocking`. Inside a deterministic world (`TaskPlacement.runsInline`) every
@@ -42,11 +43,7 @@ final class ImageFile: Sendable {
     func write(_ bytes: ArraySlice<UInt8>) async throws {
         let (fd, path) = (descriptor, self.path)
         let handoff = SliceHandoff(bytes)
-        if TaskPlacement.runsInline { return try Self.writeAll(handoff.take(), to: fd, path: path) }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async {
-                continuation.resume(with: Result { try Self.writeAll(handoff.take(), to: fd, path: path) })
-            }
+        try await runBlocking(on: queue) { () throws(any Error) in try Self.writeAll(handoff.take(), to: fd, path: path)
         }
     }
 
@@ -66,10 +63,7 @@ final class ImageFile: Sendable {
                 throw SonyCameraError.fileWriteFailed(path: path, reason: error.description)
             }
         }
-        if TaskPlacement.runsInline { return try reserve() }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async { continuation.resume(with: Result { try reserve() }) }
-        }
+        try await runBlocking(on: queue) { () throws(any Error) in try reserve() }
     }
 
     /// Makes the finished file durable and closes it (`NewFile.syncAndClose`: the file, then its folder).
@@ -84,11 +78,7 @@ final class ImageFile: Sendable {
         let ticket = SyncTicket()
         let (fd, path) = (descriptor, self.path)
         // Inside a deterministic world the fsyncs run now, on its one thread (`TaskPlacement`).
-        if TaskPlacement.runsInline {
-            ticket.complete(Result { try Self.syncAndClose(fd, path: path) })
-            return ticket
-        }
-        queue.async {
+        runInBackground(on: queue) {
             ticket.complete(Result { try Self.syncAndClose(fd, path: path) })
         }
         return ticket
@@ -97,17 +87,9 @@ final class ImageFile: Sendable {
     /// Closes and deletes an unfinished file, so no truncated image is left behind.
     func discard() async {
         let (fd, path) = (descriptor, self.path)
-        if TaskPlacement.runsInline {
+        await runBlocking(on: queue) { () throws(Never) in
             fd.closeIgnoringErrors()
             try? FileSystem.unlink(path)
-            return
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                fd.closeIgnoringErrors()
-                try? FileSystem.unlink(path)
-                continuation.resume()
-            }
         }
     }
 

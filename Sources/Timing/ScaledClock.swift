@@ -45,3 +45,9 @@ package struct ScaledClock<Base: Clock<Duration>>: Clock {
         try await base.sleep(until: base.now.advanced(by: left / factor), tolerance: tolerance.map { $0 / factor })
     }
 }
+
+/// The continuous clock running `factor` times faster: the continuous clock itself at 1 (real time), else a
+/// `ScaledClock` over it. What the time-scale hook's clocks run on (the simulator's time, a series' schedule).
+package func continuousClock(scaledBy factor: Int) -> any Clock<Duration> {
+    factor == 1 ? ContinuousClock() : ScaledClock(ContinuousClock(), factor: factor)
+}

@@ -93,6 +93,22 @@ struct StatusResumeTests {
             ))
     }
 
+    /// Every frame saved but the shoot not marked complete (the process died at the very end): ShootKit's choice
+    /// is "all saved", and the terminal says so in one line and exits 0 without reaching for the camera (its
+    /// address is a port nothing listens on).
+    @Test func resumeOfABracketWithEveryFrameSavedSaysNothingIsLeftToShoot() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let store = JournalStore(directory: URL(fileURLWithPath: sandbox.stateDirectory))
+        try await Self.record(
+            "20261122-080000-dddd", saved: 15, status: .inProgress, output: sandbox.outputDirectory,
+            address: "127.0.0.1:1", in: store)
+        let resumed = try await sandbox.hdrshoot(["resume", "--confirm", "--state-dir", sandbox.stateDirectory])
+        #expect(resumed.exitCode == 0, "\(resumed.standardError)")
+        #expect(resumed.standardOutput == "Nothing left to shoot: all 15 exposures are saved.\n")
+        #expect(resumed.standardError.isEmpty)
+    }
+
     @Test func resumeIdOfAnUnknownOrFinishedShootSaysSo() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Posix
 import Synchronization
@@ -55,6 +56,31 @@ struct WaitingCallsTests {
         #expect(finished.load(ordering: .acquiring) == false)
         try writer.writeAll([1])
         #expect(try await eventually { finished.load(ordering: .acquiring) })
+    }
+
+    @Test func workOnASerialQueueAwaitedOrNotCountsAsInFlightUntilItEnds() async throws {
+        // A lockstep test calls the code parked only when this count is zero as well as its executor idle: an image
+        // file's reservation that ran on its queue uncounted let one cancel a download (SonyCameraFieldTests, CI).
+        let queue = DispatchQueue(label: "hdrshoot.test.serial")
+        for awaited in [true, false] {
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let ended = DispatchSemaphore(value: 0)
+            let work: @Sendable () -> Void = {
+                started.signal()
+                release.wait()
+            }
+            let caller =
+                awaited
+                ? Task { await runBlocking(on: queue) { () throws(Never) in work() } }
+                : Task { runInBackground(on: queue) { work() } }
+            #expect(started.wait(timeout: .now() + 10) == .success)
+            #expect(blockingWorkInFlight.load(ordering: .sequentiallyConsistent) >= 1, "awaited: \(awaited)")
+            release.signal()
+            await caller.value
+            queue.async { ended.signal() }
+            #expect(ended.wait(timeout: .now() + 10) == .success)
+        }
     }
 
     @Test func aLiteralNeedsNoLookupAndLocalhostResolvesFromTheHostsFile() async throws {

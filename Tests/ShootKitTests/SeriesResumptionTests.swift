@@ -164,8 +164,8 @@ import Testing
         let controller = ShootController(messages: PlainMessages())
         let endedAt = Self.firstStart.addingTimeInterval(200)
         let resumed = try await controller.resumeSeries(
-            ended, now: .seconds(200), request: ResumeRequest(skipMissed: true), followsCamera: false, store: store,
-            wallClock: .fixed(endedAt), mayAsk: false)
+            ended, clocks: SeriesClocks(wallClock: .fixed(endedAt)), request: ResumeRequest(skipMissed: true),
+            followsCamera: false, store: store, mayAsk: false)
         guard case .nothingLeft(.everyStartPassed) = resumed else {
             Issue.record("not ended: \(resumed)")
             return
@@ -184,8 +184,8 @@ import Testing
         }
         await #expect(throws: ShootPreparationError.declined) {
             try await asked.resumeSeries(
-                Self.journal(), now: .seconds(200), request: ResumeRequest(), followsCamera: false, store: store,
-                wallClock: .fixed(endedAt), mayAsk: true)
+                Self.journal(), clocks: SeriesClocks(wallClock: .fixed(endedAt)), request: ResumeRequest(),
+                followsCamera: false, store: store, mayAsk: true)
         }
         #expect(await stopper.value)
         #expect(asked.snapshot.state == .finished)

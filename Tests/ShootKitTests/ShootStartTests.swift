@@ -191,7 +191,7 @@ import Testing
         let shoot = SeriesShoot(
             launch,
             configuration: BracketRunner.Configuration(outputDirectory: URL(fileURLWithPath: record.rootDirectory)),
-            clock: TestClock(), wallClock: .fixed(ShootSeriesTests.firstStart))
+            clocks: SeriesClocks(wallClock: .fixed(ShootSeriesTests.firstStart), clock: TestClock()))
         return await controller.shootSeriesToEnd(shoot).0
     }
 

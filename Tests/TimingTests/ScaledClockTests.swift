@@ -6,6 +6,12 @@ import Timing
 /// than the base clock's, and its sleeps take a `factor`-th as long on the base clock.
 @Suite("Scaled clock on a test clock")
 struct ScaledClockTests {
+    @Test func theContinuousClockScaledByOneIsTheContinuousClockItself() {
+        #expect(continuousClock(scaledBy: 1) is ContinuousClock)
+        let scaled = continuousClock(scaledBy: 10) as? ScaledClock<ContinuousClock>
+        #expect(scaled?.factor == 10)
+    }
+
     @Test func itsTimeRunsFactorTimesFasterThanTheBaseClock() {
         let base = TestClock()
         base.advance(by: .seconds(7))

@@ -30,18 +30,11 @@ enum ResumeCommand {
     @Sendable private static func run(
         _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        try await start(request(from: arguments), arguments: arguments, context)
-    }
-
-    /// The start `resume`'s options ask for, typed: `--id`, `--restart-set`, `--skip-missed`, `--confirm`.
-    static func request(from arguments: ParsedArguments) -> ResumeRequest {
-        ResumeRequest(
-            id: arguments.string("id"), restartSet: arguments.flag("restart-set"),
-            skipMissed: arguments.flag("skip-missed"), confirm: arguments.flag("confirm"))
+        try await ShootRequest.run(arguments, context)
     }
 
     /// Continues the shoot `request` names (a bracket or a series) with the shoot options of `arguments` (the
-    /// camera, `--check`, `--json`, ...): what `resume` does once its options are typed, and what `serve` does for
+    /// camera, `--check`, `--json`, ...): what `ShootRequest.start` does with a `.resume`, from `resume`'s options or
     /// the page's Resume.
     static func start(
         _ request: ResumeRequest, arguments: ParsedArguments, _ context: CommandContext
@@ -59,24 +52,21 @@ enum ResumeCommand {
                 "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
                     + "`hdrshoot resume --id ID` picks one")
         }
-        let restartingSet = request.restartSet
         let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
-        if journal.series != nil {
+        // The layer decides what the shoot comes to; the terminal renders it.
+        let start: ResumedBracketStart
+        switch lookup.choice(request, followsCamera: options.target != nil, store: options.store) {
+        case .series(let series):
             return try await SeriesRun.resume(
-                journal, request: request, options: options, target: target, context: context)
-        }
-        guard let resumePosition = journal.resumePosition else {
-            // Every frame is saved but the shoot was not marked complete (the process died at the very end).
-            context.output.writeOut(
-                "Nothing left to shoot: all \(journal.plan.totalExposures) exposures are saved.\n")
+                series, request: request, options: options, target: target, context: context)
+        case .allSaved(_, let exposures):
+            context.output.writeOut("Nothing left to shoot: all \(exposures) exposures are saved.\n")
             return .success
+        case .bracket(let bracket):
+            start = bracket
         }
         let output = context.output
-        let stages = ResumedBracket(
-            start: ResumedBracketStart(
-                journal: journal, resumePosition: resumePosition, restartingSet: restartingSet,
-                followsCamera: options.target != nil, store: options.store),
-            notes: notes)
+        let stages = ResumedBracket(start: start, notes: notes)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment,
             say: ShootConsole.sayer(options: options, output: output), resuming: true,

@@ -35,53 +35,18 @@ enum RunCommand {
     @Sendable private static func run(
         _ arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
-        try await start(try request(from: arguments, now: context.wallClock.now()), arguments: arguments, context)
+        try await ShootRequest.run(arguments, context)
     }
 
-    /// The start `run`'s options ask for, typed: readings (or `--auto`), `--frames`, `--ev`, `--output`,
-    /// `--link-shared`, the series options and `--confirm`; every bad value is a usage error naming its option.
-    static func request(from arguments: ParsedArguments, now: Date) throws(UsageError) -> BracketRequest {
-        let auto = arguments.flag("auto")
-        if auto {
-            if arguments.string("shadow") != nil || arguments.string("highlight") != nil {
-                throw UsageError(
-                    "--auto finds the readings itself; leave out --shadow and --highlight", command: arguments.command)
-            }
-            if arguments.string("every") != nil {
-                throw UsageError("--auto meters one bracket; it does not go with --every", command: arguments.command)
-            }
-        }
-        let series = try SeriesRun.request(from: arguments, now: now)
-        let readings: BracketRequest.Readings
-        if auto {
-            readings = .metered
-        } else {
-            let given = try PlanCommand.givenReadings(from: arguments, scale: try PlanCommand.scale(from: arguments))
-            readings = .given(shadow: given.shadow, highlight: given.highlight)
-        }
-        return BracketRequest(
-            readings: readings, frames: try PlanCommand.frames(from: arguments),
-            spacing: try PlanCommand.spacing(from: arguments), output: arguments.string("output"),
-            linkShared: arguments.flag("link-shared"), series: series, confirm: arguments.flag("confirm"))
-    }
-
-    /// Shoots `request` (a bracket, `--auto`, or a series) with the shoot options of `arguments` (the camera, the
-    /// planner's order and `--longest`, `--check`, `--json`, ...): what `run` does once its options are typed, and
-    /// what `serve` does for a shoot from the page.
+    /// Shoots `request` (a bracket, or `--auto`'s) with the shoot options of `arguments` (the camera, the planner's
+    /// order and `--longest`, `--check`, `--json`, ...): what `ShootRequest.start` does with a `.bracket`, from
+    /// `run`'s options or the page's form.
     static func start(
         _ request: BracketRequest, arguments: ParsedArguments, _ context: CommandContext
     ) async throws -> ExitCode {
         // `--auto`: the readings come from probe frames (MeterCommand.swift); the plan takes them beside the
         // request.
         let metering = request.readings == .metered ? try await autoMeter(request, arguments, context) : nil
-        // `--every`: the same bracket repeated on a schedule (SeriesRun.swift).
-        if let series = request.series {
-            if arguments.string("remote") != nil {
-                throw UsageError(
-                    "--remote serves a single bracket; it does not go with --every yet", command: arguments.command)
-            }
-            return try await SeriesRun.run(request, settings: series, arguments: arguments, context)
-        }
         let planOptions = try PlanCommand.options(
             from: arguments, readings: metering?.outcome.readings, bracket: request)
         let report = try PlanCommand.makeReport(planOptions, command: arguments.command)

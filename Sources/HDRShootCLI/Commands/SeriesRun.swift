@@ -167,12 +167,12 @@ enum SeriesRun {
         guard let record = journal.series else { preconditionFailure("resume of a series journal") }
         let output = context.output
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
-        let now = timeScale.scaled(record.offset(of: context.wallClock.now()))
         // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
         let controller = ShootController(messages: CLIMessages())
         let resumed = try await controller.resumeSeries(
-            journal, now: now, request: request, followsCamera: options.target != nil, store: options.store,
-            wallClock: context.wallClock, mayAsk: options.interactive && !options.confirm
+            journal, clocks: timeScale.seriesClocks(wallClock: context.wallClock), request: request,
+            followsCamera: options.target != nil, store: options.store,
+            mayAsk: options.interactive && !options.confirm
         ) { question in
             // The terminal answers the controller's question: n shoots late, s skips, anything else stops.
             output.writeOut(question.text)
@@ -194,7 +194,7 @@ enum SeriesRun {
             start = resumedStart
         }
         let stages = ResumedSeries(
-            start: start, notes: notes(start.resumption, record: record, now: now), timeScale: timeScale,
+            start: start, notes: notes(start.resumption, record: record), timeScale: timeScale,
             wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
@@ -203,7 +203,7 @@ enum SeriesRun {
     }
 
     /// The summary's note on what the resume point skipped, continues or shoots late.
-    private static func notes(_ resumption: SeriesResumption, record: SeriesRecord, now: Duration) -> [String] {
+    private static func notes(_ resumption: SeriesResumption, record: SeriesRecord) -> [String] {
         switch resumption.missed {
         case .none:
             return []

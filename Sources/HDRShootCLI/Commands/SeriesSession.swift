@@ -47,8 +47,7 @@ struct SeriesSession: Sendable {
                 outputDirectory: URL(fileURLWithPath: record.rootDirectory), reconnectTimeout: options.reconnectTimeout,
                 bufferLimit: launch.camera.bufferCapacity ?? BracketRunner.Configuration.defaultBufferLimit,
                 onScaledClock: true),
-            elapsed: timeScale.scaled(record.offset(of: wallClock.now())), clock: timeScale.clock,
-            wallClock: wallClock)
+            clocks: timeScale.seriesClocks(wallClock: wallClock))
         let warn: @Sendable (String) -> Void = { output.writeError($0 + "\n") }
         let terminal = options.interactive ? TerminalMode.enterCharacterMode() : nil
         defer { terminal?.restore() }

@@ -177,12 +177,7 @@ enum ServeCommand {
                 group.addTask { await remote.follow(controller, log: log) }
                 var status: Int32 = 0
                 do {
-                    switch request {
-                    case .bracket(let bracket):
-                        status = try await RunCommand.start(bracket, arguments: shared, loggedContext).rawValue
-                    case .resume(let resume):
-                        status = try await ResumeCommand.start(resume, arguments: shared, loggedContext).rawValue
-                    }
+                    status = try await request.start(arguments: shared, loggedContext).rawValue
                 } catch {
                     let report = ErrorReport(error)
                     logged.writeError("error: \(report.message)\n")
@@ -211,7 +206,7 @@ extension ServeCommand {
         switch request {
         case .resume(let resume):
             return (resume.id.map { ["--id", $0] } ?? []) + (resume.confirm ? ["--confirm"] : [])
-        case .bracket(let bracket):
+        case .bracket(let bracket), .series(let bracket, _):
             var line: [String] = []
             if let shadow = bracket.shadow, let highlight = bracket.highlight {
                 line += ["--shadow", shadow.speed.label, "--highlight", highlight.speed.label]

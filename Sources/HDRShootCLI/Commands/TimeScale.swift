@@ -1,6 +1,7 @@
 import CameraTunnel
 import Foundation
 import LegacyCamera
+import ShootKit
 import Shooting
 import SonyCamera
 import Timing
@@ -77,7 +78,11 @@ struct TimeScale: Sendable, Equatable {
     static var current: TimeScale { (try? TimeScale(environment: ProcessInfo.processInfo.environment)) ?? .real }
 
     /// The clock scaled time runs on: the continuous clock, `factor` times faster.
-    var clock: any Clock<Duration> { factor == 1 ? ContinuousClock() : ScaledClock(ContinuousClock(), factor: factor) }
+    var clock: any Clock<Duration> { continuousClock(scaledBy: factor) }
+
+    /// A series' schedule clocks on this scale: the time of day of `wallClock`, the schedule `factor` times faster
+    /// (ShootKit computes where the schedule stands from them).
+    func seriesClocks(wallClock: WallClock) -> SeriesClocks { SeriesClocks(wallClock: wallClock, factor: factor) }
 
     /// `real` (time that passed on the wall clock) in scaled time.
     func scaled(_ real: Duration) -> Duration { real * factor }
