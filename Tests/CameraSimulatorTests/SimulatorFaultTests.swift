@@ -206,6 +206,24 @@ struct SimulatorFaultTests {
             await client.disconnect()
         }
     }
+
+    /// The test hook `setRoundTripDelay(_:)`: a test that kept a shoot on a slow link while it looked makes the
+    /// link fast again, and the change holds from the next request on.
+    @Test func aRoundTripChangedWhileRunningHoldsFromTheNextRequest() async throws {
+        // Ten minutes a request as configured: without the change OpenSession would fail at the client's 5 s.
+        try await withSimulator({ $0.roundTripDelay = .seconds(600) }) { simulator in
+            await simulator.setRoundTripDelay(.zero)
+            let client = try await connectClient(to: simulator)
+            try await client.openSession(id: 1)
+            await simulator.setRoundTripDelay(.milliseconds(40))
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await client.startSonySessionAfterOpen()
+            // Four requests, each answered 40 ms late.
+            #expect(clock.now - start >= .milliseconds(160))
+            await client.disconnect()
+        }
+    }
 }
 
 extension PTPIPClient {
