@@ -6,15 +6,16 @@ import Testing
 /// every planned frame fired exactly once.
 @Suite(.realTime(timeLimit: .seconds(180)), .serialized)
 struct EndToEndFieldTests {
-    @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsAFourSecondWaitInOneRelease() async throws {
+    @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsALongerWaitInOneRelease() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and, reconnecting,
-        // could fire the frame again and again); the keepalive keeps it. A one-image body (busy-while-buffered)
-        // answers the early-release check's second press busy while it processes.
+        // 3.5 s of processing after the release: a client that stays silent meanwhile loses the link at 3 s (both on
+        // the body's clock, so the drop surely comes first) and, reconnecting, could fire the frame again and again;
+        // the keepalive (a read after 2 s of silence) keeps it. A one-image body (busy-while-buffered) answers the
+        // early-release check's second press busy while it processes.
         let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
         let (result, fired) = try await sandbox.withSimulator(
-            processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3", "--quirk", "busy-while-buffered"]
+            processingMilliseconds: 3500, extra: ["--quirk", "idle-drop:3", "--quirk", "busy-while-buffered"]
         ) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
