@@ -47,6 +47,12 @@ extension CameraSimulator {
         roundTripDelay = delay
     }
 
+    /// A test hook like `setRoundTripDelay(_:)`: the data phases' throughput limit (`--bandwidth`) becomes
+    /// `bytesPerSecond` (nil: unlimited) from the next request on.
+    package func setBandwidth(_ bytesPerSecond: Int?) {
+        bandwidth = bytesPerSecond
+    }
+
     /// The body is turned off and on: a session it held after a drop is gone (`--hold-session-after-drop`).
     package func powerCycle() {
         camera.powerCycle()

@@ -112,8 +112,9 @@ struct EndToEndShootTests {
         // still (SIGSTOP) as its first frame starts; held, it surely stays alive and unfinished however long the
         // resume of the same shoot takes; it continues (SIGCONT) once the resume answered, on a link made fast again.
         // (It was held at its first saved frame, which comes only once the whole bracket fired: 2 s of the slow link.)
-        let ((run, refused, runPID), fired) = try await sandbox.withSlowLinkSimulator(roundTrip: .milliseconds(20)) {
-            simulator in
+        let ((run, refused, runPID), fired) = try await sandbox.withSimulatorInProcess({
+            $0.roundTripDelay = .milliseconds(20)
+        }) { simulator in
             let port = simulator.port
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]

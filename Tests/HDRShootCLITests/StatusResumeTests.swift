@@ -139,8 +139,9 @@ struct StatusResumeTests {
         // while the test asks for the status, so it is still shooting whatever the host's load (stopped at its first
         // saved frame, a loaded host let it finish the bracket first); it continues (SIGCONT) on a link made fast
         // again and completes afterwards.
-        let ((text, json, runPID, exit), _) = try await sandbox.withSlowLinkSimulator(roundTrip: .milliseconds(20)) {
-            simulator in
+        let ((text, json, runPID, exit), _) = try await sandbox.withSimulatorInProcess({
+            $0.roundTripDelay = .milliseconds(20)
+        }) { simulator in
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(simulator.port)", "--confirm", "--json"]
                 + sandbox.shootArguments
