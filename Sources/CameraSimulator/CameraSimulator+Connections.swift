@@ -155,14 +155,14 @@ extension CameraSimulator {
                     dataOut = try await reader.dataPhase(of: request.transactionID)
                 }
                 let arrived = started.elapsed
-                let (action, index) = await handle(request, dataOut: dataOut, number: number)
+                let (action, index, link) = await handle(request, dataOut: dataOut, number: number)
                 switch action {
                 case let .reply(reply):
-                    if configuration.roundTripDelay > .zero { try await clock.sleep(for: configuration.roundTripDelay) }
+                    if link.roundTrip > .zero { try await clock.sleep(for: link.roundTrip) }
                     // Counted and logged before the answer leaves: a client that has its answer finds it in
                     // the count and the log (recording after the send raced with a client reading them).
                     await record(request, arrived: arrived, index: index, reply: reply, dataOut: dataOut.count)
-                    try await send(reply, to: request, on: transport)
+                    try await send(reply, to: request, on: transport, bandwidth: link.bandwidth)
                 case .drop:
                     await record(request, arrived: arrived, index: index, reply: nil, dataOut: dataOut.count)
                     return
@@ -188,7 +188,7 @@ extension CameraSimulator {
 
     /// Sends the data-in phase (if any) and the response; large phases go out chunk by chunk.
     private nonisolated func send(
-        _ reply: CameraReply, to request: OperationRequest, on transport: TCPTransport
+        _ reply: CameraReply, to request: OperationRequest, on transport: TCPTransport, bandwidth: Int?
     ) async throws {
         let id = request.transactionID
         let response = Packet.operationResponse(
@@ -199,8 +199,8 @@ extension CameraSimulator {
         }
         let start = Packet.startData(transactionID: id, totalLength: UInt64(data.count)).encoded()
         var chunkSize = Self.dataChunkSize
-        if let bandwidth = configuration.bandwidth { chunkSize = max(1024, min(chunkSize, bandwidth / 20)) }
-        if data.count <= chunkSize && configuration.bandwidth == nil {
+        if let bandwidth { chunkSize = max(1024, min(chunkSize, bandwidth / 20)) }
+        if data.count <= chunkSize && bandwidth == nil {
             // Small phases: Start_Data, End_Data with the whole payload, and the response in one write.
             let end = Packet.endData(transactionID: id, payload: data.allBytes[...]).encoded()
             try await transport.send([start, end, response.encoded()], timeout: .seconds(30))
@@ -216,7 +216,7 @@ extension CameraSimulator {
                 ? Packet.endData(transactionID: id, payload: chunk[...])
                 : Packet.data(transactionID: id, payload: chunk[...])
             try await transport.send(packet.encoded(), timeout: .seconds(30))
-            if let bandwidth = configuration.bandwidth {
+            if let bandwidth {
                 try await clock.sleep(for: .nanoseconds(Int64(chunk.count) * 1_000_000_000 / Int64(bandwidth)))
             }
         } while offset < data.count

@@ -40,6 +40,19 @@ extension CameraSimulator {
         return waiting.count
     }
 
+    /// A test hook: the link's round trip (`--rtt`) becomes `delay` from the next request on. A test that needs a
+    /// shoot slow while it looks at it (a second process finding the shoot still under way) makes it fast again
+    /// once it has looked, instead of waiting out the slow rest.
+    package func setRoundTripDelay(_ delay: Duration) {
+        roundTripDelay = delay
+    }
+
+    /// A test hook like `setRoundTripDelay(_:)`: the data phases' throughput limit (`--bandwidth`) becomes
+    /// `bytesPerSecond` (nil: unlimited) from the next request on.
+    package func setBandwidth(_ bytesPerSecond: Int?) {
+        bandwidth = bytesPerSecond
+    }
+
     /// The body is turned off and on: a session it held after a drop is gone (`--hold-session-after-drop`).
     package func powerCycle() {
         camera.powerCycle()

@@ -30,6 +30,10 @@ package actor CameraSimulator {
     private var capturesSoFar: [CaptureRecord] = []
     private var answeredOperations = 0
     private var eventsSentSoFar = 0
+    /// Added before each reply (`SimulatorConfiguration.roundTripDelay` until `setRoundTripDelay(_:)` changes it).
+    var roundTripDelay: Duration
+    /// The data phases' throughput limit (`SimulatorConfiguration.bandwidth` until `setBandwidth(_:)` changes it).
+    var bandwidth: Int?
     private let captureLog: JSONLineWriter?
     private let operationLog: JSONLineWriter?
     /// The Init Command Requests waiting at the pairing screen (`--pairing`).
@@ -76,6 +80,8 @@ package actor CameraSimulator {
     ) throws(SimulatorError) {
         self.configuration = configuration
         self.clock = clock
+        roundTripDelay = configuration.roundTripDelay
+        bandwidth = configuration.bandwidth
         (pairingAsks, pairingNotices) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
         started = Stopwatch(clock: clock)
         sleep = Self.sleeper(on: clock)
@@ -237,15 +243,24 @@ package actor CameraSimulator {
     }
 
     /// The camera's answer to one request, at the current time.
-    /// Also returns the request's index (1, 2, ... across all clients) for the operation log.
-    func handle(_ request: OperationRequest, dataOut: [UInt8], number: UInt32) -> (action: CameraAction, index: Int) {
+    /// Also returns the request's index (1, 2, ... across all clients) for the operation log, and the link its
+    /// reply goes out on (`roundTripDelay` and `bandwidth`, read here so a change reaches the next request).
+    func handle(
+        _ request: OperationRequest, dataOut: [UInt8], number: UInt32
+    ) -> (action: CameraAction, index: Int, link: LinkPace) {
         let action = camera.handle(request, dataOut: dataOut, now: started.elapsed)
         let index = camera.operationCount
         collect(session: number)
         if case let .active(session) = link, session.number == number { session.wake.ring() }
         // A drop ends the session before the client can see the EOF, so its reconnect is never refused.
         if action == .drop { endSession(number: number) }
-        return (action, index)
+        return (action, index, LinkPace(roundTrip: roundTripDelay, bandwidth: bandwidth))
+    }
+
+    /// How a reply goes out: after `roundTrip`, its data phase at most `bandwidth` bytes a second (nil: unlimited).
+    struct LinkPace: Sendable {
+        let roundTrip: Duration
+        let bandwidth: Int?
     }
 
     /// Notes one handled operation for the count and the operation log.

@@ -206,6 +206,32 @@ struct SimulatorFaultTests {
             await client.disconnect()
         }
     }
+
+    /// The test hooks `setRoundTripDelay(_:)` and `setBandwidth(_:)`: a test that kept a shoot on a slow link while
+    /// it looked makes the link fast again, and each change holds from the next request on.
+    @Test func aLinkChangedWhileRunningHoldsFromTheNextRequest() async throws {
+        // Ten minutes a request and a byte a second as configured: without the changes OpenSession and GetDeviceInfo
+        // would fail at the client's 5 s.
+        try await withSimulator({
+            $0.roundTripDelay = .seconds(600)
+            $0.bandwidth = 1
+        }) { simulator in
+            await simulator.setRoundTripDelay(.zero)
+            await simulator.setBandwidth(nil)
+            let client = try await connectClient(to: simulator)
+            try await client.openSession(id: 1)
+            _ = try await client.execute(.getDeviceInfo)
+            await simulator.setRoundTripDelay(.milliseconds(40))
+            await simulator.setBandwidth(10_000)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let info = try await client.execute(.getDeviceInfo).data
+            #expect(!info.isEmpty)
+            // 40 ms late, and its bytes at 10 kB/s (a tenth of a millisecond each).
+            #expect(clock.now - start >= .milliseconds(40) + .microseconds(100 * info.count))
+            await client.disconnect()
+        }
+    }
 }
 
 extension PTPIPClient {

@@ -6,15 +6,16 @@ import Testing
 /// every planned frame fired exactly once.
 @Suite(.realTime(timeLimit: .seconds(180)), .serialized)
 struct EndToEndFieldTests {
-    @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsAFourSecondWaitInOneRelease() async throws {
+    @Test func aBodyThatDropsTheLinkAfterThreeSilentSecondsShootsALongerWaitInOneRelease() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // 4 s of processing after the release: a client that stays silent meanwhile loses the link (and, reconnecting,
-        // could fire the frame again and again); the keepalive keeps it. A one-image body (busy-while-buffered)
-        // answers the early-release check's second press busy while it processes.
+        // 3.5 s of processing after the release: a client that stays silent meanwhile loses the link at 3 s (both on
+        // the body's clock, so the drop surely comes first) and, reconnecting, could fire the frame again and again;
+        // the keepalive (a read after 2 s of silence) keeps it. A one-image body (busy-while-buffered) answers the
+        // early-release check's second press busy while it processes.
         let command = ["run", "--shadow", "1/250", "--highlight", "1/250", "--confirm"] + sandbox.shootArguments
         let (result, fired) = try await sandbox.withSimulator(
-            processingMilliseconds: 4000, extra: ["--quirk", "idle-drop:3", "--quirk", "busy-while-buffered"]
+            processingMilliseconds: 3500, extra: ["--quirk", "idle-drop:3", "--quirk", "busy-while-buffered"]
         ) { port in
             try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"])
         }
@@ -41,15 +42,14 @@ struct EndToEndFieldTests {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
         let command = ["run"] + ThreeByFive.flags + ["--confirm"] + sandbox.shootArguments
-        let quirks = "no-events,startup-nofire:3,d215-lag,busy-at-start:2"
-        // Three times faster on both sides (`ScaledTime`): the body ignores releases for its first second, hdrshoot
-        // releases about 0.5 s in (after two busy answers) and waits its processing margin (3.3 s) for a sign
-        // before it presses again; a tenfold scale would leave under 0.2 s between the release and the window's end.
+        let quirks = "no-events,startup-nofire:10,d215-lag,busy-at-start:2"
+        // Ten times faster on both sides (`ScaledTime`): the body ignores releases for its first 10 s, a real second,
+        // hdrshoot releases about 0.2 s in (after two busy answers) and waits its processing margin (the hook's
+        // 2 s floor) for a sign before it presses again, well after the window's end.
         let (result, fired) = try await sandbox.withSimulator(
-            extra: ["--quirk", quirks] + ScaledTime.simulatorArguments(factor: 3)
+            extra: ["--quirk", quirks] + ScaledTime.simulatorArguments
         ) { port in
-            try await sandbox.hdrshoot(
-                command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment(factor: 3))
+            try await sandbox.hdrshoot(command + ["--camera", "127.0.0.1:\(port)"], environment: ScaledTime.environment)
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Complete: 15 of 15 exposures saved"))

@@ -1,3 +1,4 @@
+import CameraSimulator
 import Foundation
 import Glibc
 import TestSupport
@@ -59,6 +60,23 @@ struct ShootSandbox {
         return try await withSimulatorProcess(arguments) { line in
             let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
             return try await body(port)
+        }
+    }
+
+    /// Runs `body` with the simulated body of `withSimulator` (fast exposures, small images) in this process,
+    /// changed by `adjust` (a slow link, a scene), and returns `body`'s result with the labels of every fired frame.
+    /// In the process, `body` can make the link fast again (`setRoundTripDelay`, `setBandwidth`) once the slow part
+    /// served it: a shoot kept under way while the test looks at it need not be waited out at the slow pace.
+    func withSimulatorInProcess<T: Sendable>(
+        _ adjust: (inout SimulatorConfiguration) -> Void, _ body: (CameraSimulator) async throws -> T
+    ) async throws -> (T, [String]) {
+        let configuration = SimulatorConfiguration.loopback {
+            $0.exposureCap = .milliseconds(20)
+            $0.imageSize = 4000
+            adjust(&$0)
+        }
+        return try await CameraSimulator.withRunning(configuration: configuration) { simulator in
+            (try await body(simulator), await simulator.captures.map(\.label))
         }
     }
 

@@ -108,21 +108,28 @@ struct EndToEndShootTests {
     @Test func resumeWhileTheRunStillShootsIsRefusedAndTheRunCompletes() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // A slow link keeps the run going (about 2.5 s after its first saved frame) until the test holds it still
-        // (SIGSTOP) once it saved a frame; held, it surely stays alive and unfinished however long the resume of the
-        // same shoot takes; it continues (SIGCONT) once the resume answered.
-        let ((run, refused, runPID), fired) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
+        // A slow link keeps the run going (about 2 s to fire the bracket, the downloads after) until the test holds it
+        // still (SIGSTOP) as its first frame starts; held, it surely stays alive and unfinished however long the
+        // resume of the same shoot takes; it continues (SIGCONT) once the resume answered, on a link made fast again.
+        // (It was held at its first saved frame, which comes only once the whole bracket fired: 2 s of the slow link.)
+        let ((run, refused, runPID), fired) = try await sandbox.withSimulatorInProcess({
+            $0.roundTripDelay = .milliseconds(20)
+        }) { simulator in
+            let port = simulator.port
             let arguments =
                 ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
                 + sandbox.shootArguments
             return try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
             ) { run in
-                _ = try await run.waitForLine(timeout: .seconds(120)) { jsonObject($0)?["phase"] as? String == "saved" }
+                _ = try await run.waitForLine(timeout: .seconds(120)) {
+                    jsonObject($0)?["event"] as? String == "started"
+                }
                 run.send(SIGSTOP)
                 let refused = try await sandbox.hdrshoot([
                     "resume", "--confirm", "--camera", "127.0.0.1:\(port)", "--state-dir", sandbox.stateDirectory
                 ])
+                await simulator.setRoundTripDelay(.zero)
                 run.send(SIGCONT)
                 return (await run.waitForExit(timeout: .seconds(120)), refused, run.pid)
             }

@@ -51,12 +51,16 @@ struct JSONUpdateEndToEndTests {
     @Test func everyLineOfASeriesDecodesIntoTheUpdateType() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments) { port in
+        // Twenty times faster (`SeriesEndToEndTests.fast`: nothing reads a start time across two processes), so
+        // repetition 2 starts half a real second after 1.
+        let fast = SeriesEndToEndTests.fast
+        let (result, fired) = try await sandbox.withSimulator(extra: ScaledTime.simulatorArguments(factor: fast)) {
+            port in
             try await sandbox.hdrshoot(
                 [
                     "run", "--shadow", "1/60", "--highlight", "1/1000", "--frames", "3", "--ev", "2", "--every", "10s",
                     "--count", "2", "--camera", "127.0.0.1:\(port)", "--confirm", "--no-network-monitor", "--json"
-                ] + sandbox.shootArguments, environment: ScaledTime.environment)
+                ] + sandbox.shootArguments, environment: ScaledTime.environment(factor: fast))
         }
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(fired.count == 6)

@@ -17,13 +17,15 @@ struct LoggedCapture: Sendable {
     /// Seconds since the simulator started.
     var time: Double
 
-    /// Every record of the capture log at `path`, in firing order.
-    static func load(_ path: String) throws -> [LoggedCapture] {
+    /// Every record of the capture log at `path`, in firing order; `timeScale` is the simulator's
+    /// `--time-scale` (its log counts its own seconds, `timeScale` of them to a real one).
+    static func load(_ path: String, timeScale: Int = 1) throws -> [LoggedCapture] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
             let object = try #require(jsonObject(String(line)))
             return LoggedCapture(
-                label: try #require(object["label"] as? String), time: try #require(object["time"] as? Double))
+                label: try #require(object["label"] as? String),
+                time: try #require(object["time"] as? Double) / Double(timeScale))
         }
     }
 }

@@ -1,3 +1,4 @@
+import CameraSimulator
 import Exposure
 import Foundation
 import Glibc
@@ -144,8 +145,13 @@ struct RangeCheckOptionsEndToEndTests {
     @Test func resumeChecksTheFramesOfTheEarlierRunToo() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        let throttled = ["--scene", "interior-window", "--bandwidth", "50000"]
-        let (resumed, fired) = try await sandbox.withSimulator(extra: throttled) { port in
+        // The first run on a throttled link (50 kB/s), so the kill surely comes while it downloads; the resume on a
+        // link made fast again.
+        let (resumed, fired) = try await sandbox.withSimulatorInProcess({
+            $0.scene = .interiorWindow
+            $0.bandwidth = 50_000
+        }) { simulator in
+            let port = simulator.port
             let arguments =
                 ["run"] + ThreeByFive.flags + [
                     "--camera", "127.0.0.1:\(port)", "--confirm", "--json", "--no-network-monitor"
@@ -160,6 +166,7 @@ struct RangeCheckOptionsEndToEndTests {
                 run.send(SIGKILL)
                 _ = await run.waitForExit()
             }
+            await simulator.setBandwidth(nil)
             return try await sandbox.hdrshoot([
                 "resume", "--confirm", "--json", "--no-network-monitor", "--state-dir", sandbox.stateDirectory
             ])

@@ -17,6 +17,10 @@ struct SeriesEndToEndTests {
     /// The time scale of the tests that only let a schedule run (no start time read across two processes): 20
     /// times, as the Camera Remote API's series test; a 3-frame repetition takes well under its real interval.
     static let fast = 20
+    /// The time scale of the resumes that skip missed starts: they wait for repetition 4 (30 s after the first
+    /// start), 2 real seconds at 15 times; the stopped run and the resume have until then, the resume 0.65 s of it
+    /// after the test's wait (at 10 times it was 3 s, and 0.5 s after a wait until halfway between 3 and 4).
+    static let skipScale = 15
 
     @Test func threeRepetitionsEveryTenSecondsGoToTheirOwnFoldersAndTheManifestListsTheirStarts() async throws {
         let sandbox = try ShootSandbox()
@@ -163,12 +167,13 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
             let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 4)
-            // The resume reads the schedule 10 times faster: 2.5 s after the first start is 25 s, so repetitions
-            // 2 and 3 (10 s and 20 s) passed while hdrshoot was away, and 4 (30 s) is half a real second ahead.
-            try await Self.sleep(untilSecondsAfterTheFirstStart: 2.5, sandbox: sandbox)
+            // The resume reads the schedule 15 times faster (`skipScale`): 1.35 s after the first start is 20.25 s,
+            // so repetitions 2 and 3 (10 s and 20 s) passed while hdrshoot was away, and 4 (30 s, 2 real seconds
+            // after the first start) is 0.65 s ahead.
+            try await Self.sleep(untilSecondsAfterTheFirstStart: 1.35, sandbox: sandbox)
             let resumed = try await sandbox.hdrshoot(
                 ["resume", "--confirm", "--skip-missed", "--no-network-monitor", "--state-dir", sandbox.stateDirectory],
-                environment: ScaledTime.environment)
+                environment: ScaledTime.environment(factor: Self.skipScale))
             return (stopped, resumed)
         }
         #expect(stopped == 75)
@@ -189,11 +194,11 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
             let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 4)
-            // As above: at 25 s (scaled), repetitions 2 and 3 passed and 4 is ahead.
-            try await Self.sleep(untilSecondsAfterTheFirstStart: 2.5, sandbox: sandbox)
+            // As above: at 20.25 s (scaled), repetitions 2 and 3 passed and 4 is ahead.
+            try await Self.sleep(untilSecondsAfterTheFirstStart: 1.35, sandbox: sandbox)
             let resumed = try await EndToEndShootControlTests.onTerminal(
                 sandbox, ["resume", "--no-network-monitor", "--state-dir", sandbox.stateDirectory], typing: "s\ny\n",
-                environment: ScaledTime.environment)
+                environment: ScaledTime.environment(factor: Self.skipScale))
             return (stopped, resumed)
         }
         #expect(stopped == 75)
@@ -213,8 +218,10 @@ struct SeriesEndToEndTests {
         defer { sandbox.remove() }
         let ((stopped, resumed), fired) = try await sandbox.withSimulator { port in
             let stopped = try await Self.stopWhileWaitingForRepetitionTwo(sandbox: sandbox, port: port, count: 3)
-            // 1.5 s after the first start, read 10 times faster, is 15 s: repetition 2 (10 s) passed, 3 (20 s) not.
-            try await Self.sleep(untilSecondsAfterTheFirstStart: 1.5, sandbox: sandbox)
+            // 1.02 s after the first start, read 10 times faster, is 10.2 s: repetition 2 (10 s) passed, 3 (20 s) not
+            // (just after 2 rather than halfway to 3: the schedule goes on from the late repetition 2, so the test
+            // waits half a second less for the same checks).
+            try await Self.sleep(untilSecondsAfterTheFirstStart: 1.02, sandbox: sandbox)
             let resumed = try await sandbox.hdrshoot(
                 ["resume", "--confirm", "--no-network-monitor", "--state-dir", sandbox.stateDirectory],
                 environment: ScaledTime.environment)

@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import HDRShootCLI
+
 /// A link that drops MID-SHOOT, on a body that then holds the dropped session (`--hold-session-after-drop`,
 /// issue 33): the first reconnect meets EOF at Init Command Request, and the shoot stops at once with the
 /// power-cycle line (exit 69) instead of walking its reconnect schedule; `resume` goes on after the power cycle.
@@ -11,7 +13,9 @@ struct StaleSessionMidShootBinaryTests {
     @Test func aDropMidShootOnABodyThatHoldsItsSessionStopsWithThePowerCycleLine() async throws {
         let folder = try TemporaryFolder(prefix: "hdrshoot-stale-mid").url
         defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = ProcessInfo.processInfo.environment
+        // On the time-scale hook, both sides (`ScaledTime`): the reconnect's first attempt comes 0.2 s after the drop
+        // instead of 2 s; the schedule is still the standard one, so a second attempt would still be announced.
+        var environment = ProcessInfo.processInfo.environment.merging(ScaledTime.environment) { $1 }
         environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         let state = folder.appendingPathComponent("state").path
         let configuration = SimulatorConfiguration.loopback {
@@ -20,8 +24,9 @@ struct StaleSessionMidShootBinaryTests {
             $0.exposureCap = .milliseconds(20)
             $0.imageSize = 4000
         }
-        let (stopped, resumed, port) = try await CameraSimulator.withRunning(configuration: configuration) {
-            simulator in
+        let (stopped, resumed, port) = try await CameraSimulator.withRunning(
+            configuration: configuration, clock: TimeScale(factor: ScaledTime.factor).clock
+        ) { simulator in
             let stopped = try await ProcessRunner.run(
                 try ProcessRunner.hdrshootBinary(),
                 arguments: ["run"] + ThreeByFive.flags + [

@@ -135,12 +135,15 @@ struct StatusResumeTests {
     @Test func statusSaysWhichProcessIsShootingTheShoot() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }
-        // The run is stopped (SIGSTOP) as its first frame starts, with the whole shoot still to go, while the test
-        // asks for the status, so it is still shooting whatever the host's load (stopped at its first saved frame,
-        // a loaded host let it finish the bracket first); it continues (SIGCONT) and completes afterwards.
-        let ((text, json, runPID, exit), _) = try await sandbox.withSimulator(extra: ["--rtt", "20"]) { port in
+        // The run is stopped (SIGSTOP) as its first frame starts, with the whole shoot still to go on a slow link,
+        // while the test asks for the status, so it is still shooting whatever the host's load (stopped at its first
+        // saved frame, a loaded host let it finish the bracket first); it continues (SIGCONT) on a link made fast
+        // again and completes afterwards.
+        let ((text, json, runPID, exit), _) = try await sandbox.withSimulatorInProcess({
+            $0.roundTripDelay = .milliseconds(20)
+        }) { simulator in
             let arguments =
-                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(port)", "--confirm", "--json"]
+                ["run"] + ThreeByFive.flags + ["--camera", "127.0.0.1:\(simulator.port)", "--confirm", "--json"]
                 + sandbox.shootArguments
             return try await BackgroundProcess.with(
                 try ProcessRunner.hdrshootBinary(), arguments: arguments, environment: sandbox.environment
@@ -151,6 +154,7 @@ struct StatusResumeTests {
                 kill(run.pid, SIGSTOP)
                 let text = try await sandbox.hdrshoot(["status", "--state-dir", sandbox.stateDirectory])
                 let json = try await sandbox.hdrshoot(["status", "--json", "--state-dir", sandbox.stateDirectory])
+                await simulator.setRoundTripDelay(.zero)
                 kill(run.pid, SIGCONT)
                 return (text, json, run.pid, await run.waitForExit(timeout: .seconds(120)))
             }
