@@ -364,21 +364,34 @@ extension SonyCamera {
     }
 
     /// Waits at most `timeout` for the buffer to hold an image; true when one waits.
+    ///
+    /// What is already announced is read before any wait: an ObjectAdded or a 0xD215 change that came in while
+    /// the read before this wait was on the wire (events and answers travel on two connections, so a body's
+    /// announcement can overtake the answer of a read that did not count it yet) rang its bell before this wait
+    /// began, and waiting for the next ring would wait out the whole timeout for an image that is there and
+    /// shoot the frame again. The bell's generation is taken before each read, so a ring during it is not lost.
     private func waitForBufferedImage(timeout: Duration) async throws -> Bool {
         let watch = Stopwatch(clock: clock)
         var polls = PollBackoff(configuration.pollIntervals)
+        var generation = doorbell.generation
+        var lookFirst = true
         while !bufferHoldsImages {
             guard case .ready = state else { throw try lostOrNotConnected() }
-            let generation = doorbell.generation
-            let left = watch.remaining(of: timeout)
-            guard left > .zero else { return false }
-            if try await !waitForSignal(after: generation, timeout: left, polls: &polls) { return false }
+            if !lookFirst {
+                let left = watch.remaining(of: timeout)
+                guard left > .zero else { return false }
+                if try await !waitForSignal(after: generation, timeout: left, polls: &polls) { return false }
+            }
+            lookFirst = false
+            generation = doorbell.generation
             if session.changedHints.contains(SonyPropertyCode.shootingFileInfo.rawValue)
                 || session.changedHints.contains(0) || session.images.hasUnclaimedAnnouncement
             {
+                let announcedBefore = session.images.objectsAdded
                 try await refreshProperties(full: false)
-                // A read of 0xD215 explains every announcement; without 0xD215 they count what waits.
-                if reportsBuffer { session.images.claim(upTo: session.images.objectsAdded) }
+                // A read of 0xD215 explains every announcement made before it (one that overtook its answer is
+                // read again after the ring); without 0xD215 they count what waits.
+                if reportsBuffer { session.images.claim(upTo: announcedBefore) }
             }
         }
         return true
