@@ -95,4 +95,21 @@ import Testing
             try Self.chosen(RunCommand.spec, ["--auto"], store: store)
         }
     }
+
+    /// The config file's `[camera HOST]` section is picked for the remembered camera of any kind, as the chooser
+    /// picks the camera: a remembered camera behind SSH gets its host's section (it got none: only a plain
+    /// remembered address was looked at).
+    @Test func theConfigSectionOfARememberedCameraBehindSSHIsItsHosts() async throws {
+        for remembered in ["ssh://camera@192.168.122.1:22", "192.168.122.1:15740"] {
+            let (_, folder) = try Self.store(remembering: remembered)
+            defer { folder.remove() }
+            let config = folder.url.appendingPathComponent("hdrshoot/config")
+            try Data("frames = 4\n[camera 192.168.122.1]\nframes = 6\n".utf8).write(to: config)
+            let state = folder.url.appendingPathComponent("state").path
+            let parsed = try ArgumentParser.parse(["--auto", "--state-dir", state], for: RunCommand.spec)
+            let defaults = try await ConfigDefaults.resolve(
+                for: parsed, environment: ["XDG_CONFIG_HOME": folder.url.path])
+            #expect(defaults.section == "192.168.122.1", "\(remembered)")
+        }
+    }
 }

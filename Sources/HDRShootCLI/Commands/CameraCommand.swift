@@ -198,6 +198,11 @@ struct CameraAddressStore {
         loadText().flatMap { CameraTarget(stored: $0) }
     }
 
+    /// The remembered camera as stored (`host:port`, `http://HOST:PORT`, `ssh://USER@HOST:PORT`), when it names one.
+    func loadStored() -> String? {
+        loadText().flatMap { CameraTarget(stored: $0) == nil ? nil : $0 }
+    }
+
     private func loadText() -> String? {
         guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
