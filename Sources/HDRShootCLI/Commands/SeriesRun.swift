@@ -164,7 +164,7 @@ enum SeriesRun {
         _ journal: ShootJournal, request: ResumeRequest, options: ShootConsole.Options, target: CameraTarget,
         context: CommandContext
     ) async throws -> ExitCode {
-        guard let record = journal.series else { preconditionFailure("resume of a series journal") }
+        guard journal.series != nil else { preconditionFailure("resume of a series journal") }
         let output = context.output
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
         // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
@@ -188,41 +188,18 @@ enum SeriesRun {
         let start: ResumedSeriesStart
         switch resumed {
         case .nothingLeft(let why):
-            output.writeOut("Nothing left to shoot: \(why.sentence).\n")
+            output.writeOut(why.nothingLeftSentence + "\n")
             return .success
         case .start(let resumedStart):
             start = resumedStart
         }
         let stages = ResumedSeries(
-            start: start, notes: notes(start.resumption, record: record), timeScale: timeScale,
+            start: start, notes: start.resumption.notes, timeScale: timeScale,
             wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
             resuming: true, controller: controller)
         return try await preparation.prepare(stages, on: target)
-    }
-
-    /// The summary's note on what the resume point skipped, continues or shoots late.
-    private static func notes(_ resumption: SeriesResumption, record: SeriesRecord) -> [String] {
-        switch resumption.missed {
-        case .none:
-            return []
-        case .interrupted(let number, let position):
-            return ["Repetition \(number) was interrupted: it continues now from \(position)."]
-        case .skipped(let missed):
-            return [
-                "Start times passed while hdrshoot was away: repetition(s) \(missed.map(String.init).joined(separator: ", ")) "
-                    + "skipped (--skip-missed); next: repetition \(resumption.start.number) at "
-                    + "\(SeriesPlans.clockTime(record.date(at: resumption.start.at)))."
-            ]
-        case .shotLate(let missed, let late):
-            return [
-                "Start times passed while hdrshoot was away (repetition(s) \(missed.map(String.init).joined(separator: ", "))): "
-                    + "repetition \(resumption.start.number) is shot now, \(ShootText.duration(late)) late, and the schedule "
-                    + "continues every \(ShootText.duration(record.schedule.every)) after it; pass --skip-missed to keep the "
-                    + "clock times instead."
-            ]
-        }
     }
 
     /// A resumed series' stages: ShootKit's `ResumedSeriesStart` (the schedule from the resume point checked
