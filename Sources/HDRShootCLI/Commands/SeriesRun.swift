@@ -120,17 +120,13 @@ enum SeriesRun {
             given: options.target, remembered: addressStore, command: arguments.command)
         let root = RunCommand.absolutePath(
             bracket.output ?? RunCommand.defaultOutputName(at: context.wallClock.now()))
-        let planner = planOptions.planner
-        let base = SeriesRecord.Base(
-            shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed, frames: planner.frames,
-            spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order)
-        // `--longest` (when the plan options have it) caps a shifted plan; the scale's longest speed otherwise.
-        let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
+        // `--longest` (when given) caps a shifted plan; the scale's longest speed otherwise.
+        let longest = arguments.string("longest") != nil ? planOptions.longest.speed : nil
         let stages = NewSeries(
             start: NewSeriesStart(
-                settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
-                warnings: report.warnings, wallClock: context.wallClock, store: options.store,
-                makeFolder: OutputFolder.create),
+                bracket, schedule: settings, planner: planOptions.planner, longest: longest, root: root,
+                overhead: planOptions.overhead, warnings: report.warnings, wallClock: context.wallClock,
+                store: options.store, makeFolder: OutputFolder.create),
             timeScale: timeScale, wallClock: context.wallClock)
         // A series says nothing before its summary (no "Connecting to …").
         let preparation = ShootPreparation(
