@@ -52,7 +52,7 @@ enum ResumeCommand {
                 "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
                     + "`hdrshoot resume --id ID` picks one")
         }
-        let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
+        let target = try ShootPreparation.target(options: options, journal: journal, arguments: arguments)
         // The layer decides what the shoot comes to; the terminal renders it.
         let start: ResumedBracketStart
         switch lookup.choice(request, followsCamera: options.target != nil, store: options.store) {

@@ -116,8 +116,7 @@ enum SeriesRun {
         let environment = ProcessInfo.processInfo.environment
         let timeScale = try TimeScale(environment: environment)
         let addressStore = CameraAddressStore(environment: environment)
-        let target = try ShootPreparation.target(
-            given: options.target, remembered: addressStore, command: arguments.command)
+        let target = try ShootPreparation.target(options: options, remembered: addressStore, arguments: arguments)
         let root = RunCommand.absolutePath(
             bracket.output ?? RunCommand.defaultOutputName(at: context.wallClock.now()))
         // `--longest` (when given) caps a shifted plan; the scale's longest speed otherwise.
