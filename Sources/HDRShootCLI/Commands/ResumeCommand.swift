@@ -60,7 +60,7 @@ enum ResumeCommand {
             return try await SeriesRun.resume(
                 series, request: request, options: options, target: target, context: context)
         case .allSaved(_, let exposures):
-            context.output.writeOut("Nothing left to shoot: all \(exposures) exposures are saved.\n")
+            context.output.writeOut(ResumeChoice.allSavedSentence(exposures: exposures) + "\n")
             return .success
         case .bracket(let bracket):
             start = bracket
