@@ -14,6 +14,14 @@ package enum ResumeChoice: Sendable {
     case allSaved(ShootJournal, exposures: Int)
 }
 
+extension ResumeChoice {
+    /// `Nothing left to shoot: all 15 exposures are saved.`: what `resume` says of a bracket whose every frame is
+    /// saved (`.allSaved`), and all it says.
+    package static func allSavedSentence(exposures: Int) -> String {
+        "Nothing left to shoot: all \(exposures) exposures are saved."
+    }
+}
+
 extension ResumeLookup {
     /// The choice the found journal makes for `request` (`--restart-set` shoots the interrupted set again from its
     /// first frame); `followsCamera`: the camera was named, so the journal follows the one actually used; `store`:

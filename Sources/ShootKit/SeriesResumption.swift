@@ -71,6 +71,9 @@ package enum SeriesEndReason: String, Sendable, Equatable, Codable {
         case .everyStartPassed: "every remaining start time has passed"
         }
     }
+
+    /// `Nothing left to shoot: every repetition of the series is done.`: what `resume` says, and all it says.
+    package var nothingLeftSentence: String { "Nothing left to shoot: \(sentence)." }
 }
 
 extension SeriesResumption {
@@ -86,6 +89,31 @@ extension SeriesResumption {
             text: "Start times passed while hdrshoot was away (repetition(s) \(numbers)). Shoot repetition "
                 + "\(start.number) now and continue the schedule after it [n], or skip to the schedule [s]? ",
             answers: [shootLate, skipMissed])
+    }
+
+    /// The summary's notes on what the resume point continues, skips or shoots late (none when the next start is
+    /// still ahead), as the terminal prints them after its first line and the page can show them.
+    package var notes: [String] {
+        guard let record = journal.series else { preconditionFailure("the notes of a series' resume point") }
+        switch missed {
+        case .none:
+            return []
+        case .interrupted(let number, let position):
+            return ["Repetition \(number) was interrupted: it continues now from \(position)."]
+        case .skipped(let missed):
+            return [
+                "Start times passed while hdrshoot was away: repetition(s) \(missed.map(String.init).joined(separator: ", ")) "
+                    + "skipped (--skip-missed); next: repetition \(start.number) at "
+                    + "\(ShootWords.clockTime(record.date(at: start.at)))."
+            ]
+        case .shotLate(let missed, let late):
+            return [
+                "Start times passed while hdrshoot was away (repetition(s) \(missed.map(String.init).joined(separator: ", "))): "
+                    + "repetition \(start.number) is shot now, \(ShootWords.duration(late)) late, and the schedule "
+                    + "continues every \(ShootWords.duration(record.schedule.every)) after it; pass --skip-missed to keep the "
+                    + "clock times instead."
+            ]
+        }
     }
 
     /// `journal` (a series) marked ended and complete at `now`, so the next `resume` does not find it again.

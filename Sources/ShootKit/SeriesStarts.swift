@@ -72,6 +72,26 @@ package struct NewSeriesStart: ShootStart {
         self.makeFolder = makeFolder
     }
 
+    /// The start `ShootRequest.series(bracket, schedule:)` asks for: `bracket`'s given readings repeated on
+    /// `schedule`, every repetition planned as `planner` plans (it holds the bracket's frames and spacing, the scale,
+    /// dedupe and order); `longest` (`--longest` when given) caps a shifted plan, the scale's longest speed
+    /// otherwise. A series' readings are given: front ends refuse a metered one (`--auto` with `--every`).
+    package init(
+        _ bracket: BracketRequest, schedule: SeriesRequest, planner: BracketPlanner, longest: ShutterSpeed?,
+        root: String, overhead: Double, warnings: [String], wallClock: WallClock, store: JournalStore,
+        makeFolder: @escaping OutputFolderMaker
+    ) {
+        guard let shadow = bracket.shadow, let highlight = bracket.highlight else {
+            preconditionFailure("a series repeats a bracket of given readings")
+        }
+        let base = SeriesRecord.Base(
+            shadow: shadow.speed, highlight: highlight.speed, frames: planner.frames, spacing: planner.spacing,
+            scale: planner.scale, dedupe: planner.dedupe, order: planner.order)
+        self.init(
+            settings: schedule, base: base, longest: longest, root: root, overhead: overhead, warnings: warnings,
+            wallClock: wallClock, store: store, makeFolder: makeFolder)
+    }
+
     /// The series record and its repetitions' plans on the camera's speeds.
     package func match(_ check: inout CameraCheck, messages: any ShootMessages) throws -> Matched {
         let record = SeriesRecord(

@@ -102,6 +102,32 @@ struct AutoMeterEndToEndTests {
         #expect(fired.isEmpty)
     }
 
+    /// Without `--camera`, `meter` reaches the remembered camera, the one `run` would shoot (here a body on A,
+    /// refused before anything fires); with none remembered its line is as it was.
+    @Test func meterWithoutCameraReachesTheRememberedOneAndWithNoneSaysHowToGiveOne() async throws {
+        let sandbox = try ShootSandbox()
+        defer { sandbox.remove() }
+        let none = try await sandbox.hdrshoot(["meter", "--output", sandbox.outputDirectory])
+        #expect(none.exitCode == 64)
+        #expect(
+            none.errorLines.first
+                == "error: no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator",
+            "\(none.standardError)")
+        let (result, fired) = try await sandbox.withSimulator(extra: ["--mode", "A", "--scene", "sunset"]) { port in
+            let remembered = sandbox.root.appendingPathComponent("config/hdrshoot/last-camera")
+            try FileManager.default.createDirectory(
+                at: remembered.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("127.0.0.1:\(port)\n".utf8).write(to: remembered)
+            return try await sandbox.hdrshoot(["meter", "--output", sandbox.outputDirectory])
+        }
+        #expect(result.exitCode == 69, "\(result)")
+        #expect(
+            result.errorLines == [
+                "error: the camera cannot shoot now: the mode dial is on A; turn it to M (manual) or S (shutter priority)"
+            ], "\(result.standardError)")
+        #expect(fired.isEmpty)
+    }
+
     @Test func autoOnACameraRemoteAPIBodyIsRefusedBeforeAnythingFires() async throws {
         let sandbox = try ShootSandbox()
         defer { sandbox.remove() }

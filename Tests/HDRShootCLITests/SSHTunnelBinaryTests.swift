@@ -152,6 +152,48 @@ struct SSHTunnelBinaryTests {
         }
     }
 
+    /// `meter` and `run --auto` without `--camera` reach the remembered camera behind SSH through the one chooser
+    /// (`ChosenCamera`), with the SSH options applied: without them the first contact (no fingerprint, no
+    /// terminal) and the login (no password file) would be refused. `meter` meters the camera `run` shoots.
+    @Test func meterAndRunAutoReachARememberedCameraBehindSSHWithTheOptionsApplied() async throws {
+        var configuration = Self.body()
+        configuration.scene = .interiorWindow
+        try await Self.withRig(configuration: configuration) { rig in
+            let remembered = rig.scene.root.appendingPathComponent("config/hdrshoot/last-camera")
+            try FileManager.default.createDirectory(
+                at: remembered.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let stored = "ssh://\(Self.user)@127.0.0.1:\(rig.server.port)"
+            try Data((stored + "\n").utf8).write(to: remembered)
+            let metered = try await Self.run(
+                [
+                    "meter", "--ssh-password-file", rig.scene.passwordFile, "--ssh-fingerprint", rig.fingerprint,
+                    "--output", rig.scene.shoots.appendingPathComponent("metered").path
+                ],
+                scene: rig.scene, forwardPort: rig.simulator.port)
+            #expect(metered.exitCode == 0, "\(metered)")
+            #expect(metered.standardOutput.contains("Readings: --highlight "), "\(metered.standardOutput)")
+            #expect(rig.server.passwordAttempts == 1)
+            let probes = await rig.simulator.captures.count
+            #expect((1...8).contains(probes))
+            #expect(rig.scene.sshProcesses.isEmpty)
+            // The key is kept now; the password file is still needed, for the metering and for the shoot.
+            let shot = try await Self.run(
+                [
+                    "run", "--auto", "--frames", "3", "--ev", "2", "--confirm", "--no-network-monitor",
+                    "--ssh-password-file", rig.scene.passwordFile,
+                    "--output", rig.scene.shoots.appendingPathComponent("auto").path
+                ],
+                scene: rig.scene, forwardPort: rig.simulator.port)
+            #expect(shot.exitCode == 0, "\(shot)")
+            #expect(shot.standardOutput.contains("--auto: highlight "), "\(shot.standardOutput)")
+            #expect(shot.standardOutput.contains("at \(stored)"), "\(shot.standardOutput)")
+            #expect(shot.standardOutput.contains("Complete: "), "\(shot.standardOutput)")
+            #expect(rig.server.passwordAttempts == 3, "the metering's login and the shoot's")
+            #expect(try String(contentsOf: remembered, encoding: .utf8).contains(stored))
+            #expect(rig.scene.sshProcesses.isEmpty)
+        }
+    }
+
     @Test func aChangedHostKeyIsRefusedWithOneLineAndNoPassword() async throws {
         let scene = try Scene()
         defer { try? FileManager.default.removeItem(at: scene.root) }

@@ -84,6 +84,8 @@ import Testing
             return
         }
         #expect(exposures == 4 && found.id == "20270115-080100-bbbb" && found.savedCount == 4)
+        #expect(
+            ResumeChoice.allSavedSentence(exposures: exposures) == "Nothing left to shoot: all 4 exposures are saved.")
     }
 
     /// A series is the series' to decide even when its repetition's every frame is saved (the process died before

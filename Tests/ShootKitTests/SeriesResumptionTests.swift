@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import ShootKit
+@testable import Shooting
 
 /// Where a resumed series starts, decided by the controller: a start time that passed while hdrshoot was away is
 /// asked about (state asking), and each answer leads where `resume` said it would.
@@ -192,5 +193,88 @@ import Testing
         }
         #expect(await stopper.value)
         #expect(asked.snapshot.state == .finished)
+    }
+
+    // MARK: - The layer's sentences (the terminal prints them; the page can show the same words)
+
+    /// `date` as a local `HH:MM:SS`, worked out here with Foundation's formatter rather than the layer's own.
+    static func localClock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .current
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    @Test func aMissedStartShotLateSaysWhichPassedHowLateAndHowTheScheduleGoesOn() async throws {
+        let (decision, _, _) = await Self.resumeAway(reply: .answer(SeriesResumption.shootLate))
+        guard case .resume(let point) = decision else {
+            Issue.record("not resumed: \(decision)")
+            return
+        }
+        #expect(
+            point.notes == [
+                "Start times passed while hdrshoot was away (repetition(s) 1, 2, 3, 4): repetition 1 is shot now, "
+                    + "3 min 20 s late, and the schedule continues every 1 min after it; pass --skip-missed to keep "
+                    + "the clock times instead."
+            ])
+    }
+
+    @Test func skippedStartsSayWhichWereSkippedAndTheNextStartsClockTime() async throws {
+        let (decision, _, _) = await Self.resumeAway(reply: nil, skipMissed: true)
+        guard case .resume(let point) = decision else {
+            Issue.record("not resumed: \(decision)")
+            return
+        }
+        // Repetition 5 starts 240 s after the first start, at that local time.
+        let clock = Self.localClock(Self.firstStart.addingTimeInterval(240))
+        #expect(
+            point.notes == [
+                "Start times passed while hdrshoot was away: repetition(s) 1, 2, 3, 4 skipped (--skip-missed); "
+                    + "next: repetition 5 at \(clock)."
+            ])
+    }
+
+    @Test func anInterruptedRepetitionSaysItContinuesFromItsFirstFrameNotSaved() async throws {
+        // Repetition 1 stopped with its one frame not saved: it continues now, whatever the schedule says.
+        var journal = Self.journal()
+        journal.series?.repetitions.append(
+            SeriesRecord.Repetition(
+                number: 1, scheduledOffsetMilliseconds: 0, plannedStart: Self.firstStart,
+                actualStart: Self.firstStart, actualOffsetMilliseconds: 0, endedAt: nil, timing: "onTime",
+                state: .stopped, outputDirectory: journal.outputDirectory, plan: journal.plan, frames: nil))
+        let controller = ShootController(messages: PlainMessages())
+        let decision = await controller.resumePoint(
+            of: journal, now: .seconds(30), restartSet: false, skipMissed: false, mayAsk: false)
+        guard case .resume(let point) = decision else {
+            Issue.record("not resumed: \(decision)")
+            return
+        }
+        #expect(point.missed == .interrupted(repetition: 1, position: ShootPosition(set: 1, frame: 1)))
+        #expect(point.notes == ["Repetition 1 was interrupted: it continues now from set 1, frame 1."])
+    }
+
+    @Test func aNextStartStillAheadNeedsNoNote() async throws {
+        let controller = ShootController(messages: PlainMessages())
+        let decision = await controller.resumePoint(
+            of: Self.journal(), now: .seconds(-5), restartSet: false, skipMissed: false, mayAsk: true)
+        guard case .resume(let point) = decision else {
+            Issue.record("not resumed: \(decision)")
+            return
+        }
+        #expect(point.missed == .none)
+        #expect(point.notes.isEmpty)
+    }
+
+    @Test func eachReasonForNothingLeftIsOneWholeSentence() {
+        #expect(
+            SeriesEndReason.allDone.nothingLeftSentence
+                == "Nothing left to shoot: every repetition of the series is done.")
+        #expect(
+            SeriesEndReason.untilPassed.nothingLeftSentence
+                == "Nothing left to shoot: the series' --until time has passed.")
+        #expect(
+            SeriesEndReason.everyStartPassed.nothingLeftSentence
+                == "Nothing left to shoot: every remaining start time has passed.")
     }
 }

@@ -201,13 +201,23 @@ import Testing
         defer { folder.remove() }
         let root = folder.url.appendingPathComponent("series").path
         let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
-        let base = SeriesRecord.Base(
-            shadow: Self.speeds[2], highlight: Self.speeds[0], frames: 3, spacing: EVAmount(sixths: 12),
-            scale: .third, dedupe: false, order: .fastFirst)
+        // Built as a front end builds it: from the `.series` request and the planner (frames and spacing in it).
+        let reading = { (speed: ShutterSpeed) in ParsedSpeed(speed: speed, typed: speed.label, wasSnapped: false) }
+        let request = ShootRequest.series(
+            BracketRequest(readings: .given(shadow: reading(Self.speeds[2]), highlight: reading(Self.speeds[0]))),
+            schedule: SeriesRequest(every: .seconds(60), end: .count(1)))
+        guard case .series(let bracket, let schedule) = request else { preconditionFailure("a series request") }
         let start = NewSeriesStart(
-            settings: SeriesRequest(every: .seconds(60), end: .count(1)), base: base, longest: nil, root: root,
-            overhead: 0.5, warnings: [], wallClock: .fixed(ShootSeriesTests.firstStart), store: store,
-            makeFolder: Self.makeFolder)
+            bracket, schedule: schedule,
+            planner: try BracketPlanner(frames: 3, spacing: EVAmount(sixths: 12), scale: .third, order: .fastFirst),
+            longest: nil, root: root, overhead: 0.5, warnings: [], wallClock: .fixed(ShootSeriesTests.firstStart),
+            store: store, makeFolder: Self.makeFolder)
+        #expect(
+            start.base
+                == SeriesRecord.Base(
+                    shadow: Self.speeds[2], highlight: Self.speeds[0], frames: 3, spacing: EVAmount(sixths: 12),
+                    scale: .third, dedupe: false, order: .fastFirst))
+        #expect(start.settings == SeriesRequest(every: .seconds(60), end: .count(1)) && start.longest == nil)
         let controller = ShootController(messages: PlainMessages())
         let outcome = try await Self.answered(agree) {
             try await Self.run(start, controller: controller, agree: agree) { launch in

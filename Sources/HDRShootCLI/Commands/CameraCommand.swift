@@ -39,25 +39,16 @@ enum CameraCommand {
     private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode {
         let environment = ProcessInfo.processInfo.environment
         let store = CameraAddressStore(environment: environment)
-        let given = try SSHConnection.apply(
-            to: try arguments.string("camera").map { text throws(UsageError) in
-                try CameraTarget(parsing: text, command: spec.name, api: arguments.flag("api"))
-            }, arguments: arguments)
-        let target: CameraTarget
-        if let given {
-            target = given
-        } else if let remembered = try SSHConnection.apply(to: store.loadTarget(), arguments: arguments) {
-            target = remembered
-        } else {
-            throw UsageError(
+        let chosen = try ChosenCamera.choose(
+            given: try ChosenCamera.given(arguments, api: arguments.flag("api")), or: .remembered(store),
+            arguments: arguments, replay: try SessionReplay.fromOption(arguments, output: context.output),
+            noCamera: UsageError(
                 "no camera given and none remembered; pass --camera HOST[:PORT] (try 'hdrshoot discover'), "
-                    + "or --camera simulator to try hdrshoot without a camera", command: spec.name)
-        }
-        let replay = try SessionReplay.fromOption(arguments, output: context.output)
+                    + "or --camera simulator to try hdrshoot without a camera", command: spec.name))
         let json = arguments.flag("json")
         let output = context.output
-        let (report, shown) = try await target.withCamera(
-            environment: environment, replay: replay, explain: true,
+        let (report, shown) = try await chosen.target.withCamera(
+            environment: environment, replay: chosen.replay, explain: true,
             say: { line in if !json { output.writeOut(line + "\n") } }
         ) { camera, address in
             (try CameraReport.render(try await camera.readReport(), address: address, json: json), address)
@@ -205,6 +196,11 @@ struct CameraAddressStore {
     /// The remembered camera, whichever protocol it speaks (`host:port` or `http://HOST:PORT`).
     func loadTarget() -> CameraTarget? {
         loadText().flatMap { CameraTarget(stored: $0) }
+    }
+
+    /// The remembered camera as stored (`host:port`, `http://HOST:PORT`, `ssh://USER@HOST:PORT`), when it names one.
+    func loadStored() -> String? {
+        loadText().flatMap { CameraTarget(stored: $0) == nil ? nil : $0 }
     }
 
     private func loadText() -> String? {

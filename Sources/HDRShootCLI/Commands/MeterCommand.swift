@@ -1,3 +1,4 @@
+import CameraSimulator
 import Exposure
 import Foundation
 import ImageLuminance
@@ -8,11 +9,11 @@ extension AutoMetering {
     /// The layer's metering with this process's environment and terminal: `say` hears each connect step and the
     /// metering's lines (how the camera is reached is not said here, as before the move).
     static func measure(
-        with target: CameraTarget, environment: [String: String], scene: Scene.Name?, folder: String,
+        with camera: ChosenCamera, environment: [String: String], scene: Scene.Name?, folder: String,
         say: @escaping @Sendable (String) -> Void
     ) async throws -> Outcome {
         try await measure(
-            with: target, reach: TerminalCameraReach(environment: environment, replay: nil, say: { _ in }),
+            with: camera.target, reach: camera.reach(environment: environment),
             scene: scene, folder: folder, note: { _ in }, progress: { say(ConnectText.line($0)) }, say: say)
     }
 }
@@ -50,16 +51,15 @@ enum MeterCommand {
             .value(
                 "output", placeholder: "<dir>", help: "Folder for the probes (in its probes folder).",
                 default: "./hdrshoot-meter-<date>-<time>"),
-            .flag("json", help: "Print the result as one JSON object.")
-        ],
+            .flag("json", help: "Print the result as one JSON object."),
+            SessionReplay.option
+        ] + SSHConnection.options,
         run: run
     )
 
     @Sendable private static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> ExitCode
     {
-        let target = try arguments.string("camera").map { text throws(UsageError) in
-            try CameraTarget(parsing: text, command: arguments.command)
-        }
+        let target = try ChosenCamera.given(arguments)
         let scene = try arguments.string("scene").map { text throws(UsageError) in
             guard let name = Scene.Name(rawValue: text.lowercased()) else {
                 throw UsageError(
@@ -73,12 +73,13 @@ enum MeterCommand {
             return name
         }
         let environment = ProcessInfo.processInfo.environment
-        let store = CameraAddressStore(environment: environment)
-        guard let chosen = target ?? store.load().map({ CameraTarget.address($0) }) else {
-            throw UsageError(
+        // The camera `run` would shoot, reached as it reaches it (`ChosenCamera`).
+        let chosen = try ChosenCamera.choose(
+            given: target, or: .remembered(CameraAddressStore(environment: environment)), arguments: arguments,
+            replay: try SessionReplay.fromOption(arguments, output: context.output),
+            noCamera: UsageError(
                 "no camera given and none remembered; pass --camera HOST[:PORT], or --camera simulator",
-                command: arguments.command)
-        }
+                command: arguments.command))
         let json = arguments.flag("json")
         let output = context.output
         let folder = RunCommand.absolutePath(

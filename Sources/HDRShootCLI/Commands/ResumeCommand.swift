@@ -52,7 +52,7 @@ enum ResumeCommand {
                 "note: \(others) older unfinished shoot\(others == 1 ? "" : "s") too; `hdrshoot status` lists them, "
                     + "`hdrshoot resume --id ID` picks one")
         }
-        let target = try ShootPreparation.target(given: options.target, journal: journal, command: arguments.command)
+        let target = try ShootPreparation.target(options: options, journal: journal, arguments: arguments)
         // The layer decides what the shoot comes to; the terminal renders it.
         let start: ResumedBracketStart
         switch lookup.choice(request, followsCamera: options.target != nil, store: options.store) {
@@ -60,7 +60,7 @@ enum ResumeCommand {
             return try await SeriesRun.resume(
                 series, request: request, options: options, target: target, context: context)
         case .allSaved(_, let exposures):
-            context.output.writeOut("Nothing left to shoot: all \(exposures) exposures are saved.\n")
+            context.output.writeOut(ResumeChoice.allSavedSentence(exposures: exposures) + "\n")
             return .success
         case .bracket(let bracket):
             start = bracket

@@ -60,7 +60,7 @@ enum RunCommand {
                 // The metering's own connection (MeterCommand.swift), closed after; probes in `folder/probes`.
                 let say = ShootConsole.sayer(options: metering.options, output: context.output)
                 let outcome = try await AutoMetering.measure(
-                    with: metering.target, environment: environment, scene: metering.options.scene, folder: folder,
+                    with: metering.camera, environment: environment, scene: metering.options.scene, folder: folder,
                     say: say)
                 say(outcome.line)
                 return outcome
@@ -103,8 +103,7 @@ enum RunCommand {
                 "--link-shared needs --dedupe (without it every set shoots its own copy of the frame it shares)",
                 command: arguments.command)
         }
-        let target = try ShootPreparation.target(
-            given: options.target, remembered: addressStore, command: arguments.command)
+        let target = try ShootPreparation.target(options: options, remembered: addressStore, arguments: arguments)
         let stages = NewBracket(
             start: NewBracketStart(
                 planner: planOptions.planner, shadow: planOptions.shadow.speed,
@@ -120,14 +119,16 @@ enum RunCommand {
         return Planned(stages: stages, preparation: preparation, target: target)
     }
 
-    /// `--auto`'s camera, the one the shoot will use (`--camera` with the SSH options, else the remembered one),
-    /// and the shoot options it is metered with.
+    /// `--auto`'s camera, the one the shoot will use (`ChosenCamera`: `--camera`, else the remembered one, the
+    /// SSH options applied, the replayed body), and the shoot options it is metered with.
     private static func meteringCamera(
         _ arguments: ParsedArguments, context: CommandContext, remembered store: CameraAddressStore
-    ) throws -> (target: CameraTarget, options: ShootConsole.Options) {
+    ) throws -> (camera: ChosenCamera, options: ShootConsole.Options) {
         let options = try ShootConsole.options(from: arguments, context: context)
-        let target = try ShootPreparation.target(given: options.target, remembered: store, command: arguments.command)
-        return (options.ssh.applied(to: target), options)
+        let camera = try ChosenCamera.choose(
+            given: options.target, or: .remembered(store), arguments: arguments, replay: options.replay,
+            noCamera: ShootPreparation.noCamera(command: arguments.command))
+        return (camera, options)
     }
 
     /// `run`'s stages: ShootKit's `NewBracketStart` (a fresh plan matched to the camera's speeds, a new output

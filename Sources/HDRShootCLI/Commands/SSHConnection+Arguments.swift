@@ -3,7 +3,7 @@ import ShootKit
 /// The SSH options of the commands that connect to a camera, and the target they make: the front end's half of
 /// `SSHConnection` (the settings, the tunnel and the password are the layer's).
 extension SSHConnection {
-    /// The options of the commands that connect to a camera (`camera`, `run`, `resume`).
+    /// The options of the commands that connect to a camera (`camera`, `run`, `resume`, `meter`, `serve`).
     static let options: [OptionSpec] = [
         .flag(
             "ssh",

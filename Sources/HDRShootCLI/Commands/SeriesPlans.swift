@@ -121,13 +121,6 @@ enum SeriesPlans {
         return lines
     }
 
-    /// `19:04:05` in local time.
-    static func clockTime(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let text = String(value ?? 0)
-            return text.count < 2 ? "0" + text : text
-        }
-        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
-    }
+    /// `19:04:05` in local time (ShootKit's `ShootWords`).
+    static func clockTime(_ date: Date) -> String { ShootWords.clockTime(date) }
 }

@@ -116,21 +116,16 @@ enum SeriesRun {
         let environment = ProcessInfo.processInfo.environment
         let timeScale = try TimeScale(environment: environment)
         let addressStore = CameraAddressStore(environment: environment)
-        let target = try ShootPreparation.target(
-            given: options.target, remembered: addressStore, command: arguments.command)
+        let target = try ShootPreparation.target(options: options, remembered: addressStore, arguments: arguments)
         let root = RunCommand.absolutePath(
             bracket.output ?? RunCommand.defaultOutputName(at: context.wallClock.now()))
-        let planner = planOptions.planner
-        let base = SeriesRecord.Base(
-            shadow: planOptions.shadow.speed, highlight: planOptions.highlight.speed, frames: planner.frames,
-            spacing: planner.spacing, scale: planner.scale, dedupe: planner.dedupe, order: planner.order)
-        // `--longest` (when the plan options have it) caps a shifted plan; the scale's longest speed otherwise.
-        let longest = arguments.string("longest").flatMap { try? planner.scale.parseSpeed($0).speed }
+        // `--longest` (when given) caps a shifted plan; the scale's longest speed otherwise.
+        let longest = arguments.string("longest") != nil ? planOptions.longest.speed : nil
         let stages = NewSeries(
             start: NewSeriesStart(
-                settings: settings, base: base, longest: longest, root: root, overhead: planOptions.overhead,
-                warnings: report.warnings, wallClock: context.wallClock, store: options.store,
-                makeFolder: OutputFolder.create),
+                bracket, schedule: settings, planner: planOptions.planner, longest: longest, root: root,
+                overhead: planOptions.overhead, warnings: report.warnings, wallClock: context.wallClock,
+                store: options.store, makeFolder: OutputFolder.create),
             timeScale: timeScale, wallClock: context.wallClock)
         // A series says nothing before its summary (no "Connecting to …").
         let preparation = ShootPreparation(
@@ -164,7 +159,7 @@ enum SeriesRun {
         _ journal: ShootJournal, request: ResumeRequest, options: ShootConsole.Options, target: CameraTarget,
         context: CommandContext
     ) async throws -> ExitCode {
-        guard let record = journal.series else { preconditionFailure("resume of a series journal") }
+        guard journal.series != nil else { preconditionFailure("resume of a series journal") }
         let output = context.output
         let timeScale = try TimeScale(environment: ProcessInfo.processInfo.environment)
         // The series' owner from here on: it asks the missed-start question, and the preparation goes on with it.
@@ -188,41 +183,18 @@ enum SeriesRun {
         let start: ResumedSeriesStart
         switch resumed {
         case .nothingLeft(let why):
-            output.writeOut("Nothing left to shoot: \(why.sentence).\n")
+            output.writeOut(why.nothingLeftSentence + "\n")
             return .success
         case .start(let resumedStart):
             start = resumedStart
         }
         let stages = ResumedSeries(
-            start: start, notes: notes(start.resumption, record: record), timeScale: timeScale,
+            start: start, notes: start.resumption.notes, timeScale: timeScale,
             wallClock: context.wallClock)
         let preparation = ShootPreparation(
             options: options, output: output, environment: ProcessInfo.processInfo.environment, say: nil,
             resuming: true, controller: controller)
         return try await preparation.prepare(stages, on: target)
-    }
-
-    /// The summary's note on what the resume point skipped, continues or shoots late.
-    private static func notes(_ resumption: SeriesResumption, record: SeriesRecord) -> [String] {
-        switch resumption.missed {
-        case .none:
-            return []
-        case .interrupted(let number, let position):
-            return ["Repetition \(number) was interrupted: it continues now from \(position)."]
-        case .skipped(let missed):
-            return [
-                "Start times passed while hdrshoot was away: repetition(s) \(missed.map(String.init).joined(separator: ", ")) "
-                    + "skipped (--skip-missed); next: repetition \(resumption.start.number) at "
-                    + "\(SeriesPlans.clockTime(record.date(at: resumption.start.at)))."
-            ]
-        case .shotLate(let missed, let late):
-            return [
-                "Start times passed while hdrshoot was away (repetition(s) \(missed.map(String.init).joined(separator: ", "))): "
-                    + "repetition \(resumption.start.number) is shot now, \(ShootText.duration(late)) late, and the schedule "
-                    + "continues every \(ShootText.duration(record.schedule.every)) after it; pass --skip-missed to keep the "
-                    + "clock times instead."
-            ]
-        }
     }
 
     /// A resumed series' stages: ShootKit's `ResumedSeriesStart` (the schedule from the resume point checked

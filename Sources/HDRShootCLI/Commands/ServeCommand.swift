@@ -76,7 +76,7 @@ enum ServeCommand {
                     throw RemoteCommandRefusal("A shoot is under way; its camera is in the plan.")
                 }
                 defer { slot.free() }
-                return try await checkCamera(options: options)
+                return try await checkCamera(options: options, arguments: arguments)
             })
         let server = try RemoteServing.server(
             listening: listen, option: "listen", arguments: arguments, simulated: simulated, remote: remote)
@@ -105,16 +105,22 @@ enum ServeCommand {
     /// the camera go) on the camera serve's shoots use, reached as they reach it (the SSH options, a replayed
     /// body); the terminal's part is which camera that is and the refusal's words.
     private static func checkCamera(
-        options: ShootConsole.Options
+        options: ShootConsole.Options, arguments: ParsedArguments
     ) async throws(RemoteCommandRefusal) -> IdleCameraStatus {
         let environment = ProcessInfo.processInfo.environment
-        guard let target = options.target ?? CameraAddressStore(environment: environment).loadTarget() else {
-            throw RemoteCommandRefusal("No camera given to serve (--camera) and none remembered.")
+        let chosen: ChosenCamera
+        do {
+            chosen = try ChosenCamera.choose(
+                given: options.target, or: .remembered(CameraAddressStore(environment: environment)),
+                arguments: arguments, replay: options.replay,
+                noCamera: UsageError("No camera given to serve (--camera) and none remembered."))
+        } catch {
+            // The page shows the refusal's sentence (no command-line hint).
+            throw RemoteCommandRefusal(error.message)
         }
         do {
-            let check = try await options.ssh.applied(to: target).check(
-                reach: TerminalCameraReach(environment: environment, replay: options.replay, say: { _ in }),
-                scene: options.scene)
+            let check = try await chosen.target.check(
+                reach: chosen.reach(environment: environment), scene: options.scene)
             return IdleCameraStatus(camera: check.cameraUpdate, blockers: check.blockerSentences)
         } catch {
             throw RemoteCommandRefusal(CLIMessages().message(for: error))

@@ -87,10 +87,7 @@ enum ShootConsole {
 
     /// Parses the shared options; `context` decides whether the process has a terminal.
     static func options(from arguments: ParsedArguments, context: CommandContext) throws -> Options {
-        let target = try SSHConnection.apply(
-            to: try arguments.string("camera").map { text throws(UsageError) in
-                try CameraTarget(parsing: text, command: arguments.command, api: arguments.flag("api"))
-            }, arguments: arguments)
+        let target = try ChosenCamera.given(arguments, api: arguments.flag("api"))
         let timeout = try arguments.value("reconnect-timeout", default: Duration.seconds(300)) { text in
             guard let duration = parseDuration(text) else {
                 throw UsageError("'\(text)' is not a duration; write it like 90s, 5m or 1h")

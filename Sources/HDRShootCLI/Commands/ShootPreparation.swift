@@ -85,12 +85,15 @@ struct ShootPreparation {
 
     // MARK: - Target
 
-    /// `--camera`, else the camera remembered from the last shoot; a usage error when there is neither.
+    /// `--camera`, else the camera remembered from the last shoot, the SSH options applied (`ChosenCamera`); a
+    /// usage error when there is neither.
     static func target(
-        given: CameraTarget?, remembered store: CameraAddressStore, command: String
+        options: ShootConsole.Options, remembered store: CameraAddressStore, arguments: ParsedArguments
     ) throws(UsageError) -> CameraTarget {
-        guard let target = given ?? store.loadTarget() else { throw noCamera(command: command) }
-        return target
+        try ChosenCamera.choose(
+            given: options.target, or: .remembered(store), arguments: arguments, replay: options.replay,
+            noCamera: noCamera(command: arguments.command)
+        ).target
     }
 
     /// The refusal of a shoot command given no camera when none is remembered.
@@ -100,16 +103,15 @@ struct ShootPreparation {
                 + "without a camera", command: command)
     }
 
-    /// `--camera`, else the camera `journal` was shot on; a usage error when its address is not usable.
+    /// `--camera`, else the camera `journal` was shot on (`ChosenCamera`); a usage error when its address is not
+    /// usable.
     static func target(
-        given: CameraTarget?, journal: ShootJournal, command: String
+        options: ShootConsole.Options, journal: ShootJournal, arguments: ParsedArguments
     ) throws(UsageError) -> CameraTarget {
-        guard let target = given ?? CameraTarget(stored: journal.camera.address) else {
-            throw UsageError(
-                "the journal's camera address '\(journal.camera.address)' is not usable; pass --camera HOST[:PORT]",
-                command: command)
-        }
-        return target
+        try ChosenCamera.choose(
+            given: options.target, or: .journal(journal), arguments: arguments, replay: options.replay,
+            noCamera: noCamera(command: arguments.command)
+        ).target
     }
 }
 

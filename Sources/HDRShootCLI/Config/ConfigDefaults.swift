@@ -53,7 +53,7 @@ struct ConfigDefaults: Sendable {
         guard !file.sections.isEmpty else { return ConfigDefaults(file: file, section: nil) }
         let camera =
             arguments.string("camera") ?? file.entry("camera", section: nil)?.value
-            ?? CameraAddressStore(environment: environment).load()?.description
+            ?? CameraAddressStore(environment: environment).loadStored()
         let names = await cameraNames(camera, stateDirectory: arguments.string("state-dir"), environment: environment)
         return ConfigDefaults(file: file, section: file.sections.first { names.contains($0) })
     }
@@ -66,6 +66,9 @@ struct ConfigDefaults: Sendable {
         guard let camera else { return [] }
         var addresses: Set<String> = [camera]
         if let address = CameraAddress(parsing: camera), camera != CameraTarget.simulatorAddress {
+            addresses.formUnion([address.host, address.description])
+        } else if let (address, _) = SSHConnection.parseStored(camera) {
+            // A remembered camera behind SSH: its section may name its host (or host:port) as for plain PTP/IP.
             addresses.formUnion([address.host, address.description])
         }
         var names = addresses

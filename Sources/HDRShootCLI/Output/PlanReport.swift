@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 
 /// A plan with everything `hdrshoot plan` prints about it: the table, the summary line, the JSON.
 struct PlanReport: Sendable {
@@ -74,17 +75,9 @@ struct PlanReport: Sendable {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
-    /// `0.3 s`, `12 s`, `2 min 5 s`: tenths below 10 s, whole seconds above.
-    static func duration(_ seconds: Double) -> String {
-        // Hand-formatted: String(format:) loads locale data and costs ~35 ms of process start-up on Linux.
-        if seconds < 9.95 {
-            let tenths = Int((seconds * 10).rounded())
-            return "\(tenths / 10).\(tenths % 10) s"
-        }
-        let whole = Int(seconds.rounded())
-        if whole < 60 { return "\(whole) s" }
-        return whole % 60 == 0 ? "\(whole / 60) min" : "\(whole / 60) min \(whole % 60) s"
-    }
+    /// `0.3 s`, `12 s`, `2 min 5 s`: tenths below 10 s, whole seconds above (ShootKit's `ShootWords`, which the
+    /// layer's notes use too).
+    static func duration(_ seconds: Double) -> String { ShootWords.duration(seconds: seconds) }
 
     // MARK: - JSON
 

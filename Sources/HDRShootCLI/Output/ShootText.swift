@@ -1,5 +1,6 @@
 import Exposure
 import Foundation
+import ShootKit
 import Shooting
 
 /// The sentences `run`, `resume` and `status` share: the confirmation summary, the end line, durations.
@@ -37,17 +38,11 @@ enum ShootText {
             + "\(result.inCamera) in the camera. Run `hdrshoot resume` to download those \(result.inCamera) first\(rest)."
     }
 
-    /// `2 s`, `0.5 s`, `5 min`: a duration for messages (whole seconds without a `.0`).
-    static func duration(_ duration: Duration) -> String {
-        let value = seconds(duration)
-        if value < 9.95, (value * 10).rounded() == value.rounded() * 10 { return "\(Int(value.rounded())) s" }
-        return PlanReport.duration(value)
-    }
+    /// `2 s`, `0.5 s`, `5 min`: a duration for messages (whole seconds without a `.0`; ShootKit's `ShootWords`).
+    static func duration(_ duration: Duration) -> String { ShootWords.duration(duration) }
 
     /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
+    static func seconds(_ duration: Duration) -> Double { ShootWords.seconds(duration) }
 
     /// `0:05`, `12:30`, `1:02:03`: a clock reading for the live line.
     static func clock(_ seconds: Double) -> String {
