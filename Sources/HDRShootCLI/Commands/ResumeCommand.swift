@@ -24,14 +24,8 @@ enum ResumeCommand {
             .flag("skip-missed", help: "Series: skip repetitions whose start time passed, keeping the clock times."),
             RemoteServing.remoteOption, RemoteServing.tokenFileOption
         ],
-        run: run
+        run: ShootRequest.run
     )
-
-    @Sendable private static func run(
-        _ arguments: ParsedArguments, _ context: CommandContext
-    ) async throws -> ExitCode {
-        try await ShootRequest.run(arguments, context)
-    }
 
     /// Continues the shoot `request` names (a bracket or a series) with the shoot options of `arguments` (the
     /// camera, `--check`, `--json`, ...): what `ShootRequest.start` does with a `.resume`, from `resume`'s options or

@@ -29,14 +29,8 @@ enum RunCommand {
                 help: "Find --shadow and --highlight with probe frames first (as 'hdrshoot meter'; probes in probes/)."),
             RemoteServing.remoteOption, RemoteServing.tokenFileOption
         ] + SeriesRun.options,
-        run: run
+        run: ShootRequest.run
     )
-
-    @Sendable private static func run(
-        _ arguments: ParsedArguments, _ context: CommandContext
-    ) async throws -> ExitCode {
-        try await ShootRequest.run(arguments, context)
-    }
 
     /// Shoots `request` (a bracket, or `--auto`'s) with the shoot options of `arguments` (the camera, the planner's
     /// order and `--longest`, `--check`, `--json`, ...): what `ShootRequest.start` does with a `.bracket`, from
