@@ -16,10 +16,23 @@ import Testing
     @Test func theSimulatedSunsetIsMeteredWithProbesSavedAndListedForTheManifest() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
+        let outcome = try await Self.meterTheSimulatedSunset(probes: folder.url.appendingPathComponent("probes"))
+        #expect(!outcome.result.probes.isEmpty && outcome.result.probes.count <= 8)
+        #expect(outcome.files.count == outcome.result.probes.count)
+        #expect(outcome.files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        // The highlight reading is the shorter one (or both the same, for a flat scene).
+        #expect(outcome.readings.highlight <= outcome.readings.shadow)
+        let records = outcome.records(relativeTo: folder.url.path)
+        #expect(records.count == outcome.files.count)
+        #expect(records.allSatisfy { $0.file.hasPrefix("probes/") }, "\(records.map(\.file))")
+    }
+
+    /// `--auto`'s probing of the simulated sunset on loopback: a real `SonyCamera` checked by `CameraCheck`, its
+    /// probes saved in `probes`; the camera is let go after.
+    static func meterTheSimulatedSunset(probes: URL) async throws -> AutoMetering.Outcome {
         var simulator = SimulatorConfiguration.loopback()
         simulator.scene = .sunset
-        let probes = folder.url.appendingPathComponent("probes")
-        let outcome = try await CameraSimulator.withRunning(configuration: simulator) { body in
+        return try await CameraSimulator.withRunning(configuration: simulator) { body in
             let camera = SonyCamera(
                 configuration: SonyCameraConfiguration(
                     host: "127.0.0.1", port: body.port,
@@ -29,13 +42,5 @@ import Testing
             await camera.disconnect()
             return outcome
         }
-        #expect(!outcome.result.probes.isEmpty && outcome.result.probes.count <= 8)
-        #expect(outcome.files.count == outcome.result.probes.count)
-        #expect(outcome.files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
-        // The highlight reading is the shorter one (or both the same, for a flat scene).
-        #expect(outcome.readings.highlight <= outcome.readings.shadow)
-        let records = outcome.records(relativeTo: folder.url.path)
-        #expect(records.count == outcome.files.count)
-        #expect(records.allSatisfy { $0.file.hasPrefix("probes/") }, "\(records.map(\.file))")
     }
 }

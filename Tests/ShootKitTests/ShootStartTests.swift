@@ -274,19 +274,8 @@ import Testing
         defer { folder.remove() }
         let output = folder.url.appendingPathComponent("shoot").path
         let store = JournalStore(directory: folder.url.appendingPathComponent("state"))
-        var simulator = SimulatorConfiguration.loopback()
-        simulator.scene = .sunset
-        let outcome = try await CameraSimulator.withRunning(configuration: simulator) { body in
-            let camera = SonyCamera(
-                configuration: SonyCameraConfiguration(
-                    host: "127.0.0.1", port: body.port,
-                    identity: HostIdentity(guid: PTPIPGUID.random(), friendlyName: "hdrshoot-tests")))
-            let check = try await CameraCheck.connect(camera, address: "127.0.0.1:\(body.port)")
-            let outcome = try await AutoMetering.measure(
-                camera, check: check, probes: URL(fileURLWithPath: output + "/probes"), say: { _ in })
-            await camera.disconnect()
-            return outcome
-        }
+        let outcome = try await AutoMeteringTests.meterTheSimulatedSunset(
+            probes: URL(fileURLWithPath: output + "/probes"))
         var start = try Self.newBracket(output: output, store: store)
         (start.highlight, start.shadow) = outcome.readings
         start.metering = outcome
